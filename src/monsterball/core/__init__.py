@@ -1,0 +1,1 @@
+"""The game-agnostic core: contract, dice, geometry, procedures, records. Pure, typed, no I/O."""

@@ -1,0 +1,88 @@
+"""Where chance outcomes come from.
+
+The engine never rolls by itself: a state at a chance node lists its outcomes with exact
+probabilities (:meth:`GameState.chance_outcomes`) and something outside picks one. Normal play
+uses a :class:`SeededSampler` passed in explicitly; tests use :class:`ScriptedDice`; search and
+analysis enumerate the outcomes. There is no global random state anywhere.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from typing import Protocol
+
+from monsterball.core.actions import Action
+
+
+class ChanceSource(Protocol):
+    def choose(self, outcomes: Sequence[tuple[Action, Fraction]]) -> Action: ...
+
+
+class SeededSampler:
+    """Samples chance outcomes (and bot choices) from one seeded generator.
+
+    ``random.Random`` with an integer seed gives the same stream on every platform and Python
+    version, which is what makes a (seed, actions) record replayable.
+    """
+
+    __slots__ = ("rng", "seed")
+
+    def __init__(self, seed: int):
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    def choose(self, outcomes: Sequence[tuple[Action, Fraction]]) -> Action:
+        count = len(outcomes)
+        if count == 1:
+            return outcomes[0][0]
+        if all(p == outcomes[0][1] for _, p in outcomes):
+            return outcomes[self.rng.randrange(count)][0]
+        point = Fraction(self.rng.getrandbits(53), 1 << 53)
+        cumulative = Fraction(0)
+        for action, probability in outcomes:
+            cumulative += probability
+            if point < cumulative:
+                return action
+        return outcomes[-1][0]
+
+
+class ScriptedDice:
+    """Chance outcomes given in advance by notation, for scenario tests.
+
+    Raises if the script runs out, or names an outcome that is not possible here, so a test
+    cannot silently roll something other than what it meant.
+    """
+
+    __slots__ = ("_script", "used")
+
+    def __init__(self, script: Iterable[str]):
+        self._script = list(script)
+        self.used = 0
+
+    def choose(self, outcomes: Sequence[tuple[Action, Fraction]]) -> Action:
+        if self.used >= len(self._script):
+            raise AssertionError("scripted dice ran out")
+        wanted = self._script[self.used]
+        self.used += 1
+        for action, _ in outcomes:
+            if action.notation() == wanted:
+                return action
+        possible = ", ".join(a.notation() for a, _ in outcomes)
+        raise AssertionError(f"scripted outcome '{wanted}' is not possible here ({possible})")
+
+    @property
+    def remaining(self) -> int:
+        return len(self._script) - self.used
+
+
+def derive_seed(master: int, index: int) -> int:
+    """An independent 63-bit seed for game ``index`` of a run seeded with ``master``.
+
+    A hash keeps seeds independent of how many games each worker plays, so a simulation
+    gives the same games whatever the number of jobs.
+    """
+    digest = hashlib.sha256(f"monsterball:{master}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1

@@ -1,0 +1,307 @@
+"""The one contract every game implements.
+
+A :class:`GameSpec` describes a game (id, aliases, options, rules version, how to start one,
+how to read its notation). A :class:`GameState` is one position of one game: it answers whose
+turn it is (a seat number, :data:`CHANCE` or :data:`TERMINAL`), which actions are legal, what
+the chance outcomes and their exact probabilities are; it applies an action and returns the
+events it caused; it clones cheaply, renders itself as text, gives each seat its own view, and
+writes and reads positions.
+
+The state's rules live in a stack of procedures (see :mod:`monsterball.core.procedures`);
+this class runs that stack and does the bookkeeping every game shares, written once here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, ClassVar, Self
+
+from monsterball.core.actions import Action, ActionTable, Event, Roll, parse_roll
+from monsterball.core.errors import (
+    GameOverError,
+    IllegalActionError,
+    NotationError,
+    PositionError,
+    WrongSeatError,
+)
+from monsterball.core.options import GameOptions
+from monsterball.core.procedures import Procedure, procedure_from_dict, procedure_to_dict
+
+CHANCE = -1
+TERMINAL = -2
+AUTO = -3
+
+POSITION_FORMAT = 1
+
+
+class GameState:
+    """Base class of every game's state.
+
+    Subclasses hold the board in plain mutable fields, implement ``_copy_board``,
+    ``_board_to_dict`` / ``_board_from_dict``, ``returns``, ``render`` and ``view``, and put
+    their first procedure on the stack in ``__init__``.
+    """
+
+    spec: ClassVar[GameSpec]
+    procedure_kinds: ClassVar[Mapping[str, type[Procedure[Any]]]] = {}
+
+    __slots__ = ("_events", "options", "ply", "stack")
+
+    def __init__(self, options: GameOptions):
+        self.options = options
+        self.ply = 0
+        self.stack: tuple[Procedure[Any], ...] = ()
+        self._events: list[Event] = []
+
+    # -- whose turn -------------------------------------------------------------------------
+
+    @property
+    def num_seats(self) -> int:
+        return self.spec.num_seats
+
+    def current_player(self) -> int:
+        """The seat to act, CHANCE, or TERMINAL."""
+        if not self.stack:
+            return TERMINAL
+        return self.stack[-1].actor(self)
+
+    def is_terminal(self) -> bool:
+        return not self.stack
+
+    def is_chance(self) -> bool:
+        return bool(self.stack) and self.stack[-1].actor(self) == CHANCE
+
+    # -- what may happen --------------------------------------------------------------------
+
+    def legal_actions(self) -> list[Action]:
+        """Decisions for the seat to act; at a chance node, the possible outcomes."""
+        if not self.stack:
+            return []
+        top = self.stack[-1]
+        if top.actor(self) == CHANCE:
+            return [a for a, _ in top.chance_outcomes(self)]
+        return top.legal_actions(self)
+
+    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
+        if not self.stack:
+            return []
+        return self.stack[-1].chance_outcomes(self)
+
+    def check(self, action: Action, *, seat: int | None = None) -> None:
+        """Raise a specific error if ``action`` (by ``seat``, if given) is not legal now."""
+        if not self.stack:
+            raise GameOverError("the game is over; no more actions are accepted")
+        top = self.stack[-1]
+        actor = top.actor(self)
+        if seat is not None and seat != actor:
+            who = "chance" if actor == CHANCE else self.spec.seat_name(actor)
+            raise WrongSeatError(
+                f"it is not {self.spec.seat_name(seat)}'s turn: {who} is to act "
+                f"({top.describe()})"
+            )
+        top.check(self, action)
+
+    def is_legal(self, action: Action) -> bool:
+        try:
+            self.check(action)
+        except IllegalActionError:
+            return False
+        return True
+
+    # -- doing it ---------------------------------------------------------------------------
+
+    def apply(self, action: Action, *, seat: int | None = None) -> list[Event]:
+        """Apply a legal action and return the events it caused.
+
+        The action is checked first; an illegal one raises and leaves the state untouched.
+        """
+        self.check(action, seat=seat)
+        return self.apply_unchecked(action)
+
+    def apply_unchecked(self, action: Action) -> list[Event]:
+        """Apply an action known to be legal (taken from ``legal_actions``): the bot fast path."""
+        events: list[Event] = []
+        self._events = events
+        top = self.stack[-1]
+        self.stack = self.stack[:-1] + top.apply(self, action)
+        self.ply += 1
+        self._settle()
+        return events
+
+    def _settle(self) -> None:
+        """Run AUTO steps until a decision, a chance event or the end of the game."""
+        while self.stack:
+            top = self.stack[-1]
+            if top.actor(self) != AUTO:
+                return
+            self.stack = self.stack[:-1] + top.resolve(self)
+
+    def emit(self, event: Event) -> None:
+        """Procedures report what happened through here."""
+        self._events.append(event)
+
+    # -- copies -----------------------------------------------------------------------------
+
+    def clone(self) -> Self:
+        other = object.__new__(type(self))
+        other.options = self.options
+        other.ply = self.ply
+        other.stack = self.stack
+        other._events = []
+        self._copy_board(other)
+        return other
+
+    def _copy_board(self, other: Self) -> None:
+        raise NotImplementedError
+
+    # -- results ----------------------------------------------------------------------------
+
+    def returns(self) -> tuple[float, ...]:
+        """Per seat: +1 win, -1 loss, 0 draw or unfinished."""
+        raise NotImplementedError
+
+    def result_text(self) -> str:
+        raise NotImplementedError
+
+    # -- views ------------------------------------------------------------------------------
+
+    def render(self, seat: int | None = None) -> str:
+        """A text picture of the state as ``seat`` may see it (None: the public view)."""
+        raise NotImplementedError
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """What ``seat`` may see, as JSON-ready data (None: spectators' public view)."""
+        raise NotImplementedError
+
+    # -- positions --------------------------------------------------------------------------
+
+    def to_position(self) -> dict[str, Any]:
+        """The whole state as JSON-ready data; :meth:`GameSpec.from_position` reads it back."""
+        return {
+            "format": POSITION_FORMAT,
+            "game": self.spec.id,
+            "rules_version": self.spec.rules_version,
+            "options": self.options.to_dict(),
+            "ply": self.ply,
+            "board": self._board_to_dict(),
+            "stack": [procedure_to_dict(p) for p in self.stack],
+        }
+
+    def _board_to_dict(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _board_from_dict(self, data: Mapping[str, Any]) -> None:
+        """Fill the board from data; raise PositionError naming the problem."""
+        raise NotImplementedError
+
+    def _validate_position(self) -> None:
+        """Raise PositionError if the board and stack describe an impossible situation."""
+
+    def state_hash(self) -> str:
+        """A short digest of the whole position, for records and divergence checks."""
+        text = json.dumps(self.to_position(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, GameState)
+        return self.to_position() == other.to_position()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} ply={self.ply} to_act={self.current_player()}>"
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A registered game: how to name it, configure it, start it and read its notation."""
+
+    id: str
+    title: str
+    summary: str
+    rulebook: str
+    rules_version: str
+    options_type: type[GameOptions]
+    state_type: type[GameState]
+    seat_names: tuple[str, ...]
+    new_state: Callable[[GameOptions], GameState]
+    parse_decision: Callable[[str], Action]
+    action_table: Callable[[GameOptions], ActionTable]
+    aliases: tuple[str, ...] = ()
+    coaches: tuple[int, ...] = (2,)
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def num_seats(self) -> int:
+        return len(self.seat_names)
+
+    def seat_name(self, seat: int) -> str:
+        if 0 <= seat < len(self.seat_names):
+            return self.seat_names[seat]
+        return f"seat {seat}"
+
+    def options(self, preset: str | None = None, **overrides: Any) -> GameOptions:
+        return self.options_type.from_preset(preset, overrides)
+
+    def new_game(self, options: GameOptions | None = None) -> GameState:
+        opts = options if options is not None else self.options_type()
+        if not isinstance(opts, self.options_type):
+            raise TypeError(f"{self.id} needs {self.options_type.__name__}, got {type(opts)}")
+        state = self.new_state(opts)
+        state._settle()
+        return state
+
+    def parse_action(self, text: str, state: GameState | None = None) -> Action:
+        """Read an action's notation. With a state, chance outcomes are read too, and the
+        parse is checked against what is possible there (but not yet for legality)."""
+        text = " ".join(text.strip().split())
+        if not text:
+            raise NotationError("empty action")
+        if "=" in text:
+            roll = parse_roll(text)
+            return roll
+        return self.parse_decision(text)
+
+    def from_position(self, data: Mapping[str, Any]) -> GameState:
+        """Build a state from :meth:`GameState.to_position` data, validating every field."""
+        if not isinstance(data, Mapping):
+            raise PositionError("a position must be a JSON object")
+        for key in ("format", "game", "options", "ply", "board", "stack"):
+            if key not in data:
+                raise PositionError(f"position is missing '{key}'")
+        if data["format"] != POSITION_FORMAT:
+            raise PositionError(f"position format {data['format']!r} is not {POSITION_FORMAT}")
+        if data["game"] != self.id:
+            raise PositionError(f"position is for game '{data['game']}', not '{self.id}'")
+        if not isinstance(data["ply"], int) or data["ply"] < 0:
+            raise PositionError("position 'ply' must be a non-negative integer")
+        if not isinstance(data["stack"], list):
+            raise PositionError("position 'stack' must be a list")
+        options = self.options_type.from_dict(data["options"])
+        state = self.state_type.__new__(self.state_type)
+        GameState.__init__(state, options)
+        state.ply = data["ply"]
+        if not isinstance(data["board"], Mapping):
+            raise PositionError("position 'board' must be an object")
+        state._board_from_dict(data["board"])
+        state.stack = tuple(
+            procedure_from_dict(self.state_type.procedure_kinds, p) for p in data["stack"]
+        )
+        state._validate_position()
+        return state
+
+
+def roll(label: str, value: object) -> Roll:
+    """Shorthand used by games to build chance outcomes."""
+    return Roll(label, str(value))
+
+
+def uniform(actions: Sequence[Action]) -> list[tuple[Action, Fraction]]:
+    p = Fraction(1, len(actions))
+    return [(a, p) for a in actions]

@@ -1,0 +1,297 @@
+"""Board geometry shared by every game: square and hex grids with precomputed tables.
+
+Cells are integers ``row * width + col``; sets of cells are Python ints used as bitmasks
+(bit ``i`` set = cell ``i`` in the set), which makes "every cell a runner can reach in four
+steps around the other players" a handful of shifts instead of a search.
+
+Cell names read like chess squares: a column letter (``a`` is column 0) and a 1-based row
+number, so ``e1`` is column 4 of row 0. Row numbers grow toward the "north" end of the field.
+
+Square grid (8 neighbours, king moves)::
+
+    row 2   a3 b3 c3 ...        directions, clockwise from north:
+    row 1   a2 b2 c2 ...          NW  N  NE        7 0 1
+    row 0   a1 b1 c1 ...          W   .   E        6 . 2
+                                  SW  S  SE        5 4 3
+
+Hex grid (6 neighbours): pointy-top hexes in rows, odd rows shifted half a hex east
+("odd-r" offset coordinates). Rows run across the field, so a row of hexes is a yard line
+or a team's line, and every row has the same width::
+
+    row 2    a3  b3  c3  d3          directions, clockwise from north-east:
+    row 1      a2  b2  c2  d2          NW 5   0 NE
+    row 0    a1  b1  c1  d1          W 4   .   1 E
+                                       SW 3   2 SE
+
+    neighbours of (c, r):   even r: NE (c, r+1)  NW (c-1, r+1)  SE (c, r-1)  SW (c-1, r-1)
+                            odd r:  NE (c+1, r+1) NW (c, r+1)   SE (c+1, r-1) SW (c, r-1)
+                            both:   E (c+1, r)    W (c-1, r)
+
+Hex distance converts to cube coordinates: ``x = c - (r - (r & 1)) // 2``, ``z = r``,
+``y = -x - z``; the distance is the largest of the three coordinate differences.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Iterator
+
+from monsterball.core.errors import NotationError
+
+COLUMN_LETTERS = string.ascii_lowercase
+
+
+def iter_bits(mask: int) -> Iterator[int]:
+    """Cells in a bitmask, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def popcount(mask: int) -> int:
+    return mask.bit_count()
+
+
+class Grid:
+    """A rectangular board of ``width`` columns and ``height`` rows.
+
+    Subclasses define the directions and neighbour rule; everything else is precomputed here.
+    """
+
+    kind = "grid"
+    direction_names: tuple[str, ...] = ()
+
+    def __init__(self, width: int, height: int):
+        if not 1 <= width <= len(COLUMN_LETTERS):
+            raise ValueError(f"width must be 1..{len(COLUMN_LETTERS)}")
+        if height < 1:
+            raise ValueError("height must be positive")
+        self.width = width
+        self.height = height
+        self.size = width * height
+        self.full_mask = (1 << self.size) - 1
+        col0 = sum(1 << (r * width) for r in range(height))
+        self.not_first_col = self.full_mask & ~col0
+        self.not_last_col = self.full_mask & ~(col0 << (width - 1))
+        self.neighbours: tuple[tuple[int, ...], ...] = tuple(
+            tuple(self._neighbours(c)) for c in range(self.size)
+        )
+        self.neighbour_mask: tuple[int, ...] = tuple(
+            sum(1 << n for n in ns) for ns in self.neighbours
+        )
+        self.rays: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+            tuple(self._ray(c, d) for d in range(len(self.direction_names)))
+            for c in range(self.size)
+        )
+        self._distance = [
+            [self._distance_uncached(a, b) for b in range(self.size)] for a in range(self.size)
+        ]
+        self.names: tuple[str, ...] = tuple(
+            f"{COLUMN_LETTERS[c % width]}{c // width + 1}" for c in range(self.size)
+        )
+        self._by_name = {n: i for i, n in enumerate(self.names)}
+
+    # -- coordinates ------------------------------------------------------------------------
+
+    def cell(self, col: int, row: int) -> int:
+        if not self.on_board(col, row):
+            raise ValueError(f"({col}, {row}) is off the {self.width}x{self.height} board")
+        return row * self.width + col
+
+    def coords(self, cell: int) -> tuple[int, int]:
+        return cell % self.width, cell // self.width
+
+    def on_board(self, col: int, row: int) -> bool:
+        return 0 <= col < self.width and 0 <= row < self.height
+
+    def row_mask(self, row: int) -> int:
+        return ((1 << self.width) - 1) << (row * self.width)
+
+    def rows_mask(self, rows: range) -> int:
+        mask = 0
+        for r in rows:
+            mask |= self.row_mask(r)
+        return mask
+
+    def name(self, cell: int) -> str:
+        return self.names[cell]
+
+    def parse_cell(self, text: str) -> int:
+        cell = self._by_name.get(text.strip().lower())
+        if cell is None:
+            last = f"{COLUMN_LETTERS[self.width - 1]}{self.height}"
+            raise NotationError(f"'{text}' is not a cell of this field (a1 .. {last})")
+        return cell
+
+    # -- measures ---------------------------------------------------------------------------
+
+    def distance(self, a: int, b: int) -> int:
+        """Steps between two cells on an empty board."""
+        return self._distance[a][b]
+
+    def distance_row(self, a: int) -> list[int]:
+        return self._distance[a]
+
+    def ray(self, cell: int, direction: int) -> tuple[int, ...]:
+        """Cells in a straight line from ``cell`` (not included) to the edge."""
+        return self.rays[cell][direction]
+
+    def direction_between(self, a: int, b: int) -> int | None:
+        """The direction of the straight line from a to b, if they share one."""
+        for d, ray in enumerate(self.rays[a]):
+            if b in ray:
+                return d
+        return None
+
+    # -- movement ---------------------------------------------------------------------------
+
+    def dilate(self, mask: int) -> int:
+        """The cells of ``mask`` and every neighbour of them."""
+        raise NotImplementedError
+
+    def reachable(self, start: int, budget: int, free: int, *, through: int | None = None) -> int:
+        """Cells a piece on ``start`` can reach in 1..budget steps, ending on a ``free`` cell.
+
+        Each step must enter a cell of ``through`` (default: ``free``), so pieces cannot pass
+        through occupied cells unless the caller says they may. ``start`` is not included.
+        """
+        passable = free if through is None else through
+        seen = 1 << start
+        frontier = seen
+        for _ in range(budget):
+            grown = self.dilate(frontier) & passable & ~seen
+            if not grown:
+                break
+            seen |= grown
+            frontier = grown
+        return seen & free & ~(1 << start)
+
+    def step_distances(self, start: int, passable: int, limit: int | None = None) -> dict[int, int]:
+        """Steps from ``start`` to every cell reachable through ``passable`` cells."""
+        out = {start: 0}
+        frontier = 1 << start
+        seen = frontier
+        steps = 0
+        while frontier and (limit is None or steps < limit):
+            steps += 1
+            grown = self.dilate(frontier) & passable & ~seen
+            for c in iter_bits(grown):
+                out[c] = steps
+            seen |= grown
+            frontier = grown
+        return out
+
+    # -- per-kind rules ---------------------------------------------------------------------
+
+    def _neighbours(self, cell: int) -> list[int]:
+        out = []
+        for d in range(len(self.direction_names)):
+            nxt = self._step(cell, d)
+            if nxt is not None:
+                out.append(nxt)
+        return out
+
+    def _ray(self, cell: int, direction: int) -> tuple[int, ...]:
+        out = []
+        cur: int | None = self._step(cell, direction)
+        while cur is not None:
+            out.append(cur)
+            cur = self._step(cur, direction)
+        return tuple(out)
+
+    def _step(self, cell: int, direction: int) -> int | None:
+        raise NotImplementedError
+
+    def _distance_uncached(self, a: int, b: int) -> int:
+        raise NotImplementedError
+
+
+class SquareGrid(Grid):
+    """Squares with 8 neighbours; distance is the king-move (Chebyshev) distance."""
+
+    kind = "square"
+    direction_names = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+    _deltas = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
+
+    def _step(self, cell: int, direction: int) -> int | None:
+        c, r = self.coords(cell)
+        dc, dr = self._deltas[direction]
+        if self.on_board(c + dc, r + dr):
+            return (r + dr) * self.width + c + dc
+        return None
+
+    def _distance_uncached(self, a: int, b: int) -> int:
+        (ca, ra), (cb, rb) = self.coords(a), self.coords(b)
+        return max(abs(ca - cb), abs(ra - rb))
+
+    def dilate(self, mask: int) -> int:
+        row = mask | ((mask << 1) & self.not_first_col) | ((mask >> 1) & self.not_last_col)
+        return (row | (row << self.width) | (row >> self.width)) & self.full_mask
+
+
+class HexGrid(Grid):
+    """Pointy-top hexes in odd-r offset rows (see the module diagram); 6 neighbours."""
+
+    kind = "hex"
+    direction_names = ("NE", "E", "SE", "SW", "W", "NW")
+    # (dc, dr) per direction for even rows and for odd rows.
+    _even = ((0, 1), (1, 0), (0, -1), (-1, -1), (-1, 0), (-1, 1))
+    _odd = ((1, 1), (1, 0), (1, -1), (0, -1), (-1, 0), (0, 1))
+
+    def __init__(self, width: int, height: int):
+        self.even_rows = 0
+        self.odd_rows = 0
+        for r in range(height):
+            row = ((1 << width) - 1) << (r * width)
+            if r % 2:
+                self.odd_rows |= row
+            else:
+                self.even_rows |= row
+        super().__init__(width, height)
+
+    def _step(self, cell: int, direction: int) -> int | None:
+        c, r = self.coords(cell)
+        dc, dr = (self._odd if r % 2 else self._even)[direction]
+        if self.on_board(c + dc, r + dr):
+            return (r + dr) * self.width + c + dc
+        return None
+
+    @staticmethod
+    def cube(col: int, row: int) -> tuple[int, int, int]:
+        x = col - (row - (row & 1)) // 2
+        z = row
+        return x, -x - z, z
+
+    def _distance_uncached(self, a: int, b: int) -> int:
+        xa, ya, za = self.cube(*self.coords(a))
+        xb, yb, zb = self.cube(*self.coords(b))
+        return max(abs(xa - xb), abs(ya - yb), abs(za - zb))
+
+    def dilate(self, mask: int) -> int:
+        w = self.width
+        nf, nl = self.not_first_col, self.not_last_col
+        even = mask & self.even_rows
+        odd = mask & self.odd_rows
+        out = mask | ((mask << 1) & nf) | ((mask >> 1) & nl)
+        out |= (even << w) | ((even << (w - 1)) & nl) | (even >> w) | ((even >> (w + 1)) & nl)
+        out |= ((odd << (w + 1)) & nf) | (odd << w) | ((odd >> (w - 1)) & nf) | (odd >> w)
+        return out & self.full_mask
+
+
+_CACHE: dict[tuple[str, int, int], Grid] = {}
+
+
+def grid(kind: str, width: int, height: int) -> Grid:
+    """A shared, precomputed grid (grids are immutable after construction)."""
+    key = (kind, width, height)
+    found = _CACHE.get(key)
+    if found is None:
+        if kind == "square":
+            found = SquareGrid(width, height)
+        elif kind == "hex":
+            found = HexGrid(width, height)
+        else:
+            raise ValueError(f"unknown grid kind '{kind}' (square or hex)")
+        _CACHE[key] = found
+    return found

@@ -1,0 +1,173 @@
+"""Frozen, validated, documented game options.
+
+Each game subclasses :class:`GameOptions` as a ``@dataclass(frozen=True, kw_only=True)`` and
+declares every field with :func:`option`, which records the documentation, the allowed values
+and, where the option settles a gap in the rulebook, the ruling id behind it. Options are
+validated on construction, so an options object that exists is a legal one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Self, TypeVar
+
+from monsterball.core.errors import OptionsError
+
+T = TypeVar("T")
+
+
+def option(
+    default: T,
+    doc: str,
+    *,
+    choices: Sequence[T] | None = None,
+    minimum: int | None = None,
+    maximum: int | None = None,
+    ruling: str | None = None,
+) -> T:
+    """Declare one option field with its documentation and constraints."""
+    meta = {
+        "doc": doc,
+        "choices": tuple(choices) if choices is not None else None,
+        "minimum": minimum,
+        "maximum": maximum,
+        "ruling": ruling,
+    }
+    return dataclasses.field(default=default, metadata=meta)  # type: ignore[no-any-return]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class OptionInfo:
+    """What `rules GAME` and `games` print for one option."""
+
+    name: str
+    default: Any
+    type_name: str
+    doc: str
+    choices: tuple[Any, ...] | None
+    minimum: int | None
+    maximum: int | None
+    ruling: str | None
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class GameOptions:
+    """Base of every game's options. Subclasses add fields declared with :func:`option`."""
+
+    PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+    PRESET_DOCS: ClassVar[Mapping[str, str]] = {}
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            expected = type(f.default)
+            if expected is bool:
+                ok = isinstance(value, bool)
+            elif expected is int:
+                ok = isinstance(value, int) and not isinstance(value, bool)
+            else:
+                ok = isinstance(value, expected)
+            if not ok:
+                raise OptionsError(
+                    f"option '{f.name}' must be {expected.__name__}, got {value!r}"
+                )
+            choices = f.metadata.get("choices")
+            if choices is not None and value not in choices:
+                allowed = ", ".join(str(c) for c in choices)
+                raise OptionsError(f"option '{f.name}' must be one of {allowed}; got {value!r}")
+            lo, hi = f.metadata.get("minimum"), f.metadata.get("maximum")
+            if lo is not None and value < lo:
+                raise OptionsError(f"option '{f.name}' must be at least {lo}; got {value!r}")
+            if hi is not None and value > hi:
+                raise OptionsError(f"option '{f.name}' must be at most {hi}; got {value!r}")
+        self.validate()
+
+    def validate(self) -> None:
+        """Cross-field checks; subclasses override and raise OptionsError."""
+
+    # -- construction helpers -------------------------------------------------------------
+
+    @classmethod
+    def describe(cls) -> list[OptionInfo]:
+        out = []
+        for f in dataclasses.fields(cls):
+            out.append(
+                OptionInfo(
+                    name=f.name,
+                    default=f.default,
+                    type_name=type(f.default).__name__,
+                    doc=f.metadata.get("doc", ""),
+                    choices=f.metadata.get("choices"),
+                    minimum=f.metadata.get("minimum"),
+                    maximum=f.metadata.get("maximum"),
+                    ruling=f.metadata.get("ruling"),
+                )
+            )
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Build from a mapping of typed values (as stored in records); unknown keys fail."""
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - names)
+        if unknown:
+            raise OptionsError(
+                f"unknown option(s) {', '.join(unknown)}; known: {', '.join(sorted(names))}"
+            )
+        try:
+            return cls(**dict(data))
+        except TypeError as exc:  # pragma: no cover - guarded by the name check above
+            raise OptionsError(str(exc)) from exc
+
+    @classmethod
+    def from_preset(
+        cls, preset: str | None = None, overrides: Mapping[str, Any] | None = None
+    ) -> Self:
+        values: dict[str, Any] = {}
+        if preset is not None:
+            if preset not in cls.PRESETS:
+                known = ", ".join(sorted(cls.PRESETS)) or "(none)"
+                raise OptionsError(f"unknown preset '{preset}'; known presets: {known}")
+            values.update(cls.PRESETS[preset])
+        values.update(overrides or {})
+        return cls.from_dict(values)
+
+    @classmethod
+    def parse_assignments(cls, assignments: Sequence[str]) -> dict[str, Any]:
+        """Parse CLI ``key=value`` strings into typed values using each field's default type."""
+        fields = {f.name: f for f in dataclasses.fields(cls)}
+        out: dict[str, Any] = {}
+        for text in assignments:
+            key, sep, raw = text.partition("=")
+            key = key.strip().replace("-", "_")
+            if not sep:
+                raise OptionsError(f"option '{text}' must look like key=value")
+            if key not in fields:
+                raise OptionsError(
+                    f"unknown option '{key}'; known: {', '.join(sorted(fields))}"
+                )
+            kind = type(fields[key].default)
+            raw = raw.strip()
+            if kind is bool:
+                low = raw.lower()
+                if low in ("1", "true", "yes", "on"):
+                    out[key] = True
+                elif low in ("0", "false", "no", "off"):
+                    out[key] = False
+                else:
+                    raise OptionsError(f"option '{key}' must be true or false; got '{raw}'")
+            elif kind is int:
+                try:
+                    out[key] = int(raw)
+                except ValueError:
+                    raise OptionsError(f"option '{key}' must be an integer; got '{raw}'") from None
+            else:
+                out[key] = raw
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    def replace(self, **changes: Any) -> Self:
+        return dataclasses.replace(self, **changes)

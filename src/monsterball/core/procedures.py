@@ -1,0 +1,119 @@
+"""The procedure stack: rules written as the rulebook's steps.
+
+A state holds a stack of :class:`Procedure` values. Only the top one is active: it says who
+acts (a seat, CHANCE, or AUTO for a step that resolves with no input), which actions are legal,
+and how an action is applied. Applying returns a :class:`Transition`: the procedures that
+replace the top, listed bottom to top. An empty transition finishes the step and the one
+below resumes; ``(self_with_progress, sub_step)`` pauses the step while a sub-step (a
+decision, a die roll, an interrupt) runs. Nothing pushes itself: every change to the stack is
+a value returned to the engine loop in :class:`monsterball.core.game.GameState`.
+
+::
+
+    bottom                                   top (active)
+    [ Match ] [ Possession ] [ UpCall ] [ InterceptBid ]
+                                        ^ paused until InterceptBid returns ()
+
+Procedures are frozen dataclasses with plain fields (ints, strings, tuples), so cloning a
+state copies only the tuple of references, and positions can store the stack as JSON.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+
+from monsterball.core.actions import Action
+from monsterball.core.errors import IllegalActionError, PositionError
+
+if TYPE_CHECKING:
+    from monsterball.core.game import GameState
+
+S = TypeVar("S", bound="GameState")
+
+Transition = tuple["Procedure[Any]", ...]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Procedure(Generic[S]):
+    """One step of the rules. Subclasses are frozen dataclasses named after the rule."""
+
+    rule: ClassVar[str] = ""
+
+    def actor(self, state: S) -> int:
+        """The seat to act, CHANCE, or AUTO."""
+        raise NotImplementedError
+
+    def legal_actions(self, state: S) -> list[Action]:
+        """Decisions open to the acting seat (empty at chance and auto steps)."""
+        return []
+
+    def chance_outcomes(self, state: S) -> list[tuple[Action, Fraction]]:
+        """Outcomes with exact probabilities (chance steps only)."""
+        return []
+
+    def check(self, state: S, action: Action) -> None:
+        """Raise IllegalActionError with a reason if ``action`` is not legal now.
+
+        The default is a membership test; procedures with large action sets override it with
+        a direct check.
+        """
+        if self.actor(state) < 0 and self.actor(state) != -1:
+            raise IllegalActionError(f"no action is expected during {self.describe()}")
+        options = (
+            [a for a, _ in self.chance_outcomes(state)]
+            if self.actor(state) == -1
+            else self.legal_actions(state)
+        )
+        if action not in options:
+            raise IllegalActionError(f"'{action}' is not legal during {self.describe()}")
+
+    def apply(self, state: S, action: Action) -> Transition:
+        """Carry out a legal action; mutate the state's board; return the replacement."""
+        raise NotImplementedError
+
+    def resolve(self, state: S) -> Transition:
+        """Carry out an AUTO step (no input needed)."""
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        """A short phrase for messages and the rendered board."""
+        return type(self).__name__
+
+
+def procedure_to_dict(procedure: Procedure[Any]) -> dict[str, Any]:
+    data: dict[str, Any] = {"step": type(procedure).__name__}
+    for f in dataclasses.fields(procedure):
+        value = getattr(procedure, f.name)
+        data[f.name] = list(value) if isinstance(value, tuple) else value
+    return data
+
+
+def procedure_from_dict(
+    kinds: Mapping[str, type[Procedure[Any]]], data: Mapping[str, Any]
+) -> Procedure[Any]:
+    if not isinstance(data, Mapping) or "step" not in data:
+        raise PositionError(f"a stack entry must be an object with a 'step' key, got {data!r}")
+    name = data["step"]
+    kind = kinds.get(name)
+    if kind is None:
+        raise PositionError(f"unknown step '{name}'; known: {', '.join(sorted(kinds))}")
+    values: dict[str, Any] = {}
+    for f in dataclasses.fields(kind):
+        if f.name not in data:
+            raise PositionError(f"step '{name}' is missing field '{f.name}'")
+        value = data[f.name]
+        values[f.name] = tuple(value) if isinstance(value, list) else value
+    extra = set(data) - {f.name for f in dataclasses.fields(kind)} - {"step"}
+    if extra:
+        raise PositionError(f"step '{name}' has unknown field(s) {', '.join(sorted(extra))}")
+    try:
+        return kind(**values)
+    except (TypeError, ValueError) as exc:
+        raise PositionError(f"step '{name}': {exc}") from exc
+
+
+def stack_kinds(procedures: Sequence[type[Procedure[Any]]]) -> dict[str, type[Procedure[Any]]]:
+    return {p.__name__: p for p in procedures}

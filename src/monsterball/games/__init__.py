@@ -1,0 +1,3 @@
+"""Built-in games. Importing this package registers each of them."""
+
+from monsterball.games import paper_ultimate as paper_ultimate

@@ -1,0 +1,81 @@
+"""Options of Paper Ultimate. Every gap in the rulebook that players could settle either way is
+an option here, with the ruling id that explains the default (docs/rules/paper-ultimate.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from monsterball.core.errors import OptionsError
+from monsterball.core.options import GameOptions, option
+
+TEAM_NAMES = ("A", "B")
+
+
+@dataclass(frozen=True, kw_only=True)
+class PaperUltimateOptions(GameOptions):
+    """Options for Paper Ultimate (rulebook 001)."""
+
+    width: int = option(9, "Pitch width in boxes (rulebook: 9).", minimum=5, maximum=26)
+    length: int = option(18, "Pitch length in boxes (rulebook: 18).", minimum=10, maximum=40)
+    end_zone_depth: int = option(
+        2, "Rows in each end zone (the rulebook leaves it open).", minimum=1, maximum=4,
+        ruling="PU-R1",
+    )
+    points_to_win: int = option(
+        5, "Points that win the game (the rulebook leaves it open).", minimum=1, maximum=99,
+        ruling="PU-R3",
+    )
+    run_distance: int = option(
+        4, "Fields each player may run per step (rulebook: 0 to 4).", minimum=1, maximum=8
+    )
+    run_through_players: bool = option(
+        False, "Runners may pass through occupied fields (they never stop on one).",
+        ruling="PU-R4",
+    )
+    monster_defense: str = option(
+        "die", "The 'monster Defense' rule: 'die' (1 or 6 is a turn), 'coins' (two heads is a "
+        "turn) or 'off' (the rulebook suggests omitting it as a variant).",
+        choices=("die", "coins", "off"), ruling="PU-R8",
+    )
+    turn_pickup: str = option(
+        "nearest", "Who gets the disc on a turn: 'nearest' defender to the disc (ties: the new "
+        "offense chooses) or 'any' player the new offense chooses.",
+        choices=("nearest", "any"), ruling="PU-R5",
+    )
+    first_receiver: str = option(
+        "toss", "Which team receives the first pull: 'toss' (a coin flip), 'A' or 'B'.",
+        choices=("toss", "A", "B"), ruling="PU-R7",
+    )
+    switch_ends: bool = option(
+        True, "Teams switch ends after each point, as in Ultimate.", ruling="PU-R9"
+    )
+    max_throws: int = option(
+        0, "End the game after this many throws (0: no limit); the higher score wins, "
+        "level scores draw. Not a rulebook rule: a cap for simulations.",
+        minimum=0, maximum=100_000, ruling="PU-R10",
+    )
+
+    PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
+        "standard": {},
+        "no-monster": {"monster_defense": "off"},
+        "coins": {"monster_defense": "coins"},
+        "quick": {"points_to_win": 3},
+        "open-field": {"run_through_players": True, "turn_pickup": "any"},
+        "small": {"width": 7, "length": 14, "points_to_win": 3},
+    }
+    PRESET_DOCS: ClassVar[dict[str, str]] = {
+        "standard": "The rulebook with this project's rulings (first to 5, monster die).",
+        "no-monster": "Without the optional 'monster Defense' rule.",
+        "coins": "'monster Defense' with two coins instead of a die.",
+        "quick": "First to 3 points.",
+        "open-field": "Runners pass through occupied fields; the new offense picks who takes "
+        "the disc on a turn.",
+        "small": "A 7 x 14 pitch, first to 3: a short game for teaching and tests.",
+    }
+
+    def validate(self) -> None:
+        if 2 * self.end_zone_depth + 2 > self.length:
+            raise OptionsError("end zones leave no field between them; lower end_zone_depth")
+        if self.width * self.end_zone_depth < 5:
+            raise OptionsError("an end zone must hold 4 players and the pull (5 fields)")

@@ -1,0 +1,375 @@
+"""The Paper Ultimate board and the queries the rules ask of it.
+
+Pitch (default 9 x 18, ``north`` is up; team A starts in the south end zone)::
+
+     18 . . . . . . . . .   north end zone (rows 17..18 with depth 2)
+     17 . . . . . . . . .
+        =================   end-zone line
+     16 . . . . . . . . .
+     ..
+      3 . . . . . . . . .
+        =================
+      2 . . . . . . . . .   south end zone
+      1 . . . . . . . . .
+        a b c d e f g h i
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from monsterball.core.errors import PositionError
+from monsterball.core.game import CHANCE, TERMINAL, GameSpec, GameState
+from monsterball.core.geometry import SquareGrid, grid, iter_bits
+from monsterball.core.procedures import Procedure
+from monsterball.games.paper_ultimate.actions import (
+    NUM_PLAYERS,
+    PLAYERS_PER_TEAM,
+    Catalogue,
+    catalogue,
+    parse_player,
+    player_name,
+)
+from monsterball.games.paper_ultimate.options import TEAM_NAMES, PaperUltimateOptions
+
+NOBODY = -1
+
+
+def team_of(player: int) -> int:
+    return player // PLAYERS_PER_TEAM
+
+
+def team_players(team: int) -> range:
+    return range(team * PLAYERS_PER_TEAM, (team + 1) * PLAYERS_PER_TEAM)
+
+
+class PaperUltimateState(GameState):
+    """One position of Paper Ultimate.
+
+    Board fields (all plain values, copied on clone):
+
+    - ``pos[p]``: cell of player p, or -1 while not set up
+    - ``occupied[t]``: bitmask of the cells team t stands on
+    - ``disc``: cell of the disc (-1 before the set-up gives it to a player)
+    - ``holder``: player holding the disc, or -1 while it lies on the field after the pull
+    - ``offense``: team in possession (the receiving team until the pull is picked up)
+    - ``north_team``: team that defends the south end zone and attacks north
+    - ``score``, ``throws``, ``winner`` (-1 until the end; 2 marks a draw)
+    - ``marker_only``: after a 'monster Defense' roll of 2..5, the only defender who may run
+      in the next defensive step (-1: no restriction) [PU-MON-3]
+    - ``surplus_must_leave``: after a turn, surplus markers must leave in the next
+      defensive step [PU-TURN-4]
+    """
+
+    options: PaperUltimateOptions
+    procedure_kinds: ClassVar[Mapping[str, type[Procedure[Any]]]] = {}
+
+    __slots__ = (
+        "actions",
+        "disc",
+        "field",
+        "holder",
+        "marker_only",
+        "north_team",
+        "occupied",
+        "offense",
+        "pos",
+        "score",
+        "surplus_must_leave",
+        "throws",
+        "winner",
+    )
+
+    def __init__(self, options: PaperUltimateOptions):
+        super().__init__(options)
+        self._attach_tables()
+        self.pos = [NOBODY] * NUM_PLAYERS
+        self.occupied = [0, 0]
+        self.disc = NOBODY
+        self.holder = NOBODY
+        self.offense = 0
+        self.north_team = 0
+        self.score = [0, 0]
+        self.throws = 0
+        self.winner = NOBODY
+        self.marker_only = NOBODY
+        self.surplus_must_leave = False
+        from monsterball.games.paper_ultimate.procedures import first_steps
+
+        self.stack = first_steps(options)
+
+    def _attach_tables(self) -> None:
+        field = grid("square", self.options.width, self.options.length)
+        assert isinstance(field, SquareGrid)
+        self.field = field
+        self.actions: Catalogue = catalogue(self.options.width, self.options.length)
+
+    def _copy_board(self, other: PaperUltimateState) -> None:
+        other.field = self.field
+        other.actions = self.actions
+        other.pos = self.pos[:]
+        other.occupied = self.occupied[:]
+        other.disc = self.disc
+        other.holder = self.holder
+        other.offense = self.offense
+        other.north_team = self.north_team
+        other.score = self.score[:]
+        other.throws = self.throws
+        other.winner = self.winner
+        other.marker_only = self.marker_only
+        other.surplus_must_leave = self.surplus_must_leave
+
+    # -- geometry of the teams --------------------------------------------------------------
+
+    def end_zone(self, team: int) -> int:
+        """Bitmask of the end zone ``team`` defends (its own end zone)."""
+        depth = self.options.end_zone_depth
+        length = self.options.length
+        if team == self.north_team:
+            return self.field.rows_mask(range(depth))
+        return self.field.rows_mask(range(length - depth, length))
+
+    def attacking_end_zone(self, team: int) -> int:
+        return self.end_zone(1 - team)
+
+    @property
+    def defense(self) -> int:
+        return 1 - self.offense
+
+    def all_occupied(self) -> int:
+        return self.occupied[0] | self.occupied[1]
+
+    def player_at(self, cell: int) -> int:
+        for p in range(NUM_PLAYERS):
+            if self.pos[p] == cell:
+                return p
+        return NOBODY
+
+    def move_player(self, player: int, cell: int) -> None:
+        team = team_of(player)
+        old = self.pos[player]
+        if old >= 0:
+            self.occupied[team] &= ~(1 << old)
+        self.pos[player] = cell
+        if cell >= 0:
+            self.occupied[team] |= 1 << cell
+
+    def markers(self) -> int:
+        """Bitmask of defenders' cells next to the disc holder [PU-MARK-1]."""
+        if self.holder == NOBODY:
+            return 0
+        return self.field.neighbour_mask[self.pos[self.holder]] & self.occupied[
+            1 - team_of(self.holder)
+        ]
+
+    def pass_targets(self) -> list[int]:
+        """Teammates the holder can throw to [PU-THROW-1..4].
+
+        Straight along a row, column or diagonal; the line must cross at least one free
+        field; it may cross teammates but never an opponent.
+        """
+        holder = self.holder
+        team = team_of(holder)
+        own = self.occupied[team]
+        other = self.occupied[1 - team]
+        targets = []
+        for ray in self.field.rays[self.pos[holder]]:
+            crossed_free = False
+            for cell in ray:
+                bit = 1 << cell
+                if other & bit:
+                    break
+                if own & bit:
+                    if crossed_free:
+                        targets.append(self.player_at(cell))
+                else:
+                    crossed_free = True
+        return targets
+
+    def run_destinations(self, player: int) -> int:
+        """Fields ``player`` may run to in this step, ignoring whose step it is [PU-RUN-1]."""
+        field = self.field
+        team = team_of(player)
+        occupied = self.occupied[0] | self.occupied[1]
+        free = field.full_mask & ~occupied
+        through = field.full_mask if self.options.run_through_players else free
+        reach = field.reachable(self.pos[player], self.options.run_distance, free, through=through)
+        if team != self.offense and self.disc >= 0 and self.holder == NOBODY:
+            reach &= ~(1 << self.disc)  # only the offense picks up the pulled disc
+        if team != self.offense and self.holder != NOBODY:
+            # PU-MARK-2: one marker; a defender may not join another one next to the holder.
+            ring = field.neighbour_mask[self.pos[self.holder]]
+            others = self.occupied[team] & ~(1 << self.pos[player])
+            if others & ring:
+                reach &= ~ring
+        return reach
+
+    def nearest_defenders(self) -> list[int]:
+        """Players of the defense nearest to the disc [PU-TURN-2]."""
+        distances = self.field.distance_row(self.disc)
+        team = self.defense
+        best = min(distances[self.pos[p]] for p in team_players(team))
+        return [p for p in team_players(team) if distances[self.pos[p]] == best]
+
+    # -- results ----------------------------------------------------------------------------
+
+    def returns(self) -> tuple[float, ...]:
+        if self.winner in (0, 1):
+            return (1.0, -1.0) if self.winner == 0 else (-1.0, 1.0)
+        return (0.0, 0.0)
+
+    def result_text(self) -> str:
+        a, b = self.score
+        if self.winner == NOBODY:
+            return f"in progress, A {a} - B {b}"
+        if self.winner == 2:
+            return f"draw, A {a} - B {b}"
+        return f"team {TEAM_NAMES[self.winner]} wins, A {a} - B {b}"
+
+    # -- views ------------------------------------------------------------------------------
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """Everything in Paper Ultimate is public, so every seat sees the same view."""
+        to_act = self.current_player()
+        return {
+            "game": self.spec.id,
+            "seat": seat,
+            "width": self.options.width,
+            "length": self.options.length,
+            "end_zone_depth": self.options.end_zone_depth,
+            "players": {
+                player_name(p): (self.field.name(c) if c >= 0 else None)
+                for p, c in enumerate(self.pos)
+            },
+            "disc": self.field.name(self.disc) if self.disc >= 0 else None,
+            "holder": player_name(self.holder) if self.holder >= 0 else None,
+            "offense": TEAM_NAMES[self.offense],
+            "north_team": TEAM_NAMES[self.north_team],
+            "score": {"A": self.score[0], "B": self.score[1]},
+            "throws": self.throws,
+            "step": self.stack[-1].describe() if self.stack else "game over",
+            "to_act": "chance" if to_act == CHANCE else (
+                None if to_act == TERMINAL else TEAM_NAMES[to_act]
+            ),
+            "result": self.result_text(),
+            "ply": self.ply,
+        }
+
+    def render(self, seat: int | None = None) -> str:
+        from monsterball.games.paper_ultimate.render import render_text
+
+        return render_text(self)
+
+    # -- positions --------------------------------------------------------------------------
+
+    def _board_to_dict(self) -> dict[str, Any]:
+        return {
+            "players": {
+                player_name(p): (self.field.name(c) if c >= 0 else None)
+                for p, c in enumerate(self.pos)
+            },
+            "disc": self.field.name(self.disc) if self.disc >= 0 else None,
+            "holder": player_name(self.holder) if self.holder >= 0 else None,
+            "offense": TEAM_NAMES[self.offense],
+            "north_team": TEAM_NAMES[self.north_team],
+            "score": list(self.score),
+            "throws": self.throws,
+            "winner": self.winner,
+            "marker_only": player_name(self.marker_only) if self.marker_only >= 0 else None,
+            "surplus_must_leave": self.surplus_must_leave,
+        }
+
+    def _board_from_dict(self, data: Mapping[str, Any]) -> None:
+        self._attach_tables()
+        expected = {
+            "players", "disc", "holder", "offense", "north_team", "score", "throws", "winner",
+            "marker_only", "surplus_must_leave",
+        }
+        missing = expected - set(data)
+        if missing:
+            raise PositionError(f"board is missing {', '.join(sorted(missing))}")
+        extra = set(data) - expected
+        if extra:
+            raise PositionError(f"board has unknown field(s) {', '.join(sorted(extra))}")
+        players = data["players"]
+        if not isinstance(players, Mapping) or len(players) != NUM_PLAYERS:
+            raise PositionError("board 'players' must map A1..A4 and B1..B4 to fields")
+        self.pos = [NOBODY] * NUM_PLAYERS
+        self.occupied = [0, 0]
+        for name, cell in players.items():
+            p = _parse(parse_player, name, "players")
+            if cell is not None:
+                c = _parse(self.field.parse_cell, cell, f"players.{name}")
+                if self.all_occupied() & (1 << c):
+                    raise PositionError(f"two players stand on {cell}")
+                self.move_player(p, c)
+        self.disc = (
+            NOBODY if data["disc"] is None else _parse(self.field.parse_cell, data["disc"], "disc")
+        )
+        self.holder = (
+            NOBODY if data["holder"] is None else _parse(parse_player, data["holder"], "holder")
+        )
+        self.offense = _team(data["offense"], "offense")
+        self.north_team = _team(data["north_team"], "north_team")
+        score = data["score"]
+        if (
+            not isinstance(score, list)
+            or len(score) != 2
+            or not all(isinstance(s, int) and s >= 0 for s in score)
+        ):
+            raise PositionError("board 'score' must be two non-negative integers")
+        self.score = list(score)
+        if not isinstance(data["throws"], int) or data["throws"] < 0:
+            raise PositionError("board 'throws' must be a non-negative integer")
+        self.throws = data["throws"]
+        if data["winner"] not in (NOBODY, 0, 1, 2):
+            raise PositionError("board 'winner' must be -1, 0, 1 or 2")
+        self.winner = data["winner"]
+        mo = data["marker_only"]
+        self.marker_only = NOBODY if mo is None else _parse(parse_player, mo, "marker_only")
+        if not isinstance(data["surplus_must_leave"], bool):
+            raise PositionError("board 'surplus_must_leave' must be true or false")
+        self.surplus_must_leave = data["surplus_must_leave"]
+
+    def _validate_position(self) -> None:
+        if self.holder != NOBODY:
+            if self.pos[self.holder] < 0:
+                raise PositionError("the disc holder is not on the pitch")
+            if self.disc != self.pos[self.holder]:
+                raise PositionError("the disc must be on its holder's field")
+        elif self.disc >= 0 and self.all_occupied() & (1 << self.disc):
+            raise PositionError("a loose disc must lie on an empty field")
+        if not self.stack and self.winner == NOBODY:
+            raise PositionError("a finished game (empty stack) needs a winner")
+        if self.stack and self.winner != NOBODY:
+            raise PositionError("a game with a winner must have an empty stack")
+        placed = [p for p in range(NUM_PLAYERS) if self.pos[p] >= 0]
+        setting_up = bool(self.stack) and type(self.stack[-1]).__name__ in (
+            "SetUp", "CoinToss", "StartPoint",
+        )
+        if not setting_up and len(placed) != NUM_PLAYERS and self.stack:
+            raise PositionError("all 8 players must be on the pitch once play has started")
+
+
+def _parse(parser: Any, value: Any, where: str) -> int:
+    if not isinstance(value, str):
+        raise PositionError(f"'{where}' must be a string, got {value!r}")
+    try:
+        result: int = parser(value)
+    except ValueError as exc:
+        raise PositionError(f"'{where}': {exc}") from exc
+    return result
+
+
+def _team(value: Any, where: str) -> int:
+    if value not in TEAM_NAMES:
+        raise PositionError(f"'{where}' must be 'A' or 'B', got {value!r}")
+    return TEAM_NAMES.index(value)
+
+
+def bind_spec(spec: GameSpec) -> None:
+    PaperUltimateState.spec = spec
+
+
+__all__ = ["NOBODY", "PaperUltimateState", "iter_bits", "team_of", "team_players"]
