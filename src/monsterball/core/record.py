@@ -1,0 +1,347 @@
+"""Game records: a documented, versioned JSON Lines format (see docs/record-format.md).
+
+::
+
+    {"record": "monsterball", "format": 1, "game": "paper-ultimate", "rules_version": "...",
+     "options": {...}, "seed": 42, "start": null, "players": {"A": "human", "B": "random"}}
+    {"ply": 1, "by": "chance", "action": "toss=B"}
+    {"ply": 2, "by": "B", "action": "place c1"}
+    ...
+    {"ply": 16, "by": "A", "action": "A2-e5", "hash": "5f0c..."}
+    {"end": {"plies": 812, "result": "team A wins, A 5 - B 3", "returns": [1.0, -1.0],
+             "hash": "..."}}
+
+Line 1 is the header; every following line until ``end`` is one action, numbered from 1 with
+no gaps, taken by the seat named in ``by`` (or ``chance``). Every ``hash_every`` plies, and on
+the last action, the line carries the state hash after that action. ``seed`` is the seed of
+the sampler that rolled the dice, or null when they came from elsewhere (tests, a table); a
+seeded record can be verified to have rolled exactly what the seed gives.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from monsterball.core.actions import Action
+from monsterball.core.dice import SeededSampler
+from monsterball.core.errors import MonsterballError, RecordError
+from monsterball.core.game import CHANCE, GameSpec, GameState
+from monsterball.core.registry import get_game
+
+RECORD_FORMAT = 1
+HASH_EVERY = 16
+MAX_LINE_BYTES = 1 << 20
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedAction:
+    ply: int
+    by: str
+    action: str
+    hash: str | None = None
+    line: int = 0
+
+
+@dataclass
+class GameRecord:
+    game: str
+    rules_version: str
+    options: dict[str, Any]
+    seed: int | None
+    start: dict[str, Any] | None = None
+    players: dict[str, str] = field(default_factory=dict)
+    actions: list[RecordedAction] = field(default_factory=list)
+    end: dict[str, Any] | None = None
+
+    def header(self) -> dict[str, Any]:
+        return {
+            "record": "monsterball",
+            "format": RECORD_FORMAT,
+            "game": self.game,
+            "rules_version": self.rules_version,
+            "options": self.options,
+            "seed": self.seed,
+            "start": self.start,
+            "players": self.players,
+        }
+
+    def lines(self) -> Iterable[str]:
+        yield _dump(self.header())
+        for entry in self.actions:
+            yield _dump(_action_line(entry))
+        if self.end is not None:
+            yield _dump({"end": self.end})
+
+    def to_text(self) -> str:
+        return "".join(line + "\n" for line in self.lines())
+
+
+def _dump(data: Mapping[str, Any]) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def _action_line(entry: RecordedAction) -> dict[str, Any]:
+    data: dict[str, Any] = {"ply": entry.ply, "by": entry.by, "action": entry.action}
+    if entry.hash is not None:
+        data["hash"] = entry.hash
+    return data
+
+
+def seat_label(state: GameState, actor: int) -> str:
+    return "chance" if actor == CHANCE else state.spec.seat_name(actor)
+
+
+class Recorder:
+    """Plays a game and keeps its record; optionally appends each line to a file as it goes,
+    flushed, so a crash loses nothing that was played."""
+
+    def __init__(
+        self,
+        state: GameState,
+        *,
+        seed: int | None,
+        players: Mapping[str, str] | None = None,
+        stream: IO[str] | None = None,
+        hash_every: int = HASH_EVERY,
+        from_start: bool = False,
+    ):
+        self.state = state
+        self.hash_every = hash_every
+        self.stream = stream
+        start = None if from_start else state.to_position()
+        if start is not None and state.ply == 0 and _is_fresh(state):
+            start = None
+        self.record = GameRecord(
+            game=state.spec.id,
+            rules_version=state.spec.rules_version,
+            options=state.options.to_dict(),
+            seed=seed,
+            start=start,
+            players=dict(players or {}),
+        )
+        self._write(_dump(self.record.header()))
+
+    def _write(self, line: str) -> None:
+        if self.stream is not None:
+            self.stream.write(line + "\n")
+            self.stream.flush()
+
+    def apply(self, action: Action, *, seat: int | None = None) -> list[Any]:
+        state = self.state
+        actor = state.current_player()
+        events = state.apply(action, seat=seat)
+        ply = len(self.record.actions) + 1
+        digest = None
+        if ply % self.hash_every == 0 or state.is_terminal():
+            digest = state.state_hash()
+        entry = RecordedAction(ply, seat_label(state, actor), action.notation(), digest)
+        self.record.actions.append(entry)
+        self._write(_dump(_action_line(entry)))
+        if state.is_terminal():
+            self.finish()
+        return events
+
+    def finish(self) -> None:
+        if self.record.end is not None:
+            return
+        state = self.state
+        self.record.end = {
+            "plies": len(self.record.actions),
+            "result": state.result_text(),
+            "returns": list(state.returns()),
+            "hash": state.state_hash(),
+        }
+        self._write(_dump({"end": self.record.end}))
+
+
+def _is_fresh(state: GameState) -> bool:
+    fresh = state.spec.new_game(state.options)
+    return fresh.to_position() == state.to_position()
+
+
+# -- reading ------------------------------------------------------------------------------
+
+
+def read_record(source: str | Path | IO[str]) -> GameRecord:
+    """Parse a record, checking its structure; raise RecordError naming line and field."""
+    if isinstance(source, Path):
+        text = source.read_text(encoding="utf-8")
+    elif isinstance(source, str):
+        text = source
+    else:
+        text = source.read()
+    lines = text.splitlines()
+    if not lines or not lines[0].strip():
+        raise RecordError("the record is empty", line=1)
+    header = _load(lines[0], 1)
+    for key in ("record", "format", "game", "rules_version", "options", "seed"):
+        if key not in header:
+            raise RecordError("missing in the header", line=1, field=key)
+    if header["record"] != "monsterball":
+        raise RecordError("not a monsterball record", line=1, field="record")
+    if header["format"] != RECORD_FORMAT:
+        raise RecordError(
+            f"format {header['format']!r} is not supported (this version reads {RECORD_FORMAT})",
+            line=1, field="format",
+        )
+    if not isinstance(header["game"], str):
+        raise RecordError("must be a game id", line=1, field="game")
+    if not isinstance(header["options"], dict):
+        raise RecordError("must be an object", line=1, field="options")
+    seed = header["seed"]
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise RecordError("must be an integer or null", line=1, field="seed")
+    start = header.get("start")
+    if start is not None and not isinstance(start, dict):
+        raise RecordError("must be a position object or null", line=1, field="start")
+    players = header.get("players", {})
+    if not isinstance(players, dict):
+        raise RecordError("must be an object", line=1, field="players")
+    record = GameRecord(
+        game=header["game"],
+        rules_version=str(header["rules_version"]),
+        options=header["options"],
+        seed=seed,
+        start=start,
+        players={str(k): str(v) for k, v in players.items()},
+    )
+    for number, raw in enumerate(lines[1:], start=2):
+        if not raw.strip():
+            continue
+        if record.end is not None:
+            raise RecordError("nothing may follow the end line", line=number)
+        data = _load(raw, number)
+        if "end" in data:
+            if not isinstance(data["end"], dict):
+                raise RecordError("must be an object", line=number, field="end")
+            record.end = data["end"]
+            continue
+        for key, kind in (("ply", int), ("by", str), ("action", str)):
+            if key not in data:
+                raise RecordError("missing", line=number, field=key)
+            if not isinstance(data[key], kind) or isinstance(data[key], bool):
+                raise RecordError(f"must be a {kind.__name__}", line=number, field=key)
+        expected = len(record.actions) + 1
+        if data["ply"] != expected:
+            raise RecordError(f"expected ply {expected}, found {data['ply']}", line=number,
+                              field="ply")
+        digest = data.get("hash")
+        if digest is not None and not isinstance(digest, str):
+            raise RecordError("must be a string", line=number, field="hash")
+        unknown = set(data) - {"ply", "by", "action", "hash"}
+        if unknown:
+            raise RecordError(f"unknown key(s) {', '.join(sorted(unknown))}", line=number)
+        record.actions.append(
+            RecordedAction(data["ply"], data["by"], data["action"], digest, number)
+        )
+    return record
+
+
+def _load(raw: str, number: int) -> dict[str, Any]:
+    if len(raw.encode("utf-8")) > MAX_LINE_BYTES:
+        raise RecordError(f"line is longer than {MAX_LINE_BYTES} bytes", line=number)
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"not valid JSON ({exc.msg} at column {exc.colno})",
+                          line=number) from None
+    if not isinstance(data, dict):
+        raise RecordError("each line must be a JSON object", line=number)
+    return data
+
+
+# -- replaying ----------------------------------------------------------------------------
+
+
+@dataclass
+class ReplayReport:
+    state: GameState
+    plies: int
+    divergence: RecordError | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.divergence is None
+
+
+def initial_state(record: GameRecord) -> tuple[GameSpec, GameState]:
+    try:
+        spec = get_game(record.game)
+    except MonsterballError as exc:
+        raise RecordError(str(exc), line=1, field="game") from None
+    try:
+        options = spec.options_type.from_dict(record.options)
+    except MonsterballError as exc:
+        raise RecordError(str(exc), line=1, field="options") from None
+    if record.start is not None:
+        try:
+            state = spec.from_position(record.start)
+        except MonsterballError as exc:
+            raise RecordError(str(exc), line=1, field="start") from None
+    else:
+        state = spec.new_game(options)
+    return spec, state
+
+
+def replay(record: GameRecord, *, verify: bool = True, upto: int | None = None) -> ReplayReport:
+    """Re-simulate a record. With ``verify``, check seats, hashes, the end line and (for a
+    seeded record) that every chance outcome is the one the seed gives; the first problem is
+    returned as ``divergence`` with the state just before it."""
+    spec, state = initial_state(record)
+    sampler = SeededSampler(record.seed) if (verify and record.seed is not None) else None
+    if verify and record.rules_version != spec.rules_version:
+        return ReplayReport(state, 0, RecordError(
+            f"recorded under rules {record.rules_version}, this engine plays "
+            f"{spec.rules_version}", line=1, field="rules_version"))
+    done = 0
+    for entry in record.actions:
+        if upto is not None and done >= upto:
+            break
+        actor = state.current_player()
+        if verify and entry.by != seat_label(state, actor):
+            return ReplayReport(state, done, RecordError(
+                f"recorded for '{entry.by}' but '{seat_label(state, actor)}' is to act",
+                line=entry.line, field="by"))
+        try:
+            action = spec.parse_action(entry.action)
+            if sampler is not None and actor == CHANCE:
+                expected = sampler.choose(state.chance_outcomes())
+                if expected != action:
+                    return ReplayReport(state, done, RecordError(
+                        f"the seed rolls '{expected}' here, the record says '{entry.action}'",
+                        line=entry.line, field="action"))
+            state.apply(action)
+        except MonsterballError as exc:
+            return ReplayReport(state, done, RecordError(str(exc), line=entry.line,
+                                                         field="action"))
+        done += 1
+        if verify and entry.hash is not None and entry.hash != state.state_hash():
+            return ReplayReport(state, done, RecordError(
+                f"state hash after ply {entry.ply} is {state.state_hash()}, the record says "
+                f"{entry.hash}", line=entry.line, field="hash"))
+    if verify and upto is None and record.end is not None:
+        end = record.end
+        end_line = (record.actions[-1].line + 1) if record.actions else 2
+        if end.get("plies") != done:
+            return ReplayReport(state, done, RecordError(
+                f"end says {end.get('plies')} plies, the record has {done}", line=end_line,
+                field="plies"))
+        if not state.is_terminal():
+            return ReplayReport(state, done, RecordError(
+                "the record ends but the game is not over", line=end_line, field="end"))
+        if end.get("hash") is not None and end.get("hash") != state.state_hash():
+            return ReplayReport(state, done, RecordError(
+                "final state hash differs", line=end_line, field="hash"))
+    return ReplayReport(state, done)
+
+
+def record_to_string(record: GameRecord) -> str:
+    buffer = io.StringIO()
+    for line in record.lines():
+        buffer.write(line + "\n")
+    return buffer.getvalue()
