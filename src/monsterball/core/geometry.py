@@ -34,11 +34,13 @@ Hex distance converts to cube coordinates: ``x = c - (r - (r & 1)) // 2``, ``z =
 from __future__ import annotations
 
 import string
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from typing import Generic, TypeVar
 
 from monsterball.core.errors import NotationError
 
 COLUMN_LETTERS = string.ascii_lowercase
+T = TypeVar("T")
 
 
 def iter_bits(mask: int) -> Iterator[int]:
@@ -51,6 +53,44 @@ def iter_bits(mask: int) -> Iterator[int]:
 
 def popcount(mask: int) -> int:
     return mask.bit_count()
+
+
+class MaskSelector(Generic[T]):
+    """Turns a cell bitmask into the list of per-cell items (e.g. action objects) fast.
+
+    Walking a mask bit by bit costs a Python step per cell, and movement masks hold up to
+    ~80 cells. Here the mask is read a byte at a time and each byte value maps to a cached
+    tuple of items, so the cost is per byte (at most ``size / 8`` steps).
+    """
+
+    __slots__ = ("_chunks", "_items")
+
+    def __init__(self, items: Sequence[T]):
+        self._items = tuple(items)
+        count = (len(self._items) + 7) // 8
+        self._chunks: list[list[tuple[T, ...] | None]] = [[None] * 256 for _ in range(count)]
+
+    def select(self, mask: int) -> list[T]:
+        out: list[T] = []
+        chunks = self._chunks
+        k = 0
+        while mask:
+            byte = mask & 0xFF
+            if byte:
+                found = chunks[k][byte]
+                if found is None:
+                    found = self._fill(k, byte)
+                out += found
+            mask >>= 8
+            k += 1
+        return out
+
+    def _fill(self, k: int, byte: int) -> tuple[T, ...]:
+        items = self._items
+        base = 8 * k
+        found = tuple(items[base + i] for i in range(8) if byte >> i & 1)
+        self._chunks[k][byte] = found
+        return found
 
 
 class Grid:

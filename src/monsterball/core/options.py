@@ -34,7 +34,7 @@ def option(
         "maximum": maximum,
         "ruling": ruling,
     }
-    return dataclasses.field(default=default, metadata=meta)  # type: ignore[no-any-return]
+    return dataclasses.field(default=default, metadata=meta)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -61,7 +61,7 @@ class GameOptions:
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
-            expected = type(f.default)
+            expected: type[Any] = type(f.default)
             if expected is bool:
                 ok = isinstance(value, bool)
             elif expected is int:
@@ -147,7 +147,7 @@ class GameOptions:
                 raise OptionsError(
                     f"unknown option '{key}'; known: {', '.join(sorted(fields))}"
                 )
-            kind = type(fields[key].default)
+            kind: type[Any] = type(fields[key].default)
             raw = raw.strip()
             if kind is bool:
                 low = raw.lower()

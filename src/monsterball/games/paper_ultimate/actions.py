@@ -27,7 +27,7 @@ from functools import cache
 
 from monsterball.core.actions import Action, ActionTable, Roll
 from monsterball.core.errors import NotationError
-from monsterball.core.geometry import Grid, grid
+from monsterball.core.geometry import Grid, MaskSelector, grid
 from monsterball.games.paper_ultimate.options import TEAM_NAMES, PaperUltimateOptions
 
 PLAYERS_PER_TEAM = 4
@@ -190,6 +190,12 @@ class Catalogue:
         every += [END, *self.pass_to, DECLARE_TURN, *self.monster, DECLINE, *self.take]
         every += [*self.toss, *self.d6, *self.coins]
         self.table = ActionTable(every)
+        # Mask -> actions selectors for legal-move generation (see MaskSelector).
+        self.place_by_mask: MaskSelector[Action] = MaskSelector(self.place)
+        self.pull_by_mask: MaskSelector[Action] = MaskSelector(self.pull)
+        self.run_by_mask: tuple[MaskSelector[Action], ...] = tuple(
+            MaskSelector(row) for row in self.run
+        )
 
 
 @cache

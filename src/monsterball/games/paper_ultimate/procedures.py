@@ -116,7 +116,7 @@ class SetUp(Procedure[State]):
 
     def legal_actions(self, state: State) -> list[Action]:
         free = state.end_zone(self.team) & ~state.all_occupied()
-        return [state.actions.place[c] for c in iter_bits(free)]
+        return state.actions.place_by_mask.select(free)
 
     def check(self, state: State, action: Action) -> None:
         if not isinstance(action, Place):
@@ -182,7 +182,7 @@ class Pull(Procedure[State]):
         return state.end_zone(1 - self.team) & ~state.all_occupied()
 
     def legal_actions(self, state: State) -> list[Action]:
-        return [state.actions.pull[c] for c in iter_bits(self._targets(state))]
+        return state.actions.pull_by_mask.select(self._targets(state))
 
     def check(self, state: State, action: Action) -> None:
         if not isinstance(action, PullTo):
@@ -230,11 +230,10 @@ class Running(Procedure[State]):
         return out
 
     def legal_actions(self, state: State) -> list[Action]:
-        runs = state.actions.run
+        selectors = state.actions.run_by_mask
         out: list[Action] = []
         for p in self.movable(state):
-            row = runs[p]
-            out.extend(row[c] for c in iter_bits(state.run_destinations(p)))
+            out += selectors[p].select(state.run_destinations(p))
         if self.end_blocker(state) is None:
             out.append(END)
         return out

@@ -17,7 +17,6 @@ def render_text(state: PaperUltimateState) -> str:
     """North at the top. ``A1`` a player, ``A1*`` the player holding the disc, ``()`` the
     disc on the ground, ``:`` an empty end-zone field, ``.`` an empty field."""
     opts = state.options
-    field = state.field
     by_cell = {c: p for p, c in enumerate(state.pos) if c >= 0}
     south_zone = state.end_zone(state.north_team)
     north_zone = state.end_zone(1 - state.north_team)
