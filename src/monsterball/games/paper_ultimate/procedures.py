@@ -461,6 +461,7 @@ class NextPlayer(Procedure[State]):
 
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, TakeDisc)
+        state.offense = self.team
         return _give_disc_after_turn(state, action.player, "no free receiver")
 
     def describe(self) -> str:
@@ -473,10 +474,11 @@ def _turn(state: State, reason: str) -> Transition:
         candidates = state.nearest_defenders()
     else:
         candidates = list(team_players(state.defense))
-    state.offense = state.defense
     if len(candidates) == 1:
+        state.offense = state.defense
         return _give_disc_after_turn(state, candidates[0], reason)
-    return (NextPlayer(state.offense, tuple(candidates)),)
+    # Possession changes when the disc is taken, so the thrower holds it until then.
+    return (NextPlayer(state.defense, tuple(candidates)),)
 
 
 def _give_disc_after_turn(state: State, player: int, reason: str) -> Transition:

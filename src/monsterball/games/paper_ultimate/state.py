@@ -334,6 +334,9 @@ class PaperUltimateState(GameState):
 
     def _validate_position(self) -> None:
         if self.holder != NOBODY:
+            pulling = bool(self.stack) and type(self.stack[-1]).__name__ == "Pull"
+            if team_of(self.holder) != self.offense and not pulling:
+                raise PositionError("the disc holder must be on the offense (except the puller)")
             if self.pos[self.holder] < 0:
                 raise PositionError("the disc holder is not on the pitch")
             if self.disc != self.pos[self.holder]:

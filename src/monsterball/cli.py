@@ -1,0 +1,517 @@
+"""The ``monsterball`` command: list games and rules, play in the terminal, replay records,
+run simulations.
+
+Bad input from the user (an unknown game, option, preset or bot, an unreadable record) ends
+with a one-line message and exit status 2, never a traceback; a record that replays but
+diverges exits with status 1.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from pathlib import Path
+from typing import IO, Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from monsterball import __version__
+from monsterball.bots import BOTS, Bot, bot_seed, make_bot
+from monsterball.core.actions import Action, Event
+from monsterball.core.dice import SeededSampler
+from monsterball.core.errors import (
+    IllegalActionError,
+    MonsterballError,
+    NotationError,
+    RecordError,
+)
+from monsterball.core.game import CHANCE, GameSpec, GameState
+from monsterball.core.options import GameOptions, OptionInfo
+from monsterball.core.record import Recorder, read_record, replay
+from monsterball.core.registry import all_games, get_game
+from monsterball.simulate import SimulationSummary, simulate
+
+app = typer.Typer(
+    name="monsterball",
+    help="Rules engines for tabletop monster sports games: play, replay and simulate.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_show_locals=False,
+)
+
+EXIT_DIVERGED = 1
+EXIT_USAGE = 2
+
+OptAssignments = Annotated[
+    list[str] | None,
+    typer.Option("--opt", help="Set an option: key=value (repeatable); see 'rules GAME'."),
+]
+PresetOption = Annotated[
+    str | None, typer.Option("--preset", help="Start from a named preset; see 'rules GAME'.")
+]
+
+
+def _fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def _spec(name: str) -> GameSpec:
+    try:
+        return get_game(name)
+    except MonsterballError as exc:
+        _fail(str(exc))
+
+
+def _overrides(spec: GameSpec, assignments: Sequence[str] | None) -> dict[str, Any]:
+    try:
+        return spec.options_type.parse_assignments(list(assignments or []))
+    except MonsterballError as exc:
+        _fail(str(exc))
+
+
+def _options(spec: GameSpec, preset: str | None, assignments: Sequence[str] | None) -> GameOptions:
+    overrides = _overrides(spec, assignments)
+    try:
+        return spec.options_type.from_preset(preset, overrides)
+    except MonsterballError as exc:
+        _fail(str(exc))
+
+
+def _console() -> Console:
+    # Created per command so that it writes to whatever stdout is current (tests swap it).
+    return Console(highlight=False)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"monsterball {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
+    ] = False,
+) -> None:
+    """Rules engines for tabletop monster sports games: play, replay and simulate."""
+
+
+# -- games / rules ------------------------------------------------------------------------
+
+
+@app.command()
+def games() -> None:
+    """List the registered games."""
+    table = Table(title="Games", show_lines=True)
+    for column in ("id", "aliases", "title", "summary", "presets"):
+        table.add_column(column, overflow="fold")
+    for spec in all_games():
+        table.add_row(
+            spec.id,
+            ", ".join(spec.aliases),
+            spec.title,
+            spec.summary,
+            ", ".join(spec.options_type.PRESETS),
+        )
+    _console().print(table)
+
+
+def _allowed(info: OptionInfo) -> str:
+    if info.choices is not None:
+        return " | ".join(str(c) for c in info.choices)
+    if isinstance(info.default, bool):
+        return "true | false"
+    if info.minimum is not None or info.maximum is not None:
+        low = "" if info.minimum is None else str(info.minimum)
+        high = "" if info.maximum is None else str(info.maximum)
+        return f"{low}..{high}"
+    return ""
+
+
+def _value_text(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+@app.command()
+def rules(game: Annotated[str, typer.Argument(help="Game id or alias.")]) -> None:
+    """Show a game's options (with the rulings behind them) and presets."""
+    spec = _spec(game)
+    console = _console()
+    console.print(f"[bold]{spec.title}[/bold] ({spec.id}), rules {spec.rules_version}")
+    console.print(spec.summary)
+    console.print(f"Seats: {', '.join(spec.seat_names)}; rulebook: {spec.rulebook}")
+    table = Table(title="Options (set with --opt key=value)", show_lines=True)
+    for column in ("name", "type", "default", "allowed", "doc", "ruling"):
+        table.add_column(column, overflow="fold")
+    for info in spec.options_type.describe():
+        table.add_row(
+            info.name, info.type_name, _value_text(info.default), _allowed(info), info.doc,
+            info.ruling or "",
+        )
+    console.print(table)
+    presets = Table(title="Presets (use with --preset NAME)", show_lines=True)
+    for column in ("preset", "settings", "doc"):
+        presets.add_column(column, overflow="fold")
+    docs = spec.options_type.PRESET_DOCS
+    for name, values in spec.options_type.PRESETS.items():
+        settings = ", ".join(f"{k}={_value_text(v)}" for k, v in values.items()) or "(defaults)"
+        presets.add_row(name, settings, docs.get(name, ""))
+    console.print(presets)
+
+
+# -- play ---------------------------------------------------------------------------------
+
+
+class _Leave(Exception):
+    """The human left the game (``quit`` or end of input)."""
+
+
+HELP_TEXT = """\
+Type an action in the game's notation, for example: {examples}.
+Commands:
+  ? or moves   list the legal actions
+  board        show the board again
+  help         this text
+  quit         leave the game (a --save file keeps what was played)"""
+
+
+class TerminalGame:
+    """One game in the terminal: humans type, bots and dice play themselves.
+
+    Every action goes through ``GameState.apply`` (or the recorder, which calls it), so an
+    illegal action from a human raises before anything changes.
+    """
+
+    def __init__(
+        self,
+        spec: GameSpec,
+        state: GameState,
+        bots: dict[int, Bot],
+        sampler: SeededSampler,
+        recorder: Recorder | None,
+    ):
+        self.spec = spec
+        self.state = state
+        self.bots = bots
+        self.sampler = sampler
+        self.recorder = recorder
+
+    def _apply(self, action: Action, seat: int | None) -> list[Event]:
+        if self.recorder is not None:
+            return self.recorder.apply(action, seat=seat)
+        return self.state.apply(action, seat=seat)
+
+    @staticmethod
+    def _announce(events: Sequence[Event]) -> None:
+        for event in events:
+            typer.echo(f"  {event.describe()}")
+
+    def run(self) -> bool:
+        """Play until the game ends (True) or the human leaves (False)."""
+        state = self.state
+        try:
+            while not state.is_terminal():
+                actor = state.current_player()
+                if actor == CHANCE:
+                    action = self.sampler.choose(state.chance_outcomes())
+                    events = self._apply(action, None)
+                    if events:
+                        self._announce(events)
+                    else:
+                        typer.echo(f"  Chance: {action}")
+                elif actor in self.bots:
+                    bot = self.bots[actor]
+                    action = bot.choose(state, actor)
+                    events = self._apply(action, actor)
+                    typer.echo(f"{self.spec.seat_name(actor)} ({bot.name}): {action}")
+                    self._announce(events)
+                else:
+                    self._human_turn(actor)
+        except _Leave:
+            return False
+        return True
+
+    def _human_turn(self, seat: int) -> None:
+        state = self.state
+        name = self.spec.seat_name(seat)
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            typer.echo(f"{name}: only one legal action, {legal[0]}; played automatically.")
+            self._announce(self._apply(legal[0], seat))
+            return
+        typer.echo(state.render(seat))
+        while True:
+            try:
+                line = input(f"{name}> ")
+            except EOFError:
+                typer.echo("")
+                typer.echo("End of input: leaving the game.")
+                raise _Leave from None
+            text = line.strip()
+            command = text.lower()
+            if not text:
+                continue
+            if command in ("?", "moves"):
+                self._list_moves(legal)
+            elif command == "help":
+                examples = ", ".join(f"'{a}'" for a in legal[:3])
+                typer.echo(HELP_TEXT.format(examples=examples))
+            elif command == "board":
+                typer.echo(state.render(seat))
+            elif command in ("quit", "exit"):
+                raise _Leave
+            else:
+                try:
+                    action = self.spec.parse_action(text, state)
+                    events = self._apply(action, seat)
+                except NotationError as exc:
+                    typer.echo(f"Cannot read that: {exc}. Type ? for the legal actions.")
+                    continue
+                except IllegalActionError as exc:
+                    typer.echo(f"Not allowed: {exc}. Type ? for the legal actions.")
+                    continue
+                typer.echo(f"{name}: {action}")
+                self._announce(events)
+                return
+
+    @staticmethod
+    def _list_moves(legal: Sequence[Action]) -> None:
+        typer.echo(f"{len(legal)} legal actions:")
+        for line in wrap_notations([a.notation() for a in legal]):
+            typer.echo(line)
+
+
+def wrap_notations(notations: Sequence[str], width: int = 78) -> list[str]:
+    """Comma-separated lines that never split a notation (many contain spaces)."""
+    lines: list[str] = []
+    line = ""
+    for i, item in enumerate(notations):
+        piece = item + ("," if i < len(notations) - 1 else "")
+        if line and len(line) + 1 + len(piece) > width:
+            lines.append(line)
+            line = ""
+        line = f"{line} {piece}" if line else f"  {piece}"
+    if line:
+        lines.append(line)
+    return lines
+
+
+def _seat_index(spec: GameSpec, text: str) -> int:
+    for index, name in enumerate(spec.seat_names):
+        if name.lower() == text.strip().lower():
+            return index
+    _fail(f"unknown seat '{text}'; {spec.id} seats: {', '.join(spec.seat_names)}")
+
+
+@app.command()
+def play(
+    game: Annotated[str, typer.Argument(help="Game id or alias.")],
+    bot: Annotated[
+        str, typer.Option(help=f"Opponent: {', '.join(sorted(BOTS))}, or 'none' for hot seat.")
+    ] = "random",
+    hotseat: Annotated[
+        bool, typer.Option("--hotseat", help="Humans play every seat at one terminal.")
+    ] = False,
+    seat: Annotated[
+        str | None, typer.Option(help="The seat you play against the bot (default: the first).")
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed of the dice and the bot (default: a random one).")
+    ] = None,
+    preset: PresetOption = None,
+    opt: OptAssignments = None,
+    save: Annotated[
+        Path | None, typer.Option(help="Write the game record to this file as it is played.")
+    ] = None,
+) -> None:
+    """Play a game in the terminal, against a bot or hot seat."""
+    spec = _spec(game)
+    options = _options(spec, preset, opt)
+    bot_name = bot.strip().lower()
+    if bot_name != "none" and bot_name not in BOTS:
+        _fail(f"unknown bot '{bot}'; known bots: {', '.join(sorted(BOTS))}, none")
+    human = _seat_index(spec, seat) if seat is not None else 0
+    if seed is None:
+        seed = secrets.randbits(32)
+    bots: dict[int, Bot] = {}
+    if not hotseat and bot_name != "none":
+        bots = {
+            s: make_bot(bot_name, bot_seed(seed, s)) for s in range(spec.num_seats) if s != human
+        }
+    state = spec.new_game(options)
+    players = {
+        spec.seat_name(s): (bots[s].name if s in bots else "human")
+        for s in range(spec.num_seats)
+    }
+    stream: IO[str] | None = None
+    if save is not None:
+        try:
+            stream = save.open("w", encoding="utf-8")
+        except OSError as exc:
+            _fail(f"cannot write {save}: {exc.strerror}")
+    try:
+        recorder = (
+            Recorder(state, seed=seed, players=players, stream=stream)
+            if stream is not None else None
+        )
+        typer.echo(f"{spec.title}: {', '.join(f'{k} {v}' for k, v in players.items())}.")
+        typer.echo(f"Seed {seed} (play the same dice again with --seed {seed}).")
+        typer.echo("Type ? for the legal actions, help for the commands.")
+        finished = TerminalGame(spec, state, bots, SeededSampler(seed), recorder).run()
+    finally:
+        if stream is not None:
+            stream.close()
+    if finished:
+        typer.echo(state.render())
+        typer.echo(f"Result: {state.result_text()}")
+    else:
+        typer.echo(f"Game left after {state.ply} plies: {state.result_text()}.")
+    if save is not None:
+        typer.echo(f"Record saved to {save} (check it with: monsterball replay {save} --verify).")
+
+
+# -- replay -------------------------------------------------------------------------------
+
+
+@app.command("replay")
+def replay_cmd(
+    file: Annotated[Path, typer.Argument(help="A game record (.jsonl).")],
+    verify: Annotated[
+        bool, typer.Option("--verify", help="Check seats, hashes, dice and the end line.")
+    ] = False,
+    show: Annotated[bool, typer.Option("--show", help="Print the final board.")] = False,
+) -> None:
+    """Replay a game record; exit 1 if it diverges, 2 if it cannot be read."""
+    try:
+        record = read_record(file)
+    except OSError as exc:
+        _fail(f"cannot read {file}: {exc.strerror or exc}")
+    except UnicodeDecodeError:
+        _fail(f"{file}: not a text file")
+    except RecordError as exc:
+        _fail(f"{file}: malformed record: {exc}")
+    try:
+        report = replay(record, verify=verify)
+    except RecordError as exc:
+        # The header names a game, options or start position this engine cannot set up.
+        _fail(f"{file}: {exc}")
+    if show:
+        typer.echo(report.state.render())
+    if report.divergence is not None:
+        typer.echo(f"Replayed {report.plies} plies, then the record diverges.")
+        _fail(f"{file}: {report.divergence}", EXIT_DIVERGED)
+    checked = "verified" if verify else "not verified; use --verify"
+    typer.echo(f"Replayed {report.plies} plies of {record.game} ({checked}).")
+    typer.echo(f"Result: {report.state.result_text()}")
+    if record.end is None:
+        typer.echo("The record has no end line: the game was left unfinished.")
+
+
+# -- simulate -----------------------------------------------------------------------------
+
+
+def _parse_bots(spec: GameSpec, text: str) -> tuple[str, ...]:
+    names = tuple(n.strip().lower() for n in text.split(",") if n.strip())
+    for name in names:
+        if name not in BOTS:
+            _fail(f"unknown bot '{name}'; known bots: {', '.join(sorted(BOTS))}")
+    if len(names) != spec.num_seats:
+        _fail(
+            f"{spec.id} has {spec.num_seats} seats ({', '.join(spec.seat_names)}): "
+            f"give {spec.num_seats} comma-separated bots, e.g. --bots "
+            + ",".join(["random"] * spec.num_seats)
+        )
+    return names
+
+
+def _summary_tables(summary: SimulationSummary) -> list[Table]:
+    seats = Table(title=f"{summary.games} games of {summary.game}, seed {summary.seed}")
+    for column in ("seat", "bot", "wins", "win rate", "95% CI", "mean score"):
+        seats.add_column(column, justify="right" if column != "bot" else "left")
+    for s in summary.seats:
+        seats.add_row(
+            s.seat, s.bot, str(s.wins), f"{s.win_rate:.1%}",
+            f"{s.ci_low:.1%} - {s.ci_high:.1%}",
+            "" if s.mean_score is None else f"{s.mean_score:.2f}",
+        )
+    seats.add_row("draws", "", str(summary.draws), f"{summary.draw_rate:.1%}", "", "")
+    other = Table(title="Length and speed", show_header=False)
+    other.add_column("what")
+    other.add_column("value", justify="right")
+    p = summary.plies
+    other.add_row(
+        "plies per game",
+        f"mean {p.mean:.1f}, median {p.median:g}, min {p.min}, max {p.max}, p90 {p.p90}",
+    )
+    other.add_row("wall time", f"{summary.wall_time:.2f} s with {summary.jobs} job(s)")
+    other.add_row("games/s", f"{summary.games_per_second:.2f}")
+    return [seats, other]
+
+
+@app.command("simulate")
+def simulate_cmd(
+    game: Annotated[str, typer.Argument(help="Game id or alias.")],
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")] = 100,
+    bots: Annotated[
+        str, typer.Option(help="Comma-separated bots, one per seat in seat order.")
+    ] = "random,random",
+    jobs: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 1,
+    seed: Annotated[int, typer.Option(help="Master seed; game i uses a seed derived from it.")]
+    = 0,
+    preset: PresetOption = None,
+    opt: OptAssignments = None,
+    save_dir: Annotated[
+        Path | None, typer.Option(help="Save every game's record in this directory.")
+    ] = None,
+) -> None:
+    """Play bot-vs-bot games and summarise win rates, draws and game lengths."""
+    spec = _spec(game)
+    overrides = _overrides(spec, opt)
+    _options(spec, preset, opt)  # report bad options before starting workers
+    bot_names = _parse_bots(spec, bots)
+    console = _console()
+    columns = (
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console) as bar:
+        task = bar.add_task(f"{spec.id}: {' vs '.join(bot_names)}", total=games)
+
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        try:
+            summary = simulate(
+                spec.id, games, bot_names, jobs=jobs, seed=seed, preset=preset,
+                overrides=overrides, save_dir=save_dir, progress=advance,
+            )
+        except OSError as exc:
+            _fail(f"cannot write records to {save_dir}: {exc.strerror or exc}")
+    for table in _summary_tables(summary):
+        console.print(table)
+    if save_dir is not None:
+        console.print(f"Records saved in {save_dir}/game-NNNNN.jsonl")
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()
