@@ -74,3 +74,13 @@ def test_every_option_ruling_is_documented() -> None:
         for info in spec.options_type.describe():
             if info.ruling:
                 assert f"**{info.ruling} " in docs, f"{spec.id}.{info.name}: {info.ruling}"
+
+
+def test_every_ruling_summary_in_code_matches_the_doc() -> None:
+    docs = "\n".join(p.read_text(encoding="utf-8") for p in RULE_DOCS)
+    in_docs = set(RULING.findall(docs))
+    for spec in all_games():
+        assert spec.rulings, f"{spec.id} has no ruling summaries"
+        prefix = next(iter(spec.rulings)).split("-")[0]
+        documented = {r for r in in_docs if r.startswith(prefix + "-")}
+        assert set(spec.rulings) == documented, f"{spec.id}: code and doc rulings differ"

@@ -235,6 +235,9 @@ class GameSpec:
     action_table: Callable[[GameOptions], ActionTable]
     aliases: tuple[str, ...] = ()
     coaches: tuple[int, ...] = (2,)
+    # Ruling id -> one-line summary; the full ruling (quote, choice, reason) is in
+    # docs/rules/<game>.md, and the traceability test keeps the two in step.
+    rulings: Mapping[str, str] = field(default_factory=dict)
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property

@@ -26,6 +26,24 @@ def _action_table(options: GameOptions):  # type: ignore[no-untyped-def]
 
 PaperUltimateState.procedure_kinds = stack_kinds(ALL_STEPS)
 
+RULINGS = {
+    "PU-R1": "End zones are 2 rows deep (option end_zone_depth).",
+    "PU-R2": "A point is a completed pass to a player in the attacking end zone; the pull lands "
+    "on any empty field of that end zone and an offensive runner picks it up.",
+    "PU-R3": "First to 5 points wins (option points_to_win).",
+    "PU-R4": "Runners cannot pass through occupied fields (option run_through_players).",
+    "PU-R5": "On a turn the other team's player nearest the disc takes it; ties: that team "
+    "chooses (option turn_pickup).",
+    "PU-R6": "With several defenders next to the catcher, the defense names the marker.",
+    "PU-R7": "A coin toss decides who receives first (option first_receiver).",
+    "PU-R8": "'monster Defense' is on with a die; coins or off are options.",
+    "PU-R9": "The scorer pulls next from the end zone it scored in: teams switch ends "
+    "(option switch_ends).",
+    "PU-R10": "max_throws caps a game for simulations (off by default).",
+    "PU-R11": "Defenders next to a catcher may stay; after a turn surplus markers must leave.",
+    "PU-R12": "With no free receiver the thrower's only action is 'turnover'.",
+}
+
 SPEC = register(
     GameSpec(
         id="paper-ultimate",
@@ -41,6 +59,7 @@ SPEC = register(
         parse_decision=parse_decision,
         action_table=_action_table,
         aliases=("pu", "paper", "ultimade"),
+        rulings=RULINGS,
     )
 )
 bind_spec(SPEC)
