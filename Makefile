@@ -35,9 +35,10 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-## Random-playout throughput per game, with python-chess as a yardstick.
+## Random-playout throughput per game, with python-chess as a yardstick
+## (e.g. make bench BENCH_ARGS='--seconds 10 --json bench.json').
 bench: $(STAMP)
-	$(BIN)/python scripts/bench.py
+	$(BIN)/python scripts/bench.py $(BENCH_ARGS)
 
 ## Regenerate the golden replays after an intended behaviour change (review the diff!).
 golden: $(STAMP)

@@ -7,6 +7,7 @@ neighbour lists, so a mistake in the engine's bit tricks or tables shows up as a
 
 from __future__ import annotations
 
+import itertools
 from collections import deque
 
 import pytest
@@ -285,7 +286,7 @@ def test_rays_are_straight_and_reach_the_edge(g: Grid) -> None:
         for d, name in enumerate(g.direction_names):
             ray = g.ray(cell, d)
             path = [cell, *ray]
-            for a, b in zip(path, path[1:], strict=False):
+            for a, b in itertools.pairwise(path):
                 assert b in g.neighbours[a]
                 if is_hex:
                     ca, cb = to_cube(*g.coords(a)), to_cube(*g.coords(b))
@@ -371,3 +372,14 @@ def test_iter_bits_and_popcount(g: Grid, data: st.DataObject) -> None:
     cells = list(iter_bits(mask))
     assert cells == sorted(c for c in range(g.size) if mask >> c & 1)
     assert popcount(mask) == len(cells)
+
+
+@given(st.integers(1, 80), st.data())
+def test_mask_selector_picks_the_items_of_set_bits(count: int, data: st.DataObject) -> None:
+    from monsterball.core.geometry import MaskSelector
+
+    items = [f"item{i}" for i in range(count)]
+    selector = MaskSelector(items)
+    for _ in range(3):  # repeated masks exercise the per-byte cache
+        mask = data.draw(st.integers(0, (1 << count) - 1))
+        assert selector.select(mask) == [items[i] for i in iter_bits(mask)]

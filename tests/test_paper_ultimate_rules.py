@@ -9,11 +9,11 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from pu_scenarios import SPEC, act, legal, position, runs_of, spread_players, top
 
 from monsterball.core.dice import ScriptedDice
 from monsterball.core.errors import IllegalActionError, NotationError
 from monsterball.core.game import CHANCE, TERMINAL
+from pu_scenarios import SPEC, act, legal, position, runs_of, spread_players, top
 
 
 def new_game(**options: object):

@@ -109,7 +109,7 @@ def play_game(
         else:
             action = bots[actor].choose(state, actor)
         if recorder is not None:
-            recorder.apply(action)
+            recorder.apply(action, checked=False)
         else:
             # Actions come from legal_actions / chance_outcomes, so skip the legality check.
             state.apply_unchecked(action)

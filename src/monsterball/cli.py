@@ -158,7 +158,11 @@ def rules(game: Annotated[str, typer.Argument(help="Game id or alias.")]) -> Non
         table.add_column(column, overflow="fold")
     for info in spec.options_type.describe():
         table.add_row(
-            info.name, info.type_name, _value_text(info.default), _allowed(info), info.doc,
+            info.name,
+            info.type_name,
+            _value_text(info.default),
+            _allowed(info),
+            info.doc,
             info.ruling or "",
         )
     console.print(table)
@@ -182,6 +186,7 @@ class _Leave(Exception):
 HELP_TEXT = """\
 Type an action in the game's notation, for example: {examples}.
 Commands:
+  a; b; c      several actions on one line, played in order
   ? or moves   list the legal actions
   board        show the board again
   help         this text
@@ -208,6 +213,11 @@ class TerminalGame:
         self.bots = bots
         self.sampler = sampler
         self.recorder = recorder
+        # Further actions typed on one line ("A2-e5; A3-f6; end"), played while the same
+        # seat is still to act; any error drops the rest (earlier ones stand, as at a table).
+        self.pending: list[str] = []
+        self.pending_seat = -1
+        self.pending_ply = -1
 
     def _apply(self, action: Action, seat: int | None) -> list[Event]:
         if self.recorder is not None:
@@ -242,6 +252,10 @@ class TerminalGame:
                     self._human_turn(actor)
         except _Leave:
             return False
+        except KeyboardInterrupt:
+            # Ctrl+C is a way to leave too; the record keeps every line already played.
+            typer.echo("\nInterrupted: leaving the game.")
+            return False
         return True
 
     def _human_turn(self, seat: int) -> None:
@@ -252,14 +266,23 @@ class TerminalGame:
             typer.echo(f"{name}: only one legal action, {legal[0]}; played automatically.")
             self._announce(self._apply(legal[0], seat))
             return
-        typer.echo(state.render(seat))
+        if self.pending and (seat != self.pending_seat or state.ply != self.pending_ply):
+            self._drop_pending()  # someone else acted in between
+        if not self.pending:
+            typer.echo(state.render(seat))
         while True:
-            try:
-                line = input(f"{name}> ")
-            except EOFError:
-                typer.echo("")
-                typer.echo("End of input: leaving the game.")
-                raise _Leave from None
+            if self.pending:
+                line = self.pending.pop(0)
+            else:
+                try:
+                    line = input(f"{name}> ")
+                except EOFError:
+                    typer.echo("")
+                    typer.echo("End of input: leaving the game.")
+                    raise _Leave from None
+                first, *rest = line.split(";")
+                line, self.pending = first, [r.strip() for r in rest if r.strip()]
+                self.pending_seat = seat
             text = line.strip()
             command = text.lower()
             if not text:
@@ -275,17 +298,25 @@ class TerminalGame:
                 raise _Leave
             else:
                 try:
-                    action = self.spec.parse_action(text, state)
+                    action = self.spec.parse_action(text)
                     events = self._apply(action, seat)
                 except NotationError as exc:
                     typer.echo(f"Cannot read that: {exc}. Type ? for the legal actions.")
+                    self._drop_pending()
                     continue
                 except IllegalActionError as exc:
                     typer.echo(f"Not allowed: {exc}. Type ? for the legal actions.")
+                    self._drop_pending()
                     continue
                 typer.echo(f"{name}: {action}")
                 self._announce(events)
+                self.pending_ply = state.ply
                 return
+
+    def _drop_pending(self) -> None:
+        if self.pending:
+            typer.echo(f"Skipped the rest of the line: {'; '.join(self.pending)}")
+            self.pending = []
 
     @staticmethod
     def _list_moves(legal: Sequence[Action]) -> None:
@@ -353,8 +384,7 @@ def play(
         }
     state = spec.new_game(options)
     players = {
-        spec.seat_name(s): (bots[s].name if s in bots else "human")
-        for s in range(spec.num_seats)
+        spec.seat_name(s): (bots[s].name if s in bots else "human") for s in range(spec.num_seats)
     }
     stream: IO[str] | None = None
     if save is not None:
@@ -365,7 +395,8 @@ def play(
     try:
         recorder = (
             Recorder(state, seed=seed, players=players, stream=stream)
-            if stream is not None else None
+            if stream is not None
+            else None
         )
         typer.echo(f"{spec.title}: {', '.join(f'{k} {v}' for k, v in players.items())}.")
         typer.echo(f"Seed {seed} (play the same dice again with --seed {seed}).")
@@ -443,7 +474,10 @@ def _summary_tables(summary: SimulationSummary) -> list[Table]:
         seats.add_column(column, justify="right" if column != "bot" else "left")
     for s in summary.seats:
         seats.add_row(
-            s.seat, s.bot, str(s.wins), f"{s.win_rate:.1%}",
+            s.seat,
+            s.bot,
+            str(s.wins),
+            f"{s.win_rate:.1%}",
             f"{s.ci_low:.1%} - {s.ci_high:.1%}",
             "" if s.mean_score is None else f"{s.mean_score:.2f}",
         )
@@ -469,8 +503,7 @@ def simulate_cmd(
         str, typer.Option(help="Comma-separated bots, one per seat in seat order.")
     ] = "random,random",
     jobs: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 1,
-    seed: Annotated[int, typer.Option(help="Master seed; game i uses a seed derived from it.")]
-    = 0,
+    seed: Annotated[int, typer.Option(help="Master seed; game i uses a seed derived from it.")] = 0,
     preset: PresetOption = None,
     opt: OptAssignments = None,
     save_dir: Annotated[
@@ -498,11 +531,20 @@ def simulate_cmd(
 
         try:
             summary = simulate(
-                spec.id, games, bot_names, jobs=jobs, seed=seed, preset=preset,
-                overrides=overrides, save_dir=save_dir, progress=advance,
+                spec.id,
+                games,
+                bot_names,
+                jobs=jobs,
+                seed=seed,
+                preset=preset,
+                overrides=overrides,
+                save_dir=save_dir,
+                progress=advance,
             )
         except OSError as exc:
             _fail(f"cannot write records to {save_dir}: {exc.strerror or exc}")
+        except KeyboardInterrupt:
+            _fail("interrupted", 130)
     for table in _summary_tables(summary):
         console.print(table)
     if save_dir is not None:

@@ -124,7 +124,9 @@ def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float
     denom = 1 + z2 / trials
     centre = (p + z2 / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # Rounding can put a bound a hair past the observed rate (e.g. 3e-17 for 0 wins); the
+    # interval always contains it.
+    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
 
 
 def record_path(save_dir: str | Path, index: int) -> Path:
@@ -163,15 +165,20 @@ def _play_chunk(chunk: _Chunk) -> list[GameOutcome]:
         seed = derive_seed(chunk.master_seed, index)
         bots = [make_bot(name, bot_seed(seed, seat)) for seat, name in enumerate(chunk.bots)]
         state, record, plies = play_game(
-            spec, options, bots, seed, record=chunk.save_dir is not None,
+            spec,
+            options,
+            bots,
+            seed,
+            record=chunk.save_dir is not None,
             max_plies=chunk.max_plies,
         )
         if record is not None and chunk.save_dir is not None:
             # Workers write their own files: records can be large, outcomes are tiny.
             record_path(chunk.save_dir, index).write_text(record.to_text(), encoding="utf-8")
         out.append(
-            GameOutcome(index, seed, tuple(state.returns()), plies, _score_of(state),
-                        state.result_text())
+            GameOutcome(
+                index, seed, tuple(state.returns()), plies, _score_of(state), state.result_text()
+            )
         )
     return out
 
@@ -221,8 +228,16 @@ def simulate(
 
     size = _chunk_size(n_games, jobs) if jobs > 1 else 1
     chunks = [
-        _Chunk(spec.id, options.to_dict(), bot_names, seed, start,
-               min(start + size, n_games), save, max_plies)
+        _Chunk(
+            spec.id,
+            options.to_dict(),
+            bot_names,
+            seed,
+            start,
+            min(start + size, n_games),
+            save,
+            max_plies,
+        )
         for start in range(0, n_games, size)
     ]
     began = time.perf_counter()
@@ -236,8 +251,9 @@ def simulate(
         outcomes = _run_parallel(chunks, jobs, n_games, progress)
     wall = time.perf_counter() - began
     outcomes.sort(key=lambda o: o.index)
-    return _summarise(spec.id, options.to_dict(), bot_names, seed, outcomes, wall, jobs,
-                      spec.seat_names)
+    return _summarise(
+        spec.id, options.to_dict(), bot_names, seed, outcomes, wall, jobs, spec.seat_names
+    )
 
 
 def _run_parallel(

@@ -260,9 +260,10 @@ class GameSpec:
         state._settle()
         return state
 
-    def parse_action(self, text: str, state: GameState | None = None) -> Action:
-        """Read an action's notation. With a state, chance outcomes are read too, and the
-        parse is checked against what is possible there (but not yet for legality)."""
+    def parse_action(self, text: str) -> Action:
+        """Read an action's notation (a decision, or a chance outcome like ``d6=4``).
+
+        Only the syntax is checked here; ``GameState.check`` says whether it is legal."""
         text = " ".join(text.strip().split())
         if not text:
             raise NotationError("empty action")

@@ -21,6 +21,7 @@ state copies only the tuple of references, and positions can store the stack as 
 from __future__ import annotations
 
 import dataclasses
+import typing
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
@@ -101,11 +102,15 @@ def procedure_from_dict(
     if kind is None:
         raise PositionError(f"unknown step '{name}'; known: {', '.join(sorted(kinds))}")
     values: dict[str, Any] = {}
+    hints = typing.get_type_hints(kind)
     for f in dataclasses.fields(kind):
         if f.name not in data:
             raise PositionError(f"step '{name}' is missing field '{f.name}'")
         value = data[f.name]
-        values[f.name] = tuple(value) if isinstance(value, list) else value
+        value = tuple(value) if isinstance(value, list) else value
+        if not _matches(value, hints[f.name]):
+            raise PositionError(f"step '{name}' field '{f.name}' has the wrong type: {value!r}")
+        values[f.name] = value
     extra = set(data) - {f.name for f in dataclasses.fields(kind)} - {"step"}
     if extra:
         raise PositionError(f"step '{name}' has unknown field(s) {', '.join(sorted(extra))}")
@@ -113,6 +118,25 @@ def procedure_from_dict(
         return kind(**values)
     except (TypeError, ValueError) as exc:
         raise PositionError(f"step '{name}': {exc}") from exc
+
+
+def _matches(value: Any, hint: Any) -> bool:
+    """Whether a JSON-loaded value fits a step field's annotation (int, str, bool, tuples)."""
+    origin = typing.get_origin(hint)
+    if origin is tuple:
+        args = typing.get_args(hint)
+        if not isinstance(value, tuple):
+            return False
+        if len(args) == 2 and args[1] is Ellipsis:
+            return all(_matches(v, args[0]) for v in value)
+        if len(args) != len(value):
+            return False
+        return all(_matches(v, a) for v, a in zip(value, args, strict=True))
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint in (str, bool):
+        return isinstance(value, hint)
+    return True
 
 
 def stack_kinds(procedures: Sequence[type[Procedure[Any]]]) -> dict[str, type[Procedure[Any]]]:

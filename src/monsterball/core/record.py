@@ -131,10 +131,14 @@ class Recorder:
             self.stream.write(line + "\n")
             self.stream.flush()
 
-    def apply(self, action: Action, *, seat: int | None = None) -> list[Any]:
+    def apply(
+        self, action: Action, *, seat: int | None = None, checked: bool = True
+    ) -> list[Any]:
+        """Apply and record an action. ``checked=False`` is the fast path for actions taken
+        from ``legal_actions()`` (bots, simulations); humans and network input stay checked."""
         state = self.state
         actor = state.current_player()
-        events = state.apply(action, seat=seat)
+        events = state.apply(action, seat=seat) if checked else state.apply_unchecked(action)
         ply = len(self.record.actions) + 1
         digest = None
         if ply % self.hash_every == 0 or state.is_terminal():

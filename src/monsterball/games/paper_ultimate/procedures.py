@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from monsterball.core.actions import Action, Roll
-from monsterball.core.errors import IllegalActionError
+from monsterball.core.errors import IllegalActionError, NotationError
 from monsterball.core.game import AUTO, CHANCE, uniform
 from monsterball.core.geometry import iter_bits
 from monsterball.core.procedures import Procedure, Transition
@@ -54,7 +54,11 @@ def _wrong_kind(step: Procedure[State], action: Action) -> IllegalActionError:
 
 
 def _cell(state: State, name: str) -> int:
-    return state.field.parse_cell(name)
+    try:
+        return state.field.parse_cell(name)
+    except NotationError as exc:
+        # Well-formed but off this pitch: an illegal action, not a syntax error.
+        raise IllegalActionError(str(exc)) from None
 
 
 @dataclass(frozen=True, slots=True)

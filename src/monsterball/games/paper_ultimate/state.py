@@ -347,12 +347,33 @@ class PaperUltimateState(GameState):
             raise PositionError("a finished game (empty stack) needs a winner")
         if self.stack and self.winner != NOBODY:
             raise PositionError("a game with a winner must have an empty stack")
+        for step in self.stack:
+            _validate_step_fields(step)
         placed = [p for p in range(NUM_PLAYERS) if self.pos[p] >= 0]
         setting_up = bool(self.stack) and type(self.stack[-1]).__name__ in (
             "SetUp", "CoinToss", "StartPoint",
         )
         if not setting_up and len(placed) != NUM_PLAYERS and self.stack:
             raise PositionError("all 8 players must be on the pitch once play has started")
+
+
+_FIELD_RANGES = {
+    "team": range(2),
+    "receiver": range(2),
+    "moved": range(1 << NUM_PLAYERS),
+    "marker": range(NUM_PLAYERS),
+    "candidates": range(NUM_PLAYERS),
+}
+
+
+def _validate_step_fields(step: Procedure[Any]) -> None:
+    for name, allowed in _FIELD_RANGES.items():
+        value = getattr(step, name, None)
+        values = value if isinstance(value, tuple) else (value,)
+        if value is not None and not all(v in allowed for v in values):
+            raise PositionError(
+                f"step '{type(step).__name__}' field '{name}' is out of range: {value!r}"
+            )
 
 
 def _parse(parser: Any, value: Any, where: str) -> int:

@@ -1,0 +1,92 @@
+"""Write the golden replays: one fixed-seed random game per Paper Ultimate preset.
+
+Each game is played by two bots that pick uniformly from ``legal_actions`` with
+``random.Random(seed)``, with every chance event rolled by ``SeededSampler(seed)``, and kept as
+a record (``core.record.Recorder``) in ``tests/golden/paper-ultimate.<preset>.jsonl``.
+``tests/test_golden.py`` replays the same games in-process and compares them byte for byte, so
+any change in behaviour, notation or record format shows up as a diff to review.
+
+Run ``make golden`` (or ``python scripts/make_golden.py``) after an intended change, and read
+the diff before committing. ``--check`` only reports which files would change.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+from monsterball.core.dice import SeededSampler
+from monsterball.core.record import Recorder
+from monsterball.core.registry import get_game
+
+GAME = "paper-ultimate"
+GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden"
+
+# preset -> (seed, option overrides). Throw caps keep the full-size pitches small on disk.
+GAMES: dict[str, tuple[int, dict[str, Any]]] = {
+    "standard": (101, {"max_throws": 60}),
+    "no-monster": (102, {"max_throws": 60}),
+    "coins": (103, {"max_throws": 60}),
+    "quick": (104, {"max_throws": 60}),
+    "open-field": (105, {"max_throws": 60}),
+    "small": (106, {}),
+}
+MAX_PLIES = 200_000
+
+
+def golden_path(preset: str) -> Path:
+    return GOLDEN_DIR / f"{GAME}.{preset}.jsonl"
+
+
+def play_golden(preset: str) -> str:
+    """The record text of the golden game for ``preset``."""
+    spec = get_game(GAME)
+    seed, overrides = GAMES[preset]
+    state = spec.new_game(spec.options(preset, **overrides))
+    recorder = Recorder(state, seed=seed, players={"A": "random", "B": "random"})
+    bot = random.Random(seed)
+    dice = SeededSampler(seed)
+    for _ in range(MAX_PLIES):
+        if state.is_terminal():
+            break
+        if state.is_chance():
+            recorder.apply(dice.choose(state.chance_outcomes()))
+        else:
+            recorder.apply(bot.choice(state.legal_actions()))
+    else:
+        raise RuntimeError(f"golden game '{preset}' did not end in {MAX_PLIES} plies")
+    return recorder.record.to_text()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="report changes, write nothing")
+    args = parser.parse_args(argv)
+    spec = get_game(GAME)
+    missing = sorted(set(spec.options_type.PRESETS) - set(GAMES))
+    if missing:
+        print(f"no golden game defined for preset(s): {', '.join(missing)}", file=sys.stderr)
+        return 2
+    GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
+    changed = 0
+    for preset in sorted(GAMES):
+        path = golden_path(preset)
+        text = play_golden(preset)
+        old = path.read_text(encoding="utf-8") if path.exists() else None
+        status = "same" if old == text else "new" if old is None else "changed"
+        if status != "same":
+            changed += 1
+            if not args.check:
+                path.write_bytes(text.encode("utf-8"))
+        lines = text.count("\n")
+        print(f"{status:>7}  {path.name}  {lines} lines, {len(text.encode()) // 1024} KB")
+    if args.check:
+        return 1 if changed else 0
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,106 @@
+"""Golden replays: fixed-seed random games per preset, stored under tests/golden/.
+
+Each game is regenerated in-process by ``scripts/make_golden.py`` and must match the stored
+file byte for byte; each stored file must also replay and verify on its own. After an
+intended behaviour change, run ``make golden`` and review the diff.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from monsterball.core.record import read_record, replay
+from monsterball.core.registry import get_game
+from monsterball.games.paper_ultimate import PaperUltimateOptions
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = ROOT / "scripts" / "make_golden.py"
+GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
+MAX_FILE_BYTES = 300 * 1024
+MAX_TOTAL_BYTES = 1536 * 1024
+
+
+def load_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("make_golden", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("make_golden", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+MAKE = load_script()
+PRESETS = sorted(PaperUltimateOptions.PRESETS)
+
+
+def first_difference(stored: str, fresh: str) -> str:
+    old, new = stored.splitlines(), fresh.splitlines()
+    for number, (a, b) in enumerate(zip(old, new, strict=False), start=1):
+        if a != b:
+            return f"first difference on line {number}:\n  stored: {a}\n  now:    {b}"
+    if len(old) != len(new):
+        return f"same first {min(len(old), len(new))} lines; stored has {len(old)}, now {len(new)}"
+    return "the texts differ only in line endings or a final newline"
+
+
+def test_every_preset_has_a_golden_game() -> None:
+    assert sorted(MAKE.GAMES) == PRESETS
+    assert MAKE.GOLDEN_DIR == GOLDEN_DIR
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_golden_game_is_reproduced_byte_for_byte(preset: str) -> None:
+    path = MAKE.golden_path(preset)
+    assert path.exists(), f"{path.name} is missing: run `make golden`"
+    stored = path.read_bytes()
+    fresh = MAKE.play_golden(preset).encode("utf-8")
+    if stored != fresh:
+        where = first_difference(stored.decode(), fresh.decode())
+        pytest.fail(
+            f"{path.name} no longer matches the engine; {where}\n"
+            "If the change is intended, run `make golden` and review the diff."
+        )
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_golden_file_replays_and_verifies(preset: str) -> None:
+    path = MAKE.golden_path(preset)
+    record = read_record(path)
+    seed, overrides = MAKE.GAMES[preset]
+    spec = get_game("paper-ultimate")
+    assert record.game == spec.id
+    assert record.seed == seed
+    assert record.options == spec.options(preset, **overrides).to_dict()
+    assert record.end is not None, "a golden game is played to the end"
+    report = replay(record, verify=True)
+    assert report.ok, f"{path.name}: {report.divergence}"
+    assert report.plies == len(record.actions) == record.end["plies"]
+    assert report.state.is_terminal()
+    assert report.state.state_hash() == record.end["hash"]
+    assert report.state.result_text() == record.end["result"]
+    assert list(report.state.returns()) == record.end["returns"]
+    # Each line is one compact JSON object (the stored text is what to_text writes).
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        assert json.dumps(json.loads(raw), separators=(",", ":"), ensure_ascii=False) == raw
+
+
+def test_golden_files_are_small() -> None:
+    files = sorted(GOLDEN_DIR.glob("*.jsonl"))
+    assert files
+    sizes = {f.name: f.stat().st_size for f in files}
+    assert all(size < MAX_FILE_BYTES for size in sizes.values()), sizes
+    assert sum(sizes.values()) < MAX_TOTAL_BYTES, sizes
+    expected = {MAKE.golden_path(p).name for p in PRESETS}
+    assert set(sizes) == expected, "stale or unexpected golden files"
+
+
+def test_script_check_mode_reports_no_change(capsys: pytest.CaptureFixture[str]) -> None:
+    assert MAKE.main(["--check"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("same") == len(PRESETS)
