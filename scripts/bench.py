@@ -72,6 +72,21 @@ def bench_game(spec: GameSpec, seconds: float, seed: int) -> dict[str, Any]:
     playout(spec, derive_seed(seed, 0))
     _, traced_peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
+    # What one more position costs a search: the bytes a clone allocates, mid-game.
+    state = spec.new_game(spec.options())
+    sampler, rng = SeededSampler(seed), random.Random(seed)
+    for _ in range(200):
+        if state.is_terminal():
+            break
+        choices = state.legal_actions()
+        state.apply(sampler.choose(state.chance_outcomes()) if state.is_chance()
+                    else rng.choice(choices))
+    tracemalloc.start()
+    before, _ = tracemalloc.get_traced_memory()
+    clones = [state.clone() for _ in range(1000)]
+    after, _ = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    del clones
     return {
         "game": spec.id,
         "seconds": elapsed,
@@ -81,6 +96,7 @@ def bench_game(spec: GameSpec, seconds: float, seed: int) -> dict[str, Any]:
         "games_per_s": games / elapsed,
         "mean_plies": sum(lengths) / len(lengths) if lengths else None,
         "tracemalloc_peak_mib": traced_peak / (1 << 20),
+        "bytes_per_clone": (after - before) / 1000,
         "max_rss_mib": max_rss_mib(),
     }
 
@@ -133,7 +149,8 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{spec.id:<16} {r['actions_per_s']:>10,.0f} actions/s {r['games_per_s']:>8.2f} "
             f"games/s  ({r['games']} games, mean {mean} plies)  tracemalloc peak "
-            f"{r['tracemalloc_peak_mib']:.2f} MiB, max RSS {r['max_rss_mib']:.1f} MiB"
+            f"{r['tracemalloc_peak_mib']:.2f} MiB, {r['bytes_per_clone']:,.0f} bytes per clone, "
+            f"max RSS {r['max_rss_mib']:.1f} MiB"
         )
     chess_result = bench_chess(args.seconds, args.seed)
     if chess_result is None:

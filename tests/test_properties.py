@@ -366,7 +366,7 @@ def test_random_play_random_options(options: PaperUltimateOptions, seed: int) ->
 @pytest.mark.slow
 @pytest.mark.parametrize("preset", PRESETS)
 @given(seed=SEEDS)
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_full_games_every_preset_slow(preset: str, seed: int) -> None:
     watcher = play_game(SPEC.options(preset), seed)
     assert max(watcher.state.score) == watcher.state.options.points_to_win
@@ -374,7 +374,7 @@ def test_full_games_every_preset_slow(preset: str, seed: int) -> None:
 
 @pytest.mark.slow
 @given(options=options_strategy({"width": 26, "length": 40, "max_throws": 300}), seed=SEEDS)
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_random_play_random_options_slow(options: PaperUltimateOptions, seed: int) -> None:
     play_game(options, seed)
 
