@@ -109,8 +109,14 @@ def assert_counts(state: GameState, total: int, expected: dict[str, int]) -> Non
 # -- 1. a lone runner in open field --------------------------------------------------------
 
 LONE = {
-    "A1": "a1", "A2": "e9", "A3": "i1", "A4": "i18",
-    "B1": "a18", "B2": "b18", "B3": "c18", "B4": "a17",
+    "A1": "a1",
+    "A2": "e9",
+    "A3": "i1",
+    "A4": "i18",
+    "B1": "a18",
+    "B2": "b18",
+    "B3": "c18",
+    "B4": "a17",
 }
 
 
@@ -125,7 +131,9 @@ def test_lone_runner_in_open_field() -> None:
 def test_lone_runner_with_shorter_runs() -> None:
     moved = 1 << 2 | 1 << 3
     state = position(
-        LONE, {"step": "Running", "team": 0, "moved": moved}, holder="A1",
+        LONE,
+        {"step": "Running", "team": 0, "moved": moved},
+        holder="A1",
         options={"run_distance": 2},
     )
     assert_counts(state, 25, {"A2": 5 * 5 - 1, "end": 1})
@@ -135,29 +143,38 @@ def test_lone_runner_with_shorter_runs() -> None:
 
 THREE = {
     "A1": "e16",  # holder
-    "A2": "b2",   # block a..f x 1..6 (6 x 6), B1 on c3 sits on the diagonal to f6
+    "A2": "b2",  # block a..f x 1..6 (6 x 6), B1 on c3 sits on the diagonal to f6
     "A3": "h17",  # block d..i x 13..18 (6 x 6), the holder e16 is inside it
-    "A4": "e9",   # open field: rows 5..13, all columns
-    "B1": "c3", "B2": "a18", "B3": "i1", "B4": "a14",
+    "A4": "e9",  # open field: rows 5..13, all columns
+    "B1": "c3",
+    "B2": "a18",
+    "B3": "i1",
+    "B4": "a14",
 }
 
 
 def test_three_runners_near_edges() -> None:
     state = position(THREE, {"step": "Running", "team": 0, "moved": 0}, holder="A1")
-    assert_counts(state, 148, {
-        # 36 - start - c3 (occupied) - f6 (4 diagonal steps, the only path, crosses c3)
-        "A2": 36 - 1 - 1 - 1,
-        # 36 - start - e16 (the holder); every other field has a path around e16
-        "A3": 36 - 1 - 1,
-        "A4": 81 - 1,
-        "end": 1,
-    })
+    assert_counts(
+        state,
+        148,
+        {
+            # 36 - start - c3 (occupied) - f6 (4 diagonal steps, the only path, crosses c3)
+            "A2": 36 - 1 - 1 - 1,
+            # 36 - start - e16 (the holder); every other field has a path around e16
+            "A3": 36 - 1 - 1,
+            "A4": 81 - 1,
+            "end": 1,
+        },
+    )
 
 
 def test_three_runners_through_players() -> None:
     # Option run_through_players: f6 is reachable over c3; occupied fields still are not.
     state = position(
-        THREE, {"step": "Running", "team": 0, "moved": 0}, holder="A1",
+        THREE,
+        {"step": "Running", "team": 0, "moved": 0},
+        holder="A1",
         options={"run_through_players": True},
     )
     assert_counts(state, 149, {"A2": 36 - 1 - 1, "A3": 36 - 1 - 1, "A4": 80, "end": 1})
@@ -170,7 +187,9 @@ def test_walled_in_runner() -> None:
     state = position(players, {"step": "Running", "team": 0, "moved": 0}, holder="A1")
     assert_counts(state, 115, {"A3": 34, "A4": 80, "end": 1})
     state = position(
-        players, {"step": "Running", "team": 0, "moved": 0}, holder="A1",
+        players,
+        {"step": "Running", "team": 0, "moved": 0},
+        holder="A1",
         options={"run_through_players": True},
     )
     assert_counts(state, 115 + 25 - 1 - 3, {"A2": 25 - 1 - 3, "A3": 34, "A4": 80, "end": 1})
@@ -180,26 +199,34 @@ def test_walled_in_runner() -> None:
 
 MARKED = {
     "A1": "e9",  # holder
-    "A2": "a1", "A3": "i18", "A4": "e13",
+    "A2": "a1",
+    "A3": "i18",
+    "A4": "e13",
     "B1": "d10",  # marks A1 (next to e9)
-    "B2": "e6", "B3": "a18", "B4": "i1",
+    "B2": "e6",
+    "B3": "a18",
+    "B4": "i1",
 }
 RING = 8  # fields around e9: d8 e8 f8 d9 f9 d10 e10 f10
 
 
 def test_defense_with_one_marker() -> None:
     state = position(MARKED, {"step": "Running", "team": 1, "moved": 0}, holder="A1")
-    assert_counts(state, 187, {
-        # d10: columns a..h x rows 6..14 = 8 * 9 = 72; minus start, e9, e6, e13 (occupied)
-        # and h6, whose only 4-step path is the diagonal through e9.
-        "B1": 72 - 1 - 3 - 1,
-        # e6: columns a..i x rows 2..10 = 81; minus start, e9, d10 (occupied) and the 7
-        # free fields next to e9: B1 already marks, so no second marker (PU-MARK-2).
-        "B2": 81 - 1 - 2 - (RING - 1),
-        "B3": 25 - 1,  # corner a18: a..e x 14..18
-        "B4": 25 - 1,  # corner i1: e..i x 1..5
-        "end": 1,
-    })
+    assert_counts(
+        state,
+        187,
+        {
+            # d10: columns a..h x rows 6..14 = 8 * 9 = 72; minus start, e9, e6, e13 (occupied)
+            # and h6, whose only 4-step path is the diagonal through e9.
+            "B1": 72 - 1 - 3 - 1,
+            # e6: columns a..i x rows 2..10 = 81; minus start, e9, d10 (occupied) and the 7
+            # free fields next to e9: B1 already marks, so no second marker (PU-MARK-2).
+            "B2": 81 - 1 - 2 - (RING - 1),
+            "B3": 25 - 1,  # corner a18: a..e x 14..18
+            "B4": 25 - 1,  # corner i1: e..i x 1..5
+            "end": 1,
+        },
+    )
 
 
 def test_defense_after_monster_roll_only_the_marker_runs() -> None:
@@ -214,16 +241,20 @@ def test_defense_without_a_marker_may_send_one() -> None:
     # e9. (Once one of them is there the other may not follow; that is the next node.)
     players = dict(MARKED, B1="d12")
     state = position(players, {"step": "Running", "team": 1, "moved": 0}, holder="A1")
-    assert_counts(state, 196, {
-        # d12: columns a..h x rows 8..16 = 72; minus start, e9 and e13 (occupied), and
-        # h16, whose only 4-step path is the diagonal through e13.
-        "B1": 72 - 1 - 2 - 1,
-        # e6: 81 - start - e9 (occupied); the ring is open now.
-        "B2": 81 - 1 - 1,
-        "B3": 24,
-        "B4": 24,
-        "end": 1,
-    })
+    assert_counts(
+        state,
+        196,
+        {
+            # d12: columns a..h x rows 8..16 = 72; minus start, e9 and e13 (occupied), and
+            # h16, whose only 4-step path is the diagonal through e13.
+            "B1": 72 - 1 - 2 - 1,
+            # e6: 81 - start - e9 (occupied); the ring is open now.
+            "B2": 81 - 1 - 1,
+            "B3": 24,
+            "B4": 24,
+            "end": 1,
+        },
+    )
 
 
 def test_defense_may_not_pick_up_the_pull() -> None:
@@ -231,17 +262,21 @@ def test_defense_may_not_pick_up_the_pull() -> None:
     # there (PU-R2). No marker rule without a holder.
     players = dict(MARKED, A1="c2")
     state = position(players, {"step": "Running", "team": 1, "moved": 0}, disc="e7")
-    assert_counts(state, 194, {
-        # d10: 72 - start - e6 and e13 (occupied) - e7 (the disc); with e9 empty now,
-        # h6 is reachable again.
-        "B1": 72 - 1 - 2 - 1,
-        # e6: 81 - start - d10 (occupied) - e7 (the disc); c2 is row 2 and inside
-        # the block too: columns a..i x rows 2..10, so minus c2 as well.
-        "B2": 81 - 1 - 1 - 1 - 1,
-        "B3": 24,
-        "B4": 24,
-        "end": 1,
-    })
+    assert_counts(
+        state,
+        194,
+        {
+            # d10: 72 - start - e6 and e13 (occupied) - e7 (the disc); with e9 empty now,
+            # h6 is reachable again.
+            "B1": 72 - 1 - 2 - 1,
+            # e6: 81 - start - d10 (occupied) - e7 (the disc); c2 is row 2 and inside
+            # the block too: columns a..i x rows 2..10, so minus c2 as well.
+            "B2": 81 - 1 - 1 - 1 - 1,
+            "B3": 24,
+            "B4": 24,
+            "end": 1,
+        },
+    )
 
 
 def test_surplus_markers_after_a_turn() -> None:
@@ -249,31 +284,38 @@ def test_surplus_markers_after_a_turn() -> None:
     # step may not end yet, and neither may move to another field next to e9.
     players = dict(MARKED, B2="f10")
     state = position(
-        players, {"step": "Running", "team": 1, "moved": 0}, holder="A1",
+        players,
+        {"step": "Running", "team": 1, "moved": 0},
+        holder="A1",
         surplus_must_leave=True,
     )
-    assert_counts(state, 170, {
-        # d10: 72 - start - e9, e13, f10 (occupied) - the 6 other free ring fields
-        # (d8 e8 f8 d9 f9 e10) - h6 (only reachable along the diagonal through e9).
-        "B1": 72 - 1 - 3 - 6 - 1,
-        # f10: columns b..i x rows 6..14 = 8 * 9 = 72; minus start, e9, d10, e13
-        # (occupied), 6 free ring fields; b6's only path is the diagonal through e9.
-        "B2": 72 - 1 - 3 - 6 - 1,
-        "B3": 24,
-        "B4": 24,
-    })
+    assert_counts(
+        state,
+        170,
+        {
+            # d10: 72 - start - e9, e13, f10 (occupied) - the 6 other free ring fields
+            # (d8 e8 f8 d9 f9 e10) - h6 (only reachable along the diagonal through e9).
+            "B1": 72 - 1 - 3 - 6 - 1,
+            # f10: columns b..i x rows 6..14 = 8 * 9 = 72; minus start, e9, d10, e13
+            # (occupied), 6 free ring fields; b6's only path is the diagonal through e9.
+            "B2": 72 - 1 - 3 - 6 - 1,
+            "B3": 24,
+            "B4": 24,
+        },
+    )
 
 
 # -- 4. throwing ---------------------------------------------------------------------------
 
 THROW = {
-    "A1": "e9",   # thrower
-    "A2": "b9",   # west, over teammate A3 on d9 and the free c9: a pass
-    "A3": "d9",   # right next to the thrower: no free field to throw over
+    "A1": "e9",  # thrower
+    "A2": "b9",  # west, over teammate A3 on d9 and the free c9: a pass
+    "A3": "d9",  # right next to the thrower: no free field to throw over
     "A4": "g11",  # north-east over the free f10: a pass
     "B1": "e11",  # north: nobody there to throw to anyway
-    "B2": "f8",   # the marker, south-east
-    "B3": "a1", "B4": "i18",
+    "B2": "f8",  # the marker, south-east
+    "B3": "a1",
+    "B4": "i18",
 }
 
 
@@ -305,8 +347,16 @@ def test_setup_and_pull_counts() -> None:
     state = position({"A1": "a1", "A2": "e2", "A3": "i1"}, {"step": "SetUp", "team": 0})
     assert_counts(state, 15, {"place": 18 - 3})
     # Team B pulls into A's end zone (rows 1-2) with the four A players in it: 14 fields.
-    players = {"A1": "a1", "A2": "e2", "A3": "i1", "A4": "b1",
-               "B1": "a18", "B2": "b17", "B3": "c18", "B4": "d17"}
+    players = {
+        "A1": "a1",
+        "A2": "e2",
+        "A3": "i1",
+        "A4": "b1",
+        "B1": "a18",
+        "B2": "b17",
+        "B3": "c18",
+        "B4": "d17",
+    }
     state = position(players, {"step": "Pull", "team": 1}, holder="B2")
     assert_counts(state, 14, {"pull": 18 - 4})
 
@@ -318,23 +368,30 @@ def test_monster_defense_with_two_defenders() -> None:
 
 
 TURN = {
-    "A1": "e9",   # thrower with no free receiver:
-    "A2": "b9",   # west, behind B1 on c9
-    "A3": "d9",   # next to him
-    "A4": "i9",   # east, behind B3 on g9
-    "B1": "c9", "B2": "g7", "B3": "g9", "B4": "i18",
+    "A1": "e9",  # thrower with no free receiver:
+    "A2": "b9",  # west, behind B1 on c9
+    "A3": "d9",  # next to him
+    "A4": "i9",  # east, behind B3 on g9
+    "B1": "c9",
+    "B2": "g7",
+    "B3": "g9",
+    "B4": "i18",
 }
 
 
-@pytest.mark.parametrize(("pickup", "expected"), [
-    # King distance from the disc on e9: c9, g7 and g9 are all 2 away, i18 is 9: a tie
-    # of three, and the new offense chooses (PU-R5).
-    ("nearest", {"take B1": 1, "take B2": 1, "take B3": 1}),
-    ("any", {"take B1": 1, "take B2": 1, "take B3": 1, "take B4": 1}),
-])
+@pytest.mark.parametrize(
+    ("pickup", "expected"),
+    [
+        # King distance from the disc on e9: c9, g7 and g9 are all 2 away, i18 is 9: a tie
+        # of three, and the new offense chooses (PU-R5).
+        ("nearest", {"take B1": 1, "take B2": 1, "take B3": 1}),
+        ("any", {"take B1": 1, "take B2": 1, "take B3": 1, "take B4": 1}),
+    ],
+)
 def test_turn_pickup_candidates(pickup: str, expected: dict[str, int]) -> None:
-    state = position(TURN, {"step": "Throwing", "team": 0}, holder="A1",
-                     options={"turn_pickup": pickup})
+    state = position(
+        TURN, {"step": "Throwing", "team": 0}, holder="A1", options={"turn_pickup": pickup}
+    )
     assert_counts(state, 1, {"turnover": 1})
     state.apply(DeclareTurn())
     assert state.current_player() == 1

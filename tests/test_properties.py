@@ -141,8 +141,9 @@ class Watcher:
         assert len(set(placed)) == len(placed), f"two players on one field: {state.pos}"
         assert all(0 <= c < size for c in placed)
         for team in (0, 1):
-            mask = sum(1 << state.pos[p] for p in range(team * 4, team * 4 + 4)
-                       if state.pos[p] >= 0)
+            mask = sum(
+                1 << state.pos[p] for p in range(team * 4, team * 4 + 4) if state.pos[p] >= 0
+            )
             assert state.occupied[team] == mask
         setting_up = top in SETUP_STEPS
         if setting_up:
@@ -373,8 +374,8 @@ def test_full_games_every_preset_slow(preset: str, seed: int) -> None:
 
 
 @pytest.mark.slow
-@given(options=options_strategy({"width": 26, "length": 40, "max_throws": 300}), seed=SEEDS)
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(options=options_strategy({"width": 20, "length": 30, "max_throws": 300}), seed=SEEDS)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_random_play_random_options_slow(options: PaperUltimateOptions, seed: int) -> None:
     play_game(options, seed)
 
@@ -400,8 +401,11 @@ def test_clone_is_independent() -> None:
             break
         if ply % 20 == 0:
             check_clone_independence(state, bot)
-        state.apply(dice.choose(state.chance_outcomes()) if state.is_chance()
-                    else bot.choice(state.legal_actions()))
+        state.apply(
+            dice.choose(state.chance_outcomes())
+            if state.is_chance()
+            else bot.choice(state.legal_actions())
+        )
 
 
 def check_clone_independence(state: PaperUltimateState, rng: random.Random) -> None:
@@ -426,6 +430,12 @@ def check_clone_independence(state: PaperUltimateState, rng: random.Random) -> N
 # -- the state machine --------------------------------------------------------------------
 
 
+# Short games for the state machine, so that runs finish games and start new ones.
+SHORT_GAMES = options_strategy({**SMALL_CAPS, "max_throws": 8}).map(
+    lambda o: o if o.max_throws else o.replace(max_throws=4)
+)
+
+
 class RandomGames(RuleBasedStateMachine):
     """Games one action at a time; a finished game is replaced by a new one."""
 
@@ -434,7 +444,7 @@ class RandomGames(RuleBasedStateMachine):
         self.watcher: Watcher | None = None
         self.games = 0
 
-    @initialize(options=options_strategy())
+    @initialize(options=SHORT_GAMES)
     def start(self, options: PaperUltimateOptions) -> None:
         self.new_game(options)
 
@@ -450,8 +460,9 @@ class RandomGames(RuleBasedStateMachine):
         return self.watcher.state
 
     @precondition(lambda self: self.watcher is not None and self.state.is_terminal())
-    @rule(options=options_strategy() | st.sampled_from(PRESETS).map(
-        lambda p: SPEC.options(p, max_throws=20)))
+    @rule(
+        options=SHORT_GAMES | st.sampled_from(PRESETS).map(lambda p: SPEC.options(p, max_throws=5))
+    )
     def restart(self, options: PaperUltimateOptions) -> None:
         self.new_game(options)
 
@@ -468,7 +479,7 @@ class RandomGames(RuleBasedStateMachine):
             self.watcher.apply(legal[pick % len(legal)])
 
     @precondition(lambda self: self.watcher is not None and not self.state.is_terminal())
-    @rule(seed=SEEDS, count=st.integers(1, 400))
+    @rule(seed=SEEDS, count=st.integers(50, 400))
     def run_ahead(self, seed: int, count: int) -> None:
         """Many random actions in one rule, so a run gets through whole points."""
         bot = random.Random(seed)
@@ -510,6 +521,8 @@ class RandomGames(RuleBasedStateMachine):
 
 TestRandomGames = RandomGames.TestCase
 TestRandomGames.settings = settings(
-    max_examples=10, stateful_step_count=40, deadline=None,
+    max_examples=10,
+    stateful_step_count=40,
+    deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )

@@ -63,8 +63,9 @@ def play(
 
 
 def recorded_game(options: PaperUltimateOptions, seed: int, **kwargs: Any) -> Recorder:
-    recorder = Recorder(SPEC.new_game(options), seed=seed, players={"A": "random", "B": "random"},
-                        **kwargs)
+    recorder = Recorder(
+        SPEC.new_game(options), seed=seed, players={"A": "random", "B": "random"}, **kwargs
+    )
     for _ in play(recorder.state, seed, recorder=recorder):
         pass
     return recorder
@@ -118,7 +119,7 @@ def test_table_size_is_what_the_catalogue_promises() -> None:
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_every_legal_action_in_play_has_a_number(preset: str) -> None:
-    opts = SPEC.options(preset, max_throws=25)
+    opts = SPEC.options(preset, max_throws=12)
     table = SPEC.action_table(opts)
     state = SPEC.new_game(opts)
     bot = random.Random(7)
@@ -160,7 +161,7 @@ def test_positions_round_trip_through_random_games(preset: str, seed: int) -> No
     opts = SPEC.options(preset, max_throws=CAP.get(preset, 0))
     state = SPEC.new_game(opts)
     assert_position_round_trips(state)
-    every = 7 if CAP.get(preset) else 3
+    every = 11 if CAP.get(preset) else 5
     for ply, _ in enumerate(play(state, seed), start=1):
         if ply % every == 0 or state.is_terminal():
             assert_position_round_trips(state)

@@ -283,7 +283,8 @@ class GameSpec:
             raise PositionError(f"position format {data['format']!r} is not {POSITION_FORMAT}")
         if data["game"] != self.id:
             raise PositionError(f"position is for game '{data['game']}', not '{self.id}'")
-        if not isinstance(data["ply"], int) or data["ply"] < 0:
+        ply = data["ply"]
+        if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
             raise PositionError("position 'ply' must be a non-negative integer")
         if not isinstance(data["stack"], list):
             raise PositionError("position 'stack' must be a list")

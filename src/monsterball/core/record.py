@@ -287,6 +287,9 @@ def initial_state(record: GameRecord) -> tuple[GameSpec, GameState]:
             state = spec.from_position(record.start)
         except MonsterballError as exc:
             raise RecordError(str(exc), line=1, field="start") from None
+        if state.options != options:
+            raise RecordError("the start position's options differ from the header's",
+                              line=1, field="options")
     else:
         state = spec.new_game(options)
     return spec, state
@@ -341,6 +344,14 @@ def replay(record: GameRecord, *, verify: bool = True, upto: int | None = None) 
         if end.get("hash") is not None and end.get("hash") != state.state_hash():
             return ReplayReport(state, done, RecordError(
                 "final state hash differs", line=end_line, field="hash"))
+        if "result" in end and end["result"] != state.result_text():
+            return ReplayReport(state, done, RecordError(
+                f"end says '{end['result']}', the replay gives '{state.result_text()}'",
+                line=end_line, field="result"))
+        if "returns" in end and end["returns"] != list(state.returns()):
+            return ReplayReport(state, done, RecordError(
+                f"end says returns {end['returns']}, the replay gives {list(state.returns())}",
+                line=end_line, field="returns"))
     return ReplayReport(state, done)
 
 

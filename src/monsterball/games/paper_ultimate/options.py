@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from monsterball.core.errors import OptionsError
 from monsterball.core.options import GameOptions, option
 
 TEAM_NAMES = ("A", "B")
@@ -73,9 +72,3 @@ class PaperUltimateOptions(GameOptions):
         "the disc on a turn.",
         "small": "A 7 x 14 pitch, first to 3: a short game for teaching and tests.",
     }
-
-    def validate(self) -> None:
-        if 2 * self.end_zone_depth + 2 > self.length:
-            raise OptionsError("end zones leave no field between them; lower end_zone_depth")
-        if self.width * self.end_zone_depth < 5:
-            raise OptionsError("an end zone must hold 4 players and the pull (5 fields)")

@@ -297,8 +297,12 @@ class PaperUltimateState(GameState):
             raise PositionError("board 'players' must map A1..A4 and B1..B4 to fields")
         self.pos = [NOBODY] * NUM_PLAYERS
         self.occupied = [0, 0]
+        seen: set[int] = set()
         for name, cell in players.items():
             p = _parse(parse_player, name, "players")
+            if p in seen:
+                raise PositionError(f"player {player_name(p)} is listed twice")
+            seen.add(p)
             if cell is not None:
                 c = _parse(self.field.parse_cell, cell, f"players.{name}")
                 if self.all_occupied() & (1 << c):
@@ -355,6 +359,12 @@ class PaperUltimateState(GameState):
         )
         if not setting_up and len(placed) != NUM_PLAYERS and self.stack:
             raise PositionError("all 8 players must be on the pitch once play has started")
+        if setting_up:
+            for p in placed:
+                if not self.end_zone(team_of(p)) & (1 << self.pos[p]):
+                    raise PositionError(
+                        f"during set-up {player_name(p)} must stand in his own end zone"
+                    )
 
 
 _FIELD_RANGES = {
