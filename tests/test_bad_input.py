@@ -883,7 +883,7 @@ def test_options_errors_are_engine_errors() -> None:
         PaperUltimateOptions.from_dict({"nope": 1})
 
 
-# -- gaps found while writing these tests (engine bugs, kept as strict xfails) -------------
+# -- gaps found while writing these tests (engine bugs, now fixed) ------------------------------
 
 
 def test_tampered_end_result_is_detected() -> None:
