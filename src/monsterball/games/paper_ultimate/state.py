@@ -230,24 +230,20 @@ class PaperUltimateState(GameState):
     # -- views ------------------------------------------------------------------------------
 
     def view(self, seat: int | None = None) -> dict[str, Any]:
-        """Everything in Paper Ultimate is public, so every seat sees the same view."""
+        """Everything in Paper Ultimate is public, so every seat sees the same view: the
+        board as in a position, plus what a display needs."""
         to_act = self.current_player()
+        board = self._board_to_dict()
         return {
             "game": self.spec.id,
             "seat": seat,
             "width": self.options.width,
             "length": self.options.length,
             "end_zone_depth": self.options.end_zone_depth,
-            "players": {
-                player_name(p): (self.field.name(c) if c >= 0 else None)
-                for p, c in enumerate(self.pos)
-            },
-            "disc": self.field.name(self.disc) if self.disc >= 0 else None,
-            "holder": player_name(self.holder) if self.holder >= 0 else None,
-            "offense": TEAM_NAMES[self.offense],
-            "north_team": TEAM_NAMES[self.north_team],
+            **{key: board[key] for key in (
+                "players", "disc", "holder", "offense", "north_team", "throws", "marker_only",
+            )},
             "score": {"A": self.score[0], "B": self.score[1]},
-            "throws": self.throws,
             "step": self.stack[-1].describe() if self.stack else "game over",
             "to_act": "chance" if to_act == CHANCE else (
                 None if to_act == TERMINAL else TEAM_NAMES[to_act]
