@@ -76,6 +76,8 @@ def test_rules_shows_options_and_presets() -> None:
         "small",
         "width=7, length=14",
         "first to 3",
+        "PU-R12",
+        "turnover",
     ):
         assert text in result.output
 

@@ -174,6 +174,13 @@ def rules(game: Annotated[str, typer.Argument(help="Game id or alias.")]) -> Non
         settings = ", ".join(f"{k}={_value_text(v)}" for k, v in values.items()) or "(defaults)"
         presets.add_row(name, settings, docs.get(name, ""))
     console.print(presets)
+    if spec.rulings:
+        rulings = Table(title="Rulings (full text: docs/rules/ in the source tree)")
+        rulings.add_column("id", no_wrap=True)
+        rulings.add_column("what was decided", overflow="fold")
+        for ruling_id, summary in spec.rulings.items():
+            rulings.add_row(ruling_id, summary)
+        console.print(rulings)
 
 
 # -- play ---------------------------------------------------------------------------------
