@@ -21,6 +21,7 @@ play: $(STAMP)
 ## All tests, lint and type checks (what CI runs).
 test: $(STAMP)
 	$(BIN)/ruff check src tests scripts
+	$(BIN)/ruff format --check src tests scripts
 	$(BIN)/mypy
 	$(BIN)/pytest -n 2 -q
 

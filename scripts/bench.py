@@ -79,8 +79,9 @@ def bench_game(spec: GameSpec, seconds: float, seed: int) -> dict[str, Any]:
         if state.is_terminal():
             break
         choices = state.legal_actions()
-        state.apply(sampler.choose(state.chance_outcomes()) if state.is_chance()
-                    else rng.choice(choices))
+        state.apply(
+            sampler.choose(state.chance_outcomes()) if state.is_chance() else rng.choice(choices)
+        )
     tracemalloc.start()
     before, _ = tracemalloc.get_traced_memory()
     clones = [state.clone() for _ in range(1000)]

@@ -87,6 +87,12 @@ def top(state: GameState) -> str:
 def spread_players() -> dict[str, str | None]:
     """Eight players far apart in mid-field, A holding nothing yet."""
     return {
-        "A1": "e9", "A2": "a5", "A3": "i5", "A4": "a14",
-        "B1": "i14", "B2": "c16", "B3": "g16", "B4": "e3",
+        "A1": "e9",
+        "A2": "a5",
+        "A3": "i5",
+        "A4": "a14",
+        "B1": "i14",
+        "B2": "c16",
+        "B3": "g16",
+        "B4": "e3",
     }

@@ -286,7 +286,8 @@ def test_several_actions_on_one_line_are_played_in_order_until_an_error() -> Non
     runner = CliRunner()
     lines = "place a1; place b1; place c1; place zz9; place d1\nquit\n"
     result = runner.invoke(
-        app, ["play", "pu", "--hotseat", "--seed", "3", "--opt", "first_receiver=A"],
+        app,
+        ["play", "pu", "--hotseat", "--seed", "3", "--opt", "first_receiver=A"],
         input=lines,
     )
     assert result.exit_code == 0, result.output

@@ -57,7 +57,14 @@ def test_PU_TEAM_1_four_a_side_after_set_up():
     set_up_both(state)
     view = state.view()
     assert sorted(k for k, v in view["players"].items() if v) == [
-        "A1", "A2", "A3", "A4", "B1", "B2", "B3", "B4",
+        "A1",
+        "A2",
+        "A3",
+        "A4",
+        "B1",
+        "B2",
+        "B3",
+        "B4",
     ]
 
 
@@ -115,8 +122,16 @@ def test_PU_PULL_1_pull_into_an_empty_field_of_the_opposing_end_zone():
 
 
 def test_PU_R2_pulled_disc_is_picked_up_by_an_offensive_runner_only():
-    players = {"A1": "a1", "A2": "b1", "A3": "c1", "A4": "i1",
-               "B1": "a18", "B2": "b18", "B3": "c18", "B4": "e5"}
+    players = {
+        "A1": "a1",
+        "A2": "b1",
+        "A3": "c1",
+        "A4": "i1",
+        "B1": "a18",
+        "B2": "b18",
+        "B3": "c18",
+        "B4": "e5",
+    }
     state = position(players, step="Running", team=0, moved=0, disc="e2")
     assert "e2" in runs_of(state, "A3")
     act(state, "A1-a2", "end")
@@ -174,8 +189,16 @@ def test_PU_THROW_4_pass_to_a_free_teammate_who_catches():
 
 
 def test_PU_RUN_1_up_to_four_fields_in_king_moves():
-    players = {"A1": "e9", "A2": "a1", "A3": "i1", "A4": "a18",
-               "B1": "i18", "B2": "c18", "B3": "g18", "B4": "e1"}
+    players = {
+        "A1": "e9",
+        "A2": "a1",
+        "A3": "i1",
+        "A4": "a18",
+        "B1": "i18",
+        "B2": "c18",
+        "B3": "g18",
+        "B4": "e1",
+    }
     state = position(players, step="Running", team=0, moved=0, holder="A2")
     assert len(runs_of(state, "A1")) == 80  # the 9x9 square around e9 minus e9
     assert "e13" in runs_of(state, "A1") and "e14" not in runs_of(state, "A1")
@@ -188,14 +211,23 @@ def test_PU_RUN_1_up_to_four_fields_in_king_moves():
 
 def test_PU_R4_runners_do_not_pass_through_players_unless_option():
     # A1 in the corner a1 walled in by b1, a2, b2: it cannot get out.
-    players = {"A1": "a1", "A2": "b1", "A3": "a2", "A4": "i9",
-               "B1": "b2", "B2": "c18", "B3": "g18", "B4": "e18"}
+    players = {
+        "A1": "a1",
+        "A2": "b1",
+        "A3": "a2",
+        "A4": "i9",
+        "B1": "b2",
+        "B2": "c18",
+        "B3": "g18",
+        "B4": "e18",
+    }
     state = position(players, step="Running", team=0, moved=0, holder="A4")
     assert runs_of(state, "A1") == set()
     with pytest.raises(IllegalActionError, match="passing through"):
         act(state, "A1-c3")
-    state = position(players, step="Running", team=0, moved=0, holder="A4",
-                     options={"run_through_players": True})
+    state = position(
+        players, step="Running", team=0, moved=0, holder="A4", options={"run_through_players": True}
+    )
     assert "c3" in runs_of(state, "A1") and "b2" not in runs_of(state, "A1")
 
 
@@ -280,8 +312,7 @@ def test_PU_TURN_1_PU_R12_no_free_player_means_a_turn():
 
 
 def test_PU_TURN_2_PU_R5_the_nearest_player_of_the_other_team_gets_the_disc():
-    players = spread_players() | {"A2": "e10", "A3": "f10", "A4": "d10", "B1": "h9",
-                                  "B2": "e4"}
+    players = spread_players() | {"A2": "e10", "A3": "f10", "A4": "d10", "B1": "h9", "B2": "e4"}
     state = throwing(players)
     events = act(state, "turnover")
     assert state.view()["holder"] == "B1" and state.view()["offense"] == "B"
@@ -290,8 +321,7 @@ def test_PU_TURN_2_PU_R5_the_nearest_player_of_the_other_team_gets_the_disc():
 
 
 def test_PU_R5_ties_and_the_any_option_let_the_new_offense_choose():
-    players = spread_players() | {"A2": "e10", "A3": "f10", "A4": "d10", "B1": "h9",
-                                  "B2": "b9"}
+    players = spread_players() | {"A2": "e10", "A3": "f10", "A4": "d10", "B1": "h9", "B2": "b9"}
     state = throwing(players)
     act(state, "turnover")
     assert top(state) == "NextPlayer" and state.current_player() == 1
@@ -312,11 +342,20 @@ def test_PU_TURN_3_the_new_offense_proceeds_with_its_steps():
 
 
 def test_PU_TURN_4_surplus_markers_must_depart_after_a_turn():
-    players = {"A1": "e9", "A2": "d10", "A3": "e10", "A4": "f10",
-               "B1": "d11", "B2": "d8", "B3": "e8", "B4": "f8"}
+    players = {
+        "A1": "e9",
+        "A2": "d10",
+        "A3": "e10",
+        "A4": "f10",
+        "B1": "d11",
+        "B2": "d8",
+        "B3": "e8",
+        "B4": "f8",
+    }
     # B1 holds on d11 just after a turn, with A2 (d10) and A3 (e10) both next to him.
-    state = position(players, step="Running", team=0, moved=0, holder="B1", offense="B",
-                     surplus_must_leave=True)
+    state = position(
+        players, step="Running", team=0, moved=0, holder="B1", offense="B", surplus_must_leave=True
+    )
     assert "end" not in legal(state)
     with pytest.raises(IllegalActionError, match="surplus markers"):
         act(state, "end")
@@ -384,7 +423,11 @@ def test_PU_MON_4_two_coins_twice_heads_is_a_turn():
     act(state, "pass A2", "monster B1")
     outcomes = state.chance_outcomes()
     assert sorted(a.notation() for a, _ in outcomes) == [
-        "coins=HH", "coins=HT", "coins=TH", "coins=TT"]
+        "coins=HH",
+        "coins=HT",
+        "coins=TH",
+        "coins=TT",
+    ]
     assert all(p == Fraction(1, 4) for _, p in outcomes)
     act(state, dice=ScriptedDice(["coins=HT"]))
     assert state.view()["holder"] == "A2"
@@ -439,8 +482,7 @@ def test_PU_END_1_PU_R3_first_to_points_to_win():
     assert state.current_player() == TERMINAL and state.is_terminal()
     assert state.returns() == (1.0, -1.0)
     assert state.result_text() == "team A wins, A 5 - B 2"
-    state = throwing(players, score=(2, 2), options={"monster_defense": "off",
-                                                     "points_to_win": 3})
+    state = throwing(players, score=(2, 2), options={"monster_defense": "off", "points_to_win": 3})
     act(state, "pass A2")
     assert state.is_terminal() and state.winner == 0
 
@@ -448,8 +490,10 @@ def test_PU_END_1_PU_R3_first_to_points_to_win():
 def test_PU_R7_coin_toss_decides_the_first_receiver():
     state = new_game()
     assert state.current_player() == CHANCE
-    assert state.chance_outcomes() == [(SPEC.parse_action("toss=A"), Fraction(1, 2)),
-                                       (SPEC.parse_action("toss=B"), Fraction(1, 2))]
+    assert state.chance_outcomes() == [
+        (SPEC.parse_action("toss=A"), Fraction(1, 2)),
+        (SPEC.parse_action("toss=B"), Fraction(1, 2)),
+    ]
     act(state, dice=ScriptedDice(["toss=B"]))
     assert state.current_player() == 1 and top(state) == "SetUp"
     fixed = new_game(first_receiver="A")
@@ -457,8 +501,7 @@ def test_PU_R7_coin_toss_decides_the_first_receiver():
 
 
 def test_PU_R10_throw_cap_ends_the_game_on_the_score():
-    state = throwing(spread_players() | {"A2": "e13"}, score=(1, 0),
-                     options={"max_throws": 1})
+    state = throwing(spread_players() | {"A2": "e13"}, score=(1, 0), options={"max_throws": 1})
     act(state, "pass A2")
     assert state.is_terminal() and state.returns() == (1.0, -1.0)
     level = throwing(spread_players() | {"A2": "e13"}, options={"max_throws": 1})

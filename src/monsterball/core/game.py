@@ -100,8 +100,7 @@ class GameState:
         if seat is not None and seat != actor:
             who = "chance" if actor == CHANCE else self.spec.seat_name(actor)
             raise WrongSeatError(
-                f"it is not {self.spec.seat_name(seat)}'s turn: {who} is to act "
-                f"({top.describe()})"
+                f"it is not {self.spec.seat_name(seat)}'s turn: {who} is to act ({top.describe()})"
             )
         top.check(self, action)
 

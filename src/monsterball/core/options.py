@@ -69,9 +69,7 @@ class GameOptions:
             else:
                 ok = isinstance(value, expected)
             if not ok:
-                raise OptionsError(
-                    f"option '{f.name}' must be {expected.__name__}, got {value!r}"
-                )
+                raise OptionsError(f"option '{f.name}' must be {expected.__name__}, got {value!r}")
             choices = f.metadata.get("choices")
             if choices is not None and value not in choices:
                 allowed = ", ".join(str(c) for c in choices)
@@ -144,9 +142,7 @@ class GameOptions:
             if not sep:
                 raise OptionsError(f"option '{text}' must look like key=value")
             if key not in fields:
-                raise OptionsError(
-                    f"unknown option '{key}'; known: {', '.join(sorted(fields))}"
-                )
+                raise OptionsError(f"unknown option '{key}'; known: {', '.join(sorted(fields))}")
             kind: type[Any] = type(fields[key].default)
             raw = raw.strip()
             if kind is bool:

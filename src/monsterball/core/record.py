@@ -131,9 +131,7 @@ class Recorder:
             self.stream.write(line + "\n")
             self.stream.flush()
 
-    def apply(
-        self, action: Action, *, seat: int | None = None, checked: bool = True
-    ) -> list[Any]:
+    def apply(self, action: Action, *, seat: int | None = None, checked: bool = True) -> list[Any]:
         """Apply and record an action. ``checked=False`` is the fast path for actions taken
         from ``legal_actions()`` (bots, simulations); humans and network input stay checked."""
         state = self.state
@@ -191,7 +189,8 @@ def read_record(source: str | Path | IO[str]) -> GameRecord:
     if header["format"] != RECORD_FORMAT:
         raise RecordError(
             f"format {header['format']!r} is not supported (this version reads {RECORD_FORMAT})",
-            line=1, field="format",
+            line=1,
+            field="format",
         )
     if not isinstance(header["game"], str):
         raise RecordError("must be a game id", line=1, field="game")
@@ -232,8 +231,9 @@ def read_record(source: str | Path | IO[str]) -> GameRecord:
                 raise RecordError(f"must be a {kind.__name__}", line=number, field=key)
         expected = len(record.actions) + 1
         if data["ply"] != expected:
-            raise RecordError(f"expected ply {expected}, found {data['ply']}", line=number,
-                              field="ply")
+            raise RecordError(
+                f"expected ply {expected}, found {data['ply']}", line=number, field="ply"
+            )
         digest = data.get("hash")
         if digest is not None and not isinstance(digest, str):
             raise RecordError("must be a string", line=number, field="hash")
@@ -252,8 +252,9 @@ def _load(raw: str, number: int) -> dict[str, Any]:
     try:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
-        raise RecordError(f"not valid JSON ({exc.msg} at column {exc.colno})",
-                          line=number) from None
+        raise RecordError(
+            f"not valid JSON ({exc.msg} at column {exc.colno})", line=number
+        ) from None
     if not isinstance(data, dict):
         raise RecordError("each line must be a JSON object", line=number)
     return data
@@ -288,8 +289,9 @@ def initial_state(record: GameRecord) -> tuple[GameSpec, GameState]:
         except MonsterballError as exc:
             raise RecordError(str(exc), line=1, field="start") from None
         if state.options != options:
-            raise RecordError("the start position's options differ from the header's",
-                              line=1, field="options")
+            raise RecordError(
+                "the start position's options differ from the header's", line=1, field="options"
+            )
     else:
         state = spec.new_game(options)
     return spec, state
@@ -302,56 +304,103 @@ def replay(record: GameRecord, *, verify: bool = True, upto: int | None = None) 
     spec, state = initial_state(record)
     sampler = SeededSampler(record.seed) if (verify and record.seed is not None) else None
     if verify and record.rules_version != spec.rules_version:
-        return ReplayReport(state, 0, RecordError(
-            f"recorded under rules {record.rules_version}, this engine plays "
-            f"{spec.rules_version}", line=1, field="rules_version"))
+        return ReplayReport(
+            state,
+            0,
+            RecordError(
+                f"recorded under rules {record.rules_version}, this engine plays "
+                f"{spec.rules_version}",
+                line=1,
+                field="rules_version",
+            ),
+        )
     done = 0
     for entry in record.actions:
         if upto is not None and done >= upto:
             break
         actor = state.current_player()
         if verify and entry.by != seat_label(state, actor):
-            return ReplayReport(state, done, RecordError(
-                f"recorded for '{entry.by}' but '{seat_label(state, actor)}' is to act",
-                line=entry.line, field="by"))
+            return ReplayReport(
+                state,
+                done,
+                RecordError(
+                    f"recorded for '{entry.by}' but '{seat_label(state, actor)}' is to act",
+                    line=entry.line,
+                    field="by",
+                ),
+            )
         try:
             action = spec.parse_action(entry.action)
             if sampler is not None and actor == CHANCE:
                 expected = sampler.choose(state.chance_outcomes())
                 if expected != action:
-                    return ReplayReport(state, done, RecordError(
-                        f"the seed rolls '{expected}' here, the record says '{entry.action}'",
-                        line=entry.line, field="action"))
+                    return ReplayReport(
+                        state,
+                        done,
+                        RecordError(
+                            f"the seed rolls '{expected}' here, the record says '{entry.action}'",
+                            line=entry.line,
+                            field="action",
+                        ),
+                    )
             state.apply(action)
         except MonsterballError as exc:
-            return ReplayReport(state, done, RecordError(str(exc), line=entry.line,
-                                                         field="action"))
+            return ReplayReport(state, done, RecordError(str(exc), line=entry.line, field="action"))
         done += 1
         if verify and entry.hash is not None and entry.hash != state.state_hash():
-            return ReplayReport(state, done, RecordError(
-                f"state hash after ply {entry.ply} is {state.state_hash()}, the record says "
-                f"{entry.hash}", line=entry.line, field="hash"))
+            return ReplayReport(
+                state,
+                done,
+                RecordError(
+                    f"state hash after ply {entry.ply} is {state.state_hash()}, the record says "
+                    f"{entry.hash}",
+                    line=entry.line,
+                    field="hash",
+                ),
+            )
     if verify and upto is None and record.end is not None:
         end = record.end
         end_line = (record.actions[-1].line + 1) if record.actions else 2
         if end.get("plies") != done:
-            return ReplayReport(state, done, RecordError(
-                f"end says {end.get('plies')} plies, the record has {done}", line=end_line,
-                field="plies"))
+            return ReplayReport(
+                state,
+                done,
+                RecordError(
+                    f"end says {end.get('plies')} plies, the record has {done}",
+                    line=end_line,
+                    field="plies",
+                ),
+            )
         if not state.is_terminal():
-            return ReplayReport(state, done, RecordError(
-                "the record ends but the game is not over", line=end_line, field="end"))
+            return ReplayReport(
+                state,
+                done,
+                RecordError("the record ends but the game is not over", line=end_line, field="end"),
+            )
         if end.get("hash") is not None and end.get("hash") != state.state_hash():
-            return ReplayReport(state, done, RecordError(
-                "final state hash differs", line=end_line, field="hash"))
+            return ReplayReport(
+                state, done, RecordError("final state hash differs", line=end_line, field="hash")
+            )
         if "result" in end and end["result"] != state.result_text():
-            return ReplayReport(state, done, RecordError(
-                f"end says '{end['result']}', the replay gives '{state.result_text()}'",
-                line=end_line, field="result"))
+            return ReplayReport(
+                state,
+                done,
+                RecordError(
+                    f"end says '{end['result']}', the replay gives '{state.result_text()}'",
+                    line=end_line,
+                    field="result",
+                ),
+            )
         if "returns" in end and end["returns"] != list(state.returns()):
-            return ReplayReport(state, done, RecordError(
-                f"end says returns {end['returns']}, the replay gives {list(state.returns())}",
-                line=end_line, field="returns"))
+            return ReplayReport(
+                state,
+                done,
+                RecordError(
+                    f"end says returns {end['returns']}, the replay gives {list(state.returns())}",
+                    line=end_line,
+                    field="returns",
+                ),
+            )
     return ReplayReport(state, done)
 
 

@@ -24,8 +24,10 @@ class PointStarted(Event):
 
     def describe(self) -> str:
         r = TEAM_NAMES[self.receiver]
-        return f"New point: team {r} sets up first and receives; team " \
-               f"{TEAM_NAMES[1 - self.receiver]} pulls."
+        return (
+            f"New point: team {r} sets up first and receives; team "
+            f"{TEAM_NAMES[1 - self.receiver]} pulls."
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +143,5 @@ class GameOver(Event):
         if self.winner == 2:
             return f"Game over: a draw at A {self.score_a} - B {self.score_b}."
         return (
-            f"Game over: team {TEAM_NAMES[self.winner]} wins "
-            f"A {self.score_a} - B {self.score_b}."
+            f"Game over: team {TEAM_NAMES[self.winner]} wins A {self.score_a} - B {self.score_b}."
         )

@@ -18,41 +18,57 @@ class PaperUltimateOptions(GameOptions):
     width: int = option(9, "Pitch width in boxes (rulebook: 9).", minimum=5, maximum=26)
     length: int = option(18, "Pitch length in boxes (rulebook: 18).", minimum=10, maximum=40)
     end_zone_depth: int = option(
-        2, "Rows in each end zone (the rulebook leaves it open).", minimum=1, maximum=4,
+        2,
+        "Rows in each end zone (the rulebook leaves it open).",
+        minimum=1,
+        maximum=4,
         ruling="PU-R1",
     )
     points_to_win: int = option(
-        5, "Points that win the game (the rulebook leaves it open).", minimum=1, maximum=99,
+        5,
+        "Points that win the game (the rulebook leaves it open).",
+        minimum=1,
+        maximum=99,
         ruling="PU-R3",
     )
     run_distance: int = option(
         4, "Fields each player may run per step (rulebook: 0 to 4).", minimum=1, maximum=8
     )
     run_through_players: bool = option(
-        False, "Runners may pass through occupied fields (they never stop on one).",
+        False,
+        "Runners may pass through occupied fields (they never stop on one).",
         ruling="PU-R4",
     )
     monster_defense: str = option(
-        "die", "The 'monster Defense' rule: 'die' (1 or 6 is a turn), 'coins' (two heads is a "
+        "die",
+        "The 'monster Defense' rule: 'die' (1 or 6 is a turn), 'coins' (two heads is a "
         "turn) or 'off' (the rulebook suggests omitting it as a variant).",
-        choices=("die", "coins", "off"), ruling="PU-R8",
+        choices=("die", "coins", "off"),
+        ruling="PU-R8",
     )
     turn_pickup: str = option(
-        "nearest", "Who gets the disc on a turn: 'nearest' defender to the disc (ties: the new "
+        "nearest",
+        "Who gets the disc on a turn: 'nearest' defender to the disc (ties: the new "
         "offense chooses) or 'any' player the new offense chooses.",
-        choices=("nearest", "any"), ruling="PU-R5",
+        choices=("nearest", "any"),
+        ruling="PU-R5",
     )
     first_receiver: str = option(
-        "toss", "Which team receives the first pull: 'toss' (a coin flip), 'A' or 'B'.",
-        choices=("toss", "A", "B"), ruling="PU-R7",
+        "toss",
+        "Which team receives the first pull: 'toss' (a coin flip), 'A' or 'B'.",
+        choices=("toss", "A", "B"),
+        ruling="PU-R7",
     )
     switch_ends: bool = option(
         True, "Teams switch ends after each point, as in Ultimate.", ruling="PU-R9"
     )
     max_throws: int = option(
-        0, "End the game after this many throws (0: no limit); the higher score wins, "
+        0,
+        "End the game after this many throws (0: no limit); the higher score wins, "
         "level scores draw. Not a rulebook rule: a cap for simulations.",
-        minimum=0, maximum=100_000, ruling="PU-R10",
+        minimum=0,
+        maximum=100_000,
+        ruling="PU-R10",
     )
 
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {

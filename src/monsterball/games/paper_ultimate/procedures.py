@@ -324,8 +324,10 @@ def _unreachable_reason(state: State, player: int, cell: int) -> str:
                 f"{target} is next to the disc holder, who already has a marker "
                 "(only one marker is allowed)"
             )
-    return f"{name} cannot reach {target} in {state.options.run_distance} fields without " \
-           "passing through other players"
+    return (
+        f"{name} cannot reach {target} in {state.options.run_distance} fields without "
+        "passing through other players"
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -404,8 +406,9 @@ class MonsterDefense(Procedure[State]):
         return self.team
 
     def legal_actions(self, state: State) -> list[Action]:
-        out: list[Action] = [state.actions.monster[state.player_at(c)]
-                             for c in iter_bits(state.markers())]
+        out: list[Action] = [
+            state.actions.monster[state.player_at(c)] for c in iter_bits(state.markers())
+        ]
         out.append(DECLINE)
         return out
 
@@ -539,6 +542,14 @@ def first_steps(options: PaperUltimateOptions) -> tuple[Procedure[State], ...]:
 
 
 ALL_STEPS: tuple[type[Procedure[State]], ...] = (
-    CoinToss, StartPoint, SetUp, HandDisc, Pull, Running, Throwing, MonsterDefense,
-    MonsterDie, NextPlayer,
+    CoinToss,
+    StartPoint,
+    SetUp,
+    HandDisc,
+    Pull,
+    Running,
+    Throwing,
+    MonsterDefense,
+    MonsterDie,
+    NextPlayer,
 )

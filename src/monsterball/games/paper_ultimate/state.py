@@ -159,9 +159,10 @@ class PaperUltimateState(GameState):
         """Bitmask of defenders' cells next to the disc holder [PU-MARK-1]."""
         if self.holder == NOBODY:
             return 0
-        return self.field.neighbour_mask[self.pos[self.holder]] & self.occupied[
-            1 - team_of(self.holder)
-        ]
+        return (
+            self.field.neighbour_mask[self.pos[self.holder]]
+            & self.occupied[1 - team_of(self.holder)]
+        )
 
     def pass_targets(self) -> list[int]:
         """Teammates the holder can throw to [PU-THROW-1..4].
@@ -240,14 +241,23 @@ class PaperUltimateState(GameState):
             "width": self.options.width,
             "length": self.options.length,
             "end_zone_depth": self.options.end_zone_depth,
-            **{key: board[key] for key in (
-                "players", "disc", "holder", "offense", "north_team", "throws", "marker_only",
-            )},
+            **{
+                key: board[key]
+                for key in (
+                    "players",
+                    "disc",
+                    "holder",
+                    "offense",
+                    "north_team",
+                    "throws",
+                    "marker_only",
+                )
+            },
             "score": {"A": self.score[0], "B": self.score[1]},
             "step": self.stack[-1].describe() if self.stack else "game over",
-            "to_act": "chance" if to_act == CHANCE else (
-                None if to_act == TERMINAL else TEAM_NAMES[to_act]
-            ),
+            "to_act": "chance"
+            if to_act == CHANCE
+            else (None if to_act == TERMINAL else TEAM_NAMES[to_act]),
             "result": self.result_text(),
             "ply": self.ply,
         }
@@ -279,8 +289,16 @@ class PaperUltimateState(GameState):
     def _board_from_dict(self, data: Mapping[str, Any]) -> None:
         self._attach_tables()
         expected = {
-            "players", "disc", "holder", "offense", "north_team", "score", "throws", "winner",
-            "marker_only", "surplus_must_leave",
+            "players",
+            "disc",
+            "holder",
+            "offense",
+            "north_team",
+            "score",
+            "throws",
+            "winner",
+            "marker_only",
+            "surplus_must_leave",
         }
         missing = expected - set(data)
         if missing:
@@ -351,7 +369,9 @@ class PaperUltimateState(GameState):
             _validate_step_fields(step)
         placed = [p for p in range(NUM_PLAYERS) if self.pos[p] >= 0]
         setting_up = bool(self.stack) and type(self.stack[-1]).__name__ in (
-            "SetUp", "CoinToss", "StartPoint",
+            "SetUp",
+            "CoinToss",
+            "StartPoint",
         )
         if not setting_up and len(placed) != NUM_PLAYERS and self.stack:
             raise PositionError("all 8 players must be on the pitch once play has started")
