@@ -13,22 +13,24 @@ ALL_PLAYERS = ("A1", "A2", "A3", "A4", "B1", "B2", "B3", "B4")
 TEAM = {"A": 0, "B": 1}
 
 
-def position(
+def position_data(
     players: dict[str, str | None],
     *,
-    step: str,
+    step: str | dict[str, Any],
     holder: str | None = None,
     disc: str | None = None,
     offense: str = "A",
     north: str = "A",
     score: tuple[int, int] = (0, 0),
     throws: int = 0,
+    ply: int = 0,
     marker_only: str | None = None,
     surplus_must_leave: bool = False,
     options: dict[str, Any] | None = None,
     **step_fields: Any,
-) -> GameState:
-    """A state whose only stack entry is ``step`` with ``step_fields``.
+) -> dict[str, Any]:
+    """Position data whose only stack entry is ``step`` (a name plus ``step_fields``, or a
+    whole step dict).
 
     ``players`` maps every player to a field (or None before set-up). The disc defaults to
     the holder's field. ``north`` is the team that defends the south end zone.
@@ -36,12 +38,13 @@ def position(
     board_players = {name: players.get(name) for name in ALL_PLAYERS}
     if disc is None and holder is not None:
         disc = board_players[holder]
-    data = {
+    entry = dict(step) if isinstance(step, dict) else {"step": step, **step_fields}
+    return {
         "format": 1,
         "game": "paper-ultimate",
         "rules_version": SPEC.rules_version,
         "options": SPEC.options(**(options or {})).to_dict(),
-        "ply": 0,
+        "ply": ply,
         "board": {
             "players": board_players,
             "disc": disc,
@@ -54,9 +57,13 @@ def position(
             "marker_only": marker_only,
             "surplus_must_leave": surplus_must_leave,
         },
-        "stack": [{"step": step, **step_fields}],
+        "stack": [entry],
     }
-    return SPEC.from_position(data)
+
+
+def position(players: dict[str, str | None], **kwargs: Any) -> GameState:
+    """The state for :func:`position_data`."""
+    return SPEC.from_position(position_data(players, **kwargs))
 
 
 def act(state: GameState, *notations: str, dice: ScriptedDice | None = None) -> list[Any]:

@@ -28,7 +28,6 @@ from monsterball.core.errors import (
 )
 from monsterball.core.game import CHANCE, TERMINAL, GameState
 from monsterball.core.record import MAX_LINE_BYTES, Recorder, read_record, replay
-from monsterball.core.registry import get_game
 from monsterball.games.paper_ultimate import PaperUltimateOptions
 from monsterball.games.paper_ultimate.actions import (
     DECLARE_TURN,
@@ -42,46 +41,14 @@ from monsterball.games.paper_ultimate.actions import (
     RunTo,
     TakeDisc,
 )
+from pu_scenarios import SPEC, position_data
 
-SPEC = get_game("paper-ultimate")
-NAMES = ("A1", "A2", "A3", "A4", "B1", "B2", "B3", "B4")
 A1, A2, A3, A4, B1, B2, B3, B4 = range(8)
 
 
-def build(
-    players: dict[str, str | None],
-    step: dict[str, Any],
-    *,
-    holder: str | None = None,
-    disc: str | None = None,
-    offense: str = "A",
-    north: str = "A",
-    marker_only: str | None = None,
-    surplus_must_leave: bool = False,
-    options: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+def build(players: dict[str, str | None], step: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     """Position data (north='A': team A defends rows 1-2 and attacks rows 17-18)."""
-    board_players = {n: players.get(n) for n in NAMES}
-    return {
-        "format": 1,
-        "game": "paper-ultimate",
-        "rules_version": SPEC.rules_version,
-        "options": SPEC.options(**(options or {})).to_dict(),
-        "ply": 10,
-        "board": {
-            "players": board_players,
-            "disc": disc if disc is not None or holder is None else board_players[holder],
-            "holder": holder,
-            "offense": offense,
-            "north_team": north,
-            "score": [0, 0],
-            "throws": 0,
-            "winner": -1,
-            "marker_only": marker_only,
-            "surplus_must_leave": surplus_must_leave,
-        },
-        "stack": [step],
-    }
+    return position_data(players, step=step, ply=10, **kwargs)
 
 
 def state_of(*args: Any, **kwargs: Any) -> GameState:

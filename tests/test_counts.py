@@ -15,7 +15,6 @@ import pytest
 
 from monsterball.core.actions import Action
 from monsterball.core.game import GameState
-from monsterball.core.registry import get_game
 from monsterball.games.paper_ultimate.actions import (
     CallMonster,
     DeclareTurn,
@@ -28,46 +27,14 @@ from monsterball.games.paper_ultimate.actions import (
     TakeDisc,
     player_name,
 )
-
-SPEC = get_game("paper-ultimate")
-NAMES = ("A1", "A2", "A3", "A4", "B1", "B2", "B3", "B4")
+from pu_scenarios import SPEC, position_data
 
 
-def position(
-    players: dict[str, str | None],
-    step: dict[str, Any],
-    *,
-    holder: str | None = None,
-    disc: str | None = None,
-    offense: str = "A",
-    north: str = "A",
-    marker_only: str | None = None,
-    surplus_must_leave: bool = False,
-    options: dict[str, Any] | None = None,
-) -> GameState:
+def position(players: dict[str, str | None], step: dict[str, Any], **kwargs: Any) -> GameState:
     """A mid-game position; north='A' means team A defends rows 1-2 and attacks 17-18."""
-    board_players = {n: players.get(n) for n in NAMES}
-    data = {
-        "format": 1,
-        "game": "paper-ultimate",
-        "rules_version": SPEC.rules_version,
-        "options": SPEC.options(**(options or {})).to_dict(),
-        "ply": 40,
-        "board": {
-            "players": board_players,
-            "disc": disc if disc is not None or holder is None else board_players[holder],
-            "holder": holder,
-            "offense": offense,
-            "north_team": north,
-            "score": [1, 2],
-            "throws": 9,
-            "winner": -1,
-            "marker_only": marker_only,
-            "surplus_must_leave": surplus_must_leave,
-        },
-        "stack": [step],
-    }
-    return SPEC.from_position(data)
+    return SPEC.from_position(
+        position_data(players, step=step, ply=40, score=(1, 2), throws=9, **kwargs)
+    )
 
 
 def divide(actions: list[Action]) -> dict[str, int]:
