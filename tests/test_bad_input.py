@@ -41,7 +41,7 @@ from monsterball.games.paper_ultimate.actions import (
     RunTo,
     TakeDisc,
 )
-from pu_scenarios import SPEC, position_data
+from pu_scenarios import SPEC, position_data, spread_players
 
 A1, A2, A3, A4, B1, B2, B3, B4 = range(8)
 
@@ -55,16 +55,7 @@ def state_of(*args: Any, **kwargs: Any) -> GameState:
     return SPEC.from_position(build(*args, **kwargs))
 
 
-SPREAD = {
-    "A1": "e9",
-    "A2": "a5",
-    "A3": "i5",
-    "A4": "a14",
-    "B1": "i14",
-    "B2": "c16",
-    "B3": "g16",
-    "B4": "e3",
-}
+SPREAD = spread_players()
 
 
 def assert_rejected(
