@@ -1,0 +1,230 @@
+"""Huck + Monster actions and their notation.
+
+========================  ==================  ===========================================
+action                    notation            meaning
+========================  ==================  ===========================================
+:class:`Place`            ``place c15``       set up the team's next player on a line space
+:class:`PlaceDisc`        ``disc d15``        the defense puts the disc on its open line space
+:class:`PullTo`           ``pull e5``         where the pull lands (among the legal ends)
+:class:`MoveTo`           ``A3-e7``           team move: a player moves, the engine counts
+                                              the spaces of the shortest open path
+:class:`EndMove`          ``end``             the team's move is over
+:class:`RollDice`         ``roll``            roll team dice for the current action or bid
+:class:`RollStrategy`     ``strategy``        ... and add the team's strategy die
+:class:`Reroll` / Keep    ``reroll``/``keep`` after Strip or Hot Bid
+:class:`ThrowTo`          ``throw A4 e9``     the disc flies to e9 for receiver A4
+:class:`MonsterMove`      ``monster B3 e7``   the Monster face: move a defender up to 5
+:class:`MonsterStay`      ``monster stay``    ... or let it stand
+chance                    ``3d6=11``, ``2d6=7``, ``light=huck``, ``dark=no-big``, ``toss=A``
+========================  ==================  ===========================================
+
+Players are ``A1..A7`` and ``B1..B7``; internally player ``i`` is team ``i // 7``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from monsterball.core.actions import Action, ActionTable, Roll
+from monsterball.core.errors import NotationError
+from monsterball.core.geometry import Grid, MaskSelector, grid
+from monsterball.games.huck_monster.options import (
+    PLAYERS_PER_TEAM,
+    TEAM_NAMES,
+    HuckMonsterOptions,
+)
+from monsterball.games.huck_monster.rules import DARK_FACES, LIGHT_FACES, dice_sum
+
+NUM_PLAYERS = 2 * PLAYERS_PER_TEAM
+
+
+def player_name(player: int) -> str:
+    return f"{TEAM_NAMES[player // PLAYERS_PER_TEAM]}{player % PLAYERS_PER_TEAM + 1}"
+
+
+def parse_player(text: str) -> int:
+    match = re.fullmatch(r"([abAB])([1-7])", text.strip())
+    if not match:
+        raise NotationError(f"'{text}' is not a player (A1..A7, B1..B7)")
+    team = TEAM_NAMES.index(match.group(1).upper())
+    return team * PLAYERS_PER_TEAM + int(match.group(2)) - 1
+
+
+@dataclass(frozen=True, slots=True)
+class Place(Action):
+    cell: str
+
+    def notation(self) -> str:
+        return f"place {self.cell}"
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceDisc(Action):
+    cell: str
+
+    def notation(self) -> str:
+        return f"disc {self.cell}"
+
+
+@dataclass(frozen=True, slots=True)
+class PullTo(Action):
+    cell: str
+
+    def notation(self) -> str:
+        return f"pull {self.cell}"
+
+
+@dataclass(frozen=True, slots=True)
+class MoveTo(Action):
+    player: int
+    cell: str
+
+    def notation(self) -> str:
+        return f"{player_name(self.player)}-{self.cell}"
+
+
+@dataclass(frozen=True, slots=True)
+class EndMove(Action):
+    def notation(self) -> str:
+        return "end"
+
+
+@dataclass(frozen=True, slots=True)
+class RollDice(Action):
+    def notation(self) -> str:
+        return "roll"
+
+
+@dataclass(frozen=True, slots=True)
+class RollStrategy(Action):
+    def notation(self) -> str:
+        return "strategy"
+
+
+@dataclass(frozen=True, slots=True)
+class Reroll(Action):
+    def notation(self) -> str:
+        return "reroll"
+
+
+@dataclass(frozen=True, slots=True)
+class Keep(Action):
+    def notation(self) -> str:
+        return "keep"
+
+
+@dataclass(frozen=True, slots=True)
+class ThrowTo(Action):
+    receiver: int
+    cell: str
+
+    def notation(self) -> str:
+        return f"throw {player_name(self.receiver)} {self.cell}"
+
+
+@dataclass(frozen=True, slots=True)
+class MonsterMove(Action):
+    player: int
+    cell: str
+
+    def notation(self) -> str:
+        return f"monster {player_name(self.player)} {self.cell}"
+
+
+@dataclass(frozen=True, slots=True)
+class MonsterStay(Action):
+    def notation(self) -> str:
+        return "monster stay"
+
+
+END = EndMove()
+ROLL = RollDice()
+STRATEGY = RollStrategy()
+REROLL = Reroll()
+KEEP = Keep()
+STAY = MonsterStay()
+
+_CELL = r"([a-zA-Z])(\d{1,2})"
+_PLAYER = r"([abAB][1-7])"
+_WORDS = {"end": END, "roll": ROLL, "strategy": STRATEGY, "reroll": REROLL, "keep": KEEP}
+
+
+def _cell(text: str) -> str:
+    if not re.fullmatch(_CELL, text):
+        raise NotationError(f"'{text}' is not a space name (like e5)")
+    return text.lower()
+
+
+def parse_decision(text: str) -> Action:
+    """Read a coach's action. Spaces are checked against the field by the state, not here."""
+    t = " ".join(text.strip().split())
+    low = t.lower()
+    if low in _WORDS:
+        return _WORDS[low]
+    if low in ("monster stay", "stay"):
+        return STAY
+    move = re.fullmatch(_PLAYER + r"\s*[- ]\s*" + _CELL, t)
+    if move:
+        return MoveTo(parse_player(move.group(1)), f"{move.group(2).lower()}{move.group(3)}")
+    word, _, rest = low.partition(" ")
+    if word == "place":
+        return Place(_cell(rest))
+    if word == "disc":
+        return PlaceDisc(_cell(rest))
+    if word == "pull":
+        return PullTo(_cell(rest))
+    if word in ("throw", "monster"):
+        parts = rest.split(" ")
+        if len(parts) != 2:
+            raise NotationError(f"'{text}' needs a player and a space, e.g. '{word} A4 e9'")
+        player, cell = parse_player(parts[0]), _cell(parts[1])
+        return ThrowTo(player, cell) if word == "throw" else MonsterMove(player, cell)
+    raise NotationError(
+        f"'{text}' is not an action; try e.g. 'A3-e7', 'end', 'roll', 'strategy', "
+        "'throw A4 e9', 'place c15', 'disc d15', 'pull e5', 'reroll', 'keep', "
+        "'monster B3 e7', 'monster stay'"
+    )
+
+
+class Catalogue:
+    """Every action for one field, built once: legal-move generation hands out these shared
+    objects, and their index in ``table`` is the integer encoding."""
+
+    def __init__(self, field: Grid):
+        names = field.names
+        self.place = tuple(Place(n) for n in names)
+        self.disc = tuple(PlaceDisc(n) for n in names)
+        self.pull = tuple(PullTo(n) for n in names)
+        self.move = tuple(tuple(MoveTo(p, n) for n in names) for p in range(NUM_PLAYERS))
+        self.throw = tuple(tuple(ThrowTo(p, n) for n in names) for p in range(NUM_PLAYERS))
+        self.monster = tuple(tuple(MonsterMove(p, n) for n in names) for p in range(NUM_PLAYERS))
+        self.toss = (Roll("toss", "A"), Roll("toss", "B"))
+        self.sums = {n: {v: Roll(f"{n}d6", str(v)) for v, _ in dice_sum(n)} for n in (2, 3)}
+        self.light = tuple(Roll("light", f) for f in LIGHT_FACES)
+        self.dark = tuple(Roll("dark", f) for f in DARK_FACES)
+        every: list[Action] = [*self.place, *self.disc, *self.pull]
+        for rows in (self.move, self.throw, self.monster):
+            for row in rows:
+                every.extend(row)
+        every += [END, ROLL, STRATEGY, REROLL, KEEP, STAY, *self.toss]
+        for n in (2, 3):
+            every.extend(self.sums[n].values())
+        every += [*self.light, *self.dark]
+        self.table = ActionTable(every)
+        self.place_by_mask: MaskSelector[Action] = MaskSelector(self.place)
+        self.pull_by_mask: MaskSelector[Action] = MaskSelector(self.pull)
+        self.disc_by_mask: MaskSelector[Action] = MaskSelector(self.disc)
+        self.move_by_mask = tuple(MaskSelector(row) for row in self.move)
+        self.throw_by_mask = tuple(MaskSelector(row) for row in self.throw)
+        self.monster_by_mask = tuple(MaskSelector(row) for row in self.monster)
+
+
+@cache
+def catalogue(kind: str, width: int, length: int) -> Catalogue:
+    return Catalogue(grid(kind, width, length))
+
+
+def action_table(options: HuckMonsterOptions) -> ActionTable:
+    return catalogue(options.grid, options.width, options.length).table

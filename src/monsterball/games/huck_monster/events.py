@@ -1,0 +1,253 @@
+"""What happens in a game of Huck + Monster, as typed records in the rulebook's words."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from monsterball.core.actions import Event
+from monsterball.games.huck_monster.actions import player_name
+from monsterball.games.huck_monster.options import TEAM_NAMES
+
+
+def _team(team: int) -> str:
+    return f"team {TEAM_NAMES[team]}"
+
+
+@dataclass(frozen=True, slots=True)
+class OffenseChosen(Event):
+    team: int
+    tossed: bool
+
+    def describe(self) -> str:
+        how = "wins the toss for" if self.tossed else "has"
+        return f"{_team(self.team).capitalize()} {how} the Huck bag and starts on offense."
+
+
+@dataclass(frozen=True, slots=True)
+class PointStarted(Event):
+    offense: int
+    north_team: int
+    restart: bool
+
+    def describe(self) -> str:
+        start = "The point starts over" if self.restart else "New point"
+        return (
+            f"{start}: {_team(self.offense)} receives, {_team(1 - self.offense)} pulls; "
+            f"{_team(self.north_team)} attacks north."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Placed(Event):
+    player: int
+    cell: str
+
+    def describe(self) -> str:
+        return f"{player_name(self.player)} lines up on {self.cell}."
+
+
+@dataclass(frozen=True, slots=True)
+class DiscPlaced(Event):
+    cell: str
+
+    def describe(self) -> str:
+        return f"The disc is placed on the line at {self.cell}."
+
+
+@dataclass(frozen=True, slots=True)
+class Pulled(Event):
+    team: int
+    count: int
+    cell: str
+
+    def describe(self) -> str:
+        return f"{_team(self.team).capitalize()} pulls {self.count}: the disc lands on {self.cell}."
+
+
+@dataclass(frozen=True, slots=True)
+class Claimed(Event):
+    player: int
+
+    def describe(self) -> str:
+        return f"{player_name(self.player)} takes possession of the disc."
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRolled(Event):
+    team: int
+    count: int
+
+    def describe(self) -> str:
+        return f"{_team(self.team).capitalize()} rolls {self.count} to move."
+
+
+@dataclass(frozen=True, slots=True)
+class Moved(Event):
+    player: int
+    cell: str
+    cost: int
+    left: int
+
+    def describe(self) -> str:
+        return f"{player_name(self.player)} moves {self.cost} to {self.cell} ({self.left} left)."
+
+
+@dataclass(frozen=True, slots=True)
+class MoveEnded(Event):
+    team: int
+    left: int
+
+    def describe(self) -> str:
+        spare = f", {self.left} unused" if self.left else ""
+        return f"{_team(self.team).capitalize()} ends its move{spare}."
+
+
+@dataclass(frozen=True, slots=True)
+class UpCallStarted(Event):
+    number: int
+    handler: int
+
+    def describe(self) -> str:
+        return f"Up Call {self.number}: {player_name(self.handler)} is the Handler."
+
+
+@dataclass(frozen=True, slots=True)
+class StrategyRolled(Event):
+    team: int
+    face: str
+    effective: bool
+
+    def describe(self) -> str:
+        note = "" if self.effective else " (no effect on this action)"
+        return f"{_team(self.team).capitalize()} rolls strategy: {self.face}{note}."
+
+
+@dataclass(frozen=True, slots=True)
+class DiceRolled(Event):
+    team: int
+    role: str
+    total: int
+    again: bool
+
+    def describe(self) -> str:
+        verb = "re-rolls" if self.again else "rolls"
+        return f"{_team(self.team).capitalize()} {verb} {self.total} for the {self.role}."
+
+
+@dataclass(frozen=True, slots=True)
+class Thrown(Event):
+    receiver: int
+    cell: str
+    path: tuple[str, ...]
+
+    def describe(self) -> str:
+        route = " ".join(self.path)
+        return f"The disc flies toward {player_name(self.receiver)} at {self.cell} ({route})."
+
+
+@dataclass(frozen=True, slots=True)
+class Stalled(Event):
+    count: int
+    reason: str
+
+    def describe(self) -> str:
+        return f"Stall: {self.reason} (count {self.count}); turnover."
+
+
+@dataclass(frozen=True, slots=True)
+class FellShort(Event):
+    cell: str
+
+    def describe(self) -> str:
+        return f"The halved count runs out: the disc falls at {self.cell}; turnover."
+
+
+@dataclass(frozen=True, slots=True)
+class MonsterMoved(Event):
+    player: int
+    cell: str
+
+    def describe(self) -> str:
+        return f"Monster! {player_name(self.player)} moves to {self.cell}."
+
+
+@dataclass(frozen=True, slots=True)
+class BidPrevented(Event):
+    player: int
+    role: str
+    reason: str
+
+    def describe(self) -> str:
+        return f"{player_name(self.player)} cannot bid as the {self.role}: {self.reason}."
+
+
+@dataclass(frozen=True, slots=True)
+class BidDecided(Event):
+    player: int
+    role: str
+    offense: int
+    defense: int
+    defense_wins: bool
+    cancelled: bool
+
+    def describe(self) -> str:
+        note = " (strategy results cancel)" if self.cancelled else ""
+        winner = "wins" if self.defense_wins else "is beaten"
+        return (
+            f"{player_name(self.player)} bids {self.defense} as the {self.role} against "
+            f"{self.offense}: {winner}{note}."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Caught(Event):
+    player: int
+    guarded: bool
+
+    def describe(self) -> str:
+        how = "catches" if self.guarded else "catches, unguarded,"
+        return f"{player_name(self.player)} {how} the disc."
+
+
+@dataclass(frozen=True, slots=True)
+class TurnedOver(Event):
+    team: int
+    player: int
+    kind: str
+
+    def describe(self) -> str:
+        who = f" to {player_name(self.player)}" if self.player >= 0 else ""
+        return f"{self.kind.capitalize()} turnover: {_team(self.team)} takes the disc{who}."
+
+
+@dataclass(frozen=True, slots=True)
+class DiscMoved(Event):
+    cell: str
+    handler: int
+    handler_cell: str
+    reason: str
+
+    def describe(self) -> str:
+        return (
+            f"{self.reason}: {player_name(self.handler)} goes to {self.handler_cell}, the disc "
+            f"to {self.cell}."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Scored(Event):
+    team: int
+    player: int
+    score: tuple[int, int]
+
+    def describe(self) -> str:
+        a, b = self.score
+        return f"Point {_team(self.team)} ({player_name(self.player)})! A {a} - B {b}."
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver(Event):
+    result: str
+
+    def describe(self) -> str:
+        return f"Game over: {self.result}."

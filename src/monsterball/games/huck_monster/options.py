@@ -1,0 +1,126 @@
+"""Options of Huck + Monster, the standard (Starting 7) game. Every gap in the rulebook that
+players could settle either way is an option, with the ruling id that explains the default
+(docs/rules/huck-monster.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from monsterball.core.errors import OptionsError
+from monsterball.core.options import GameOptions, option
+
+TEAM_NAMES = ("A", "B")
+PLAYERS_PER_TEAM = 7
+
+
+@dataclass(frozen=True, kw_only=True)
+class HuckMonsterOptions(GameOptions):
+    """Options for Huck + Monster (rulebook 000), standard game."""
+
+    grid: str = option(
+        "hex",
+        "Shape of the field's spaces: 'hex' (6 neighbours) or 'square' (8 neighbours).",
+        choices=("hex", "square"),
+        ruling="HM-R1",
+    )
+    width: int = option(
+        8,
+        "Spaces across the field; the line holds 7 players and the disc, so at least 8.",
+        minimum=8,
+        maximum=16,
+        ruling="HM-R1",
+    )
+    length: int = option(
+        17,
+        "Rows from end line to end line, end zones included.",
+        minimum=11,
+        maximum=40,
+        ruling="HM-R1",
+    )
+    end_zone_depth: int = option(
+        3, "Rows in each end zone (rulebook: 'the 3 rows of spaces').", minimum=1, maximum=5
+    )
+    points_to_win: int = option(
+        7,
+        "Points that win: 7 for a regulation game, 3 for a short game.",
+        minimum=1,
+        maximum=99,
+        ruling="HM-R27",
+    )
+    win_by: int = option(
+        1,
+        "Winning margin: 2 for the rulebook's short game ('win by two').",
+        minimum=1,
+        maximum=2,
+        ruling="HM-R27",
+    )
+    first_offense: str = option(
+        "A",
+        "Who starts on offense: the team with the 'Huck' bag. 'A' or 'B' pick the bag, "
+        "'toss' flips for it.",
+        choices=("A", "B", "toss"),
+        ruling="HM-R3",
+    )
+    strategy_dice: bool = option(
+        True, "Each team may add its strategy die once per Up Call.", ruling="HM-R16"
+    )
+    ties: str = option(
+        "offense",
+        "Who wins a tied bid: 'offense' (a bid must be higher) or 'defense'.",
+        choices=("offense", "defense"),
+        ruling="HM-R12",
+    )
+    throw_path: str = option(
+        "open",
+        "Disc paths: 'open' (any path of open spaces; the engine picks the one passing "
+        "fewest defenders) or 'straight' (straight lines only).",
+        choices=("open", "straight"),
+        ruling="HM-R9",
+    )
+    pickup: str = option(
+        "strict",
+        "Taking the loose disc: 'strict' (until claimed, every move must bring a player as "
+        "close to the disc as the count allows) or 'free' (coaches' honour).",
+        choices=("strict", "free"),
+        ruling="HM-R6",
+    )
+    coach_rotation: str = option(
+        "rulebook",
+        "Four-coach games: 'rulebook' (offense switches coach at each catch, defense at each "
+        "new defender) or 'every-action' (switch for every team action).",
+        choices=("rulebook", "every-action"),
+        ruling="HM-R28",
+    )
+    max_up_calls: int = option(
+        0,
+        "End the game after this many Up Calls (0: no limit); the higher score wins, level "
+        "scores draw. Not a rulebook rule: a cap for simulations.",
+        minimum=0,
+        maximum=100_000,
+        ruling="HM-R31",
+    )
+
+    PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
+        "starting-7": {},
+        "scrimmage": {"points_to_win": 3, "win_by": 2},
+        "basic": {"strategy_dice": False},
+        "straight-throws": {"throw_path": "straight"},
+        "square-field": {"grid": "square"},
+        "small": {"length": 13, "end_zone_depth": 2, "points_to_win": 3},
+    }
+    PRESET_DOCS: ClassVar[dict[str, str]] = {
+        "starting-7": "The Starting 7 Pickup game: to 7, strategy dice, this project's rulings.",
+        "scrimmage": "The rulebook's short game: first to 3, win by two.",
+        "basic": "Without strategy dice, for learning the Up Call.",
+        "straight-throws": "Discs fly in straight lines only.",
+        "square-field": "Square spaces with 8 neighbours instead of hexes.",
+        "small": "A 13-row field with 2-row end zones, first to 3: quick games and tests.",
+    }
+
+    def validate(self) -> None:
+        if self.length < 2 * self.end_zone_depth + 5:
+            raise OptionsError(
+                f"length {self.length} leaves too little field between two end zones of "
+                f"{self.end_zone_depth} rows (need at least {2 * self.end_zone_depth + 5})"
+            )

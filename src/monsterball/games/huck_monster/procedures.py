@@ -1,0 +1,1061 @@
+"""The rule steps of Huck + Monster, each named after the rulebook's words.
+
+Flow of one point (``->`` is the transition a step returns; controllers stay below the steps
+they start and resume when those finish)::
+
+    ChooseOffense -> StartPoint -> SetUp(offense) -> SetUp(defense) -> PlaceTheDisc
+    -> PullRoll -> PullLanding -> TeamMoves('loose')
+    TeamMoves: MoveRoll(offense) -> Moving(offense) -> MoveRoll(defense) -> Moving(defense)
+               -> UpCall('start')       (a loose disc unclaimed twice: StartPoint again)
+    UpCall: OffenseAction(throw) -> Aim -> Bid(mark) -> Bid(intercept)... -> OffenseAction(
+            catch) -> Bid(catch-mark / challenge)... -> 'end': a catch (TeamMoves, or a point),
+            a turnover (TeamMoves; a Poach: UpCall at once) or a stall (TeamMoves('stall'))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from monsterball.core.actions import Action, Roll
+from monsterball.core.errors import IllegalActionError, NotationError
+from monsterball.core.game import AUTO, CHANCE, uniform
+from monsterball.core.geometry import iter_bits
+from monsterball.core.procedures import Procedure, Transition
+from monsterball.games.huck_monster import events as ev
+from monsterball.games.huck_monster.actions import (
+    END,
+    KEEP,
+    REROLL,
+    ROLL,
+    STAY,
+    STRATEGY,
+    EndMove,
+    MonsterMove,
+    MoveTo,
+    Place,
+    PlaceDisc,
+    PullTo,
+    ThrowTo,
+    player_name,
+)
+from monsterball.games.huck_monster.options import TEAM_NAMES, HuckMonsterOptions
+from monsterball.games.huck_monster.rules import (
+    CATCH,
+    CATCH_MARK,
+    CHALLENGE,
+    DARK_FACES,
+    DICE,
+    INTERCEPT,
+    LIGHT_FACES,
+    MARK,
+    THROW,
+    bid_blocked,
+    conflicts,
+    dark_effect,
+    dice_sum,
+    light_effect,
+    offense_count,
+    resolve_bid,
+)
+from monsterball.games.huck_monster.state import (
+    NOBODY,
+    HuckMonsterState,
+    team_of,
+    team_players,
+)
+
+State = HuckMonsterState
+MONSTER_MOVE = 5  # HM-SD-12: "up to 5 spaces"
+
+
+def _wrong_kind(step: Procedure[State], action: Action) -> IllegalActionError:
+    return IllegalActionError(f"'{action}' is not possible during {step.describe()}")
+
+
+def _cell(state: State, name: str) -> int:
+    try:
+        return state.field.parse_cell(name)
+    except NotationError as exc:
+        raise IllegalActionError(str(exc)) from None
+
+
+def _sum_outcomes(state: State, dice: int) -> list[tuple[Action, Fraction]]:
+    table = state.actions.sums[dice]
+    return [(table[v], p) for v, p in dice_sum(dice)]
+
+
+def _rotate(state: State, team: int, moment: str) -> None:
+    """Four-coach rotation (HM-4P-1..4, HM-R28): counts turn units per team; the seating
+    layer maps them to coaches. 'rulebook' switches the offense at each catch and the defense
+    at each new defender; 'every-action' at every team action."""
+    if state.options.coach_rotation == "every-action":
+        if moment in ("move", "throw", "catch", "bid"):
+            state.coach_turn[team] += 1
+    elif moment in ("catch", "bid"):
+        state.coach_turn[team] += 1
+
+
+# -- the start of a game and of a point ------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseOffense(Procedure[State]):
+    """HM-SET-5 / HM-R3: the team with the 'Huck' bag starts on offense."""
+
+    rule = "HM-SET-5"
+
+    def actor(self, state: State) -> int:
+        return CHANCE if state.options.first_offense == "toss" else AUTO
+
+    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
+        return uniform(state.actions.toss)
+
+    def apply(self, state: State, action: Action) -> Transition:
+        assert isinstance(action, Roll)
+        return self._start(state, TEAM_NAMES.index(action.value), tossed=True)
+
+    def resolve(self, state: State) -> Transition:
+        return self._start(state, TEAM_NAMES.index(state.options.first_offense), tossed=False)
+
+    def _start(self, state: State, team: int, *, tossed: bool) -> Transition:
+        state.emit(ev.OffenseChosen(team, tossed))
+        # The first offense defends the south end zone and attacks north.
+        state.north_team = team
+        return (StartPoint(team, False),)
+
+    def describe(self) -> str:
+        return "choosing the Huck bag"
+
+
+@dataclass(frozen=True, slots=True)
+class StartPoint(Procedure[State]):
+    """HM-SET-1 / HM-END-5: every point starts with both teams on their lines."""
+
+    offense: int
+    restart: bool
+    rule = "HM-SET-1"
+
+    def actor(self, state: State) -> int:
+        return AUTO
+
+    def resolve(self, state: State) -> Transition:
+        for p in range(len(state.pos)):
+            state.move_player(p, NOBODY)
+        state.disc = NOBODY
+        state.holder = NOBODY
+        state.offense = self.offense
+        state.clear_action()
+        state.poach = False
+        state.strategy_used = [False, False]
+        state.emit(ev.PointStarted(self.offense, state.north_team, self.restart))
+        return (SetUp(self.offense),)
+
+    def describe(self) -> str:
+        return "the start of a point"
+
+
+@dataclass(frozen=True, slots=True)
+class SetUp(Procedure[State]):
+    """HM-SET-1/2: a team lines its 7 players up on its line, one at a time (HM-R2)."""
+
+    team: int
+    rule = "HM-SET-2"
+
+    def actor(self, state: State) -> int:
+        return self.team
+
+    def _free(self, state: State) -> int:
+        return state.field.row_mask(state.line_row(self.team)) & state.open_spaces()
+
+    def legal_actions(self, state: State) -> list[Action]:
+        return state.actions.place_by_mask.select(self._free(state))
+
+    def check(self, state: State, action: Action) -> None:
+        if not isinstance(action, Place):
+            raise _wrong_kind(self, action)
+        cell = _cell(state, action.cell)
+        if not self._free(state) >> cell & 1:
+            raise IllegalActionError(
+                f"{action.cell} is not an open space on team {TEAM_NAMES[self.team]}'s line"
+            )
+
+    def apply(self, state: State, action: Action) -> Transition:
+        assert isinstance(action, Place)
+        player = next(p for p in team_players(self.team) if state.pos[p] == NOBODY)
+        state.move_player(player, _cell(state, action.cell))
+        state.emit(ev.Placed(player, action.cell))
+        if any(state.pos[p] == NOBODY for p in team_players(self.team)):
+            return (self,)
+        if self.team == state.offense:
+            return (SetUp(1 - self.team),)
+        return (PlaceTheDisc(self.team),)
+
+    def describe(self) -> str:
+        return f"team {TEAM_NAMES[self.team]} lining up"
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceTheDisc(Procedure[State]):
+    """HM-SET-3: the disc goes on an open space of the defensive line."""
+
+    team: int
+    rule = "HM-SET-3"
+
+    def actor(self, state: State) -> int:
+        return self.team
+
+    def _free(self, state: State) -> int:
+        return state.field.row_mask(state.line_row(self.team)) & state.open_spaces()
+
+    def legal_actions(self, state: State) -> list[Action]:
+        return state.actions.disc_by_mask.select(self._free(state))
+
+    def check(self, state: State, action: Action) -> None:
+        if not isinstance(action, PlaceDisc):
+            raise _wrong_kind(self, action)
+        if not self._free(state) >> _cell(state, action.cell) & 1:
+            raise IllegalActionError(f"{action.cell} is not an open space on the defensive line")
+
+    def apply(self, state: State, action: Action) -> Transition:
+        assert isinstance(action, PlaceDisc)
+        state.disc = _cell(state, action.cell)
+        state.emit(ev.DiscPlaced(action.cell))
+        return (PullRoll(),)
+
+    def describe(self) -> str:
+        return f"team {TEAM_NAMES[self.team]} placing the disc"
+
+
+# -- the pull -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PullRoll(Procedure[State]):
+    """HM-PULL-1: the defense rolls 3 team dice to pull."""
+
+    rule = "HM-PULL-1"
+
+    def actor(self, state: State) -> int:
+        return CHANCE
+
+    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
+        return _sum_outcomes(state, 3)
+
+    def apply(self, state: State, action: Action) -> Transition:
+        assert isinstance(action, Roll)
+        return (PullLanding(int(action.value)),)
+
+    def describe(self) -> str:
+        return "the pull roll"
+
+
+@dataclass(frozen=True, slots=True)
+class PullLanding(Procedure[State]):
+    """HM-PULL-2..4 / HM-R4: the disc travels the full count toward the offense; the
+    defensive coach steers it, and it stays where it lands."""
+
+    count: int
+    rule = "HM-PULL-2"
+
+    def actor(self, state: State) -> int:
+        return state.defense
+
+    def legal_actions(self, state: State) -> list[Action]:
+        return state.actions.pull_by_mask.select(state.pull_landings(self.count))
+
+    def check(self, state: State, action: Action) -> None:
+        if not isinstance(action, PullTo):
+            raise _wrong_kind(self, action)
+        if not state.pull_landings(self.count) >> _cell(state, action.cell) & 1:
+            raise IllegalActionError(
+                f"a pull of {self.count} cannot land on {action.cell}: it moves the full count, "
+                "one open space at a time toward the receiving team"
+            )
+
+    def apply(self, state: State, action: Action) -> Transition:
+        assert isinstance(action, PullTo)
+        state.disc = _cell(state, action.cell)
+        state.emit(ev.Pulled(state.defense, self.count, action.cell))
+        _claim_if_next_to(state)
+        return (TeamMoves("loose", 1, 0),)
+
+    def describe(self) -> str:
+        return f"steering a pull of {self.count}"
+
+
+def _claim_if_next_to(state: State) -> None:
+    """HM-POSS-2: an offensive player next to the loose disc takes possession."""
+    if state.holder != NOBODY:
+        return
+    near = state.next_to_disc(state.offense)
+    if near:
+        state.holder = near[0]
+        state.emit(ev.Claimed(near[0]))
+
+
+# -- team moves -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TeamMoves(Procedure[State]):
+    """HM-MOVE-1: after the pull, a catch or a turnover each team rolls 3 dice and moves,
+    offense first. ``kind`` is 'normal', 'loose' (after a pull) or 'stall'."""
+
+    kind: str
+    round: int
+    stage: int
+    rule = "HM-MOVE-1"
+
+    def actor(self, state: State) -> int:
+        return AUTO
+
+    def resolve(self, state: State) -> Transition:
+        if self.stage == 0:
+            return (TeamMoves(self.kind, self.round, 1), MoveRoll(state.offense))
+        if self.stage == 1:
+            if state.holder == NOBODY and self.kind == "stall":
+                _nearest_takes(state)
+            elif state.holder == NOBODY and self.kind == "loose" and self.round == 2:
+                # HM-POSS-4: no offensive player next to the disc after the second move.
+                return (StartPoint(state.offense, True),)
+            return (TeamMoves(self.kind, self.round, 2), MoveRoll(state.defense))
+        if state.holder == NOBODY:
+            return (TeamMoves(self.kind, self.round + 1, 0),)  # HM-POSS-3: move again
+        return (UpCall("start"),)
+
+    def describe(self) -> str:
+        return "team moves"
+
+
+def _nearest_takes(state: State) -> None:
+    """HM-R8: after a stall the new offense could not reach the disc: its player nearest
+    the disc takes it, and the disc goes to the open space next to him nearest its spot."""
+    dist = state.field.distance_row(state.disc)
+    player = min(team_players(state.offense), key=lambda p: (dist[state.pos[p]], p))
+    spot = _nearest_open_next_to(state, player, state.disc, 0)
+    if spot != NOBODY:
+        state.disc = spot
+    state.holder = player
+    state.emit(ev.Claimed(player))
+
+
+def _nearest_open_next_to(state: State, player: int, near: int, within: int) -> int:
+    """The open space next to ``player`` nearest ``near`` (inside ``within`` if given)."""
+    disc, state.disc = state.disc, NOBODY
+    ring = state.adjacent(state.pos[player]) & state.open_spaces()
+    state.disc = disc
+    if within:
+        ring = ring & within or ring
+    if not ring:
+        return NOBODY
+    dist = state.field.distance_row(near)
+    return min(iter_bits(ring), key=lambda c: (dist[c], c))
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRoll(Procedure[State]):
+    """HM-MOVE-1: a team rolls its 3 team dice for its move count."""
+
+    team: int
+    rule = "HM-MOVE-1"
+
+    def actor(self, state: State) -> int:
+        return CHANCE
+
+    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
+        return _sum_outcomes(state, 3)
+
+    def apply(self, state: State, action: Action) -> Transition:
+        assert isinstance(action, Roll)
+        count = int(action.value)
+        _rotate(state, self.team, "move")
+        state.emit(ev.MoveRolled(self.team, count))
+        return (Moving(self.team, count),)
+
+    def describe(self) -> str:
+        return f"team {TEAM_NAMES[self.team]} rolling to move"
+
+
+@dataclass(frozen=True, slots=True)
+class Moving(Procedure[State]):
+    """HM-MOVE-2..4: the count is split across any players, one space at a time, never
+    through players or the disc; the Handler in possession does not move. The count is a
+    limit (HM-R5). A loose disc must be chased (HM-POSS-1, HM-R6); only one defender may be
+    next to the Handler's disc (HM-MARK-3, HM-R26)."""
+
+    team: int
+    left: int
+    rule = "HM-MOVE-2"
+
+    def actor(self, state: State) -> int:
+        return self.team
+
+    # The legal destinations of each player, with the rule that restricts them.
+    def _allowed(self, state: State) -> tuple[dict[int, int], str]:
+        reach = {
+            p: state.move_reach(p, self.left)
+            for p in team_players(self.team)
+            if p != state.holder and state.pos[p] >= 0
+        }
+        reach = {p: m for p, m in reach.items() if m}
+        if state.disc < 0:
+            return reach, ""
+        ring = state.adjacent(state.disc)
+        if self.team == state.offense and state.holder == NOBODY:
+            if state.options.pickup == "strict":
+                return _chase(state, reach, ring)
+            return reach, ""
+        if self.team == state.defense and state.holder != NOBODY:
+            marks = [p for p in team_players(self.team) if ring >> state.pos[p] & 1]
+            if len(marks) > 1:
+                leave = {p: reach.get(p, 0) & ~ring for p in marks}
+                leave = {p: m for p, m in leave.items() if m}
+                if leave:
+                    return leave, "only one Mark may stand next to the disc: move the others away"
+            out = {}
+            for p, m in reach.items():
+                if any(q != p for q in marks):
+                    m &= ~ring
+                if m:
+                    out[p] = m
+            return out, ""
+        return reach, ""
+
+    def _must_move(self, state: State) -> str:
+        allowed, why = self._allowed(state)
+        return why if why and allowed else ""
+
+    def legal_actions(self, state: State) -> list[Action]:
+        allowed, _ = self._allowed(state)
+        out: list[Action] = []
+        for p, mask in allowed.items():
+            out.extend(state.actions.move_by_mask[p].select(mask))
+        if not self._must_move(state):
+            out.append(END)
+        return out
+
+    def check(self, state: State, action: Action) -> None:
+        if isinstance(action, EndMove):
+            why = self._must_move(state)
+            if why:
+                raise IllegalActionError(f"the move cannot end yet: {why}")
+            return
+        if not isinstance(action, MoveTo):
+            raise _wrong_kind(self, action)
+        name = player_name(action.player)
+        if team_of(action.player) != self.team:
+            raise IllegalActionError(f"{name} is not on team {TEAM_NAMES[self.team]}")
+        if action.player == state.holder:
+            raise IllegalActionError(f"{name} is in possession of the disc and cannot move")
+        cell = _cell(state, action.cell)
+        if not state.move_reach(action.player, self.left) >> cell & 1:
+            raise IllegalActionError(
+                f"{name} cannot reach {action.cell} with {self.left} left through open spaces"
+            )
+        allowed, why = self._allowed(state)
+        if not allowed.get(action.player, 0) >> cell & 1:
+            raise IllegalActionError(f"{name} may not move to {action.cell}: {why or _RULE}")
+
+    def apply(self, state: State, action: Action) -> Transition:
+        if isinstance(action, EndMove):
+            state.emit(ev.MoveEnded(self.team, self.left))
+            return ()
+        assert isinstance(action, MoveTo)
+        cell = _cell(state, action.cell)
+        cost = state.move_costs(action.player, self.left)[cell]
+        state.move_player(action.player, cell)
+        left = self.left - cost
+        state.emit(ev.Moved(action.player, action.cell, cost, left))
+        chasing = self.team == state.offense and state.holder == NOBODY and state.disc >= 0
+        if chasing and state.adjacent(state.disc) >> cell & 1:
+            state.holder = action.player
+            state.emit(ev.Claimed(action.player))
+        if left == 0:
+            return ()
+        return (Moving(self.team, left),)
+
+    def describe(self) -> str:
+        return f"team {TEAM_NAMES[self.team]} moving ({self.left} left)"
+
+
+_RULE = (
+    "a loose disc must be chased as closely as the count allows, and only one defender may "
+    "stand next to the Handler's disc"
+)
+
+
+def _chase(state: State, reach: dict[int, int], ring: int) -> tuple[dict[int, int], str]:
+    """HM-R6 (strict): until the loose disc is claimed, the offense's moves must bring a
+    player as close to it as the count allows; other moves open once nothing gets closer."""
+    claim = {p: m & ring for p, m in reach.items() if m & ring}
+    if claim:
+        return claim, "move a player next to the loose disc first"
+    dist = state.field.distance_row(state.disc)
+    now = min(
+        (dist[state.pos[p]] for p in team_players(state.offense) if state.pos[p] >= 0),
+        default=99,
+    )
+    best = min((dist[c] for m in reach.values() for c in iter_bits(m)), default=99)
+    if best >= now:
+        return reach, ""
+    closest = {}
+    for p, m in reach.items():
+        keep = sum(1 << c for c in iter_bits(m) if dist[c] == best)
+        if keep:
+            closest[p] = keep
+    return closest, f"bring a player as close to the loose disc as possible ({best} away)"
+
+
+# -- the Up Call ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class UpCall(Procedure[State]):
+    """HM-UP-1: from the throw to a catch or a turnover. This controller stays under the
+    steps it starts; ``stage`` says where it resumes."""
+
+    stage: str
+    rule = "HM-UP-1"
+
+    def actor(self, state: State) -> int:
+        return AUTO
+
+    def resolve(self, state: State) -> Transition:
+        stages = {
+            "start": self._start,
+            "aim": self._aim,
+            "fly": self._fly,
+            "catch": self._catch,
+            "guarded": self._guarded,
+            "end": self._end,
+        }
+        return stages[self.stage](state)
+
+    def _start(self, state: State) -> Transition:
+        cap = state.options.max_up_calls
+        if cap and state.up_calls >= cap:
+            return _finish(state, by_cap=True)
+        state.up_calls += 1
+        state.strategy_used = [False, False]  # HM-SD-1: once per Up Call
+        state.poach = False
+        state.clear_action()
+        state.emit(ev.UpCallStarted(state.up_calls, state.holder))
+        return (UpCall("aim"), OffenseAction(THROW, "declare"))
+
+    def _aim(self, state: State) -> Transition:
+        light = light_effect(state.light, THROW)
+        count = offense_count(state.base, light, THROW, False)
+        targets = state.throw_targets(count, dump=light == "dump", hammer=light == "hammer")
+        if not targets:
+            reason = (
+                "no Dump receiver behind the disc"
+                if light == "dump"
+                else "no Receiver within the Throw count"
+            )
+            state.emit(ev.Stalled(count, reason))
+            state.outcome = "stall"
+            return (UpCall("end"),)
+        return (UpCall("fly"), Aim(count))
+
+    def _fly(self, state: State) -> Transition:
+        if state.outcome:
+            return (UpCall("end"),)
+        travel = offense_count(state.base, state.light, THROW, state.halved)
+        if len(state.path) > travel:
+            # HM-R19: a Footer halved the count below the path's length.
+            stop = state.path[travel - 1] if travel > 0 else state.disc
+            state.disc = stop
+            state.emit(ev.FellShort(state.field.name(stop)))
+            state.outcome = "short"
+            return (UpCall("end"),)
+        defense = state.defense
+        if state.progress < 0:
+            marks = [
+                p
+                for p in state.players_in(state.adjacent(state.disc), defense)
+                if p != state.hammered
+            ]
+            if marks and not any(state.bidders >> p & 1 for p in marks):
+                return (UpCall("fly"), Bid(marks[0], MARK, "declare", "", 0))
+        final = state.path[-1]
+        guards = state.catch_guards(final, state.receiver)
+        for i in range(max(state.progress, 0), len(state.path) - 1):
+            cell = state.path[i]
+            for p in state.players_in(state.adjacent(cell) & ~guards, defense):
+                if state.bidders >> p & 1 or p == state.hammered:
+                    continue
+                state.progress = i
+                if not state.all_occupied() >> cell & 1:
+                    state.disc = cell  # (over a hammered defender it stays in the air)
+                return (UpCall("fly"), Bid(p, INTERCEPT, "declare", "", 0))
+        state.progress = len(state.path) - 1
+        state.disc = final
+        return (UpCall("catch"),)
+
+    def _catch(self, state: State) -> Transition:
+        _rotate(state, state.offense, "catch")
+        if not self._guards(state):
+            state.emit(ev.Caught(state.receiver, False))  # HM-CATCH-2: no roll
+            state.outcome = "catch"
+            return (UpCall("end"),)
+        return (UpCall("guarded"), OffenseAction(CATCH, "declare"))
+
+    def _guards(self, state: State) -> list[tuple[int, str]]:
+        """Defenders who bid on the catch, in order: Marks (next to the disc), then
+        Challenges (next to the receiver only) (HM-CATCH-3, HM-CHAL-1, HM-R11)."""
+        ring = state.adjacent(state.disc)
+        around = state.adjacent(state.pos[state.receiver])
+        out = []
+        for p in state.players_in(ring, state.defense):
+            if not state.bidders >> p & 1 and p != state.hammered:
+                out.append((p, CATCH_MARK))
+        for p in state.players_in(around & ~ring, state.defense):
+            if not state.bidders >> p & 1 and p != state.hammered:
+                out.append((p, CHALLENGE))
+        return out
+
+    def _guarded(self, state: State) -> Transition:
+        if state.outcome:
+            return (UpCall("end"),)
+        guards = self._guards(state)
+        if not guards:
+            state.emit(ev.Caught(state.receiver, True))
+            state.outcome = "catch"
+            return (UpCall("end"),)
+        player, role = guards[0]
+        return (UpCall("guarded"), Bid(player, role, "declare", "", 0))
+
+    def _end(self, state: State) -> Transition:
+        outcome = state.outcome
+        if outcome == "catch":
+            return _complete_catch(state)
+        return _turnover(state)
+
+    def describe(self) -> str:
+        return "the Up Call"
+
+
+def _complete_catch(state: State) -> Transition:
+    receiver = state.receiver
+    state.holder = receiver
+    state.clear_action()
+    if state.attacking_end_zone(state.offense) >> state.pos[receiver] & 1:
+        return _score(state, receiver)
+    return (TeamMoves("normal", 1, 0),)
+
+
+def _score(state: State, player: int) -> Transition:
+    """HM-END-1/3/5: a catch in the opponent's end zone scores 1; the scorer stays at that
+    end and pulls the next point (teams switch ends)."""
+    team = team_of(player)
+    state.score[team] += 1
+    state.emit(ev.Scored(team, player, (state.score[0], state.score[1])))
+    opts = state.options
+    mine, theirs = state.score[team], state.score[1 - team]
+    if mine >= opts.points_to_win and mine - theirs >= opts.win_by:
+        state.winner = team
+        return _finish(state, by_cap=False)
+    state.north_team = 1 - state.north_team
+    return (StartPoint(1 - team, False),)
+
+
+def _finish(state: State, *, by_cap: bool) -> Transition:
+    if by_cap:
+        a, b = state.score
+        state.winner = 0 if a > b else 1 if b > a else 2
+    state.emit(ev.GameOver(state.result_text()))
+    return ()
+
+
+def _turnover(state: State) -> Transition:
+    """HM-TO-1..5: possession changes; the defender who won becomes the Handler. A stall or
+    a throw that falls short leaves the disc loose for the new offense to take (HM-TO-4)."""
+    kind = state.outcome
+    taker = state.taker if kind == "turnover" else NOBODY
+    poach = state.poach
+    old_spot = state.disc
+    state.offense = state.defense
+    state.holder = NOBODY
+    state.clear_action()
+    state.emit(ev.TurnedOver(state.offense, taker, "defensive" if taker >= 0 else "stall"))
+    if taker == NOBODY:
+        _claim_if_next_to(state)
+        return (TeamMoves("stall", 1, 0),)
+    state.holder = taker
+    zone = next(
+        (t for t in (0, 1) if state.end_zone(t) >> old_spot & 1),
+        NOBODY,
+    )
+    if zone != NOBODY:
+        _end_zone_turnover(state, taker, zone)
+    elif not state.adjacent(state.disc) >> state.pos[taker] & 1:
+        spot = _nearest_open_next_to(state, taker, state.disc, 0)
+        if spot == NOBODY:
+            state.holder = NOBODY  # HM-R14: nowhere to put it: the disc is loose
+            _claim_if_next_to(state)
+            return (TeamMoves("stall", 1, 0),)
+        state.disc = spot
+        state.emit(
+            ev.DiscMoved(
+                state.field.name(spot),
+                taker,
+                state.field.name(state.pos[taker]),
+                "The Challenge takes the disc",
+            )
+        )
+    if poach:
+        return (UpCall("start"),)  # HM-SD-13: rethrow at once, no team moves
+    return (TeamMoves("normal", 1, 0),)
+
+
+def _end_zone_turnover(state: State, taker: int, zone: int) -> None:
+    """HM-END-4 / HM-R15: the disc and the new Handler move to the closest available
+    end-zone line spaces."""
+    field = state.field
+    line = field.row_mask(state.line_row(zone))
+    disc, state.disc = state.disc, NOBODY
+    open_line = line & state.open_spaces() | (line & 1 << state.pos[taker])
+    state.disc = disc
+    home = state.pos[taker]
+    dist = field.distance_row(home)
+    spots = sorted(iter_bits(open_line), key=lambda c: (dist[c], c))
+    for spot in spots:
+        state.move_player(taker, spot)
+        disc_spot = _nearest_open_next_to(state, taker, spot, line)
+        if disc_spot != NOBODY:
+            state.disc = disc_spot
+            state.emit(
+                ev.DiscMoved(field.name(disc_spot), taker, field.name(spot), "End-zone turnover")
+            )
+            return
+    state.move_player(taker, home)  # no line space with room for both: stay put
+
+
+@dataclass(frozen=True, slots=True)
+class Aim(Procedure[State]):
+    """HM-THROW-2 / HM-R9: the Handler names the Receiver and where the disc stops (next to
+    the Receiver, within the count); the engine flies it along the path that meets the
+    fewest defenders."""
+
+    count: int
+    rule = "HM-THROW-2"
+
+    def actor(self, state: State) -> int:
+        return state.offense
+
+    def _targets(self, state: State) -> dict[int, int]:
+        light = light_effect(state.light, THROW)
+        return state.throw_targets(self.count, dump=light == "dump", hammer=light == "hammer")
+
+    def legal_actions(self, state: State) -> list[Action]:
+        out: list[Action] = []
+        for r, mask in self._targets(state).items():
+            out.extend(state.actions.throw_by_mask[r].select(mask))
+        return out
+
+    def check(self, state: State, action: Action) -> None:
+        if not isinstance(action, ThrowTo):
+            raise _wrong_kind(self, action)
+        cell = _cell(state, action.cell)
+        name = player_name(action.receiver)
+        if team_of(action.receiver) != state.offense or action.receiver == state.holder:
+            raise IllegalActionError(f"{name} cannot receive this throw")
+        if not self._targets(state).get(action.receiver, 0) >> cell & 1:
+            raise IllegalActionError(
+                f"the disc cannot reach {action.cell} next to {name} with a count of "
+                f"{self.count} through open spaces"
+            )
+
+    def apply(self, state: State, action: Action) -> Transition:
+        assert isinstance(action, ThrowTo)
+        cell = _cell(state, action.cell)
+        hammer = light_effect(state.light, THROW) == "hammer"
+        path = state.best_path(action.receiver, cell, self.count, hammer=hammer)
+        state.receiver = action.receiver
+        state.holder = NOBODY  # the disc is in the air
+        state.path = path
+        state.progress = -1
+        for c in path[:-1]:
+            if state.defender_cells() >> c & 1:
+                state.hammered = state.player_at(c)
+        names = tuple(state.field.name(c) for c in path)
+        state.emit(ev.Thrown(action.receiver, action.cell, names))
+        return ()
+
+    def describe(self) -> str:
+        return f"aiming a throw of {self.count}"
+
+
+# -- rolling for an action or a bid ---------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class OffenseAction(Procedure[State]):
+    """HM-THROW-1 / HM-CATCH-1: the Handler rolls 3 team dice to throw, a guarded Receiver
+    3 to catch; either may add the light strategy die (HM-SD-1) and, on Strip, re-roll
+    (HM-SD-8, HM-R18)."""
+
+    kind: str
+    stage: str
+    rule = "HM-THROW-1"
+
+    def actor(self, state: State) -> int:
+        if self.stage in ("face", "dice", "redice"):
+            return CHANCE
+        if self.stage == "declare" and not _strategy_open(state, state.offense):
+            return AUTO
+        return state.offense
+
+    def legal_actions(self, state: State) -> list[Action]:
+        if self.stage == "declare":
+            return [ROLL, STRATEGY]
+        return [KEEP, REROLL]
+
+    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
+        if self.stage == "face":
+            return uniform(state.actions.light)
+        return _sum_outcomes(state, DICE[self.kind])
+
+    def resolve(self, state: State) -> Transition:
+        self._begin(state)
+        return (OffenseAction(self.kind, "dice"),)
+
+    def _begin(self, state: State) -> None:
+        state.action = self.kind
+        state.light = ""
+        state.halved = False
+        if self.kind == THROW:
+            _rotate(state, state.offense, "throw")
+
+    def apply(self, state: State, action: Action) -> Transition:
+        if self.stage == "declare":
+            self._begin(state)
+            if action == STRATEGY:
+                state.strategy_used[state.offense] = True
+                return (OffenseAction(self.kind, "face"),)
+            return (OffenseAction(self.kind, "dice"),)
+        if self.stage == "face":
+            assert isinstance(action, Roll)
+            state.light = action.value
+            state.emit(
+                ev.StrategyRolled(
+                    state.offense, action.value, bool(light_effect(action.value, self.kind))
+                )
+            )
+            if self.kind == CATCH and light_effect(action.value, CATCH) == "hammer":
+                guards = UpCall("guarded")._guards(state)
+                state.hammered = guards[0][0] if guards else NOBODY  # HM-R20
+            return (OffenseAction(self.kind, "dice"),)
+        if self.stage in ("dice", "redice"):
+            assert isinstance(action, Roll)
+            state.base = int(action.value)
+            state.emit(ev.DiceRolled(state.offense, self.kind, state.base, self.stage == "redice"))
+            if self.stage == "dice" and light_effect(state.light, self.kind) == "strip":
+                return (OffenseAction(self.kind, "strip"),)
+            return ()
+        if action == REROLL:
+            return (OffenseAction(self.kind, "redice"),)
+        return ()
+
+    def describe(self) -> str:
+        what = {
+            "declare": "roll or add strategy",
+            "face": "the strategy die",
+            "strip": "Strip: keep or re-roll",
+        }.get(self.stage, "team dice")
+        return f"the {self.kind}: {what}"
+
+
+def _strategy_open(state: State, team: int) -> bool:
+    return state.options.strategy_dice and not state.strategy_used[team]
+
+
+@dataclass(frozen=True, slots=True)
+class Bid(Procedure[State]):
+    """HM-MARK-1 / HM-INT-1 / HM-CHAL-1 / HM-CATCH-3: one defender bids against the
+    offense's count, with 3 dice as a Mark and 2 as an Intercept or Challenge, and may add
+    the dark strategy die (HM-SD-1). Bids are never harmful, so they are made
+    automatically (HM-R13); only the strategy die is a choice."""
+
+    player: int
+    role: str
+    stage: str
+    face: str
+    roll: int
+    rule = "HM-MARK-1"
+
+    def actor(self, state: State) -> int:
+        if self.stage in ("face", "dice", "redice"):
+            return CHANCE
+        if self.stage in ("monster", "hotbid"):
+            return state.defense
+        if self.stage == "declare" and _strategy_open(state, state.defense):
+            return state.defense
+        return AUTO
+
+    def _blocked(self, state: State) -> bool:
+        return bid_blocked(state.light, state.action, self.role, self.player == state.hammered)
+
+    def legal_actions(self, state: State) -> list[Action]:
+        if self.stage == "declare":
+            return [ROLL, STRATEGY]
+        if self.stage == "hotbid":
+            return [KEEP, REROLL]
+        return self._monster_moves(state)
+
+    def _monster_spots(self, state: State, player: int) -> int:
+        ahead = sum(1 << c for c in state.path[state.progress + 1 :])
+        return state.move_reach(player, MONSTER_MOVE) & ~ahead
+
+    def _monster_moves(self, state: State) -> list[Action]:
+        out: list[Action] = [STAY]
+        for p in team_players(state.defense):
+            out.extend(state.actions.monster_by_mask[p].select(self._monster_spots(state, p)))
+        return out
+
+    def check(self, state: State, action: Action) -> None:
+        if self.stage == "monster" and isinstance(action, MonsterMove):
+            if team_of(action.player) != state.defense:
+                raise IllegalActionError(f"{player_name(action.player)} is not a defender")
+            if not self._monster_spots(state, action.player) >> _cell(state, action.cell) & 1:
+                raise IllegalActionError(
+                    f"the Monster {player_name(action.player)} cannot reach {action.cell}: up "
+                    "to 5 spaces through open spaces, not onto the disc's path"
+                )
+            return
+        Procedure.check(self, state, action)
+
+    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
+        if self.stage == "face":
+            return uniform(state.actions.dark)
+        return _sum_outcomes(state, DICE[self.role])
+
+    def _with(self, stage: str, face: str | None = None, roll: int | None = None) -> Bid:
+        return Bid(
+            self.player,
+            self.role,
+            stage,
+            self.face if face is None else face,
+            self.roll if roll is None else roll,
+        )
+
+    def resolve(self, state: State) -> Transition:
+        if self.stage == "declare":
+            return self._declared(state, strategy=False)
+        return self._decide(state)
+
+    def _declared(self, state: State, *, strategy: bool) -> Transition:
+        state.bidders |= 1 << self.player
+        _rotate(state, state.defense, "bid")
+        if strategy:
+            state.strategy_used[state.defense] = True
+            return (self._with("face"),)
+        if self._blocked(state):
+            return self._prevented(state)
+        return (self._with("dice"),)
+
+    def _prevented(self, state: State) -> Transition:
+        face = light_effect(state.light, state.action)
+        state.emit(ev.BidPrevented(self.player, self.role, f"the offense rolled {face}"))
+        return ()
+
+    def _after_face(self, state: State) -> Transition:
+        dark = dark_effect(self.face, self.role)
+        light = light_effect(state.light, state.action)
+        if self._blocked(state) and not (dark and conflicts(light, dark)):
+            return self._prevented(state)
+        if dark in ("beat", "no-big") and not (light and conflicts(light, dark)):
+            return (self._with("decide"),)  # HM-R25: no team dice needed
+        return (self._with("dice"),)
+
+    def apply(self, state: State, action: Action) -> Transition:
+        stage = self.stage
+        if stage == "declare":
+            return self._declared(state, strategy=action == STRATEGY)
+        if stage == "face":
+            assert isinstance(action, Roll)
+            face = action.value
+            state.emit(ev.StrategyRolled(state.defense, face, bool(dark_effect(face, self.role))))
+            nxt = self._with("face-done", face=face)
+            if face == "monster":
+                return (nxt._with("monster"),)
+            return nxt._after_face(state)
+        if stage == "monster":
+            if isinstance(action, MonsterMove):
+                state.move_player(action.player, _cell(state, action.cell))
+                state.emit(ev.MonsterMoved(action.player, action.cell))
+            return self._after_face(state)
+        if stage in ("dice", "redice"):
+            assert isinstance(action, Roll)
+            roll = int(action.value)
+            state.emit(ev.DiceRolled(state.defense, self.role, roll, stage == "redice"))
+            if stage == "dice" and dark_effect(self.face, self.role) == "hot-bid":
+                return (self._with("hotbid", roll=roll),)
+            return (self._with("decide", roll=roll),)
+        if action == REROLL:
+            return (self._with("redice"),)
+        return (self._with("decide"),)
+
+    def _decide(self, state: State) -> Transition:
+        result = resolve_bid(
+            base=state.base,
+            light=state.light,
+            action=state.action,
+            halved=state.halved,
+            bid=self.role,
+            roll=self.roll,
+            dark=self.face,
+            ties=state.options.ties,
+        )
+        if result.halves:
+            state.halved = True
+        state.emit(
+            ev.BidDecided(
+                self.player,
+                self.role,
+                result.offense_count,
+                result.defense_count,
+                result.defense_wins,
+                result.cancelled,
+            )
+        )
+        if result.defense_wins:
+            state.outcome = "turnover"
+            state.taker = self.player
+            state.poach = dark_effect(self.face, self.role) == "poach"
+        else:
+            state.poach = False
+        return ()
+
+    def describe(self) -> str:
+        what = {
+            "declare": "rolling",
+            "face": "the strategy die",
+            "monster": "Monster: move a defender up to 5 spaces",
+            "hotbid": "Hot Bid: keep or re-roll",
+        }.get(self.stage, "team dice")
+        return f"{player_name(self.player)}'s bid as the {self.role}: {what}"
+
+
+def first_steps(options: HuckMonsterOptions) -> tuple[Procedure[State], ...]:
+    return (ChooseOffense(),)
+
+
+ALL_STEPS: tuple[type[Procedure[State]], ...] = (
+    ChooseOffense,
+    StartPoint,
+    SetUp,
+    PlaceTheDisc,
+    PullRoll,
+    PullLanding,
+    TeamMoves,
+    MoveRoll,
+    Moving,
+    UpCall,
+    Aim,
+    OffenseAction,
+    Bid,
+)
+
+__all__ = ["ALL_STEPS", "DARK_FACES", "LIGHT_FACES", "first_steps"]

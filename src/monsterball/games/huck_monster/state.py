@@ -1,0 +1,655 @@
+"""The Huck + Monster board and the questions the rules ask of it.
+
+Default field (hex, 8 wide, 17 long, 3-row end zones; ``north`` is up)::
+
+     17  . . . . . . . .     north end zone (rows 15..17)
+     16   . . . . . . . .
+     15  = = = = = = = =     the north line: the end-zone row next to the field
+         ---------------
+     14   . . . . . . . .
+     ..                      field
+      4  . . . . . . . .
+         ---------------
+      3   = = = = = = = =    the south line
+      2  . . . . . . . .
+      1   . . . . . . . .    south end zone (rows 1..3)
+         a b c d e f g h
+
+Odd rows (2, 4, ...) sit half a space to the right (see ``core.geometry.HexGrid``).
+``north_team`` attacks north, so it defends the south end zone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from itertools import combinations
+from typing import Any, ClassVar
+
+from monsterball.core.errors import PositionError
+from monsterball.core.game import CHANCE, TERMINAL, GameSpec, GameState
+from monsterball.core.geometry import Grid, grid, iter_bits
+from monsterball.core.procedures import Procedure
+from monsterball.games.huck_monster.actions import (
+    NUM_PLAYERS,
+    Catalogue,
+    catalogue,
+    parse_player,
+    player_name,
+)
+from monsterball.games.huck_monster.options import (
+    PLAYERS_PER_TEAM,
+    TEAM_NAMES,
+    HuckMonsterOptions,
+)
+
+NOBODY = -1
+NO_FACE = ""
+# How an Up Call ends: a catch, a defender's successful bid, a stall, a throw that falls short.
+OUTCOMES = ("", "catch", "turnover", "stall", "short")
+BOARD_KEYS = (
+    "players", "disc", "holder", "offense", "north_team", "score", "winner", "up_calls",
+    "strategy_used", "action", "base", "light", "halved", "receiver", "path", "progress",
+    "bidders", "hammered", "poach", "outcome", "taker", "coach_turn",
+)  # fmt: skip
+
+
+def team_of(player: int) -> int:
+    return player // PLAYERS_PER_TEAM
+
+
+def team_players(team: int) -> range:
+    return range(team * PLAYERS_PER_TEAM, (team + 1) * PLAYERS_PER_TEAM)
+
+
+class HuckMonsterState(GameState):
+    """One position of Huck + Monster.
+
+    Board fields (plain values, copied on clone):
+
+    - ``pos[p]``: space of player p (-1 off the field, during set-up); ``occupied[t]`` masks
+    - ``disc``: space of the disc (-1 before set-up places it); ``holder``: the Handler in
+      possession, or -1 while the disc is loose (after a pull or a stall)
+    - ``offense``: team in possession; ``north_team``: team attacking north
+    - ``score``, ``winner`` (-1 until the end; 2 a draw), ``up_calls`` played
+    - ``strategy_used[t]``: team t has rolled its strategy die in this Up Call
+    - the action under way: ``action`` ('throw', 'catch' or ''), ``base`` (its team-dice
+      total), ``light`` (its strategy face), ``halved`` (a Footer halved it), ``receiver``,
+      ``path`` (the spaces the disc flies through, the last one next to the receiver),
+      ``progress`` (index in ``path`` of the disc, -1 still at the Handler), ``bidders``
+      (mask of players who have bid on this throw), ``hammered`` (defender passed over)
+    - ``poach``: the turnover was a Poach, so the new Handler rethrows at once
+    - ``coach_turn[t]``: four-coach rotation counter (see ``coaching``)
+    """
+
+    options: HuckMonsterOptions
+    procedure_kinds: ClassVar[Mapping[str, type[Procedure[Any]]]] = {}
+
+    __slots__ = (
+        "action",
+        "actions",
+        "base",
+        "bidders",
+        "coach_turn",
+        "disc",
+        "field",
+        "halved",
+        "hammered",
+        "holder",
+        "light",
+        "north_team",
+        "occupied",
+        "offense",
+        "outcome",
+        "path",
+        "poach",
+        "pos",
+        "progress",
+        "receiver",
+        "score",
+        "strategy_used",
+        "taker",
+        "up_calls",
+        "winner",
+    )
+
+    def __init__(self, options: HuckMonsterOptions):
+        super().__init__(options)
+        self._attach_tables()
+        self.pos = [NOBODY] * NUM_PLAYERS
+        self.occupied = [0, 0]
+        self.disc = NOBODY
+        self.holder = NOBODY
+        self.offense = 0
+        self.north_team = 0
+        self.score = [0, 0]
+        self.winner = NOBODY
+        self.up_calls = 0
+        self.strategy_used = [False, False]
+        self.clear_action()
+        self.poach = False
+        self.coach_turn = [0, 0]
+        from monsterball.games.huck_monster.procedures import first_steps
+
+        self.stack = first_steps(options)
+
+    def _attach_tables(self) -> None:
+        self.field: Grid = grid(self.options.grid, self.options.width, self.options.length)
+        self.actions: Catalogue = catalogue(
+            self.options.grid, self.options.width, self.options.length
+        )
+
+    def clear_action(self) -> None:
+        self.action = ""
+        self.base = 0
+        self.light = NO_FACE
+        self.halved = False
+        self.receiver = NOBODY
+        self.path: tuple[int, ...] = ()
+        self.progress = -1
+        self.bidders = 0
+        self.hammered = NOBODY
+        self.outcome = ""
+        self.taker = NOBODY
+
+    def _copy_board(self, other: HuckMonsterState) -> None:
+        other.field = self.field
+        other.actions = self.actions
+        other.pos = self.pos[:]
+        other.occupied = self.occupied[:]
+        other.disc = self.disc
+        other.holder = self.holder
+        other.offense = self.offense
+        other.north_team = self.north_team
+        other.score = self.score[:]
+        other.winner = self.winner
+        other.up_calls = self.up_calls
+        other.strategy_used = self.strategy_used[:]
+        other.action = self.action
+        other.base = self.base
+        other.light = self.light
+        other.halved = self.halved
+        other.receiver = self.receiver
+        other.path = self.path
+        other.progress = self.progress
+        other.bidders = self.bidders
+        other.hammered = self.hammered
+        other.outcome = self.outcome
+        other.taker = self.taker
+        other.poach = self.poach
+        other.coach_turn = self.coach_turn[:]
+
+    # -- the field --------------------------------------------------------------------------
+
+    @property
+    def defense(self) -> int:
+        return 1 - self.offense
+
+    def end_zone(self, team: int) -> int:
+        """Mask of the end zone ``team`` defends."""
+        depth, length = self.options.end_zone_depth, self.options.length
+        if team == self.north_team:
+            return self.field.rows_mask(range(depth))
+        return self.field.rows_mask(range(length - depth, length))
+
+    def attacking_end_zone(self, team: int) -> int:
+        return self.end_zone(1 - team)
+
+    def any_end_zone(self) -> int:
+        return self.end_zone(0) | self.end_zone(1)
+
+    def line_row(self, team: int) -> int:
+        """The row of ``team``'s end zone next to the line (HM-SET-1)."""
+        if team == self.north_team:
+            return self.options.end_zone_depth - 1
+        return self.options.length - self.options.end_zone_depth
+
+    def forward(self, team: int) -> int:
+        """+1 if ``team`` attacks north (rows grow), else -1."""
+        return 1 if team == self.north_team else -1
+
+    def rows_behind(self, team: int, row: int) -> int:
+        """Mask of the rows behind ``row`` as seen by ``team`` attacking (HM-R23)."""
+        if self.forward(team) > 0:
+            return self.field.rows_mask(range(row))
+        return self.field.rows_mask(range(row + 1, self.options.length))
+
+    def all_occupied(self) -> int:
+        return self.occupied[0] | self.occupied[1]
+
+    def open_spaces(self) -> int:
+        """Spaces with neither a player nor the disc."""
+        blocked = self.all_occupied()
+        if self.disc >= 0:
+            blocked |= 1 << self.disc
+        return self.field.full_mask & ~blocked
+
+    def player_at(self, cell: int) -> int:
+        for p in range(NUM_PLAYERS):
+            if self.pos[p] == cell:
+                return p
+        return NOBODY
+
+    def players_in(self, mask: int, team: int) -> list[int]:
+        """Players of ``team`` standing in ``mask``, in player order."""
+        return [p for p in team_players(team) if self.pos[p] >= 0 and mask >> self.pos[p] & 1]
+
+    def move_player(self, player: int, cell: int) -> None:
+        team = team_of(player)
+        old = self.pos[player]
+        if old >= 0:
+            self.occupied[team] &= ~(1 << old)
+        self.pos[player] = cell
+        if cell >= 0:
+            self.occupied[team] |= 1 << cell
+
+    def adjacent(self, cell: int) -> int:
+        return self.field.neighbour_mask[cell]
+
+    def next_to_disc(self, team: int) -> list[int]:
+        return self.players_in(self.adjacent(self.disc), team) if self.disc >= 0 else []
+
+    # -- team moves -------------------------------------------------------------------------
+
+    def move_costs(self, player: int, budget: int) -> dict[int, int]:
+        """Spaces ``player`` can reach within ``budget`` through open spaces, with costs
+        (HM-MOVE-2: one space at a time, never through players or the disc)."""
+        dist = self.field.step_distances(self.pos[player], self.open_spaces(), budget)
+        del dist[self.pos[player]]
+        return dist
+
+    def move_reach(self, player: int, budget: int) -> int:
+        if budget <= 0:
+            return 0
+        return self.field.reachable(self.pos[player], budget, self.open_spaces())
+
+    # -- the pull ---------------------------------------------------------------------------
+
+    def pull_landings(self, count: int) -> int:
+        """Where a pull of ``count`` may land (HM-PULL-2, HM-R4).
+
+        Each step enters an open space one row nearer the receiving team's back line; the
+        disc goes the full count unless no such space is left, and then stops there."""
+        field = self.field
+        step = -self.forward(self.defense)  # the pull flies toward the offense's end
+        open_ = self.open_spaces()
+        frontier = 1 << self.disc
+        row = field.coords(self.disc)[1]
+        landings = 0
+        for _ in range(count):
+            nxt = row + step
+            if not 0 <= nxt < self.options.length:
+                return landings | frontier
+            ahead = field.row_mask(nxt) & open_
+            grown = field.dilate(frontier) & ahead
+            for c in iter_bits(frontier):
+                if not field.neighbour_mask[c] & ahead:
+                    landings |= 1 << c  # stuck: no open space ahead
+            if not grown:
+                return landings
+            frontier, row = grown, nxt
+        return landings | frontier
+
+    # -- the throw --------------------------------------------------------------------------
+
+    def defender_cells(self) -> int:
+        return self.occupied[self.defense]
+
+    def throw_targets(self, count: int, *, dump: bool, hammer: bool) -> dict[int, int]:
+        """Receiver -> mask of spaces the disc may stop on for them (HM-THROW-2, HM-R9/R10).
+
+        The disc moves 1..count spaces through open spaces and stops on an open space next
+        to the receiver. Hammer lets it pass over one defender (HM-SD-10); Dump keeps it to
+        rows behind the disc (HM-R23)."""
+        if count <= 0:
+            return {}
+        field = self.field
+        start = self.disc
+        open_ = self.open_spaces()
+        if self.options.throw_path == "straight":
+            finals = self._straight_finals(count, open_, hammer)
+        else:
+            finals = self._open_finals(count, open_, hammer)
+        finals &= ~(1 << start)
+        if dump:
+            finals &= self.rows_behind(self.offense, field.coords(start)[1])
+        out: dict[int, int] = {}
+        for r in team_players(self.offense):
+            if r == self.holder or self.pos[r] < 0:
+                continue
+            spots = finals & field.neighbour_mask[self.pos[r]]
+            if spots:
+                out[r] = spots
+        return out
+
+    def _open_finals(self, count: int, open_: int, hammer: bool) -> int:
+        field = self.field
+        start = 1 << self.disc
+        seen0 = start
+        f0 = start
+        seen1 = 0
+        f1 = 0
+        blockers = self.defender_cells() if hammer else 0
+        for _ in range(count - 1):
+            g0 = field.dilate(f0)
+            g1 = (field.dilate(f1) & open_ & ~seen1) | (g0 & blockers & ~seen1)
+            g0 &= open_ & ~seen0
+            if not (g0 or g1):
+                break
+            seen0 |= g0
+            seen1 |= g1
+            f0, f1 = g0, g1
+        return field.dilate(seen0 | seen1) & open_
+
+    def _straight_finals(self, count: int, open_: int, hammer: bool) -> int:
+        finals = 0
+        blockers = self.defender_cells()
+        for ray in self.field.rays[self.disc]:
+            crossed = False
+            for cell in ray[:count]:
+                bit = 1 << cell
+                if open_ & bit:
+                    finals |= bit
+                elif hammer and not crossed and blockers & bit:
+                    crossed = True
+                else:
+                    break
+        return finals
+
+    def catch_guards(self, cell: int, receiver: int) -> int:
+        """Mask of players next to the disc's stop or the receiver (they bid at the catch)."""
+        return (self.adjacent(cell) | self.adjacent(self.pos[receiver])) & self.defender_cells()
+
+    def best_path(self, receiver: int, final: int, count: int, *, hammer: bool) -> tuple[int, ...]:
+        """The disc's path to ``final``: the one that meets the fewest bidding defenders
+        (HM-R9). Returns the spaces entered, ``final`` last; a Hammer path may include one
+        defender's space (that defender then does not bid)."""
+        field = self.field
+        start = self.disc
+        open_ = self.open_spaces()
+        defenders = self.defender_cells()
+        if self.options.throw_path == "straight":
+            d = field.direction_between(start, final)
+            assert d is not None
+            ray = field.rays[start][d]
+            return ray[: ray.index(final) + 1]
+        waiting = self.adjacent(start) | self.catch_guards(final, receiver)
+        candidates = [c for c in iter_bits(defenders & ~waiting)]
+        vias: list[int | None] = [None]
+        if hammer:
+            vias += list(iter_bits(defenders))
+        best: tuple[int, tuple[int, ...]] | None = None
+        for size in range(len(candidates) + 1):
+            for exposed in combinations(candidates, size):
+                shunned = sum(1 << c for c in candidates if c not in exposed)
+                inter = open_ & ~field.dilate(shunned)
+                for via in vias:
+                    if via is not None and shunned >> via & 1:
+                        continue
+                    path = self._route(start, final, inter, count, via)
+                    if path is None:
+                        continue
+                    bidders = size - (via is not None and via in exposed)
+                    bidders -= via is not None and bool(waiting >> via & 1)
+                    if best is None or (bidders, len(path)) < (best[0], len(best[1])):
+                        best = (bidders, path)
+            if best is not None and best[0] <= size:
+                break
+        assert best is not None, "best_path called for an unreachable space"
+        return best[1]
+
+    def _route(
+        self, start: int, final: int, inter: int, count: int, via: int | None
+    ) -> tuple[int, ...] | None:
+        """Shortest path start -> final within ``count`` steps whose intermediate spaces are
+        in ``inter`` (plus ``via``, which the path must cross)."""
+        if via is None:
+            first = self._segment(start, final, inter)
+            return first if first is not None and len(first) <= count else None
+        to_via = self._segment(start, via, inter)
+        if to_via is None:
+            return None
+        rest = self._segment(via, final, inter)
+        if rest is None or len(to_via) + len(rest) > count:
+            return None
+        return to_via + rest
+
+    def _segment(self, start: int, target: int, inter: int) -> tuple[int, ...] | None:
+        """BFS from ``start`` through ``inter`` into ``target``; the spaces entered."""
+        field = self.field
+        parent = {start: start}
+        frontier = [start]
+        while frontier:
+            nxt = []
+            for cell in frontier:
+                for n in field.neighbours[cell]:
+                    if n in parent:
+                        continue
+                    if n == target:
+                        parent[n] = cell
+                        path = [n]
+                        while path[-1] != start:
+                            path.append(parent[path[-1]])
+                        path.pop()
+                        return tuple(reversed(path))
+                    if inter >> n & 1:
+                        parent[n] = cell
+                        nxt.append(n)
+            frontier = nxt
+        return None
+
+    # -- results ----------------------------------------------------------------------------
+
+    def returns(self) -> tuple[float, ...]:
+        if self.winner in (0, 1):
+            return (1.0, -1.0) if self.winner == 0 else (-1.0, 1.0)
+        return (0.0, 0.0)
+
+    def result_text(self) -> str:
+        a, b = self.score
+        if self.winner == NOBODY:
+            return f"in progress, A {a} - B {b}"
+        if self.winner == 2:
+            return f"draw, A {a} - B {b}"
+        return f"team {TEAM_NAMES[self.winner]} wins, A {a} - B {b}"
+
+    # -- views ------------------------------------------------------------------------------
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """Everything in Huck + Monster is public: every seat sees the same view."""
+        to_act = self.current_player()
+        return {
+            "game": self.spec.id,
+            "seat": seat,
+            "grid": self.options.grid,
+            "width": self.options.width,
+            "length": self.options.length,
+            "end_zone_depth": self.options.end_zone_depth,
+            **self._board_to_dict(),
+            "step": self.stack[-1].describe() if self.stack else "game over",
+            "to_act": "chance"
+            if to_act == CHANCE
+            else (None if to_act == TERMINAL else TEAM_NAMES[to_act]),
+            "result": self.result_text(),
+            "ply": self.ply,
+        }
+
+    def render(self, seat: int | None = None) -> str:
+        from monsterball.games.huck_monster.render import render_text
+
+        return render_text(self)
+
+    # -- positions --------------------------------------------------------------------------
+
+    def _name(self, cell: int) -> str | None:
+        return self.field.name(cell) if cell >= 0 else None
+
+    def _board_to_dict(self) -> dict[str, Any]:
+        return {
+            "players": {player_name(p): self._name(c) for p, c in enumerate(self.pos)},
+            "disc": self._name(self.disc),
+            "holder": player_name(self.holder) if self.holder >= 0 else None,
+            "offense": TEAM_NAMES[self.offense],
+            "north_team": TEAM_NAMES[self.north_team],
+            "score": list(self.score),
+            "winner": self.winner,
+            "up_calls": self.up_calls,
+            "strategy_used": list(self.strategy_used),
+            "action": self.action,
+            "base": self.base,
+            "light": self.light,
+            "halved": self.halved,
+            "receiver": player_name(self.receiver) if self.receiver >= 0 else None,
+            "path": [self.field.name(c) for c in self.path],
+            "progress": self.progress,
+            "bidders": [player_name(p) for p in range(NUM_PLAYERS) if self.bidders >> p & 1],
+            "hammered": player_name(self.hammered) if self.hammered >= 0 else None,
+            "poach": self.poach,
+            "outcome": self.outcome,
+            "taker": player_name(self.taker) if self.taker >= 0 else None,
+            "coach_turn": list(self.coach_turn),
+        }
+
+    def _board_from_dict(self, data: Mapping[str, Any]) -> None:
+        from monsterball.games.huck_monster.rules import LIGHT_FACES
+
+        self._attach_tables()
+        expected = set(BOARD_KEYS)
+        missing = expected - set(data)
+        if missing:
+            raise PositionError(f"board is missing {', '.join(sorted(missing))}")
+        extra = set(data) - expected
+        if extra:
+            raise PositionError(f"board has unknown field(s) {', '.join(sorted(extra))}")
+        players = data["players"]
+        if not isinstance(players, Mapping) or len(players) != NUM_PLAYERS:
+            raise PositionError("board 'players' must map A1..A7 and B1..B7 to spaces")
+        self.pos = [NOBODY] * NUM_PLAYERS
+        self.occupied = [0, 0]
+        seen: set[int] = set()
+        for name, cell in players.items():
+            p = _parse(parse_player, name, "players")
+            if p in seen:
+                raise PositionError(f"player {player_name(p)} is listed twice")
+            seen.add(p)
+            if cell is not None:
+                c = _parse(self.field.parse_cell, cell, f"players.{name}")
+                if self.all_occupied() & (1 << c):
+                    raise PositionError(f"two players stand on {cell}")
+                self.move_player(p, c)
+        self.disc = self._cell_or_none(data["disc"], "disc")
+        self.holder = _player_or_none(data["holder"], "holder")
+        self.offense = _team(data["offense"], "offense")
+        self.north_team = _team(data["north_team"], "north_team")
+        self.score = _ints(data["score"], 2, "score")
+        if data["winner"] not in (NOBODY, 0, 1, 2):
+            raise PositionError("board 'winner' must be -1, 0, 1 or 2")
+        self.winner = data["winner"]
+        self.up_calls = _ints([data["up_calls"]], 1, "up_calls")[0]
+        used = data["strategy_used"]
+        if (
+            not isinstance(used, list)
+            or len(used) != 2
+            or not all(isinstance(u, bool) for u in used)
+        ):
+            raise PositionError("board 'strategy_used' must be two booleans")
+        self.strategy_used = list(used)
+        if data["action"] not in ("", "throw", "catch"):
+            raise PositionError("board 'action' must be '', 'throw' or 'catch'")
+        self.action = data["action"]
+        self.base = _ints([data["base"]], 1, "base")[0]
+        if data["light"] not in ("", *LIGHT_FACES):
+            raise PositionError(f"board 'light' must be '' or one of {', '.join(LIGHT_FACES)}")
+        self.light = data["light"]
+        for flag in ("halved", "poach"):
+            if not isinstance(data[flag], bool):
+                raise PositionError(f"board '{flag}' must be true or false")
+        self.halved = data["halved"]
+        self.poach = data["poach"]
+        self.receiver = _player_or_none(data["receiver"], "receiver")
+        if not isinstance(data["path"], list):
+            raise PositionError("board 'path' must be a list of spaces")
+        self.path = tuple(_parse(self.field.parse_cell, c, "path") for c in data["path"])
+        progress = data["progress"]
+        if not isinstance(progress, int) or not -1 <= progress < max(len(self.path), 1):
+            raise PositionError("board 'progress' must index the path (or be -1)")
+        self.progress = progress
+        if not isinstance(data["bidders"], list):
+            raise PositionError("board 'bidders' must be a list of players")
+        self.bidders = 0
+        for name in data["bidders"]:
+            self.bidders |= 1 << _parse(parse_player, name, "bidders")
+        self.hammered = _player_or_none(data["hammered"], "hammered")
+        self.coach_turn = _ints(data["coach_turn"], 2, "coach_turn")
+        if data["outcome"] not in OUTCOMES:
+            raise PositionError(f"board 'outcome' must be one of {OUTCOMES}")
+        self.outcome = data["outcome"]
+        self.taker = _player_or_none(data["taker"], "taker")
+
+    def _cell_or_none(self, value: Any, where: str) -> int:
+        return NOBODY if value is None else _parse(self.field.parse_cell, value, where)
+
+    def _validate_position(self) -> None:
+        if not self.stack and self.winner == NOBODY:
+            raise PositionError("a finished game (empty stack) needs a winner")
+        if self.stack and self.winner != NOBODY:
+            raise PositionError("a game with a winner must have an empty stack")
+        setting_up = bool(self.stack) and type(self.stack[-1]).__name__ in (
+            "ChooseOffense",
+            "StartPoint",
+            "SetUp",
+            "PlaceTheDisc",
+        )
+        placed = [p for p in range(NUM_PLAYERS) if self.pos[p] >= 0]
+        if self.stack and not setting_up and len(placed) != NUM_PLAYERS:
+            raise PositionError("all 14 players must be on the field once the pull is thrown")
+        if self.disc >= 0 and self.all_occupied() >> self.disc & 1:
+            raise PositionError("the disc cannot share a space with a player")
+        if self.holder != NOBODY:
+            if team_of(self.holder) != self.offense:
+                raise PositionError("the Handler must be on the offense")
+            if self.disc < 0 or not self.adjacent(self.disc) >> self.pos[self.holder] & 1:
+                raise PositionError("the Handler must stand next to the disc")
+        if setting_up:
+            for p in placed:
+                if self.field.coords(self.pos[p])[1] != self.line_row(team_of(p)):
+                    raise PositionError(f"during set-up {player_name(p)} must stand on his line")
+        for cell in self.path:
+            if self.all_occupied() >> cell & 1 and self.bidders == 0 and self.hammered < 0:
+                raise PositionError("the disc's path crosses a player without a Hammer")
+
+
+def _parse(parser: Any, value: Any, where: str) -> int:
+    if not isinstance(value, str):
+        raise PositionError(f"'{where}' must be a string, got {value!r}")
+    try:
+        result: int = parser(value)
+    except ValueError as exc:
+        raise PositionError(f"'{where}': {exc}") from exc
+    return result
+
+
+def _player_or_none(value: Any, where: str) -> int:
+    return NOBODY if value is None else _parse(parse_player, value, where)
+
+
+def _ints(value: Any, n: int, where: str) -> list[int]:
+    if (
+        not isinstance(value, list)
+        or len(value) != n
+        or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value)
+    ):
+        raise PositionError(f"board '{where}' must be {n} non-negative integer(s)")
+    return list(value)
+
+
+def _team(value: Any, where: str) -> int:
+    if value not in TEAM_NAMES:
+        raise PositionError(f"'{where}' must be 'A' or 'B', got {value!r}")
+    return TEAM_NAMES.index(value)
+
+
+def bind_spec(spec: GameSpec) -> None:
+    HuckMonsterState.spec = spec
+
+
+__all__ = ["NOBODY", "HuckMonsterState", "iter_bits", "team_of", "team_players"]
