@@ -8,6 +8,7 @@ diverges exits with status 1.
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 from collections.abc import Sequence
 from pathlib import Path
@@ -556,6 +557,65 @@ def simulate_cmd(
         console.print(table)
     if save_dir is not None:
         console.print(f"Records saved in {save_dir}/game-NNNNN.jsonl")
+
+
+@app.command("odds")
+def odds_cmd(
+    game: Annotated[str, typer.Argument(help="Game id or alias (huck-monster).")],
+    mark: Annotated[bool, typer.Option("--mark", help="A Mark next to the disc.")] = False,
+    intercepts: Annotated[int, typer.Option(min=0, max=7, help="Intercepts on the path.")] = 0,
+    catch_marks: Annotated[
+        int, typer.Option(min=0, max=7, help="Marks next to the disc at the catch.")
+    ] = 0,
+    challenges: Annotated[int, typer.Option(min=0, max=7, help="Challenges.")] = 0,
+    throw: Annotated[
+        int | None, typer.Option(min=3, max=18, help="A known throw count (default: rolled).")
+    ] = None,
+    offense_strategy: Annotated[
+        str, typer.Option(help="Add the light die to: none, throw or catch.")
+    ] = "none",
+    defense_strategy: Annotated[
+        str,
+        typer.Option(
+            help="Add the dark die to the first: none, mark, intercept, catch-mark, challenge."
+        ),
+    ] = "none",
+    ties: Annotated[str, typer.Option(help="Who wins ties: offense or defense.")] = "offense",
+    by_count: Annotated[
+        bool, typer.Option("--by-count", help="Also list the odds for each throw count.")
+    ] = False,
+) -> None:
+    """Exact probability that a throw is caught against the given bids (Huck + Monster)."""
+    from monsterball.games.huck_monster.odds import UpCallSetup, catch_probability
+
+    spec = _spec(game)
+    if spec.id != "huck-monster":
+        _fail(f"exact odds are available for huck-monster, not {spec.id}")
+    try:
+        setup = UpCallSetup(
+            mark=mark,
+            intercepts=intercepts,
+            catch_marks=catch_marks,
+            challenges=challenges,
+            throw_count=throw,
+            offense_strategy=offense_strategy,
+            defense_strategy=defense_strategy,
+            ties=ties,
+        )
+    except ValueError as exc:
+        _fail(str(exc))
+    console = _console()
+    p = catch_probability(setup)
+    console.print(
+        f"P(catch) = {p.numerator}/{p.denominator} = {float(p):.4%}   "
+        f"P(turnover) = {float(1 - p):.4%}"
+    )
+    if by_count:
+        table = Table("throw count", "P(catch)")
+        for count in range(3, 19):
+            one = catch_probability(dataclasses.replace(setup, throw_count=count))
+            table.add_row(str(count), f"{float(one):.4%}")
+        console.print(table)
 
 
 def main() -> None:

@@ -27,7 +27,51 @@ def _action_table(options: GameOptions) -> ActionTable:
 
 HuckMonsterState.procedure_kinds = stack_kinds(ALL_STEPS)
 
-RULINGS: dict[str, str] = {}
+RULINGS = {
+    "HM-R1": "Hex field, 8 wide, 17 long, 3-row end zones (options grid, width, length, "
+    "end_zone_depth).",
+    "HM-R2": "Each team lines up its 7 players one at a time on its line; the receivers first.",
+    "HM-R3": "Seat A has the Huck bag and starts on offense (option first_offense).",
+    "HM-R4": "The pull moves one open space per step, each a row nearer the receivers, for the "
+    "full count unless blocked; the pulling coach steers.",
+    "HM-R5": "A move count is a limit: a team may end its move early.",
+    "HM-R6": "Until the loose disc is claimed, offensive moves must get as close to it as "
+    "possible (option pickup).",
+    "HM-R7": "A pull not claimed after the second offensive move: the point restarts.",
+    "HM-R8": "After a stall the new offense must claim the disc; if it cannot, its nearest "
+    "player takes it.",
+    "HM-R9": "The Handler names receiver and stop space; the disc takes the path meeting the "
+    "fewest bidders (option throw_path).",
+    "HM-R10": "A throw stops on an open space next to the receiver, 1..count spaces away.",
+    "HM-R11": "One bid per defender per throw: Mark, Intercepts in path order, catch Marks, "
+    "then Challenges; the first winner takes the disc.",
+    "HM-R12": "Ties go to the offense (option ties).",
+    "HM-R13": "Bids are automatic; only adding the strategy die is a choice.",
+    "HM-R14": "After a turnover the disc moves next to the new Handler if he is not beside it.",
+    "HM-R15": "End-zone turnovers at either end move Handler and disc to the line.",
+    "HM-R16": "Strategy dice apply to throws, catches and bids, not pulls or team moves "
+    "(option strategy_dice).",
+    "HM-R17": "The strategy face is rolled just before the team dice.",
+    "HM-R18": "Strip and Hot Bid: keep the roll or re-roll once; the second roll stands.",
+    "HM-R19": "Footer halves (rounding down) for the rest of the action; a path now too long "
+    "falls short: a stall turnover.",
+    "HM-R20": "Hammer: the path may cross one defender, who does not bid; on a catch the first "
+    "guard does not bid.",
+    "HM-R21": "Huck/Footer and Break, Layout or Hammer/No Big cancel in their matchup.",
+    "HM-R22": "Monster: one defender moves up to 5 open spaces, not onto the disc's path, "
+    "before the dice.",
+    "HM-R23": "A face rolled on an action it does not fit is spent; a Dump must stop behind "
+    "the disc's row.",
+    "HM-R24": "A winning Poach starts the next Up Call at once.",
+    "HM-R25": "Beat and No Big are decided without team dice; No Big only helps Marks.",
+    "HM-R26": "Only one defender may stand next to the Handler's disc; extras move away first.",
+    "HM-R27": "First to 7, win by 1; preset scrimmage: to 3, win by 2.",
+    "HM-R28": "Four coaches: the offense switches at each catch, the defense at each new "
+    "defender (option coach_rotation).",
+    "HM-R29": "Each team's strategy die is available once in each Up Call.",
+    "HM-R30": "The lowest-numbered offensive player next to a loose disc takes it.",
+    "HM-R31": "max_up_calls caps a game for simulations (off by default).",
+}
 
 SPEC = register(
     GameSpec(

@@ -13,6 +13,10 @@ def _team(team: int) -> str:
     return f"team {TEAM_NAMES[team]}"
 
 
+def _Team(team: int) -> str:
+    return f"Team {TEAM_NAMES[team]}"
+
+
 @dataclass(frozen=True, slots=True)
 class OffenseChosen(Event):
     team: int
@@ -20,7 +24,7 @@ class OffenseChosen(Event):
 
     def describe(self) -> str:
         how = "wins the toss for" if self.tossed else "has"
-        return f"{_team(self.team).capitalize()} {how} the Huck bag and starts on offense."
+        return f"{_Team(self.team)} {how} the Huck bag and starts on offense."
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +65,7 @@ class Pulled(Event):
     cell: str
 
     def describe(self) -> str:
-        return f"{_team(self.team).capitalize()} pulls {self.count}: the disc lands on {self.cell}."
+        return f"{_Team(self.team)} pulls {self.count}: the disc lands on {self.cell}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +82,7 @@ class MoveRolled(Event):
     count: int
 
     def describe(self) -> str:
-        return f"{_team(self.team).capitalize()} rolls {self.count} to move."
+        return f"{_Team(self.team)} rolls {self.count} to move."
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +103,7 @@ class MoveEnded(Event):
 
     def describe(self) -> str:
         spare = f", {self.left} unused" if self.left else ""
-        return f"{_team(self.team).capitalize()} ends its move{spare}."
+        return f"{_Team(self.team)} ends its move{spare}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +123,7 @@ class StrategyRolled(Event):
 
     def describe(self) -> str:
         note = "" if self.effective else " (no effect on this action)"
-        return f"{_team(self.team).capitalize()} rolls strategy: {self.face}{note}."
+        return f"{_Team(self.team)} rolls strategy: {self.face}{note}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +135,7 @@ class DiceRolled(Event):
 
     def describe(self) -> str:
         verb = "re-rolls" if self.again else "rolls"
-        return f"{_team(self.team).capitalize()} {verb} {self.total} for the {self.role}."
+        return f"{_Team(self.team)} {verb} {self.total} for the {self.role}."
 
 
 @dataclass(frozen=True, slots=True)

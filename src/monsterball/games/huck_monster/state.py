@@ -270,7 +270,7 @@ class HuckMonsterState(GameState):
         Each step enters an open space one row nearer the receiving team's back line; the
         disc goes the full count unless no such space is left, and then stops there."""
         field = self.field
-        step = -self.forward(self.defense)  # the pull flies toward the offense's end
+        step = self.forward(self.defense)  # toward the receiving team's end zone
         open_ = self.open_spaces()
         frontier = 1 << self.disc
         row = field.coords(self.disc)[1]

@@ -1,0 +1,218 @@
+"""Exact odds of an Up Call: the probability that a throw is caught, given the bids it meets.
+
+Computed by enumerating every team-dice total and strategy face with exact fractions, deciding
+each matchup with the same :func:`rules.resolve_bid` the engine uses. Choices are made the way a
+coach maximising the catch (offense) or the turnover (defense) would make them: Strip keeps a
+roll only if keeping is at least as good as re-rolling; a Hot Bid re-rolls a losing bid.
+
+What the abstract count model cannot know is geometry: a Monster's move and a Dump's direction
+are treated as having no effect on the count, and a Hammer is assumed to pass over the
+strongest bidder on the throw (the Mark if there is one, else an Intercept) — an upper bound
+for the offense.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from fractions import Fraction
+
+from monsterball.games.huck_monster.rules import (
+    CATCH,
+    CATCH_MARK,
+    CHALLENGE,
+    DARK_FACES,
+    DICE,
+    INTERCEPT,
+    LIGHT_FACES,
+    MARK,
+    THROW,
+    bid_blocked,
+    conflicts,
+    dark_effect,
+    dice_sum,
+    light_effect,
+    offense_count,
+    resolve_bid,
+)
+
+OFFENSE_STRATEGY = ("none", THROW, CATCH)
+DEFENSE_STRATEGY = ("none", MARK, INTERCEPT, CATCH_MARK, CHALLENGE)
+
+
+@dataclass(frozen=True)
+class UpCallSetup:
+    """The bids a throw meets. ``throw_count`` fixes the throw total (None: roll 3 dice).
+
+    ``offense_strategy`` adds the light die to the throw or the catch; ``defense_strategy``
+    adds the dark die to the first bid of that kind. ``path_length`` is how many spaces the
+    disc must fly (it matters only when a Footer halves the count)."""
+
+    mark: bool = False
+    intercepts: int = 0
+    catch_marks: int = 0
+    challenges: int = 0
+    throw_count: int | None = None
+    offense_strategy: str = "none"
+    defense_strategy: str = "none"
+    ties: str = "offense"
+    path_length: int = 1
+
+    def __post_init__(self) -> None:
+        if self.offense_strategy not in OFFENSE_STRATEGY:
+            raise ValueError(f"offense strategy must be one of {', '.join(OFFENSE_STRATEGY)}")
+        if self.defense_strategy not in DEFENSE_STRATEGY:
+            raise ValueError(f"defense strategy must be one of {', '.join(DEFENSE_STRATEGY)}")
+        if min(self.intercepts, self.catch_marks, self.challenges) < 0:
+            raise ValueError("bidder counts cannot be negative")
+        if self.intercepts + self.catch_marks + self.challenges + self.mark > 7:
+            raise ValueError("a team has only 7 defenders")
+        if self.throw_count is not None and not 3 <= self.throw_count <= 18:
+            raise ValueError("a 3-dice throw count is 3..18")
+        if self.ties not in ("offense", "defense"):
+            raise ValueError("ties must be 'offense' or 'defense'")
+
+
+Cont = Callable[[bool, str], Fraction]
+
+
+def _run_bids(
+    bids: list[tuple[str, bool]],
+    *,
+    base: int,
+    light: str,
+    action: str,
+    pending: str,
+    ties: str,
+    then: Cont,
+) -> Fraction:
+    """P(the offense survives every bid in ``bids`` and then ``then``).
+
+    With the offense's count fixed, each bid depends only on whether a Footer has halved the
+    count and whether the dark die is still to be used, so the recursion is memoised on that."""
+    light_now = light_effect(light, action)
+
+    @cache
+    def from_bid(index: int, halved: bool, pending: str) -> Fraction:
+        if index == len(bids):
+            return then(halved, pending)
+        bid, hammered = bids[index]
+        use = pending == bid
+        rest = "none" if use else pending
+        faces = [(f, Fraction(1, 6)) for f in DARK_FACES] if use else [("", Fraction(1))]
+        total = Fraction(0)
+        for face, p_face in faces:
+            dark = dark_effect(face, bid)
+            cancel = bool(dark and light_now and conflicts(light_now, dark))
+            if bid_blocked(light, action, bid, hammered) and not cancel:
+                total += p_face * from_bid(index + 1, halved, rest)
+                continue
+
+            def survive(roll: int, face: str = face) -> Fraction:
+                r = resolve_bid(
+                    base=base,
+                    light=light,
+                    action=action,
+                    halved=halved,
+                    bid=bid,
+                    roll=roll,
+                    dark=face,
+                    ties=ties,
+                )
+                return (
+                    Fraction(0) if r.defense_wins else from_bid(index + 1, halved or r.halves, rest)
+                )
+
+            if dark in ("beat", "no-big") and not cancel:
+                total += p_face * survive(0)
+                continue
+            dist = dice_sum(DICE[bid])
+            for roll, p_roll in dist:
+                value = survive(roll)
+                if dark == "hot-bid" and value:
+                    # A losing bid is re-rolled once; the second roll stands.
+                    value = sum((p * survive(again) for again, p in dist), Fraction(0))
+                total += p_face * p_roll * value
+        return total
+
+    return from_bid(0, False, pending)
+
+
+def _with_roll(value: Callable[[int], Fraction], strip: bool, fixed: int | None) -> Fraction:
+    """Expected value over a 3-dice roll (or a fixed total); Strip keeps the better of the
+    roll and a re-roll's expectation."""
+    dist = dice_sum(3) if fixed is None else ((fixed, Fraction(1)),)
+    if not strip:
+        return sum((p * value(t) for t, p in dist), Fraction(0))
+    reroll = sum((p * value(t) for t, p in dice_sum(3)), Fraction(0))
+    return sum((p * max(value(t), reroll) for t, p in dist), Fraction(0))
+
+
+def catch_probability(setup: UpCallSetup) -> Fraction:
+    """Exact probability that the throw is completed (caught) under ``setup``."""
+    guards = [(CATCH_MARK, False)] * setup.catch_marks + [(CHALLENGE, False)] * setup.challenges
+
+    @cache
+    def catch_phase(pending: str) -> Fraction:
+        if not guards:
+            return Fraction(1)
+        faces = (
+            [(f, Fraction(1, 6)) for f in LIGHT_FACES]
+            if setup.offense_strategy == CATCH
+            else [("", Fraction(1))]
+        )
+        total = Fraction(0)
+        for face, p_face in faces:
+            marked = list(guards)
+            if light_effect(face, CATCH) == "hammer":
+                marked[0] = (marked[0][0], True)
+
+            def value(
+                count: int, face: str = face, marked: list[tuple[str, bool]] = marked
+            ) -> Fraction:
+                return _run_bids(
+                    marked,
+                    base=count,
+                    light=face,
+                    action=CATCH,
+                    pending=pending,
+                    ties=setup.ties,
+                    then=lambda _h, _p: Fraction(1),
+                )
+
+            strip = light_effect(face, CATCH) == "strip"
+            total += p_face * _with_roll(value, strip, None)
+        return total
+
+    throw_bids = [(MARK, False)] * setup.mark + [(INTERCEPT, False)] * setup.intercepts
+    faces = (
+        [(f, Fraction(1, 6)) for f in LIGHT_FACES]
+        if setup.offense_strategy == THROW
+        else [("", Fraction(1))]
+    )
+    total = Fraction(0)
+    for face, p_face in faces:
+        bids = list(throw_bids)
+        if light_effect(face, THROW) == "hammer" and bids:
+            bids[0] = (bids[0][0], True)
+
+        def value(count: int, face: str = face, bids: list[tuple[str, bool]] = bids) -> Fraction:
+            def after_throw(halved: bool, pending: str) -> Fraction:
+                if offense_count(count, face, THROW, halved) < setup.path_length:
+                    return Fraction(0)  # a Footer left the disc short
+                return catch_phase(pending)
+
+            return _run_bids(
+                bids,
+                base=count,
+                light=face,
+                action=THROW,
+                pending=setup.defense_strategy,
+                ties=setup.ties,
+                then=after_throw,
+            )
+
+        strip = light_effect(face, THROW) == "strip"
+        total += p_face * _with_roll(value, strip, setup.throw_count)
+    return total

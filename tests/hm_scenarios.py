@@ -1,0 +1,109 @@
+"""Shared builders for Huck + Monster scenario tests: a position from a few named players,
+and a way to play scripted actions (decisions and dice) on it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from monsterball.core.actions import Event
+from monsterball.core.procedures import Procedure, procedure_to_dict
+from monsterball.core.registry import get_game
+from monsterball.games.huck_monster import HuckMonsterOptions, HuckMonsterState
+from monsterball.games.huck_monster.state import BOARD_KEYS
+
+SPEC = get_game("huck-monster")
+
+# Players not named by a test wait on their own back row, far from the play.
+PARK = {
+    **{f"A{i + 1}": f"{'abcdefg'[i]}1" for i in range(7)},
+    **{f"B{i + 1}": f"{'abcdefg'[i]}17" for i in range(7)},
+}
+
+BLANK_BOARD: dict[str, Any] = {
+    "disc": None,
+    "holder": None,
+    "offense": "A",
+    "north_team": "A",
+    "score": [0, 0],
+    "winner": -1,
+    "up_calls": 0,
+    "strategy_used": [False, False],
+    "action": "",
+    "base": 0,
+    "light": "",
+    "halved": False,
+    "receiver": None,
+    "path": [],
+    "progress": -1,
+    "bidders": [],
+    "hammered": None,
+    "poach": False,
+    "outcome": "",
+    "taker": None,
+    "coach_turn": [0, 0],
+}
+assert set(BLANK_BOARD) | {"players"} == set(BOARD_KEYS)
+
+
+def options(**changes: Any) -> HuckMonsterOptions:
+    opts = SPEC.options(**changes)
+    assert isinstance(opts, HuckMonsterOptions)
+    return opts
+
+
+def position(
+    players: dict[str, str | None],
+    *,
+    stack: list[Procedure[Any]],
+    opts: HuckMonsterOptions | None = None,
+    park: bool = True,
+    **board: Any,
+) -> HuckMonsterState:
+    """A state with ``players`` placed (the rest parked unless ``park`` is False)."""
+    placed: dict[str, str | None] = dict(PARK) if park else {n: None for n in PARK}
+    placed.update(players)
+    data = {
+        "format": 1,
+        "game": SPEC.id,
+        "rules_version": SPEC.rules_version,
+        "options": (opts or options()).to_dict(),
+        "ply": 0,
+        "board": {**BLANK_BOARD, "players": placed, **board},
+        "stack": [procedure_to_dict(p) for p in stack],
+    }
+    state = SPEC.from_position(data)
+    assert isinstance(state, HuckMonsterState)
+    state._settle()
+    return state
+
+
+def play(state: HuckMonsterState, *notations: str) -> list[Event]:
+    """Apply each action (checked); return every event they caused."""
+    out: list[Event] = []
+    for text in notations:
+        out.extend(state.apply(SPEC.parse_action(text)))
+    return out
+
+
+def texts(events: list[Event]) -> list[str]:
+    return [e.describe() for e in events]
+
+
+def kinds(events: list[Event]) -> list[str]:
+    return [type(e).__name__ for e in events]
+
+
+def legal(state: HuckMonsterState) -> set[str]:
+    return {a.notation() for a in state.legal_actions()}
+
+
+def name(state: HuckMonsterState, player: str) -> str:
+    """The space a player stands on."""
+    from monsterball.games.huck_monster.actions import parse_player
+
+    return state.field.name(state.pos[parse_player(player)])
+
+
+def neighbours(state: HuckMonsterState, cell: str) -> set[str]:
+    c = state.field.parse_cell(cell)
+    return {state.field.name(n) for n in state.field.neighbours[c]}

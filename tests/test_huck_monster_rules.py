@@ -1,0 +1,271 @@
+"""Huck + Monster, standard game: one scenario test (or more) per rule id and ruling in
+docs/rules/huck-monster.md. Dice are scripted as chance actions ("3d6=10"), so each test
+checks the exact outcome the rule demands."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from hm_scenarios import SPEC, kinds, legal, name, neighbours, options, play, position, texts
+from monsterball.core.errors import IllegalActionError
+from monsterball.core.game import CHANCE
+from monsterball.core.seating import Seating
+from monsterball.games.huck_monster import HuckMonsterState
+from monsterball.games.huck_monster import events as ev
+from monsterball.games.huck_monster.coaching import acting_coach
+from monsterball.games.huck_monster.procedures import (
+    Bid,
+    Moving,
+    MoveRoll,
+    OffenseAction,
+    PullLanding,
+    SetUp,
+    TeamMoves,
+    UpCall,
+)
+
+# The lane (straight throws keep the path fixed): Handler A1 on e7 with the disc on e8; the
+# throw to A2 (d12) flies the NW ray e9, d10 and stops on d11. B1 marks the disc (f8); B2 (d9)
+# and B3 (e10) are next to the path; B4 (c11) is next to the disc's stop (a Mark at the catch);
+# B5 (e13) is next to the Receiver only (a Challenge).
+LANE = {"A1": "e7", "A2": "d12", "B1": "f8", "B2": "d9", "B3": "e10", "B4": "c11", "B5": "e13"}
+
+
+def lane(
+    players: dict[str, str | None] | None = None, *, strategy: bool = False, **opts: object
+) -> HuckMonsterState:
+    layout: dict[str, str | None] = dict(LANE)
+    layout.update(players or {})
+    return position(
+        {k: v for k, v in layout.items()},
+        disc="e8",
+        holder="A1",
+        stack=[UpCall("start")],
+        opts=options(throw_path="straight", strategy_dice=strategy, **opts),  # type: ignore[arg-type]
+    )
+
+
+def bids(events: list[ev.Event]) -> list[tuple[str, str, bool]]:
+    from monsterball.games.huck_monster.actions import player_name
+
+    return [
+        (player_name(e.player), e.role, e.defense_wins)
+        for e in events
+        if isinstance(e, ev.BidDecided)
+    ]
+
+
+def top(state: HuckMonsterState) -> object:
+    return state.stack[-1]
+
+
+# -- setting up ------------------------------------------------------------------------------
+
+
+def test_HM_SET_1_HM_SET_2_HM_SET_7_HM_R2_teams_line_up_on_their_lines() -> None:
+    state = SPEC.new_game(options())
+    # HM-R3: A has the Huck bag, receives, and lines up first on its line (row 3: the south
+    # end zone's row next to the field).
+    assert state.current_player() == 0
+    assert legal(state) == {f"place {c}3" for c in "abcdefgh"}
+    play(state, *(f"place {c}3" for c in "abcdefg"))
+    assert [name(state, f"A{i}") for i in range(1, 8)] == [f"{c}3" for c in "abcdefg"]
+    # Then B lines up on the north line (row 15).
+    assert state.current_player() == 1
+    assert legal(state) == {f"place {c}15" for c in "abcdefgh"}
+    with pytest.raises(IllegalActionError, match="not an open space on team B's line"):
+        play(state, "place c14")
+
+
+def test_HM_SET_3_the_disc_goes_on_the_open_defensive_line_space() -> None:
+    state = SPEC.new_game(options())
+    play(state, *(f"place {c}3" for c in "abcdefg"))
+    play(state, *(f"place {c}15" for c in "abcdeg" + "h"))
+    assert legal(state) == {"disc f15"}
+    with pytest.raises(IllegalActionError, match="defensive line"):
+        play(state, "disc h3")
+    play(state, "disc f15")
+    assert state.field.name(state.disc) == "f15"
+    assert state.current_player() == CHANCE
+
+
+@pytest.mark.parametrize(("choice", "offense"), [("A", 0), ("B", 1)])
+def test_HM_SET_5_HM_R3_the_huck_bag_starts_on_offense(choice: str, offense: int) -> None:
+    state = SPEC.new_game(options(first_offense=choice))
+    assert state.offense == offense
+    assert state.current_player() == offense  # the offense lines up first
+    tossed = SPEC.new_game(options(first_offense="toss"))
+    assert tossed.current_player() == CHANCE
+    assert [(a.notation(), p) for a, p in tossed.chance_outcomes()] == [
+        ("toss=A", Fraction(1, 2)),
+        ("toss=B", Fraction(1, 2)),
+    ]
+    play(tossed, "toss=B")
+    assert tossed.offense == 1 and tossed.north_team == 1
+
+
+# -- the pull --------------------------------------------------------------------------------
+
+
+def lined_up(**opts: object) -> HuckMonsterState:
+    state = SPEC.new_game(options(**opts))  # type: ignore[arg-type]
+    play(state, *(f"place {c}3" for c in "abcdefh"))  # A leaves g3 open
+    play(state, *(f"place {c}15" for c in "abcefgh"), "disc d15")
+    return state
+
+
+def test_HM_PULL_1_the_pull_is_three_team_dice() -> None:
+    state = lined_up()
+    outcomes = dict((a.notation(), p) for a, p in state.chance_outcomes())
+    assert len(outcomes) == 16 and sum(outcomes.values()) == 1
+    assert outcomes["3d6=3"] == Fraction(1, 216) and outcomes["3d6=10"] == Fraction(27, 216)
+
+
+def test_HM_PULL_2_HM_PULL_5_HM_R4_the_pull_travels_the_full_count_toward_the_offense() -> None:
+    state = lined_up()
+    play(state, "3d6=4")
+    assert isinstance(top(state), PullLanding) and state.current_player() == 1
+    landings = legal(state)
+    # Four steps, each one row nearer A's end: every landing is on row 11 (15 - 4), and the
+    # first step leaves from d15 (its resting space is not counted).
+    assert landings and all(a.endswith("11") for a in landings)
+    assert landings == {"pull b11", "pull c11", "pull d11", "pull e11", "pull f11"}
+    with pytest.raises(IllegalActionError, match="full count"):
+        play(state, "pull d12")
+    events = play(state, "pull d11")
+    assert texts(events)[0] == "Team B pulls 4: the disc lands on d11."
+
+
+def test_HM_PULL_3_HM_PULL_4_the_pull_may_pass_the_line_and_stays_where_it_lands() -> None:
+    state = lined_up()
+    play(state, "3d6=14")  # from row 15 down to row 1: through A's line at its gap (g3)
+    landings = legal(state)
+    # Paths through the gap reach row 1; paths that meet A's wall stop in front of it (row 4).
+    assert {a for a in landings if a.endswith(("1", "2"))} == {"pull f1", "pull g1", "pull h1"}
+    assert all(a.endswith(("1", "4")) for a in landings)
+    play(state, "pull g1")
+    # HM-PULL-4: no catch roll; the disc lies there and team moves begin (offense first).
+    assert state.field.name(state.disc) == "g1" and state.holder == -1
+    assert isinstance(top(state), MoveRoll) and top(state).team == 0  # type: ignore[attr-defined]
+
+
+def test_HM_PULL_6_HM_R4_a_pull_stops_at_the_back_line_or_a_wall() -> None:
+    state = SPEC.new_game(options())
+    play(state, *(f"place {c}3" for c in "abcdefg"))
+    play(state, *(f"place {c}15" for c in "abcefgh"), "disc d15")
+    play(state, "3d6=18")
+    # A's line is full from a3 to g3 except h3... the only way through is h3; paths that meet
+    # the wall stop in front of it (row 4), paths through h3 run on to the back line (row 1).
+    landings = legal(state)
+    assert "pull h1" in landings
+    assert all(a.endswith("1") or a.endswith("4") for a in landings)
+    assert any(a.endswith("4") for a in landings)
+
+
+# -- team moves and possession -----------------------------------------------------------------
+
+
+def moving(players: dict[str, str | None], team: int, left: int, **board: object) -> HuckMonsterState:
+    return position(players, stack=[TeamMoves("normal", 1, 2), Moving(team, left)], **board)
+
+
+def test_HM_MOVE_1_offense_rolls_and_moves_first_then_defense() -> None:
+    state = position(
+        {"A1": "e7", "B1": "h10"},
+        disc="e8",
+        holder="A1",
+        stack=[TeamMoves("normal", 1, 0)],
+    )
+    assert isinstance(top(state), MoveRoll) and top(state).team == 0  # type: ignore[attr-defined]
+    play(state, "3d6=5", "end")
+    assert isinstance(top(state), MoveRoll) and top(state).team == 1  # type: ignore[attr-defined]
+    play(state, "3d6=7", "end")
+    assert isinstance(state.stack[-2], UpCall)  # the Up Call follows both moves
+
+
+def test_HM_MOVE_2_HM_R5_the_count_is_split_and_may_be_left_unused() -> None:
+    state = moving({"A1": "e7", "A2": "b5"}, 0, 10, disc="e8", holder="A1")
+    events = play(state, "A2-b8")
+    assert texts(events) == ["A2 moves 3 to b8 (7 left)."]
+    play(state, "A3-c4")  # A3 from c1: 3 spaces
+    play(state, "A2-b9")  # a player may move again
+    assert top(state) == Moving(0, 3)
+    events = play(state, "end")  # HM-R5: ending early is allowed
+    assert texts(events)[0] == "Team A ends its move, 3 unused."
+
+
+def test_HM_MOVE_3_players_never_move_through_players_or_the_disc() -> None:
+    # B1 on d8 is walled in by the disc (e8), A1 (e7) and four B players.
+    wall = {"A1": "e7", "B1": "d8", "B2": "e9", "B3": "d7", "B4": "c8", "B5": "d9"}
+    state = moving(wall, 1, 6, disc="e8", holder="A1")
+    assert not any(a.startswith("B1-") for a in legal(state))
+    with pytest.raises(IllegalActionError, match="cannot reach"):
+        play(state, "B1-e10")
+    with pytest.raises(IllegalActionError, match="cannot reach"):
+        play(state, "B2-e8")  # onto the disc
+
+
+def test_HM_MOVE_4_the_handler_and_the_disc_do_not_move() -> None:
+    state = moving({"A1": "e7"}, 0, 8, disc="e8", holder="A1")
+    assert not any(a.startswith("A1-") for a in legal(state))
+    with pytest.raises(IllegalActionError, match="in possession"):
+        play(state, "A1-e6")
+
+
+def loose(players: dict[str, str | None], left: int, **opts: object) -> HuckMonsterState:
+    return position(
+        players,
+        disc="e10",
+        stack=[TeamMoves("loose", 1, 1), Moving(0, left)],
+        opts=options(**opts),  # type: ignore[arg-type]
+    )
+
+
+def test_HM_POSS_1_HM_R6_the_offense_must_chase_the_loose_disc() -> None:
+    state = loose({"A1": "e6", "A2": "b5"}, 4)
+    # A1 can reach a space next to e10 with 4: only such moves are legal, and no 'end'.
+    assert legal(state) == {"A1-e9", "A1-f9", "A1-d10", "A1-f10"}
+    with pytest.raises(IllegalActionError, match="next to the loose disc"):
+        play(state, "A2-b6")
+    with pytest.raises(IllegalActionError, match="cannot end yet"):
+        play(state, "end")
+    far = loose({"A1": "e4", "A2": "b3"}, 3)
+    # Nobody can reach the disc: the moves that end closest (A1 to row 7) are the only ones.
+    assert legal(far) and all(a.startswith("A1-") and a.endswith("7") for a in legal(far))
+    free = loose({"A1": "e6", "A2": "b5"}, 4, pickup="free")
+    assert "A2-b6" in legal(free) and "end" in legal(free)
+
+
+def test_HM_POSS_2_HM_R30_a_player_next_to_the_loose_disc_takes_possession() -> None:
+    state = loose({"A1": "e6", "A2": "b5"}, 6)
+    events = play(state, "A1-e9")
+    assert state.holder == 0 and "A1 takes possession of the disc." in texts(events)
+    assert "A2-b6" in legal(state)  # once claimed, the rest of the count is free
+    # A pull landing next to two receivers: the lowest number takes it.
+    pulled = position(
+        {"A3": "d9", "A2": "f10"},
+        disc="d15",
+        stack=[PullLanding(5)],
+        offense="A",
+    )
+    play(pulled, "pull e10")
+    assert pulled.holder == 1  # A2 (index 1) before A3
+
+
+def test_HM_POSS_3_an_unclaimed_pull_means_a_second_round_of_moves() -> None:
+    state = position({"A1": "e3"}, disc="e12", stack=[TeamMoves("loose", 1, 0)])
+    play(state, "3d6=3", *[a for a in ["A1-e6"]], "3d6=3", "end")
+    assert state.holder == -1
+    assert isinstance(top(state), MoveRoll) and top(state).team == 0  # type: ignore[attr-defined]
+    assert state.stack[-2] == TeamMoves("loose", 2, 1)
+
+
+def test_HM_POSS_4_HM_R7_no_possession_after_the_second_move_restarts_the_point() -> None:
+    state = position({"A1": "e3"}, disc="e14", stack=[TeamMoves("loose", 2, 0)])
+    events = play(state, "3d6=3", "A1-e6")
+    assert isinstance(events[-1], ev.PointStarted) and events[-1].restart
+    assert all(c == -1 for c in state.pos)  # both teams line up again
+    assert state.offense == 0 and state.current_player() == 0
+    assert isinstance(top(state), SetUp)
