@@ -182,7 +182,7 @@ class BidPrevented(Event):
     reason: str
 
     def describe(self) -> str:
-        return f"{player_name(self.player)} cannot bid as the {self.role}: {self.reason}."
+        return f"{player_name(self.player)} cannot bid ({self.role}): {self.reason}."
 
 
 @dataclass(frozen=True, slots=True)

@@ -312,6 +312,7 @@ class TeamMoves(Procedure[State]):
 
     def resolve(self, state: State) -> Transition:
         if self.stage == 0:
+            _rotate(state, state.offense, "move")
             return (TeamMoves(self.kind, self.round, 1), MoveRoll(state.offense))
         if self.stage == 1:
             if state.holder == NOBODY and self.kind == "stall":
@@ -319,6 +320,7 @@ class TeamMoves(Procedure[State]):
             elif state.holder == NOBODY and self.kind == "loose" and self.round == 2:
                 # HM-POSS-4: no offensive player next to the disc after the second move.
                 return (StartPoint(state.offense, True),)
+            _rotate(state, state.defense, "move")
             return (TeamMoves(self.kind, self.round, 2), MoveRoll(state.defense))
         if state.holder == NOBODY:
             return (TeamMoves(self.kind, self.round + 1, 0),)  # HM-POSS-3: move again
@@ -369,7 +371,6 @@ class MoveRoll(Procedure[State]):
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, Roll)
         count = int(action.value)
-        _rotate(state, self.team, "move")
         state.emit(ev.MoveRolled(self.team, count))
         return (Moving(self.team, count),)
 
@@ -541,6 +542,7 @@ class UpCall(Procedure[State]):
         state.poach = False
         state.clear_action()
         state.emit(ev.UpCallStarted(state.up_calls, state.holder))
+        _rotate(state, state.offense, "throw")
         return (UpCall("aim"), OffenseAction(THROW, "declare"))
 
     def _aim(self, state: State) -> Transition:
@@ -571,24 +573,20 @@ class UpCall(Procedure[State]):
             return (UpCall("end"),)
         defense = state.defense
         if state.progress < 0:
-            marks = [
-                p
-                for p in state.players_in(state.adjacent(state.disc), defense)
-                if p != state.hammered
-            ]
+            marks = state.players_in(state.adjacent(state.disc), defense)
             if marks and not any(state.bidders >> p & 1 for p in marks):
-                return (UpCall("fly"), Bid(marks[0], MARK, "declare", "", 0))
+                return (UpCall("fly"), _bid(state, marks[0], MARK))
         final = state.path[-1]
         guards = state.catch_guards(final, state.receiver)
         for i in range(max(state.progress, 0), len(state.path) - 1):
             cell = state.path[i]
             for p in state.players_in(state.adjacent(cell) & ~guards, defense):
-                if state.bidders >> p & 1 or p == state.hammered:
+                if state.bidders >> p & 1:
                     continue
                 state.progress = i
                 if not state.all_occupied() >> cell & 1:
                     state.disc = cell  # (over a hammered defender it stays in the air)
-                return (UpCall("fly"), Bid(p, INTERCEPT, "declare", "", 0))
+                return (UpCall("fly"), _bid(state, p, INTERCEPT))
         state.progress = len(state.path) - 1
         state.disc = final
         return (UpCall("catch"),)
@@ -608,10 +606,10 @@ class UpCall(Procedure[State]):
         around = state.adjacent(state.pos[state.receiver])
         out = []
         for p in state.players_in(ring, state.defense):
-            if not state.bidders >> p & 1 and p != state.hammered:
+            if not state.bidders >> p & 1:
                 out.append((p, CATCH_MARK))
         for p in state.players_in(around & ~ring, state.defense):
-            if not state.bidders >> p & 1 and p != state.hammered:
+            if not state.bidders >> p & 1:
                 out.append((p, CHALLENGE))
         return out
 
@@ -624,7 +622,7 @@ class UpCall(Procedure[State]):
             state.outcome = "catch"
             return (UpCall("end"),)
         player, role = guards[0]
-        return (UpCall("guarded"), Bid(player, role, "declare", "", 0))
+        return (UpCall("guarded"), _bid(state, player, role))
 
     def _end(self, state: State) -> Transition:
         outcome = state.outcome
@@ -776,11 +774,14 @@ class Aim(Procedure[State]):
         state.holder = NOBODY  # the disc is in the air
         state.path = path
         state.progress = -1
-        for c in path[:-1]:
-            if state.defender_cells() >> c & 1:
-                state.hammered = state.player_at(c)
         names = tuple(state.field.name(c) for c in path)
         state.emit(ev.Thrown(action.receiver, action.cell, names))
+        for c in path[:-1]:
+            if state.defender_cells() >> c & 1:
+                # HM-R20: the disc passes over him, so he makes no bid on this throw.
+                state.hammered = state.player_at(c)
+                state.bidders |= 1 << state.hammered
+                state.emit(ev.BidPrevented(state.hammered, "defender passed over", "hammer"))
         return ()
 
     def describe(self) -> str:
@@ -825,8 +826,6 @@ class OffenseAction(Procedure[State]):
         state.action = self.kind
         state.light = ""
         state.halved = False
-        if self.kind == THROW:
-            _rotate(state, state.offense, "throw")
 
     def apply(self, state: State, action: Action) -> Transition:
         if self.stage == "declare":
@@ -865,6 +864,12 @@ class OffenseAction(Procedure[State]):
             "strip": "Strip: keep or re-roll",
         }.get(self.stage, "team dice")
         return f"the {self.kind}: {what}"
+
+
+def _bid(state: State, player: int, role: str) -> Bid:
+    """A new defender joins the play: the defense's coach rotates (HM-4P-3)."""
+    _rotate(state, state.defense, "bid")
+    return Bid(player, role, "declare", "", 0)
 
 
 def _strategy_open(state: State, team: int) -> bool:
@@ -947,7 +952,6 @@ class Bid(Procedure[State]):
 
     def _declared(self, state: State, *, strategy: bool) -> Transition:
         state.bidders |= 1 << self.player
-        _rotate(state, state.defense, "bid")
         if strategy:
             state.strategy_used[state.defense] = True
             return (self._with("face"),)
