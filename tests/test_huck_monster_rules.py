@@ -827,3 +827,23 @@ def test_HM_R28_every_action_rotation_switches_at_each_team_action() -> None:
     assert state.offense == 1
     assert acting_coach(state, SEATING) == "bob"
     assert first == "ann"
+
+
+# -- the field ---------------------------------------------------------------------------------
+
+
+def test_HM_R1_the_field_is_an_8_by_17_hex_field_with_3_row_end_zones() -> None:
+    state = SPEC.new_game(options())
+    field = state.field
+    assert (field.kind, field.width, field.height) == ("hex", 8, 17)
+    assert len(field.neighbours[field.parse_cell("e9")]) == 6
+    south, north = state.end_zone(0), state.end_zone(1)
+    assert bin(south).count("1") == bin(north).count("1") == 3 * 8
+    assert state.line_row(0) == 2 and state.line_row(1) == 14  # rows 3 and 15
+    square = SPEC.new_game(options(grid="square", width=10, length=21, end_zone_depth=4))
+    assert square.field.kind == "square" and len(square.field.neighbours[55]) == 8
+    assert square.line_row(0) == 3
+    with pytest.raises(Exception, match="too little field"):
+        options(length=11, end_zone_depth=4)
+    with pytest.raises(Exception, match="at least 8"):
+        options(width=7)

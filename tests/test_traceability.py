@@ -30,7 +30,15 @@ def all_test_text() -> str:
 
 def named_in_tests(rule_id: str, text: str) -> bool:
     # Test names spell ids with underscores (test_PU_RUN_1_...); docstrings with dashes.
-    return rule_id in text or rule_id.replace("-", "_") in text
+    # A digit may not follow, so an R1 ruling is not found inside R12.
+    spellings = (rule_id, rule_id.replace("-", "_"))
+    return any(re.search(re.escape(s) + r"(?!\d)", text) for s in spellings)
+
+
+def test_an_id_is_not_found_inside_a_longer_one() -> None:
+    assert named_in_tests("ZZ-R1", "test_ZZ_R1_field")
+    assert named_in_tests("ZZ-R1", "see ZZ-R1.")
+    assert not named_in_tests("ZZ-R1", "test_ZZ_R12_ties and ZZ-R10")
 
 
 @pytest.mark.parametrize("doc", RULE_DOCS, ids=lambda p: p.name)
