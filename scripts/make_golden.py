@@ -1,8 +1,8 @@
-"""Write the golden replays: one fixed-seed random game per Paper Ultimate preset.
+"""Write the golden replays: one fixed-seed random game per preset of every game.
 
 Each game is played by two bots that pick uniformly from ``legal_actions`` with
 ``random.Random(seed)``, with every chance event rolled by ``SeededSampler(seed)``, and kept as
-a record (``core.record.Recorder``) in ``tests/golden/paper-ultimate.<preset>.jsonl``.
+a record (``core.record.Recorder``) in ``tests/golden/<game>.<preset>.jsonl``.
 ``tests/test_golden.py`` replays the same games in-process and compares them byte for byte, so
 any change in behaviour, notation or record format shows up as a diff to review.
 
@@ -20,31 +20,42 @@ from typing import Any
 
 from monsterball.core.dice import SeededSampler
 from monsterball.core.record import Recorder
-from monsterball.core.registry import get_game
+from monsterball.core.registry import all_games, get_game
 
-GAME = "paper-ultimate"
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden"
 
-# preset -> (seed, option overrides). Throw caps keep the full-size pitches small on disk.
-GAMES: dict[str, tuple[int, dict[str, Any]]] = {
-    "standard": (101, {"max_throws": 60}),
-    "no-monster": (102, {"max_throws": 60}),
-    "coins": (103, {"max_throws": 60}),
-    "quick": (104, {"max_throws": 60}),
-    "open-field": (105, {"max_throws": 60}),
-    "small": (106, {}),
+# (game, preset) -> (seed, option overrides). Caps keep the long games small on disk.
+GAMES: dict[tuple[str, str], tuple[int, dict[str, Any]]] = {
+    ("paper-ultimate", "standard"): (101, {"max_throws": 60}),
+    ("paper-ultimate", "no-monster"): (102, {"max_throws": 60}),
+    ("paper-ultimate", "coins"): (103, {"max_throws": 60}),
+    ("paper-ultimate", "quick"): (104, {"max_throws": 60}),
+    ("paper-ultimate", "open-field"): (105, {"max_throws": 60}),
+    ("paper-ultimate", "small"): (106, {}),
+    ("huck-monster", "starting-7"): (201, {"max_up_calls": 40}),
+    ("huck-monster", "scrimmage"): (202, {"max_up_calls": 40}),
+    ("huck-monster", "basic"): (203, {"max_up_calls": 40}),
+    ("huck-monster", "straight-throws"): (204, {"max_up_calls": 40}),
+    ("huck-monster", "square-field"): (205, {"max_up_calls": 40}),
+    ("huck-monster", "small"): (206, {}),
 }
 MAX_PLIES = 200_000
 
 
-def golden_path(preset: str) -> Path:
-    return GOLDEN_DIR / f"{GAME}.{preset}.jsonl"
+def all_presets() -> list[tuple[str, str]]:
+    return [(spec.id, preset) for spec in all_games() for preset in spec.options_type.PRESETS]
 
 
-def play_golden(preset: str) -> str:
-    """The record text of the golden game for ``preset``."""
-    spec = get_game(GAME)
-    seed, overrides = GAMES[preset]
+def golden_path(key: tuple[str, str]) -> Path:
+    game, preset = key
+    return GOLDEN_DIR / f"{game}.{preset}.jsonl"
+
+
+def play_golden(key: tuple[str, str]) -> str:
+    """The record text of the golden game for ``(game, preset)``."""
+    game, preset = key
+    spec = get_game(game)
+    seed, overrides = GAMES[key]
     state = spec.new_game(spec.options(preset, **overrides))
     recorder = Recorder(state, seed=seed, players={"A": "random", "B": "random"})
     bot = random.Random(seed)
@@ -57,7 +68,7 @@ def play_golden(preset: str) -> str:
         else:
             recorder.apply(bot.choice(state.legal_actions()))
     else:
-        raise RuntimeError(f"golden game '{preset}' did not end in {MAX_PLIES} plies")
+        raise RuntimeError(f"golden game {key} did not end in {MAX_PLIES} plies")
     return recorder.record.to_text()
 
 
@@ -65,16 +76,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="report changes, write nothing")
     args = parser.parse_args(argv)
-    spec = get_game(GAME)
-    missing = sorted(set(spec.options_type.PRESETS) - set(GAMES))
+    missing = sorted(set(all_presets()) - set(GAMES))
     if missing:
-        print(f"no golden game defined for preset(s): {', '.join(missing)}", file=sys.stderr)
+        print(f"no golden game defined for: {missing}", file=sys.stderr)
         return 2
     GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
     changed = 0
-    for preset in sorted(GAMES):
-        path = golden_path(preset)
-        text = play_golden(preset)
+    for key in sorted(GAMES):
+        path = golden_path(key)
+        text = play_golden(key)
         old = path.read_text(encoding="utf-8") if path.exists() else None
         status = "same" if old == text else "new" if old is None else "changed"
         if status != "same":

@@ -17,7 +17,6 @@ import pytest
 
 from monsterball.core.record import read_record, replay
 from monsterball.core.registry import get_game
-from monsterball.games.paper_ultimate import PaperUltimateOptions
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "make_golden.py"
@@ -36,7 +35,7 @@ def load_script() -> ModuleType:
 
 
 MAKE = load_script()
-PRESETS = sorted(PaperUltimateOptions.PRESETS)
+PRESETS = sorted(MAKE.all_presets())
 
 
 def first_difference(stored: str, fresh: str) -> str:
@@ -54,8 +53,8 @@ def test_every_preset_has_a_golden_game() -> None:
     assert MAKE.GOLDEN_DIR == GOLDEN_DIR
 
 
-@pytest.mark.parametrize("preset", PRESETS)
-def test_golden_game_is_reproduced_byte_for_byte(preset: str) -> None:
+@pytest.mark.parametrize("preset", PRESETS, ids="{0[0]}.{0[1]}".format)
+def test_golden_game_is_reproduced_byte_for_byte(preset: tuple[str, str]) -> None:
     path = MAKE.golden_path(preset)
     assert path.exists(), f"{path.name} is missing: run `make golden`"
     stored = path.read_bytes()
@@ -68,15 +67,15 @@ def test_golden_game_is_reproduced_byte_for_byte(preset: str) -> None:
         )
 
 
-@pytest.mark.parametrize("preset", PRESETS)
-def test_golden_file_replays_and_verifies(preset: str) -> None:
+@pytest.mark.parametrize("preset", PRESETS, ids="{0[0]}.{0[1]}".format)
+def test_golden_file_replays_and_verifies(preset: tuple[str, str]) -> None:
     path = MAKE.golden_path(preset)
     record = read_record(path)
     seed, overrides = MAKE.GAMES[preset]
-    spec = get_game("paper-ultimate")
+    spec = get_game(preset[0])
     assert record.game == spec.id
     assert record.seed == seed
-    assert record.options == spec.options(preset, **overrides).to_dict()
+    assert record.options == spec.options(preset[1], **overrides).to_dict()
     assert record.end is not None, "a golden game is played to the end"
     report = replay(record, verify=True)
     assert report.ok, f"{path.name}: {report.divergence}"
