@@ -12,7 +12,8 @@ from typer.testing import CliRunner, Result
 from monsterball.bots import Bot, bot_seed, make_bot, play_game
 from monsterball.cli import app, wrap_notations
 from monsterball.core.dice import SeededSampler
-from monsterball.core.game import CHANCE, GameState
+from monsterball.core.game import CHANCE, GameSpec, GameState
+from monsterball.core.options import GameOptions
 from monsterball.core.record import read_record
 from monsterball.core.registry import get_game
 
@@ -31,11 +32,13 @@ def invoke(*args: str, input: str | None = None) -> Result:
     return result
 
 
-def scripted_game(seed: int, bots: dict[int, Bot]) -> tuple[list[str], GameState]:
+def scripted_game(
+    seed: int, bots: dict[int, Bot], spec: GameSpec = SPEC, options: GameOptions = OPTIONS
+) -> tuple[list[str], GameState]:
     """The lines a human would type to play the game ``play --seed seed`` shows: the same
     dice (SeededSampler(seed)) and bots, random choices for the human seats, and no line
     where the CLI plays a forced action by itself."""
-    state = SPEC.new_game(OPTIONS)
+    state = spec.new_game(options)
     sampler = SeededSampler(seed)
     rng = random.Random(seed)
     lines = []
@@ -147,25 +150,36 @@ def test_random_seed_is_announced() -> None:
     assert "Seed " in result.output and "--seed" in result.output
 
 
+WHOLE_GAMES = [
+    pytest.param("pu", SMALL, id="paper-ultimate"),
+    # Huck + Monster: a regulation game to 7 (HM issue: "a full game to 7 ... in the terminal").
+    pytest.param("hm", ["--preset", "starting-7"], id="huck-monster", marks=pytest.mark.slow),
+    pytest.param("hm", ["--preset", "small"], id="huck-monster-small"),
+]
+
+
 @pytest.mark.parametrize("mode", ["hotseat", "vs-bot-as-B"])
-def test_a_whole_game(tmp_path: Path, mode: str) -> None:
+@pytest.mark.parametrize(("game", "args"), WHOLE_GAMES)
+def test_a_whole_game(tmp_path: Path, mode: str, game: str, args: list[str]) -> None:
     seed = 21
+    spec = get_game(game)
+    opts = OPTIONS if game == "pu" else spec.options(args[1])
     if mode == "hotseat":
         bots: dict[int, Bot] = {}
         extra = ["--hotseat"]
     else:
         bots = {0: make_bot("random", bot_seed(seed, 0))}
         extra = ["--bot", "random", "--seat", "B"]
-    lines, final = scripted_game(seed, bots)
+    lines, final = scripted_game(seed, bots, spec, opts)
     save = tmp_path / "game.jsonl"
     result = invoke(
         "play",
-        "pu",
+        game,
         "--seed",
         str(seed),
         "--save",
         str(save),
-        *SMALL,
+        *args,
         *extra,
         input="".join(line + "\n" for line in lines),
     )
