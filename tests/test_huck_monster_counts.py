@@ -76,8 +76,12 @@ def test_counts_setup_disc_and_up_call_decisions() -> None:
     assert len(legal(state)) == 8  # 2: B's 8 line spaces
     play(state, *(f"place {c}15" for c in "abcdefg"))
     assert legal(state) == {"disc h15"}  # 3: the one open line space
-    lane = position({"A1": "e7", "A2": "e12", "B1": "f8"}, disc="e8", holder="A1",
-                    stack=[UpCall("aim"), Bid(7, "mark", "hotbid", "hot-bid", 6)])
+    lane = position(
+        {"A1": "e7", "A2": "e12", "B1": "f8"},
+        disc="e8",
+        holder="A1",
+        stack=[UpCall("aim"), Bid(7, "mark", "hotbid", "hot-bid", 6)],
+    )
     assert legal(lane) == {"keep", "reroll"}  # 4: Hot Bid
 
 
@@ -93,8 +97,9 @@ def test_counts_pull_landings() -> None:
 @pytest.mark.parametrize("left", [1, 2, 3])
 def test_counts_team_move_in_open_field(left: int) -> None:
     players = {"A1": "e7", "A2": "b11", "A3": "g11", "B1": "h17"}
-    state = position(players, disc="e8", holder="A1",
-                     stack=[TeamMoves("normal", 1, 2), Moving(0, left)])
+    state = position(
+        players, disc="e8", holder="A1", stack=[TeamMoves("normal", 1, 2), Moving(0, left)]
+    )
     taken = occupied(state)
     expected = {p: len(reach(c, left, taken)) for p, c in players.items() if p.startswith("A")}
     expected.pop("A1")  # the Handler does not move
@@ -107,11 +112,16 @@ def test_counts_team_move_in_open_field(left: int) -> None:
 
 
 def test_counts_chase_and_one_mark_rules() -> None:
-    chase = position({"A1": "e6", "A2": "b5"}, disc="e10",
-                     stack=[TeamMoves("loose", 1, 1), Moving(0, 4)])
+    chase = position(
+        {"A1": "e6", "A2": "b5"}, disc="e10", stack=[TeamMoves("loose", 1, 1), Moving(0, 4)]
+    )
     assert divide(chase) == {"A1": 4}  # 10: e9, f9, d10, f10; no 'end'
-    mark = position({"A1": "e7", "B1": "f8", "B2": "c10"}, disc="e8", holder="A1",
-                    stack=[TeamMoves("normal", 1, 2), Moving(1, 2)])
+    mark = position(
+        {"A1": "e7", "B1": "f8", "B2": "c10"},
+        disc="e8",
+        holder="A1",
+        stack=[TeamMoves("normal", 1, 2), Moving(1, 2)],
+    )
     taken = occupied(mark)
     ring = {"f9", "f8", "f7", "e7", "d8", "e9"}
     # 11: B2 may not join B1 next to the disc; B1 may move anywhere it reaches.
@@ -120,17 +130,19 @@ def test_counts_chase_and_one_mark_rules() -> None:
 
 
 def test_counts_throw_targets_and_monster_moves() -> None:
-    state = position({"A1": "e7", "A2": "e12", "A3": "b9", "B1": "h15"}, disc="e8", holder="A1",
-                     stack=[UpCall("start")], opts=options(strategy_dice=False))
+    state = position(
+        {"A1": "e7", "A2": "e12", "A3": "b9", "B1": "h15"},
+        disc="e8",
+        holder="A1",
+        stack=[UpCall("start")],
+        opts=options(strategy_dice=False),
+    )
     play(state, "3d6=4")
     taken = occupied(state)
     # 12: the disc flies 1..4 spaces through open spaces (3 to reach a space, then the stop).
     flight = reach("e8", 3, taken) | {"e8"}
     stops = {n for f in flight for n in reach(f, 1, taken)} - {"e8"}
-    expected = {
-        p: len(stops & reach(c, 1, set()))
-        for p, c in (("A2", "e12"), ("A3", "b9"))
-    }
+    expected = {p: len(stops & reach(c, 1, set())) for p, c in (("A2", "e12"), ("A3", "b9"))}
     got = Counter(a.split()[1] for a in legal(state))
     assert dict(got) == {k: v for k, v in expected.items() if v}
 

@@ -132,7 +132,8 @@ def test_clones_are_independent() -> None:
     policy, dice = random.Random(3), SeededSampler(3)
     for _ in range(300):
         action = (
-            dice.choose(state.chance_outcomes()) if state.is_chance()
+            dice.choose(state.chance_outcomes())
+            if state.is_chance()
             else policy.choice(state.legal_actions())
         )
         before = state.to_position()

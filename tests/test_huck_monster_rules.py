@@ -17,8 +17,8 @@ from monsterball.games.huck_monster import events as ev
 from monsterball.games.huck_monster.coaching import acting_coach
 from monsterball.games.huck_monster.procedures import (
     Bid,
-    Moving,
     MoveRoll,
+    Moving,
     OffenseAction,
     PullLanding,
     SetUp,
@@ -173,7 +173,9 @@ def test_HM_PULL_6_HM_R4_a_pull_stops_at_the_back_line_or_a_wall() -> None:
 # -- team moves and possession -----------------------------------------------------------------
 
 
-def moving(players: dict[str, str | None], team: int, left: int, **board: object) -> HuckMonsterState:
+def moving(
+    players: dict[str, str | None], team: int, left: int, **board: object
+) -> HuckMonsterState:
     return position(players, stack=[TeamMoves("normal", 1, 2), Moving(team, left)], **board)
 
 
@@ -326,12 +328,15 @@ def test_HM_THROW_1_the_handler_rolls_three_dice_with_or_without_strategy() -> N
     state = lane(strategy=True)
     assert state.current_player() == 0 and legal(state) == {"roll", "strategy"}
     play(state, "roll")
-    assert [a.notation() for a, _ in state.chance_outcomes()][0] == "3d6=3"
+    assert next(a.notation() for a, _ in state.chance_outcomes()) == "3d6=3"
 
 
 def test_HM_THROW_2_HM_R10_the_disc_stops_next_to_the_receiver_within_the_count() -> None:
     state = position(
-        {"A1": "e7", "A2": "e12"}, disc="e8", holder="A1", stack=[UpCall("start")],
+        {"A1": "e7", "A2": "e12"},
+        disc="e8",
+        holder="A1",
+        stack=[UpCall("start")],
         opts=options(strategy_dice=False),
     )
     play(state, "3d6=3")
@@ -343,7 +348,10 @@ def test_HM_THROW_2_HM_R10_the_disc_stops_next_to_the_receiver_within_the_count(
         play(state, "throw A1 d8")
     # A Receiver next to the disc still needs it to move at least one space.
     near = position(
-        {"A1": "e7", "A2": "d8"}, disc="e8", holder="A1", stack=[UpCall("start")],
+        {"A1": "e7", "A2": "d8"},
+        disc="e8",
+        holder="A1",
+        stack=[UpCall("start")],
         opts=options(strategy_dice=False),
     )
     play(near, "3d6=3")
@@ -354,7 +362,10 @@ def test_HM_THROW_2_HM_R10_the_disc_stops_next_to_the_receiver_within_the_count(
 def test_HM_THROW_3_HM_TO_4_HM_R8_a_stall_is_a_turnover_the_defense_must_claim() -> None:
     state = position(
         {"A1": "e7", "A2": "e14", "B1": "b8", "B2": "h12"},
-        disc="e8", holder="A1", stack=[UpCall("start")], opts=options(strategy_dice=False),
+        disc="e8",
+        holder="A1",
+        stack=[UpCall("start")],
+        opts=options(strategy_dice=False),
     )
     # A3..A7 wait on row 1: with a throw of 3 nobody is in range.
     events = play(state, "3d6=3")
@@ -507,7 +518,10 @@ def test_HM_R13_bids_are_automatic_when_no_strategy_die_is_left() -> None:
 
 def test_HM_R9_the_disc_takes_the_path_past_the_fewest_defenders() -> None:
     state = position(
-        {"A1": "e7", "A2": "e12", "B1": "d9"}, disc="e8", holder="A1", stack=[UpCall("start")],
+        {"A1": "e7", "A2": "e12", "B1": "d9"},
+        disc="e8",
+        holder="A1",
+        stack=[UpCall("start")],
         opts=options(strategy_dice=False),
     )
     events = play(state, "3d6=10", "throw A2 e11")
@@ -517,7 +531,10 @@ def test_HM_R9_the_disc_takes_the_path_past_the_fewest_defenders() -> None:
     assert not set(path[:-1]) & near_b1  # the route avoids B1 (d9): no Intercept at all
     assert kinds(events)[-1] == "Caught"
     straight = position(
-        {"A1": "e7", "A2": "e12", "B1": "d9"}, disc="e8", holder="A1", stack=[UpCall("start")],
+        {"A1": "e7", "A2": "e12", "B1": "d9"},
+        disc="e8",
+        holder="A1",
+        stack=[UpCall("start")],
         opts=options(strategy_dice=False, throw_path="straight"),
     )
     play(straight, "3d6=10")
@@ -635,21 +652,25 @@ def test_HM_SD_1_HM_SD_5_HM_R16_HM_R29_one_strategy_die_per_team_per_up_call() -
 def test_HM_SD_2_HM_SD_3_HM_R17_the_face_is_rolled_just_before_the_team_dice() -> None:
     state = lane(strategy=True)
     play(state, "strategy")
-    assert faces(state) == [f"light={f}" for f in ("huck", "break", "strip", "layout", "hammer", "dump")]
+    assert faces(state) == [
+        f"light={f}" for f in ("huck", "break", "strip", "layout", "hammer", "dump")
+    ]
     assert all(p == Fraction(1, 6) for _, p in state.chance_outcomes())
     play(state, "light=layout")
     assert faces(state)[0] == "3d6=3"
     play(state, "3d6=10", "throw A2 d11", "strategy")
-    assert faces(state) == [f"dark={f}" for f in ("monster", "poach", "hot-bid", "beat", "footer", "no-big")]
+    assert faces(state) == [
+        f"dark={f}" for f in ("monster", "poach", "hot-bid", "beat", "footer", "no-big")
+    ]
 
 
 def test_HM_SD_6_huck_doubles_the_throw_count() -> None:
     state = lane(strategy=True)
     play(state, "strategy", "light=huck", "3d6=6")
     events = play(state, "throw A2 d11", "roll", "3d6=11")
-    assert [(d.offense, d.defense, d.defense_wins) for d in events if isinstance(d, ev.BidDecided)] == [
-        (12, 11, False)
-    ]
+    assert [
+        (d.offense, d.defense, d.defense_wins) for d in events if isinstance(d, ev.BidDecided)
+    ] == [(12, 11, False)]
 
 
 def test_HM_SD_7_break_stops_the_marks_but_not_the_challenges() -> None:
@@ -786,9 +807,9 @@ def test_HM_SD_4_HM_R21_conflicting_results_cancel_in_their_matchup() -> None:
     broken = lane(strategy=True)
     play(broken, "strategy", "light=break", "3d6=8", "throw A2 d11", "strategy", "dark=no-big")
     events = play(broken, "3d6=7")
-    assert [(d.defense, d.defense_wins, d.cancelled) for d in events if isinstance(d, ev.BidDecided)] == [
-        (7, False, True)
-    ]
+    assert [
+        (d.defense, d.defense_wins, d.cancelled) for d in events if isinstance(d, ev.BidDecided)
+    ] == [(7, False, True)]
 
 
 # -- four coaches ------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ rotation rule, see ``procedures._rotate``); this module maps the count to a coac
 from __future__ import annotations
 
 from monsterball.core.seating import Seating
-from monsterball.games.huck_monster.procedures import Bid, Moving, MoveRoll, OffenseAction
+from monsterball.games.huck_monster.procedures import Bid, MoveRoll, Moving, OffenseAction
 from monsterball.games.huck_monster.state import HuckMonsterState
 
 

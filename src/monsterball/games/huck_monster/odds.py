@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 from fractions import Fraction
+from functools import cache
 
 from monsterball.games.huck_monster.rules import (
     CATCH,

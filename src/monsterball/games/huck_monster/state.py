@@ -616,6 +616,36 @@ class HuckMonsterState(GameState):
         for cell in self.path:
             if self.all_occupied() >> cell & 1 and self.bidders == 0 and self.hammered < 0:
                 raise PositionError("the disc's path crosses a player without a Hammer")
+        for step in self.stack:
+            _validate_step(step)
+
+
+# Allowed values of the procedure fields a position may carry (see procedures.py).
+_STEP_FIELDS: dict[str, tuple[Any, ...]] = {
+    "team": (0, 1),
+    "offense": (0, 1),
+    "player": tuple(range(NUM_PLAYERS)),
+    "round": (1, 2),
+    "stage": (
+        0, 1, 2, "start", "aim", "fly", "catch", "guarded", "end", "declare", "face",
+        "dice", "redice", "strip", "monster", "hotbid", "decide",
+    ),
+    "kind": ("normal", "loose", "stall", "throw", "catch"),
+    "role": ("mark", "intercept", "catch-mark", "challenge"),
+    "face": ("", "monster", "poach", "hot-bid", "beat", "footer", "no-big"),
+    "count": tuple(range(0, 37)),
+    "left": tuple(range(1, 37)),
+    "roll": tuple(range(0, 19)),
+}  # fmt: skip
+
+
+def _validate_step(step: Procedure[Any]) -> None:
+    for field, allowed in _STEP_FIELDS.items():
+        value = getattr(step, field, None)
+        if value is not None and value not in allowed:
+            raise PositionError(
+                f"step '{type(step).__name__}' field '{field}' is out of range: {value!r}"
+            )
 
 
 def _parse(parser: Any, value: Any, where: str) -> int:

@@ -1,0 +1,183 @@
+"""Bad input to Huck + Monster gets a clear error naming what was wrong and changes nothing:
+malformed notation, illegal actions in every kind of step, the wrong seat, and malformed
+positions and records."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hm_scenarios import SPEC, options, play, position
+from monsterball.core.errors import (
+    IllegalActionError,
+    NotationError,
+    PositionError,
+    WrongSeatError,
+)
+from monsterball.core.procedures import procedure_to_dict
+from monsterball.core.record import read_record, replay
+from monsterball.games.huck_monster import HuckMonsterState
+from monsterball.games.huck_monster.procedures import (
+    Bid,
+    Moving,
+    OffenseAction,
+    PullLanding,
+    TeamMoves,
+    UpCall,
+)
+
+GOLDEN = Path(__file__).resolve().parent / "golden" / "huck-monster.small.jsonl"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("throw A9 e5", "not a player"),
+        ("throw A2", "needs a player and a space"),
+        ("monster B2", "needs a player and a space"),
+        ("place 5e", "not a space name"),
+        ("A1-", "not an action"),
+        ("dance", "not an action"),
+        ("3d6", "not an action"),
+        ("", "empty action"),
+    ],
+)
+def test_malformed_notation_is_named(text: str, message: str) -> None:
+    with pytest.raises(NotationError, match=message):
+        SPEC.parse_action(text)
+
+
+def lane_state() -> HuckMonsterState:
+    return position(
+        {"A1": "e7", "A2": "e12", "B1": "f8"},
+        disc="e8",
+        holder="A1",
+        stack=[UpCall("aim"), OffenseAction("throw", "declare")],
+        up_calls=1,
+    )
+
+
+CASES: list[tuple[str, Any, str, str]] = [
+    ("set-up", lambda: SPEC.new_game(options()), "place e4", "not an open space"),
+    ("set-up", lambda: SPEC.new_game(options()), "A1-e4", "not possible during"),
+    ("pull", lambda: position({}, disc="d15", stack=[PullLanding(4)]), "pull z40", "not a"),
+    ("pull", lambda: position({}, disc="d15", stack=[PullLanding(4)]), "pull d14", "full count"),
+    (
+        "move",
+        lambda: position(
+            {"A1": "e7"}, disc="e8", holder="A1", stack=[TeamMoves("normal", 1, 2), Moving(0, 3)]
+        ),
+        "B1-a16",
+        "not on team A",
+    ),
+    (
+        "move",
+        lambda: position(
+            {"A1": "e7"}, disc="e8", holder="A1", stack=[TeamMoves("normal", 1, 2), Moving(0, 3)]
+        ),
+        "A2-h16",
+        "cannot reach",
+    ),
+    ("throw roll", lane_state, "keep", "not legal"),
+    ("throw roll", lane_state, "throw A2 e11", "not legal"),
+    (
+        "bid",
+        lambda: position(
+            {"A1": "e7", "A2": "e12", "B1": "f8"},
+            disc="e8",
+            stack=[UpCall("fly"), Bid(7, "mark", "monster", "monster", 0)],
+            receiver="A2",
+            path=["e9", "e10", "e11"],
+            action="throw",
+            base=9,
+        ),
+        "monster A2 e14",
+        "not a defender",
+    ),
+]
+
+
+@pytest.mark.parametrize(("step", "make", "text", "message"), CASES, ids=[c[0] for c in CASES])
+def test_illegal_actions_change_nothing(step: str, make: Any, text: str, message: str) -> None:
+    state = make()
+    before = json.dumps(state.to_position(), sort_keys=True)
+    with pytest.raises((IllegalActionError, NotationError), match=message):
+        state.apply(SPEC.parse_action(text))
+    assert json.dumps(state.to_position(), sort_keys=True) == before
+
+
+def test_the_wrong_seat_is_refused() -> None:
+    state = SPEC.new_game(options())
+    with pytest.raises(WrongSeatError, match="not B's turn: A is to act"):
+        state.apply(SPEC.parse_action("place e3"), seat=1)
+    play(state, "place e3")
+    assert state.pos[0] >= 0
+
+
+def good_position() -> dict[str, Any]:
+    return lane_state().to_position()
+
+
+def tamper(path: list[Any], value: Any) -> dict[str, Any]:
+    data = copy.deepcopy(good_position())
+    target = data
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    return data
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "message"),
+    [
+        (["board", "players", "A2"], "e7", "two players stand on e7"),
+        (["board", "players", "A2"], "z9", "players.A2"),
+        (["board", "holder"], "A2", "Handler must stand next to the disc"),
+        (["board", "holder"], "B1", "Handler must be on the offense"),
+        (["board", "disc"], "e7", "disc cannot share a space"),
+        (["board", "score"], [1], "score"),
+        (["board", "light"], "flick", "light"),
+        (["board", "outcome"], "win", "outcome"),
+        (["board", "progress"], 9, "progress"),
+        (["board", "strategy_used"], [1, 0], "strategy_used"),
+        (["board", "surprise"], 1, "unknown field"),
+        (["stack", 0, "stage"], 5, "wrong type"),
+        (["stack", 1], {"step": "Juggle"}, "unknown step 'Juggle'"),
+        (["stack", 1, "kind"], "juggle", "field 'kind' is out of range"),
+        (["stack", 0, "stage"], "nap", "field 'stage' is out of range"),
+        (["options", "width"], 3, "width"),
+    ],
+)
+def test_malformed_positions_name_the_problem(path: list[Any], value: Any, message: str) -> None:
+    with pytest.raises((PositionError, Exception), match=message):
+        SPEC.from_position(tamper(path, value))
+
+
+def test_a_tampered_record_diverges_at_the_changed_die(tmp_path: Path) -> None:
+    lines = GOLDEN.read_text(encoding="utf-8").splitlines()
+    for i, line in enumerate(lines):
+        entry = json.loads(line)
+        if entry.get("action", "").startswith("3d6="):
+            value = int(entry["action"].split("=")[1])
+            entry["action"] = f"3d6={3 if value != 3 else 4}"
+            lines[i] = json.dumps(entry, separators=(",", ":"))
+            break
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    report = replay(read_record(bad), verify=True)
+    assert not report.ok and "seed" in str(report.divergence)
+
+
+def test_steps_serialise_with_their_fields() -> None:
+    assert procedure_to_dict(Bid(7, "mark", "declare", "", 0)) == {
+        "step": "Bid",
+        "player": 7,
+        "role": "mark",
+        "stage": "declare",
+        "face": "",
+        "roll": 0,
+    }
