@@ -318,6 +318,26 @@ class HexGrid(Grid):
         out |= ((odd << (w + 1)) & nf) | (odd << w) | ((odd >> (w - 1)) & nf) | (odd >> w)
         return out & self.full_mask
 
+    def reachable(self, start: int, budget: int, free: int, *, through: int | None = None) -> int:
+        # The hot loop of team moves: ``dilate`` inlined with local names (about 2x faster).
+        passable = free if through is None else through
+        w, nf, nl = self.width, self.not_first_col, self.not_last_col
+        even_rows, odd_rows = self.even_rows, self.odd_rows
+        seen = frontier = 1 << start
+        for _ in range(budget):
+            even = frontier & even_rows
+            odd = frontier ^ even
+            grown = frontier | ((frontier << 1) & nf) | ((frontier >> 1) & nl)
+            grown |= (even << w) | ((even << (w - 1)) & nl) | (even >> w)
+            grown |= ((even >> (w + 1)) & nl) | ((odd << (w + 1)) & nf) | (odd << w)
+            grown |= ((odd >> (w - 1)) & nf) | (odd >> w)
+            grown &= passable & ~seen
+            if not grown:
+                break
+            seen |= grown
+            frontier = grown
+        return seen & free & ~(1 << start)
+
 
 _CACHE: dict[tuple[str, int, int], Grid] = {}
 
