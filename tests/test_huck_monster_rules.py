@@ -686,7 +686,7 @@ def test_HM_SD_8_HM_R18_strip_keeps_or_rerolls_and_the_second_roll_stands() -> N
     play(state, "strategy", "light=strip", "3d6=4")
     assert legal(state) == {"keep", "reroll"}
     events = play(state, "reroll", "3d6=3")
-    assert state.base == 3 and texts(events)[-1] == "Team A re-rolls 3 for the throw."
+    assert state.base == 3 and texts(events)[-1] == "Team A re-rolls 3 for the Throw."
     kept = lane(strategy=True)
     play(kept, "strategy", "light=strip", "3d6=14", "keep")
     assert kept.base == 14

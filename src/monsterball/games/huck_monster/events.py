@@ -9,6 +9,20 @@ from monsterball.games.huck_monster.actions import player_name
 from monsterball.games.huck_monster.options import TEAM_NAMES
 
 
+ROLE_NAMES = {
+    "throw": "Throw",
+    "catch": "Catch",
+    "mark": "Mark",
+    "intercept": "Intercept",
+    "catch-mark": "Mark at the catch",
+    "challenge": "Challenge",
+}
+
+
+def _role(role: str) -> str:
+    return ROLE_NAMES.get(role, role)
+
+
 def _team(team: int) -> str:
     return f"team {TEAM_NAMES[team]}"
 
@@ -135,7 +149,7 @@ class DiceRolled(Event):
 
     def describe(self) -> str:
         verb = "re-rolls" if self.again else "rolls"
-        return f"{_Team(self.team)} {verb} {self.total} for the {self.role}."
+        return f"{_Team(self.team)} {verb} {self.total} for the {_role(self.role)}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +196,7 @@ class BidPrevented(Event):
     reason: str
 
     def describe(self) -> str:
-        return f"{player_name(self.player)} cannot bid ({self.role}): {self.reason}."
+        return f"{player_name(self.player)} cannot bid ({_role(self.role)}): {self.reason}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,7 +212,7 @@ class BidDecided(Event):
         note = " (strategy results cancel)" if self.cancelled else ""
         winner = "wins" if self.defense_wins else "is beaten"
         return (
-            f"{player_name(self.player)} bids {self.defense} as the {self.role} against "
+            f"{player_name(self.player)} bids {self.defense} as the {_role(self.role)} against "
             f"{self.offense}: {winner}{note}."
         )
 
@@ -209,8 +223,8 @@ class Caught(Event):
     guarded: bool
 
     def describe(self) -> str:
-        how = "catches" if self.guarded else "catches, unguarded,"
-        return f"{player_name(self.player)} {how} the disc."
+        how = "" if self.guarded else ", unguarded"
+        return f"{player_name(self.player)} catches the disc{how}."
 
 
 @dataclass(frozen=True, slots=True)
