@@ -8,7 +8,6 @@ from monsterball.core.actions import Event
 from monsterball.games.huck_monster.actions import player_name
 from monsterball.games.huck_monster.options import TEAM_NAMES
 
-
 ROLE_NAMES = {
     "throw": "Throw",
     "catch": "Catch",
