@@ -38,6 +38,7 @@ GAMES: dict[tuple[str, str], tuple[int, dict[str, Any]]] = {
     ("huck-monster", "straight-throws"): (204, {"max_up_calls": 40}),
     ("huck-monster", "square-field"): (205, {"max_up_calls": 40}),
     ("huck-monster", "small"): (206, {}),
+    ("huck-monster", "pro"): (207, {"max_up_calls": 40}),
 }
 MAX_PLIES = 200_000
 

@@ -868,3 +868,137 @@ def test_HM_R1_the_field_is_an_8_by_17_hex_field_with_3_row_end_zones() -> None:
         options(length=11, end_zone_depth=4)
     with pytest.raises(Exception, match="at least 8"):
         options(width=7)
+
+
+# -- Pro rules ---------------------------------------------------------------------------------
+
+
+def pro_lane(players: dict[str, str | None], **opts: object) -> HuckMonsterState:
+    return lane(players, **opts)
+
+
+CALLAHAN = {"A1": "e12", "A2": "b16", "B1": "h10", "B2": "e15", "B3": "h9", "B4": "a9",
+            "B5": "b9", "B6": "c9", "B7": "d9"}  # fmt: skip
+
+
+def callahan_lane(extra: dict[str, str | None] | None = None, **opts: object) -> HuckMonsterState:
+    # A attacks north: B defends rows 15-17. The disc on e13 flies the NW ray d14, d15 to stop
+    # on c16 for A2 (b16); B2 stands on e15, inside B's end zone, beside d14 and d15.
+    return position(
+        {**CALLAHAN, **(extra or {})},
+        disc="e13",
+        holder="A1",
+        stack=[UpCall("aim"), OffenseAction("throw", "declare")],
+        opts=options(throw_path="straight", strategy_dice=False, **opts),  # type: ignore[arg-type]
+        up_calls=1,
+    )
+
+
+def test_HM_CALL_1_HM_CALL_3_HM_R32_an_uncontested_intercept_in_its_end_zone_scores() -> None:
+    state = callahan_lane(callahans=True)
+    events = play(state, "3d6=5", "throw A2 c16", "2d6=9")
+    assert bids(events) == [("B2", "intercept", True)]
+    assert "CallahanScored" in kinds(events) and state.score == [0, 1]
+    # HM-R32: B pulls the next point from the end it defended: no switch of ends.
+    assert state.north_team == 0 and state.offense == 0
+    # Contested (A3 beside B2): an ordinary turnover.
+    contested = callahan_lane({"A3": "e16"}, callahans=True)
+    events = play(contested, "3d6=5", "throw A2 c16", "2d6=9")
+    assert "CallahanScored" not in kinds(events) and contested.score == [0, 0]
+    assert contested.offense == 1
+
+
+def test_HM_CALL_2_without_the_option_an_end_zone_intercept_is_a_turnover() -> None:
+    state = callahan_lane()
+    play(state, "3d6=5", "throw A2 c16", "2d6=9")
+    assert state.score == [0, 0] and state.offense == 1 and state.holder == 8
+
+
+def test_HM_PIVOT_1_HM_PIVOT_2_HM_PIVOT_3_HM_R33_the_handler_pivots_before_the_defense() -> (
+    None
+):
+    state = lane({"B1": "h5", "B2": "h4", "B3": "h3", "B4": "a5", "B5": "b5"}, handler_pivot=True)
+    play(state, "3d6=10", "throw A2 d11", "3d6=3", "end")
+    # After the offense's move, before the defense rolls: the Handler A2 (d12) may pivot the
+    # disc from d11 around him: c12, d13, e12, e13 and e11 are open (c11... is B4? no: a5).
+    assert top(state).__class__.__name__ == "Pivot" and state.current_player() == 0
+    spaces = {a.split()[1] for a in legal(state) if a.startswith("pivot")}
+    assert spaces == neighbours(state, "d12") - {"d11"} and "end" in legal(state)
+    with pytest.raises(IllegalActionError, match="cannot pivot"):
+        play(state, "pivot c10")
+    events = play(state, "pivot e13")
+    assert texts(events)[0] == "A2 pivots: the disc moves to e13."
+    assert isinstance(top(state), MoveRoll) and top(state).team == 1  # type: ignore[attr-defined]
+    # The disc cannot pass players around the Handler: with c12 and e11 (the spaces beside
+    # both d11 and A2) taken, it cannot move at all, and no pivot is offered.
+    walled = lane(
+        {"B1": "h5", "B2": "h4", "B3": "h3", "B4": "a5", "B5": "b5", "A3": "c12", "A4": "e11"},
+        handler_pivot=True,
+    )
+    play(walled, "3d6=10", "throw A2 d11", "3d6=3", "end")
+    assert isinstance(top(walled), MoveRoll) and top(walled).team == 1  # type: ignore[attr-defined]
+    # After a turnover there is no pivot.
+    lost = lane(handler_pivot=True)
+    play(lost, "3d6=10", "throw A2 d11", "3d6=12", "3d6=3", "end")
+    assert isinstance(top(lost), MoveRoll)
+
+
+def test_HM_RETHROW_1_HM_RETHROW_2_HM_RETHROW_3_HM_R34_an_uncontested_intercept_rethrows() -> None:
+    state = lane(rethrow="uncontested")
+    events = play(state, "3d6=6", "throw A2 d11", "3d6=5", "2d6=7")
+    assert bids(events)[-1] == ("B2", "intercept", True)
+    assert state.current_player() == 1 and legal(state) == {"rethrow", "play on"}
+    play(state, "rethrow")
+    assert state.current_player() == 0 and legal(state) == {"rethrow", "play on"}
+    events = play(state, "rethrow")
+    assert "UpCallStarted" in kinds(events) and state.holder == 8 and state.up_calls == 2
+    # Either team may play on: team moves as usual.
+    opted = lane(rethrow="uncontested")
+    play(opted, "3d6=6", "throw A2 d11", "3d6=5", "2d6=7", "rethrow", "play on")
+    assert isinstance(top(opted), MoveRoll) and top(opted).team == 1  # type: ignore[attr-defined]
+    # Contested: B3 takes it beside A3: no rethrow offered.
+    contested = lane({"A3": "e11", "B2": "h4"}, rethrow="uncontested")
+    events = play(contested, "3d6=6", "throw A2 d11", "3d6=5", "2d6=7")
+    assert bids(events)[-1] == ("B3", "intercept", True)
+    assert isinstance(top(contested), MoveRoll)
+
+
+def test_HM_RETHROW_4_the_optional_intercept_rethrow_needs_no_uncontested_intercept() -> None:
+    state = lane({"A3": "e11", "B2": "h4"}, rethrow="any")
+    play(state, "3d6=6", "throw A2 d11", "3d6=5", "2d6=7")
+    assert legal(state) == {"rethrow", "play on"}
+
+
+def double_teamed(**opts: object) -> HuckMonsterState:
+    # B1 (f8) and B6 (d8) both beside the disc on e8.
+    return lane({"B6": "d8"}, double_team=True, **opts)
+
+
+def test_HM_DT_1_HM_DT_4_an_uncalled_double_team_lets_every_mark_bid() -> None:
+    state = double_teamed()
+    play(state, "3d6=10")
+    assert state.current_player() == 0 and legal(state) == {"double team", "play on"}
+    events = play(state, "play on", "throw A2 d11", "3d6=9", "3d6=8")
+    assert bids(events) == [("B1", "mark", False), ("B6", "mark", False)]
+    # HM-DT-1: with the option, defenders may join a Mark beside the Handler's disc.
+    moves = moving({"A1": "e7", "B1": "f8", "B2": "c9"}, 1, 3, disc="e8", holder="A1",
+                   opts=options(double_team=True))  # fmt: skip
+    assert "B2-d8" in legal(moves)
+
+
+def test_HM_DT_2_HM_DT_3_HM_DT_5_HM_R35_a_called_double_team_moves_the_marks_away() -> None:
+    state = double_teamed()
+    events = play(state, "3d6=10", "double team")
+    assert "DoubleTeamCalled" in kinds(events) and state.current_player() == 1
+    two_away = {a.split("-")[1] for a in legal(state) if a.startswith("B1-")}
+    assert two_away and all(state.field.distance(state.disc, state.field.parse_cell(c)) == 2
+                            for c in two_away)  # fmt: skip
+    play(state, "B1-g9")
+    with pytest.raises(IllegalActionError, match="2 from the disc"):
+        play(state, "B6-a8")
+    play(state, "B6-c8")
+    assert legal(state) == {"keep", "reroll"}
+    events = play(state, "reroll", "3d6=14", "throw A2 d11")
+    assert state.base == 14
+    events = play(state, "2d6=5", "2d6=6")  # no Mark bids: the Intercepts B2, B3 go on
+    assert [b[1] for b in bids(events)] == ["intercept", "intercept"]

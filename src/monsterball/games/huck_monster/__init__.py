@@ -71,6 +71,12 @@ RULINGS = {
     "HM-R29": "Each team's strategy die is available once in each Up Call.",
     "HM-R30": "The lowest-numbered offensive player next to a loose disc takes it.",
     "HM-R31": "max_up_calls caps a game for simulations (off by default).",
+    "HM-R32": "Pro Callahan: uncontested = no offensive player beside the Intercept; the "
+    "scorer pulls from the end it defended (no switch of ends).",
+    "HM-R33": "Pro pivot: offered after the offense's team move, before the defense rolls.",
+    "HM-R34": "Pro rethrow: the Intercept's team chooses, then the other team may play on.",
+    "HM-R35": "Pro double team: called Marks move to open spaces 2 from the disc; uncalled, "
+    "every Mark bids.",
 }
 
 SPEC = register(

@@ -15,6 +15,9 @@ action                    notation            meaning
 :class:`ThrowTo`          ``throw A4 e9``     the disc flies to e9 for receiver A4
 :class:`MonsterMove`      ``monster B3 e7``   the Monster face: move a defender up to 5
 :class:`MonsterStay`      ``monster stay``    ... or let it stand
+:class:`PivotTo`          ``pivot e9``        Pro: the new Handler pivots the disc (``end``: not)
+:class:`CallDoubleTeam`   ``double team``     Pro: the Handler calls a double team
+:class:`Rethrow` / PlayOn ``rethrow`` / ``play on``  Pro: after an Intercept
 chance                    ``3d6=11``, ``2d6=7``, ``light=huck``, ``dark=no-big``, ``toss=A``
 ========================  ==================  ===========================================
 
@@ -139,7 +142,36 @@ class MonsterStay(Action):
         return "monster stay"
 
 
+@dataclass(frozen=True, slots=True)
+class PivotTo(Action):
+    cell: str
+
+    def notation(self) -> str:
+        return f"pivot {self.cell}"
+
+
+@dataclass(frozen=True, slots=True)
+class CallDoubleTeam(Action):
+    def notation(self) -> str:
+        return "double team"
+
+
+@dataclass(frozen=True, slots=True)
+class Rethrow(Action):
+    def notation(self) -> str:
+        return "rethrow"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayOn(Action):
+    def notation(self) -> str:
+        return "play on"
+
+
 END = EndMove()
+DOUBLE_TEAM = CallDoubleTeam()
+RETHROW = Rethrow()
+PLAY_ON = PlayOn()
 ROLL = RollDice()
 STRATEGY = RollStrategy()
 REROLL = Reroll()
@@ -148,7 +180,16 @@ STAY = MonsterStay()
 
 _CELL = r"([a-zA-Z])(\d{1,2})"
 _PLAYER = r"([abAB][1-7])"
-_WORDS = {"end": END, "roll": ROLL, "strategy": STRATEGY, "reroll": REROLL, "keep": KEEP}
+_WORDS = {
+    "end": END,
+    "roll": ROLL,
+    "strategy": STRATEGY,
+    "reroll": REROLL,
+    "keep": KEEP,
+    "double team": DOUBLE_TEAM,
+    "rethrow": RETHROW,
+    "play on": PLAY_ON,
+}
 
 
 def _cell(text: str) -> str:
@@ -175,6 +216,8 @@ def parse_decision(text: str) -> Action:
         return PlaceDisc(_cell(rest))
     if word == "pull":
         return PullTo(_cell(rest))
+    if word == "pivot":
+        return PivotTo(_cell(rest))
     if word in ("throw", "monster"):
         parts = rest.split(" ")
         if len(parts) != 2:
@@ -184,7 +227,7 @@ def parse_decision(text: str) -> Action:
     raise NotationError(
         f"'{text}' is not an action; try e.g. 'A3-e7', 'end', 'roll', 'strategy', "
         "'throw A4 e9', 'place c15', 'disc d15', 'pull e5', 'reroll', 'keep', "
-        "'monster B3 e7', 'monster stay'"
+        "'monster B3 e7', 'monster stay', 'pivot e9', 'double team', 'rethrow', 'play on'"
     )
 
 
@@ -197,6 +240,7 @@ class Catalogue:
         self.place = tuple(Place(n) for n in names)
         self.disc = tuple(PlaceDisc(n) for n in names)
         self.pull = tuple(PullTo(n) for n in names)
+        self.pivot = tuple(PivotTo(n) for n in names)
         self.move = tuple(tuple(MoveTo(p, n) for n in names) for p in range(NUM_PLAYERS))
         self.throw = tuple(tuple(ThrowTo(p, n) for n in names) for p in range(NUM_PLAYERS))
         self.monster = tuple(tuple(MonsterMove(p, n) for n in names) for p in range(NUM_PLAYERS))
@@ -204,17 +248,19 @@ class Catalogue:
         self.sums = {n: {v: Roll(f"{n}d6", str(v)) for v, _ in dice_sum(n)} for n in (2, 3)}
         self.light = tuple(Roll("light", f) for f in LIGHT_FACES)
         self.dark = tuple(Roll("dark", f) for f in DARK_FACES)
-        every: list[Action] = [*self.place, *self.disc, *self.pull]
+        every: list[Action] = [*self.place, *self.disc, *self.pull, *self.pivot]
         for rows in (self.move, self.throw, self.monster):
             for row in rows:
                 every.extend(row)
-        every += [END, ROLL, STRATEGY, REROLL, KEEP, STAY, *self.toss]
+        every += [END, ROLL, STRATEGY, REROLL, KEEP, STAY, DOUBLE_TEAM, RETHROW, PLAY_ON]
+        every += self.toss
         for n in (2, 3):
             every.extend(self.sums[n].values())
         every += [*self.light, *self.dark]
         self.table = ActionTable(every)
         self.place_by_mask: MaskSelector[Action] = MaskSelector(self.place)
         self.pull_by_mask: MaskSelector[Action] = MaskSelector(self.pull)
+        self.pivot_by_mask: MaskSelector[Action] = MaskSelector(self.pivot)
         self.disc_by_mask: MaskSelector[Action] = MaskSelector(self.disc)
         self.move_by_mask = tuple(MaskSelector(row) for row in self.move)
         self.throw_by_mask = tuple(MaskSelector(row) for row in self.throw)

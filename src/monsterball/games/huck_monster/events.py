@@ -268,3 +268,40 @@ class GameOver(Event):
 
     def describe(self) -> str:
         return f"Game over: {self.result}."
+
+
+@dataclass(frozen=True, slots=True)
+class CallahanScored(Event):
+    player: int
+
+    def describe(self) -> str:
+        return f"Callahan! {player_name(self.player)} intercepts in his own end zone."
+
+
+@dataclass(frozen=True, slots=True)
+class Pivoted(Event):
+    player: int
+    cell: str
+
+    def describe(self) -> str:
+        return f"{player_name(self.player)} pivots: the disc moves to {self.cell}."
+
+
+@dataclass(frozen=True, slots=True)
+class RethrowDecided(Event):
+    team: int
+    rethrow: bool
+
+    def describe(self) -> str:
+        if self.rethrow:
+            return f"{_Team(self.team)} rethrows at once: no team moves."
+        return f"{_Team(self.team)} plays on: teams move."
+
+
+@dataclass(frozen=True, slots=True)
+class DoubleTeamCalled(Event):
+    players: tuple[int, ...]
+
+    def describe(self) -> str:
+        names = ", ".join(player_name(p) for p in self.players)
+        return f"Double team called: {names} must move 2 spaces from the disc."

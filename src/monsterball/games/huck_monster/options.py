@@ -92,6 +92,30 @@ class HuckMonsterOptions(GameOptions):
         choices=("rulebook", "every-action"),
         ruling="HM-R28",
     )
+    callahans: bool = option(
+        False,
+        "Pro: an uncontested Intercept inside its own end zone scores (a Callahan).",
+        ruling="HM-R32",
+    )
+    handler_pivot: bool = option(
+        False,
+        "Pro: after a catch the new Handler may pivot the disc to an open space beside him.",
+        ruling="HM-R33",
+    )
+    rethrow: str = option(
+        "off",
+        "Pro: after a successful Intercept the new Handler rethrows at once, without team "
+        "moves: 'uncontested' (The Rethrow: only an Intercept with no offensive player "
+        "beside him), 'any' (the optional Intercept rethrow), or 'off'.",
+        choices=("off", "uncontested", "any"),
+        ruling="HM-R34",
+    )
+    double_team: bool = option(
+        False,
+        "Pro: several defenders may mark the Handler's disc; the Handler may call "
+        "'double team' after the throw roll.",
+        ruling="HM-R35",
+    )
     max_up_calls: int = option(
         0,
         "End the game after this many Up Calls (0: no limit); the higher score wins, level "
@@ -108,6 +132,12 @@ class HuckMonsterOptions(GameOptions):
         "straight-throws": {"throw_path": "straight"},
         "square-field": {"grid": "square"},
         "small": {"length": 13, "end_zone_depth": 2, "points_to_win": 3},
+        "pro": {
+            "callahans": True,
+            "handler_pivot": True,
+            "rethrow": "uncontested",
+            "double_team": True,
+        },
     }
     PRESET_DOCS: ClassVar[dict[str, str]] = {
         "starting-7": "The Starting 7 Pickup game: to 7, strategy dice, this project's rulings.",
@@ -116,6 +146,7 @@ class HuckMonsterOptions(GameOptions):
         "straight-throws": "Discs fly in straight lines only.",
         "square-field": "Square spaces with 8 neighbours instead of hexes.",
         "small": "A 13-row field with 2-row end zones, first to 3: quick games and tests.",
+        "pro": "The Pro rules built so far: Callahans, Handler Pivot, The Rethrow, Double Team.",
     }
 
     def validate(self) -> None:

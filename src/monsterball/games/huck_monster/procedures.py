@@ -24,15 +24,19 @@ from monsterball.core.geometry import iter_bits
 from monsterball.core.procedures import Procedure, Transition
 from monsterball.games.huck_monster import events as ev
 from monsterball.games.huck_monster.actions import (
+    DOUBLE_TEAM,
     END,
     KEEP,
+    PLAY_ON,
     REROLL,
+    RETHROW,
     ROLL,
     STAY,
     STRATEGY,
     EndMove,
     MonsterMove,
     MoveTo,
+    PivotTo,
     Place,
     PlaceDisc,
     PullTo,
@@ -320,6 +324,9 @@ class TeamMoves(Procedure[State]):
             elif state.holder == NOBODY and self.kind == "loose" and self.round == 2:
                 # HM-POSS-4: no offensive player next to the disc after the second move.
                 return (StartPoint(state.offense, True),)
+            if self.kind == "catch" and state.options.handler_pivot and state.pivot_spaces():
+                return (TeamMoves(self.kind, self.round, 3), Pivot())  # HM-PIVOT-2
+        if self.stage in (1, 3):
             _rotate(state, state.defense, "move")
             return (TeamMoves(self.kind, self.round, 2), MoveRoll(state.defense))
         if state.holder == NOBODY:
@@ -407,7 +414,7 @@ class Moving(Procedure[State]):
             if state.options.pickup == "strict":
                 return _chase(state, reach, ring)
             return reach, ""
-        if self.team == state.defense and state.holder != NOBODY:
+        if self.team == state.defense and state.holder != NOBODY and not state.options.double_team:
             marks = [p for p in team_players(self.team) if ring >> state.pos[p] & 1]
             if len(marks) > 1:
                 leave = {p: reach.get(p, 0) & ~ring for p in marks}
@@ -526,6 +533,7 @@ class UpCall(Procedure[State]):
         stages = {
             "start": self._start,
             "aim": self._aim,
+            "aim-now": self._aim_now,
             "fly": self._fly,
             "catch": self._catch,
             "guarded": self._guarded,
@@ -546,6 +554,12 @@ class UpCall(Procedure[State]):
         return (UpCall("aim"), OffenseAction(THROW, "declare"))
 
     def _aim(self, state: State) -> Transition:
+        marks = state.next_to_disc(state.defense)
+        if state.options.double_team and len(marks) > 1:
+            return (UpCall("aim-now"), DoubleTeam("call", ()))  # HM-DT-1
+        return self._aim_now(state)
+
+    def _aim_now(self, state: State) -> Transition:
         light = light_effect(state.light, THROW)
         count = offense_count(state.base, light, THROW, False)
         targets = state.throw_targets(count, dump=light == "dump", hammer=light == "hammer")
@@ -574,8 +588,11 @@ class UpCall(Procedure[State]):
         defense = state.defense
         if state.progress < 0:
             marks = state.players_in(state.adjacent(state.disc), defense)
-            if marks and not any(state.bidders >> p & 1 for p in marks):
-                return (UpCall("fly"), _bid(state, marks[0], MARK))
+            if not state.options.double_team:
+                marks = marks[:1]  # HM-MARK-3: only one Mark rolls (HM-R26)
+            for p in marks:  # HM-DT-4: an uncalled double team: every Mark rolls
+                if not state.bidders >> p & 1:
+                    return (UpCall("fly"), _bid(state, p, MARK))
         final = state.path[-1]
         guards = state.catch_guards(final, state.receiver)
         for i in range(max(state.progress, 0), len(state.path) - 1):
@@ -628,6 +645,8 @@ class UpCall(Procedure[State]):
         outcome = state.outcome
         if outcome == "catch":
             return _complete_catch(state)
+        if outcome == "intercepted" and state.options.callahans and _is_callahan(state):
+            return _callahan(state)
         return _turnover(state)
 
     def describe(self) -> str:
@@ -639,13 +658,13 @@ def _complete_catch(state: State) -> Transition:
     state.holder = receiver
     state.clear_action()
     if state.attacking_end_zone(state.offense) >> state.pos[receiver] & 1:
-        return _score(state, receiver)
-    return (TeamMoves("normal", 1, 0),)
+        return _score(state, receiver, switch_ends=True)
+    return (TeamMoves("catch", 1, 0),)
 
 
-def _score(state: State, player: int) -> Transition:
-    """HM-END-1/3/5: a catch in the opponent's end zone scores 1; the scorer stays at that
-    end and pulls the next point (teams switch ends)."""
+def _score(state: State, player: int, *, switch_ends: bool) -> Transition:
+    """HM-END-1/3/5: a point; the scorer pulls the next one. After a catch it stays at the
+    end it scored in, so teams switch ends; a Callahan scorer already defends that end."""
     team = team_of(player)
     state.score[team] += 1
     state.emit(ev.Scored(team, player, (state.score[0], state.score[1])))
@@ -654,8 +673,30 @@ def _score(state: State, player: int) -> Transition:
     if mine >= opts.points_to_win and mine - theirs >= opts.win_by:
         state.winner = team
         return _finish(state, by_cap=False)
-    state.north_team = 1 - state.north_team
+    if switch_ends:
+        state.north_team = 1 - state.north_team
     return (StartPoint(1 - team, False),)
+
+
+def _uncontested(state: State, player: int) -> bool:
+    """No player of the other team beside ``player`` (HM-CALL-3, HM-RETHROW-1)."""
+    return not state.players_in(state.adjacent(state.pos[player]), 1 - team_of(player))
+
+
+def _is_callahan(state: State) -> bool:
+    """HM-CALL-1/3: an uncontested Intercept inside its own end zone."""
+    taker = state.taker
+    return bool(state.end_zone(team_of(taker)) >> state.pos[taker] & 1) and _uncontested(
+        state, taker
+    )
+
+
+def _callahan(state: State) -> Transition:
+    """HM-CALL-2 / HM-R32: 1 point, and the Callahan team pulls the next point."""
+    state.emit(ev.CallahanScored(state.taker))
+    taker = state.taker
+    state.clear_action()
+    return _score(state, taker, switch_ends=False)
 
 
 def _finish(state: State, *, by_cap: bool) -> Transition:
@@ -670,7 +711,13 @@ def _turnover(state: State) -> Transition:
     """HM-TO-1..5: possession changes; the defender who won becomes the Handler. A stall or
     a throw that falls short leaves the disc loose for the new offense to take (HM-TO-4)."""
     kind = state.outcome
-    taker = state.taker if kind == "turnover" else NOBODY
+    taker = state.taker if kind in ("turnover", "intercepted") else NOBODY
+    rethrow = state.options.rethrow
+    offer_rethrow = (
+        kind == "intercepted"
+        and not state.poach
+        and (rethrow == "any" or (rethrow == "uncontested" and _uncontested(state, taker)))
+    )
     poach = state.poach
     old_spot = state.disc
     state.offense = state.defense
@@ -704,6 +751,8 @@ def _turnover(state: State) -> Transition:
         )
     if poach:
         return (UpCall("start"),)  # HM-SD-13: rethrow at once, no team moves
+    if offer_rethrow:
+        return (RethrowChoice("first"),)  # HM-RETHROW-1..4
     return (TeamMoves("normal", 1, 0),)
 
 
@@ -1025,7 +1074,7 @@ class Bid(Procedure[State]):
             )
         )
         if result.defense_wins:
-            state.outcome = "turnover"
+            state.outcome = "intercepted" if self.role == INTERCEPT else "turnover"
             state.taker = self.player
             state.poach = dark_effect(self.face, self.role) == "poach"
         else:
@@ -1040,6 +1089,149 @@ class Bid(Procedure[State]):
             "hotbid": "Hot Bid: keep or re-roll",
         }.get(self.stage, "team dice")
         return f"{player_name(self.player)}'s bid as the {self.role}: {what}"
+
+
+# -- Pro rules ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Pivot(Procedure[State]):
+    """HM-PIVOT-1..3 / HM-R33: after a catch, before the defense moves, the new Handler may
+    pivot the disc to an open space beside him (``pivot e9``) or leave it (``end``)."""
+
+    rule = "HM-PIVOT-1"
+
+    def actor(self, state: State) -> int:
+        return state.offense
+
+    def legal_actions(self, state: State) -> list[Action]:
+        return [*state.actions.pivot_by_mask.select(state.pivot_spaces()), END]
+
+    def check(self, state: State, action: Action) -> None:
+        if isinstance(action, EndMove):
+            return
+        if not isinstance(action, PivotTo):
+            raise _wrong_kind(self, action)
+        if not state.pivot_spaces() >> _cell(state, action.cell) & 1:
+            raise IllegalActionError(
+                f"the disc cannot pivot to {action.cell}: only to an open space beside the "
+                "Handler, around him without passing a player, and not into an end zone"
+            )
+
+    def apply(self, state: State, action: Action) -> Transition:
+        if isinstance(action, PivotTo):
+            state.disc = _cell(state, action.cell)
+            state.emit(ev.Pivoted(state.holder, action.cell))
+        return ()
+
+    def describe(self) -> str:
+        return "the Handler's pivot"
+
+
+@dataclass(frozen=True, slots=True)
+class RethrowChoice(Procedure[State]):
+    """HM-RETHROW-1..4 / HM-R34: after a qualifying Intercept its team may rethrow at once;
+    then the other team may still 'play on' (either coach may opt out)."""
+
+    stage: str
+    rule = "HM-RETHROW-1"
+
+    def actor(self, state: State) -> int:
+        return state.offense if self.stage == "first" else state.defense
+
+    def legal_actions(self, state: State) -> list[Action]:
+        return [RETHROW, PLAY_ON]
+
+    def apply(self, state: State, action: Action) -> Transition:
+        if action == PLAY_ON:
+            state.emit(ev.RethrowDecided(self.actor(state), False))
+            return (TeamMoves("normal", 1, 0),)
+        if self.stage == "first":
+            return (RethrowChoice("second"),)
+        state.emit(ev.RethrowDecided(state.offense, True))
+        return (UpCall("start"),)
+
+    def describe(self) -> str:
+        who = "the Intercept's team" if self.stage == "first" else "the other team"
+        return f"the rethrow: {who} may rethrow or play on"
+
+
+@dataclass(frozen=True, slots=True)
+class DoubleTeam(Procedure[State]):
+    """HM-DT-1..5 / HM-R35: with several defenders next to the disc after the throw roll the
+    Handler may call 'double team' (or 'play on': every Mark bids); on a call each of them
+    moves to an open space 2 from the disc, then the Handler keeps or re-rolls the throw."""
+
+    stage: str
+    moved: tuple[int, ...]
+    rule = "HM-DT-1"
+
+    def actor(self, state: State) -> int:
+        if self.stage == "redice":
+            return CHANCE
+        return state.defense if self.stage == "move" else state.offense
+
+    def _pending(self, state: State) -> list[int]:
+        return [p for p in state.next_to_disc(state.defense) if p not in self.moved]
+
+    def _spots(self, state: State, player: int) -> int:
+        """Open spaces exactly 2 from the disc, reached in 1..2 steps if possible."""
+        dist = state.field.distance_row(state.disc)
+        two = sum(1 << c for c in range(state.field.size) if dist[c] == 2) & state.open_spaces()
+        near = state.move_reach(player, 2) & two
+        return near or two
+
+    def legal_actions(self, state: State) -> list[Action]:
+        if self.stage == "call":
+            return [DOUBLE_TEAM, PLAY_ON]
+        if self.stage == "keep":
+            return [KEEP, REROLL]
+        out: list[Action] = []
+        for p in self._pending(state):
+            out.extend(state.actions.move_by_mask[p].select(self._spots(state, p)))
+        return out
+
+    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
+        return _sum_outcomes(state, 3)
+
+    def check(self, state: State, action: Action) -> None:
+        if self.stage == "move" and isinstance(action, MoveTo):
+            if action.player not in self._pending(state):
+                raise IllegalActionError(
+                    f"{player_name(action.player)} is not a double-teaming defender to move"
+                )
+            if not self._spots(state, action.player) >> _cell(state, action.cell) & 1:
+                raise IllegalActionError(
+                    f"{player_name(action.player)} must move to an open space 2 from the disc"
+                )
+            return
+        Procedure.check(self, state, action)
+
+    def apply(self, state: State, action: Action) -> Transition:
+        if self.stage == "call":
+            if action == PLAY_ON:
+                return ()
+            state.emit(ev.DoubleTeamCalled(tuple(self._pending(state))))
+            return (DoubleTeam("move", ()),)
+        if self.stage == "move":
+            assert isinstance(action, MoveTo)
+            state.move_player(action.player, _cell(state, action.cell))
+            state.emit(ev.Moved(action.player, action.cell, 0, 0))
+            nxt = DoubleTeam("move", (*self.moved, action.player))
+            return (nxt,) if nxt._pending(state) else (DoubleTeam("keep", ()),)
+        if self.stage == "keep":
+            return (DoubleTeam("redice", ()),) if action == REROLL else ()
+        assert isinstance(action, Roll)
+        state.base = int(action.value)
+        state.emit(ev.DiceRolled(state.offense, THROW, state.base, True))
+        return ()
+
+    def describe(self) -> str:
+        return {
+            "call": "more than one Mark: call 'double team' or 'play on'",
+            "move": "double team: the Marks move 2 spaces from the disc",
+            "keep": "double team: keep or re-roll the throw",
+        }.get(self.stage, "double team: the new throw roll")
 
 
 def first_steps(options: HuckMonsterOptions) -> tuple[Procedure[State], ...]:
@@ -1060,6 +1252,9 @@ ALL_STEPS: tuple[type[Procedure[State]], ...] = (
     Aim,
     OffenseAction,
     Bid,
+    Pivot,
+    RethrowChoice,
+    DoubleTeam,
 )
 
 __all__ = ["ALL_STEPS", "DARK_FACES", "LIGHT_FACES", "first_steps"]

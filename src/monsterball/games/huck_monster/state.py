@@ -45,7 +45,7 @@ from monsterball.games.huck_monster.options import (
 NOBODY = -1
 NO_FACE = ""
 # How an Up Call ends: a catch, a defender's successful bid, a stall, a throw that falls short.
-OUTCOMES = ("", "catch", "turnover", "stall", "short")
+OUTCOMES = ("", "catch", "turnover", "intercepted", "stall", "short")
 BOARD_KEYS = (
     "players", "disc", "holder", "offense", "north_team", "score", "winner", "up_calls",
     "strategy_used", "action", "base", "light", "halved", "receiver", "path", "progress",
@@ -355,6 +355,19 @@ class HuckMonsterState(GameState):
                     break
         return finals
 
+    def pivot_spaces(self) -> int:
+        """HM-PIVOT-1/3: open spaces beside the Handler the disc can reach around him without
+        passing another player, outside the end zones."""
+        field = self.field
+        ring = self.adjacent(self.pos[self.holder]) & self.open_spaces()
+        reach = 1 << self.disc
+        while True:
+            grown = reach | (field.dilate(reach) & ring)
+            if grown == reach:
+                break
+            reach = grown
+        return reach & ring & ~self.any_end_zone()
+
     def catch_guards(self, cell: int, receiver: int) -> int:
         """Mask of players next to the disc's stop or the receiver (they bid at the catch)."""
         return (self.adjacent(cell) | self.adjacent(self.pos[receiver])) & self.defender_cells()
@@ -627,10 +640,11 @@ _STEP_FIELDS: dict[str, tuple[Any, ...]] = {
     "player": tuple(range(NUM_PLAYERS)),
     "round": (1, 2),
     "stage": (
-        0, 1, 2, "start", "aim", "fly", "catch", "guarded", "end", "declare", "face",
-        "dice", "redice", "strip", "monster", "hotbid", "decide",
+        0, 1, 2, 3, "start", "aim", "aim-now", "fly", "catch", "guarded", "end", "declare",
+        "face", "dice", "redice", "strip", "monster", "hotbid", "decide", "first", "second",
+        "call", "move", "keep",
     ),
-    "kind": ("normal", "loose", "stall", "throw", "catch"),
+    "kind": ("normal", "catch", "loose", "stall", "throw"),
     "role": ("mark", "intercept", "catch-mark", "challenge"),
     "face": ("", "monster", "poach", "hot-bid", "beat", "footer", "no-big"),
     "count": tuple(range(0, 37)),
