@@ -18,7 +18,8 @@ action                    notation            meaning
 :class:`PivotTo`          ``pivot e9``        Pro: the new Handler pivots the disc (``end``: not)
 :class:`CallDoubleTeam`   ``double team``     Pro: the Handler calls a double team
 :class:`Rethrow` / PlayOn ``rethrow`` / ``play on``  Pro: after an Intercept
-chance                    ``3d6=11``, ``2d6=7``, ``light=huck``, ``dark=no-big``, ``toss=A``
+chance                    ``3d6=11``, ``2d6=7``, ``light=huck``, ``dark=no-big``, ``toss=A``,
+                          ``pin=pin-flick`` (Playmaker Pin), ``spin=14`` (Team Pin)
 ========================  ==================  ===========================================
 
 Players are ``A1..A7`` and ``B1..B7``; internally player ``i`` is team ``i // 7``.
@@ -38,7 +39,14 @@ from monsterball.games.huck_monster.options import (
     TEAM_NAMES,
     HuckMonsterOptions,
 )
-from monsterball.games.huck_monster.rules import DARK_FACES, LIGHT_FACES, dice_sum
+from monsterball.games.huck_monster.rules import (
+    DARK_FACES,
+    LIGHT_FACES,
+    PIN_DARK,
+    PIN_LIGHT,
+    TEAM_PIN,
+    dice_sum,
+)
 
 NUM_PLAYERS = 2 * PLAYERS_PER_TEAM
 
@@ -248,6 +256,8 @@ class Catalogue:
         self.sums = {n: {v: Roll(f"{n}d6", str(v)) for v, _ in dice_sum(n)} for n in (2, 3)}
         self.light = tuple(Roll("light", f) for f in LIGHT_FACES)
         self.dark = tuple(Roll("dark", f) for f in DARK_FACES)
+        self.pin = tuple(Roll("pin", f) for f in PIN_LIGHT + PIN_DARK)
+        self.spin = {v: Roll("spin", str(v)) for v in TEAM_PIN}
         every: list[Action] = [*self.place, *self.disc, *self.pull, *self.pivot]
         for rows in (self.move, self.throw, self.monster):
             for row in rows:
@@ -256,7 +266,7 @@ class Catalogue:
         every += self.toss
         for n in (2, 3):
             every.extend(self.sums[n].values())
-        every += [*self.light, *self.dark]
+        every += [*self.light, *self.dark, *self.pin, *self.spin.values()]
         self.table = ActionTable(every)
         self.place_by_mask: MaskSelector[Action] = MaskSelector(self.place)
         self.pull_by_mask: MaskSelector[Action] = MaskSelector(self.pull)

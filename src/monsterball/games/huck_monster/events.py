@@ -145,10 +145,12 @@ class DiceRolled(Event):
     role: str
     total: int
     again: bool
+    stealth: int = 0
 
     def describe(self) -> str:
         verb = "re-rolls" if self.again else "rolls"
-        return f"{_Team(self.team)} {verb} {self.total} for the {_role(self.role)}."
+        extra = " (+1 from a Stealth Space)" if self.stealth else ""
+        return f"{_Team(self.team)} {verb} {self.total}{extra} for the {_role(self.role)}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +188,15 @@ class MonsterMoved(Event):
 
     def describe(self) -> str:
         return f"Monster! {player_name(self.player)} moves to {self.cell}."
+
+
+@dataclass(frozen=True, slots=True)
+class Matched(Event):
+    player: int
+    cell: str
+
+    def describe(self) -> str:
+        return f"Match: {player_name(self.player)} moves to {self.cell}."
 
 
 @dataclass(frozen=True, slots=True)

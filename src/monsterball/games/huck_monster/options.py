@@ -92,6 +92,25 @@ class HuckMonsterOptions(GameOptions):
         choices=("rulebook", "every-action"),
         ruling="HM-R28",
     )
+    strategy_equipment: str = option(
+        "dice",
+        "Strategy equipment: 'dice' (the Starting 7 strategy dice), 'pin' (the shared Strategy "
+        "Playmaker Pin, 18 outcomes) or 'game-disc' (each team's Strategy Game Disc: its own "
+        "side's outcomes only).",
+        choices=("dice", "pin", "game-disc"),
+        ruling="HM-R39",
+    )
+    team_pins: bool = option(
+        False,
+        "Team Playmaker Pins (Chilly-O / Electric-D) replace the team dice: every count is a "
+        "spin of 1..18.",
+        ruling="HM-R38",
+    )
+    stealth_spaces: bool = option(
+        False,
+        "Midnight Pickup Stealth Spaces: +1 to the count of a player acting from one.",
+        ruling="HM-R40",
+    )
     callahans: bool = option(
         False,
         "Pro: an uncontested Intercept inside its own end zone scores (a Callahan).",
@@ -132,6 +151,9 @@ class HuckMonsterOptions(GameOptions):
         "straight-throws": {"throw_path": "straight"},
         "square-field": {"grid": "square"},
         "small": {"length": 13, "end_zone_depth": 2, "points_to_win": 3},
+        "midnight-pickup": {"strategy_equipment": "pin", "stealth_spaces": True},
+        "emergency-pickup": {"strategy_equipment": "pin", "team_pins": True},
+        "game-disc": {"strategy_equipment": "game-disc"},
         "pro": {
             "callahans": True,
             "handler_pivot": True,
@@ -146,6 +168,11 @@ class HuckMonsterOptions(GameOptions):
         "straight-throws": "Discs fly in straight lines only.",
         "square-field": "Square spaces with 8 neighbours instead of hexes.",
         "small": "A 13-row field with 2-row end zones, first to 3: quick games and tests.",
+        "midnight-pickup": "The Midnight Pickup kit: the Strategy Playmaker Pin and the field's "
+        "Stealth Spaces.",
+        "emergency-pickup": "The Emergency Pickup kit: the Strategy Playmaker Pin and the "
+        "Chilly-O / Electric-D Team Pins instead of team dice.",
+        "game-disc": "The Strategy Game Discs instead of strategy dice.",
         "pro": "The Pro rules built so far: Callahans, Handler Pivot, The Rethrow, Double Team.",
     }
 

@@ -57,10 +57,14 @@ from monsterball.games.huck_monster.rules import (
     bid_blocked,
     conflicts,
     dark_effect,
-    dice_sum,
+    is_dump,
+    is_hammer,
+    is_monster,
     light_effect,
     offense_count,
     resolve_bid,
+    strategy_faces,
+    team_roll,
 )
 from monsterball.games.huck_monster.state import (
     NOBODY,
@@ -85,8 +89,28 @@ def _cell(state: State, name: str) -> int:
 
 
 def _sum_outcomes(state: State, dice: int) -> list[tuple[Action, Fraction]]:
+    """Team dice as one chance event per total; a Team Pin spin instead (HM-TPIN-1)."""
+    if state.options.team_pins:
+        return [(state.actions.spin[v], p) for v, p in team_roll(dice, True)]
     table = state.actions.sums[dice]
-    return [(table[v], p) for v, p in dice_sum(dice)]
+    return [(table[v], p) for v, p in team_roll(dice, False)]
+
+
+def _strategy_outcomes(state: State, offense: bool) -> list[tuple[Action, Fraction]]:
+    """The strategy die's faces, or the Playmaker Pin / Game Disc outcomes (HM-PIN-4)."""
+    equipment = state.options.strategy_equipment
+    faces = strategy_faces(equipment, offense)
+    if equipment == "dice":
+        table = state.actions.light if offense else state.actions.dark
+    else:
+        by_face = {a.value: a for a in state.actions.pin}
+        table = tuple(by_face[f] for f in faces)
+    return uniform(table)
+
+
+def _stealth(state: State, player: int) -> int:
+    """HM-STEALTH-1: +1 to the count of a player acting from a Stealth Space."""
+    return 1 if player >= 0 and state.stealth >> state.pos[player] & 1 else 0
 
 
 def _rotate(state: State, team: int, moment: str) -> None:
@@ -562,11 +586,11 @@ class UpCall(Procedure[State]):
     def _aim_now(self, state: State) -> Transition:
         light = light_effect(state.light, THROW)
         count = offense_count(state.base, light, THROW, False)
-        targets = state.throw_targets(count, dump=light == "dump", hammer=light == "hammer")
+        targets = state.throw_targets(count, dump=is_dump(light), hammer=is_hammer(light))
         if not targets:
             reason = (
                 "no Dump receiver behind the disc"
-                if light == "dump"
+                if is_dump(light)
                 else "no Receiver within the Throw count"
             )
             state.emit(ev.Stalled(count, reason))
@@ -793,7 +817,7 @@ class Aim(Procedure[State]):
 
     def _targets(self, state: State) -> dict[int, int]:
         light = light_effect(state.light, THROW)
-        return state.throw_targets(self.count, dump=light == "dump", hammer=light == "hammer")
+        return state.throw_targets(self.count, dump=is_dump(light), hammer=is_hammer(light))
 
     def legal_actions(self, state: State) -> list[Action]:
         out: list[Action] = []
@@ -817,7 +841,7 @@ class Aim(Procedure[State]):
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, ThrowTo)
         cell = _cell(state, action.cell)
-        hammer = light_effect(state.light, THROW) == "hammer"
+        hammer = is_hammer(light_effect(state.light, THROW))
         path = state.best_path(action.receiver, cell, self.count, hammer=hammer)
         state.receiver = action.receiver
         state.holder = NOBODY  # the disc is in the air
@@ -864,7 +888,7 @@ class OffenseAction(Procedure[State]):
 
     def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
         if self.stage == "face":
-            return uniform(state.actions.light)
+            return _strategy_outcomes(state, offense=True)
         return _sum_outcomes(state, DICE[self.kind])
 
     def resolve(self, state: State) -> Transition:
@@ -891,14 +915,17 @@ class OffenseAction(Procedure[State]):
                     state.offense, action.value, bool(light_effect(action.value, self.kind))
                 )
             )
-            if self.kind == CATCH and light_effect(action.value, CATCH) == "hammer":
+            if self.kind == CATCH and is_hammer(light_effect(action.value, CATCH)):
                 guards = UpCall("guarded")._guards(state)
                 state.hammered = guards[0][0] if guards else NOBODY  # HM-R20
             return (OffenseAction(self.kind, "dice"),)
         if self.stage in ("dice", "redice"):
             assert isinstance(action, Roll)
-            state.base = int(action.value)
-            state.emit(ev.DiceRolled(state.offense, self.kind, state.base, self.stage == "redice"))
+            actor = state.holder if self.kind == THROW else state.receiver
+            bonus = _stealth(state, actor)
+            state.base = int(action.value) + bonus
+            again = self.stage == "redice"
+            state.emit(ev.DiceRolled(state.offense, self.kind, state.base, again, bonus))
             if self.stage == "dice" and light_effect(state.light, self.kind) == "strip":
                 return (OffenseAction(self.kind, "strip"),)
             return ()
@@ -919,6 +946,22 @@ def _bid(state: State, player: int, role: str) -> Bid:
     """A new defender joins the play: the defense's coach rotates (HM-4P-3)."""
     _rotate(state, state.defense, "bid")
     return Bid(player, role, "declare", "", 0)
+
+
+def _match(state: State) -> None:
+    """HM-PIN-3 Match / HM-R41: every defender goes 1:1 to the offensive player with his number,
+    onto the open space beside him nearest where he stood (not on the disc's path ahead)."""
+    ahead = sum(1 << c for c in state.path[state.progress + 1 :])
+    for d in team_players(state.defense):
+        mate = d - 7 if d >= 7 else d + 7
+        if state.adjacent(state.pos[mate]) >> state.pos[d] & 1:
+            continue
+        spots = state.adjacent(state.pos[mate]) & state.open_spaces() & ~ahead
+        if spots:
+            dist = state.field.distance_row(state.pos[d])
+            spot = min(iter_bits(spots), key=lambda c: (dist[c], c))
+            state.move_player(d, spot)
+            state.emit(ev.Matched(d, state.field.name(spot)))
 
 
 def _strategy_open(state: State, team: int) -> bool:
@@ -982,7 +1025,7 @@ class Bid(Procedure[State]):
 
     def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
         if self.stage == "face":
-            return uniform(state.actions.dark)
+            return _strategy_outcomes(state, offense=False)
         return _sum_outcomes(state, DICE[self.role])
 
     def _with(self, stage: str, face: str | None = None, roll: int | None = None) -> Bid:
@@ -1031,18 +1074,24 @@ class Bid(Procedure[State]):
             face = action.value
             state.emit(ev.StrategyRolled(state.defense, face, bool(dark_effect(face, self.role))))
             nxt = self._with("face-done", face=face)
-            if face == "monster":
+            if is_monster(dark_effect(face, self.role)):
                 return (nxt._with("monster"),)
+            if dark_effect(face, self.role) == "pin-match":
+                _match(state)
             return nxt._after_face(state)
         if stage == "monster":
             if isinstance(action, MonsterMove):
                 state.move_player(action.player, _cell(state, action.cell))
                 state.emit(ev.MonsterMoved(action.player, action.cell))
+                if self.face == "pin-monster":
+                    # HM-R41: a pin Monster may act twice in the same play.
+                    state.bidders &= ~(1 << action.player)
             return self._after_face(state)
         if stage in ("dice", "redice"):
             assert isinstance(action, Roll)
-            roll = int(action.value)
-            state.emit(ev.DiceRolled(state.defense, self.role, roll, stage == "redice"))
+            bonus = _stealth(state, self.player)
+            roll = int(action.value) + bonus
+            state.emit(ev.DiceRolled(state.defense, self.role, roll, stage == "redice", bonus))
             if stage == "dice" and dark_effect(self.face, self.role) == "hot-bid":
                 return (self._with("hotbid", roll=roll),)
             return (self._with("decide", roll=roll),)

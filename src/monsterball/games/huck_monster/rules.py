@@ -42,6 +42,49 @@ DARK_APPLIES = {
     "no-big": MARKS,
 }
 
+# The Strategy Playmaker Pin (HM-PIN-2/3): 9 light and 9 dark outcomes on one shared spinner,
+# each a word and a number. Names carry a "pin-" prefix: several words repeat dice faces with
+# other effects (a dice Footer halves; a pin Footer adds 1).
+PIN_LIGHT = (
+    "pin-huck", "pin-push", "pin-brush", "pin-flick", "pin-hammer",
+    "pin-doink", "pin-scoober", "pin-float", "pin-dump",
+)  # fmt: skip
+PIN_DARK = (
+    "pin-monster", "pin-footer", "pin-layout", "pin-strike", "pin-hot-bid",
+    "pin-flash", "pin-match", "pin-markd", "pin-beat",
+)  # fmt: skip
+PIN_MODIFIER = {
+    "pin-push": 1, "pin-brush": -1, "pin-flick": 3, "pin-hammer": 4, "pin-doink": -10,
+    "pin-scoober": 3, "pin-float": -3, "pin-dump": 1,
+    "pin-footer": 1, "pin-layout": 3, "pin-strike": -5, "pin-hot-bid": 3, "pin-flash": 1,
+    "pin-markd": 2, "pin-beat": -5,
+}  # fmt: skip
+# "may be used by Handlers, or Continues, but not Receivers" (Huck, Hammer); Doink and Dump
+# speak of the throw's distance and direction.
+PIN_THROW_ONLY = ("pin-huck", "pin-hammer", "pin-doink", "pin-dump")
+SPIN_FACES = {"dice": (LIGHT_FACES, DARK_FACES), "pin": (PIN_LIGHT + PIN_DARK,) * 2,
+              "game-disc": (PIN_LIGHT, PIN_DARK)}  # fmt: skip
+
+
+def strategy_faces(equipment: str, offense: bool) -> tuple[str, ...]:
+    """What a team's strategy roll or spin can show (HM-PIN-4: one shared pin; HM-R39: each
+    Strategy Game Disc shows only its own side's outcomes)."""
+    light, dark = SPIN_FACES[equipment]
+    return light if offense else dark
+
+
+def is_hammer(face: str) -> bool:
+    return face in ("hammer", "pin-hammer")
+
+
+def is_dump(face: str) -> bool:
+    return face in ("dump", "pin-dump")
+
+
+def is_monster(face: str) -> bool:
+    return face in ("monster", "pin-monster")
+
+
 # HM-R21: results that contradict each other in one matchup cancel ("Guaranteed Throw vs.
 # Guaranteed Mark"): a doubled against a halved count, and a guaranteed Mark against an
 # offensive result that stops that Mark from bidding.
@@ -51,11 +94,18 @@ CONFLICTS = frozenset(
 
 
 def light_effect(face: str, action: str) -> str:
-    """The face if it changes ``action``, else '' (spent without effect)."""
+    """The face if it changes ``action``, else '' (spent without effect). A pin outcome
+    meant for the defense is "invalid" for the offense (HM-PIN-4)."""
+    if face.startswith("pin-"):
+        if face not in PIN_LIGHT or (face in PIN_THROW_ONLY and action != THROW):
+            return ""
+        return face
     return face if face and action in LIGHT_APPLIES[face] else ""
 
 
 def dark_effect(face: str, bid: str) -> str:
+    if face.startswith("pin-"):
+        return face if face in PIN_DARK else ""
     return face if face and bid in DARK_APPLIES[face] else ""
 
 
@@ -91,7 +141,10 @@ class BidResult:
 def offense_count(base: int, light: str, action: str, halved: bool) -> int:
     """The offensive count before this bid: Huck doubles it (HM-SD-6), an earlier Footer in
     the same action halves it, rounding down (HM-R19)."""
-    count = base * 2 if light_effect(light, action) == "huck" else base
+    face = light_effect(light, action)
+    # Huck doubles; a pin outcome adds its number (HM-PIN-2).
+    doubled = face in ("huck", "pin-huck")
+    count = base * 2 if doubled else max(0, base + PIN_MODIFIER.get(face, 0))
     return count // 2 if halved else count
 
 
@@ -125,8 +178,19 @@ def resolve_bid(
         return BidResult(False, off, 0, cancelled, halves)
     if dark_now == "no-big":
         return BidResult(True, off, roll, cancelled, halves)
-    wins = roll > off or (ties == "defense" and roll == off)
-    return BidResult(wins, off, roll, cancelled, halves)
+    bid_count = max(0, roll + PIN_MODIFIER.get(dark_now, 0))
+    wins = bid_count > off or (ties == "defense" and bid_count == off)
+    return BidResult(wins, off, bid_count, cancelled, halves)
+
+
+TEAM_PIN = tuple(range(1, 19))  # HM-TPIN-1: "18 numerical outcomes" (HM-R38: 1..18, even)
+
+
+def team_roll(dice: int, team_pins: bool) -> tuple[tuple[int, Fraction], ...]:
+    """The distribution of a team-dice total, or of a Team Pin spin (HM-TPIN-1/2)."""
+    if team_pins:
+        return tuple((v, Fraction(1, 18)) for v in TEAM_PIN)
+    return dice_sum(dice)
 
 
 @cache

@@ -41,9 +41,11 @@ from monsterball.games.huck_monster.options import (
     TEAM_NAMES,
     HuckMonsterOptions,
 )
+from monsterball.games.huck_monster.rules import DARK_FACES, LIGHT_FACES, PIN_DARK, PIN_LIGHT
 
 NOBODY = -1
 NO_FACE = ""
+PIN_ALL = PIN_LIGHT + PIN_DARK
 # How an Up Call ends: a catch, a defender's successful bid, a stall, a throw that falls short.
 OUTCOMES = ("", "catch", "turnover", "intercepted", "stall", "short")
 BOARD_KEYS = (
@@ -106,6 +108,7 @@ class HuckMonsterState(GameState):
         "progress",
         "receiver",
         "score",
+        "stealth",
         "strategy_used",
         "taker",
         "up_calls",
@@ -137,6 +140,9 @@ class HuckMonsterState(GameState):
         self.actions: Catalogue = catalogue(
             self.options.grid, self.options.width, self.options.length
         )
+        self.stealth = (
+            stealth_spaces(self.field, self.options) if self.options.stealth_spaces else 0
+        )
 
     def clear_action(self) -> None:
         self.action = ""
@@ -154,6 +160,7 @@ class HuckMonsterState(GameState):
     def _copy_board(self, other: HuckMonsterState) -> None:
         other.field = self.field
         other.actions = self.actions
+        other.stealth = self.stealth
         other.pos = self.pos[:]
         other.occupied = self.occupied[:]
         other.disc = self.disc
@@ -523,7 +530,6 @@ class HuckMonsterState(GameState):
         }
 
     def _board_from_dict(self, data: Mapping[str, Any]) -> None:
-        from monsterball.games.huck_monster.rules import LIGHT_FACES
 
         self._attach_tables()
         expected = set(BOARD_KEYS)
@@ -570,7 +576,7 @@ class HuckMonsterState(GameState):
             raise PositionError("board 'action' must be '', 'throw' or 'catch'")
         self.action = data["action"]
         self.base = _ints([data["base"]], 1, "base")[0]
-        if data["light"] not in ("", *LIGHT_FACES):
+        if data["light"] not in ("", *LIGHT_FACES, *PIN_ALL):
             raise PositionError(f"board 'light' must be '' or one of {', '.join(LIGHT_FACES)}")
         self.light = data["light"]
         for flag in ("halved", "poach"):
@@ -646,7 +652,7 @@ _STEP_FIELDS: dict[str, tuple[Any, ...]] = {
     ),
     "kind": ("normal", "catch", "loose", "stall", "throw"),
     "role": ("mark", "intercept", "catch-mark", "challenge"),
-    "face": ("", "monster", "poach", "hot-bid", "beat", "footer", "no-big"),
+    "face": ("", *DARK_FACES, *PIN_ALL),
     "count": tuple(range(0, 37)),
     "left": tuple(range(1, 37)),
     "roll": tuple(range(0, 19)),
@@ -660,6 +666,20 @@ def _validate_step(step: Procedure[Any]) -> None:
             raise PositionError(
                 f"step '{type(step).__name__}' field '{field}' is out of range: {value!r}"
             )
+
+
+def stealth_spaces(field: Grid, options: HuckMonsterOptions) -> int:
+    """HM-STEALTH-1 / HM-R40: the Midnight field's darker spaces. Their places are not
+    published; the default pattern is two staggered rows of 4, a third of the way in from each
+    line, the same when the field is turned round (teams switch ends)."""
+    depth, length, width = options.end_zone_depth, options.length, options.width
+    first = depth + (length - 2 * depth) // 3
+    last = length - 1 - first
+    mask = 0
+    for col in range(1, width, 2):
+        mask |= 1 << field.cell(col, first)
+        mask |= 1 << field.cell(width - 1 - col, last)
+    return mask
 
 
 def _parse(parser: Any, value: Any, where: str) -> int:
