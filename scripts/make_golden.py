@@ -39,6 +39,9 @@ GAMES: dict[tuple[str, str], tuple[int, dict[str, Any]]] = {
     ("huck-monster", "square-field"): (205, {"max_up_calls": 40}),
     ("huck-monster", "small"): (206, {}),
     ("huck-monster", "pro"): (207, {"max_up_calls": 40}),
+    ("huck-monster", "midnight-pickup"): (208, {"max_up_calls": 40}),
+    ("huck-monster", "emergency-pickup"): (209, {"max_up_calls": 40}),
+    ("huck-monster", "game-disc"): (210, {"max_up_calls": 40}),
 }
 MAX_PLIES = 200_000
 

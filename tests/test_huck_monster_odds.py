@@ -141,3 +141,26 @@ def test_cli_odds_prints_the_exact_fraction() -> None:
     assert bad.exit_code == 2 and "defense strategy" in bad.output
     other = CliRunner().invoke(app, ["odds", "paper-ultimate"])
     assert other.exit_code == 2 and "huck-monster" in other.output
+
+
+def test_odds_cover_team_pins_stealth_and_playmaker_pins() -> None:
+    """HM-TPIN-3: with Team Pins an Intercept stops a throw of 11 with 7/18, not 1/36."""
+    assert catch_probability(UpCallSetup(intercepts=1, throw_count=11)) == Fraction(35, 36)
+    assert catch_probability(UpCallSetup(intercepts=1, throw_count=11, team_pins=True)) == (
+        Fraction(11, 18)
+    )
+    # A Mark on a Stealth Space bids 3d6 + 1: he wins when his roll + 1 beats the throw.
+    dist = dict(dice_sum(3))
+    lose = sum((dist[t] * dist[m] for t in dist for m in dist if m + 1 <= t), Fraction(0))
+    assert catch_probability(UpCallSetup(mark=True, stealth_defense=True)) == lose
+    assert catch_probability(UpCallSetup(mark=True, stealth_offense=True)) > catch_probability(
+        UpCallSetup(mark=True)
+    )
+    # A shared pin gives the offense its 9 outcomes only half the time.
+    base = UpCallSetup(mark=True, intercepts=2, offense_strategy="throw")
+    pin = catch_probability(UpCallSetup(**{**base.__dict__, "equipment": "pin"}))
+    disc = catch_probability(UpCallSetup(**{**base.__dict__, "equipment": "game-disc"}))
+    plain = catch_probability(UpCallSetup(mark=True, intercepts=2))
+    assert disc > pin > plain
+    with pytest.raises(ValueError, match="equipment"):
+        UpCallSetup(equipment="spinner")

@@ -914,9 +914,7 @@ def test_HM_CALL_2_without_the_option_an_end_zone_intercept_is_a_turnover() -> N
     assert state.score == [0, 0] and state.offense == 1 and state.holder == 8
 
 
-def test_HM_PIVOT_1_HM_PIVOT_2_HM_PIVOT_3_HM_R33_the_handler_pivots_before_the_defense() -> (
-    None
-):
+def test_HM_PIVOT_1_HM_PIVOT_2_HM_PIVOT_3_HM_R33_the_handler_pivots_before_the_defense() -> None:
     state = lane({"B1": "h5", "B2": "h4", "B3": "h3", "B4": "a5", "B5": "b5"}, handler_pivot=True)
     play(state, "3d6=10", "throw A2 d11", "3d6=3", "end")
     # After the offense's move, before the defense rolls: the Handler A2 (d12) may pivot the
@@ -1002,3 +1000,106 @@ def test_HM_DT_2_HM_DT_3_HM_DT_5_HM_R35_a_called_double_team_moves_the_marks_awa
     assert state.base == 14
     events = play(state, "2d6=5", "2d6=6")  # no Mark bids: the Intercepts B2, B3 go on
     assert [b[1] for b in bids(events)] == ["intercept", "intercept"]
+
+
+# -- Playmaker Pins, Team Pins, Stealth Spaces ---------------------------------------------------
+
+
+def test_HM_PIN_1_HM_PIN_2_HM_PIN_4_HM_R36_the_shared_pin_adds_its_numbers() -> None:
+    state = lane(strategy=True, strategy_equipment="pin")
+    play(state, "strategy")
+    outcomes = state.chance_outcomes()
+    assert len(outcomes) == 18 and all(p == Fraction(1, 18) for _, p in outcomes)
+    play(state, "pin=pin-flick", "3d6=7")  # Flick +3
+    events = play(state, "throw A2 d11", "roll", "3d6=9")
+    assert [(d.offense, d.defense_wins) for d in events if isinstance(d, ev.BidDecided)] == [
+        (10, False)
+    ]
+    # HM-PIN-4: an outcome meant for the other team is invalid.
+    wrong = lane(strategy=True, strategy_equipment="pin")
+    events = play(wrong, "strategy", "pin=pin-strike")
+    assert texts(events) == ["Team A rolls strategy: pin-strike (no effect on this action)."]
+
+
+def test_HM_PIN_3_HM_R37_pin_words_huck_doink_and_the_defensive_numbers() -> None:
+    huck = lane(strategy=True, strategy_equipment="pin")
+    play(huck, "strategy", "pin=pin-huck", "3d6=6", "throw A2 d11", "roll", "3d6=11")
+    assert huck.offense == 0  # 12 beats 11
+    doink = lane(strategy=True, strategy_equipment="pin")
+    events = play(doink, "strategy", "pin=pin-doink", "3d6=12")
+    assert "Stall: no Receiver within the Throw count (count 2); turnover." in texts(events)
+    marked = lane(strategy=True, used=(True, False), strategy_equipment="pin")
+    events = play(marked, "3d6=10", "throw A2 d11", "strategy", "pin=pin-markd", "3d6=9")
+    assert [(d.defense, d.defense_wins) for d in events if isinstance(d, ev.BidDecided)] == [
+        (11, True)
+    ]
+    beat = lane(strategy=True, used=(True, False), strategy_equipment="pin")
+    events = play(beat, "3d6=10", "throw A2 d11", "strategy", "pin=pin-beat", "3d6=14")
+    assert [(d.defense, d.defense_wins) for d in events if isinstance(d, ev.BidDecided)] == [
+        (9, False)
+    ]
+
+
+def test_HM_PIN_5_HM_R41_match_and_a_monster_that_acts_twice() -> None:
+    state = lane(strategy=True, used=(True, False), strategy_equipment="pin")
+    events = play(state, "3d6=10", "throw A2 d11", "strategy", "pin=pin-match")
+    # Every defender goes beside the attacker with his number (B1 stays next to A1? no: A1
+    # is the thrower on e7 and B1 on f8 is already beside him).
+    assert "Matched" in kinds(events)
+    for d in range(8, 14):
+        mate = state.pos[d - 7]
+        assert state.adjacent(mate) >> state.pos[d] & 1 or d - 7 > 1
+    assert state.adjacent(state.pos[1]) >> state.pos[8] & 1  # B2 beside A2
+    twice = lane(strategy=True, used=(True, False), strategy_equipment="pin")
+    play(twice, "3d6=10", "throw A2 d11", "strategy", "pin=pin-monster")
+    play(twice, "monster B1 c10", "3d6=4")  # B1 bids as the Mark, then moves to c10 ...
+    events = play(twice, "2d6=3", "2d6=3", "3d6=12", "3d6=5")
+    # ... and bids again as a Mark at the catch (beside d11): a pin Monster acts twice.
+    assert ("B1", "catch-mark", False) in bids(events)
+
+
+def test_HM_GDISC_1_HM_R39_each_game_disc_shows_only_its_own_side() -> None:
+    state = lane(strategy=True, strategy_equipment="game-disc")
+    play(state, "strategy")
+    assert [a.notation() for a, _ in state.chance_outcomes()] == [
+        f"pin=pin-{w}"
+        for w in ("huck", "push", "brush", "flick", "hammer", "doink", "scoober", "float", "dump")
+    ]
+    defense = lane(strategy=True, used=(True, False), strategy_equipment="game-disc")
+    play(defense, "3d6=10", "throw A2 d11", "strategy")
+    assert all(
+        a.notation().removeprefix("pin=pin-")
+        in ("monster", "footer", "layout", "strike", "hot-bid", "flash", "match", "markd", "beat")
+        for a, _ in defense.chance_outcomes()
+    )
+
+
+def test_HM_TPIN_1_HM_TPIN_2_HM_R38_team_pins_replace_every_team_dice_roll() -> None:
+    state = lane(team_pins=True)
+    outcomes = state.chance_outcomes()
+    assert [a.notation() for a, _ in outcomes] == [f"spin={v}" for v in range(1, 19)]
+    assert all(p == Fraction(1, 18) for _, p in outcomes)
+    play(state, "spin=10", "throw A2 d11", "spin=9")
+    # An Intercept spins the same 1..18 (no 2-dice limit of 12).
+    assert [a.notation() for a, _ in state.chance_outcomes()][-1] == "spin=18"
+    moves = position({"A1": "e7"}, disc="e8", holder="A1", stack=[TeamMoves("normal", 1, 0)],
+                     opts=options(team_pins=True))  # fmt: skip
+    assert len(moves.chance_outcomes()) == 18  # team moves too (HM-R38)
+
+
+def test_HM_STEALTH_1_HM_R40_a_player_on_a_stealth_space_adds_one() -> None:
+    state = lane(stealth_spaces=True)
+    field = state.field
+    spaces = sorted(field.name(c) for c in range(field.size) if state.stealth >> c & 1)
+    assert spaces == ["a11", "b7", "c11", "d7", "e11", "f7", "g11", "h7"]
+    # The same pattern seen from the other end (the field turned round for the other team).
+    turned = {field.cell(7 - field.coords(c)[0], 16 - field.coords(c)[1]) for c in range(field.size)
+              if state.stealth >> c & 1}  # fmt: skip
+    assert sum(1 << c for c in turned) == state.stealth
+    standing = lane({"A1": "f7"}, stealth_spaces=True)  # f7 is a Stealth Space beside e8
+    events = play(standing, "3d6=9")
+    assert standing.base == 10
+    assert "Team A rolls 10 (+1 from a Stealth Space) for the Throw." in texts(events)
+    bidder = lane({"B1": "f7"}, stealth_spaces=True)  # f7: a Stealth Space beside e8
+    events = play(bidder, "3d6=10", "throw A2 d11", "3d6=10")
+    assert bids(events) == [("B1", "mark", True)]  # 10 + 1 beats 10

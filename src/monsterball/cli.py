@@ -581,6 +581,18 @@ def odds_cmd(
         ),
     ] = "none",
     ties: Annotated[str, typer.Option(help="Who wins ties: offense or defense.")] = "offense",
+    equipment: Annotated[
+        str, typer.Option(help="Strategy equipment: dice, pin or game-disc.")
+    ] = "dice",
+    team_pins: Annotated[
+        bool, typer.Option("--team-pins", help="Team Pins (1..18 spins) replace team dice.")
+    ] = False,
+    stealth_offense: Annotated[
+        bool, typer.Option("--stealth-offense", help="Thrower and Receiver on Stealth Spaces.")
+    ] = False,
+    stealth_defense: Annotated[
+        bool, typer.Option("--stealth-defense", help="Every bidder on a Stealth Space.")
+    ] = False,
     by_count: Annotated[
         bool, typer.Option("--by-count", help="Also list the odds for each throw count.")
     ] = False,
@@ -601,6 +613,10 @@ def odds_cmd(
             offense_strategy=offense_strategy,
             defense_strategy=defense_strategy,
             ties=ties,
+            equipment=equipment,
+            team_pins=team_pins,
+            stealth_offense=stealth_offense,
+            stealth_defense=stealth_defense,
         )
     except ValueError as exc:
         _fail(str(exc))
@@ -612,7 +628,7 @@ def odds_cmd(
     )
     if by_count:
         table = Table("throw count", "P(catch)")
-        for count in range(3, 19):
+        for count in range(1 if team_pins else 3, 19):
             one = catch_probability(dataclasses.replace(setup, throw_count=count))
             table.add_row(str(count), f"{float(one):.4%}")
         console.print(table)

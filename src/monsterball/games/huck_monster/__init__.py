@@ -77,6 +77,12 @@ RULINGS = {
     "HM-R34": "Pro rethrow: the Intercept's team chooses, then the other team may play on.",
     "HM-R35": "Pro double team: called Marks move to open spaces 2 from the disc; uncalled, "
     "every Mark bids.",
+    "HM-R36": "Pin outcomes add their numbers to their side's count (never below 0).",
+    "HM-R37": "Pin Huck, Hammer, Doink and Dump are invalid on a catch.",
+    "HM-R38": "Team Pins: every team-dice roll, moves and pulls included, is a spin of 1..18.",
+    "HM-R39": "A Strategy Game Disc shows only its own side's 9 pin outcomes.",
+    "HM-R40": "Stealth Spaces: two staggered rows of 4; +1 to throws, catches and bids.",
+    "HM-R41": "A pin Monster may bid again; Match puts each defender beside his numbered man.",
 }
 
 SPEC = register(

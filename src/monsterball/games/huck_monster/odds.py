@@ -22,19 +22,19 @@ from monsterball.games.huck_monster.rules import (
     CATCH,
     CATCH_MARK,
     CHALLENGE,
-    DARK_FACES,
     DICE,
     INTERCEPT,
-    LIGHT_FACES,
     MARK,
     THROW,
     bid_blocked,
     conflicts,
     dark_effect,
-    dice_sum,
+    is_hammer,
     light_effect,
     offense_count,
     resolve_bid,
+    strategy_faces,
+    team_roll,
 )
 
 OFFENSE_STRATEGY = ("none", THROW, CATCH)
@@ -58,6 +58,10 @@ class UpCallSetup:
     defense_strategy: str = "none"
     ties: str = "offense"
     path_length: int = 1
+    equipment: str = "dice"
+    team_pins: bool = False
+    stealth_offense: bool = False
+    stealth_defense: bool = False
 
     def __post_init__(self) -> None:
         if self.offense_strategy not in OFFENSE_STRATEGY:
@@ -68,10 +72,12 @@ class UpCallSetup:
             raise ValueError("bidder counts cannot be negative")
         if self.intercepts + self.catch_marks + self.challenges + self.mark > 7:
             raise ValueError("a team has only 7 defenders")
-        if self.throw_count is not None and not 3 <= self.throw_count <= 18:
-            raise ValueError("a 3-dice throw count is 3..18")
+        if self.throw_count is not None and not 1 <= self.throw_count <= 18:
+            raise ValueError("a throw count is 3..18 (1..18 with Team Pins)")
         if self.ties not in ("offense", "defense"):
             raise ValueError("ties must be 'offense' or 'defense'")
+        if self.equipment not in ("dice", "pin", "game-disc"):
+            raise ValueError("equipment must be 'dice', 'pin' or 'game-disc'")
 
 
 Cont = Callable[[bool, str], Fraction]
@@ -84,7 +90,7 @@ def _run_bids(
     light: str,
     action: str,
     pending: str,
-    ties: str,
+    setup: UpCallSetup,
     then: Cont,
 ) -> Fraction:
     """P(the offense survives every bid in ``bids`` and then ``then``).
@@ -100,7 +106,7 @@ def _run_bids(
         bid, hammered = bids[index]
         use = pending == bid
         rest = "none" if use else pending
-        faces = [(f, Fraction(1, 6)) for f in DARK_FACES] if use else [("", Fraction(1))]
+        faces = _faces(setup, offense=False) if use else [("", Fraction(1))]
         total = Fraction(0)
         for face, p_face in faces:
             dark = dark_effect(face, bid)
@@ -116,9 +122,9 @@ def _run_bids(
                     action=action,
                     halved=halved,
                     bid=bid,
-                    roll=roll,
+                    roll=roll + setup.stealth_defense,
                     dark=face,
-                    ties=ties,
+                    ties=setup.ties,
                 )
                 return (
                     Fraction(0) if r.defense_wins else from_bid(index + 1, halved or r.halves, rest)
@@ -127,7 +133,7 @@ def _run_bids(
             if dark in ("beat", "no-big") and not cancel:
                 total += p_face * survive(0)
                 continue
-            dist = dice_sum(DICE[bid])
+            dist = team_roll(DICE[bid], setup.team_pins)
             for roll, p_roll in dist:
                 value = survive(roll)
                 if dark == "hot-bid" and value:
@@ -139,14 +145,23 @@ def _run_bids(
     return from_bid(0, False, pending)
 
 
-def _with_roll(value: Callable[[int], Fraction], strip: bool, fixed: int | None) -> Fraction:
-    """Expected value over a 3-dice roll (or a fixed total); Strip keeps the better of the
-    roll and a re-roll's expectation."""
-    dist = dice_sum(3) if fixed is None else ((fixed, Fraction(1)),)
+def _faces(setup: UpCallSetup, *, offense: bool) -> list[tuple[str, Fraction]]:
+    faces = strategy_faces(setup.equipment, offense)
+    return [(f, Fraction(1, len(faces))) for f in faces]
+
+
+def _with_roll(
+    value: Callable[[int], Fraction], strip: bool, fixed: int | None, setup: UpCallSetup
+) -> Fraction:
+    """Expected value over a 3-dice roll or Team Pin spin (or a fixed total), plus a Stealth
+    Space; Strip keeps the better of the roll and a re-roll's expectation."""
+    bonus = int(setup.stealth_offense)
+    roll = team_roll(3, setup.team_pins)
+    dist = roll if fixed is None else ((fixed, Fraction(1)),)
     if not strip:
-        return sum((p * value(t) for t, p in dist), Fraction(0))
-    reroll = sum((p * value(t) for t, p in dice_sum(3)), Fraction(0))
-    return sum((p * max(value(t), reroll) for t, p in dist), Fraction(0))
+        return sum((p * value(t + bonus) for t, p in dist), Fraction(0))
+    reroll = sum((p * value(t + bonus) for t, p in roll), Fraction(0))
+    return sum((p * max(value(t + bonus), reroll) for t, p in dist), Fraction(0))
 
 
 def catch_probability(setup: UpCallSetup) -> Fraction:
@@ -158,14 +173,12 @@ def catch_probability(setup: UpCallSetup) -> Fraction:
         if not guards:
             return Fraction(1)
         faces = (
-            [(f, Fraction(1, 6)) for f in LIGHT_FACES]
-            if setup.offense_strategy == CATCH
-            else [("", Fraction(1))]
+            _faces(setup, offense=True) if setup.offense_strategy == CATCH else [("", Fraction(1))]
         )
         total = Fraction(0)
         for face, p_face in faces:
             marked = list(guards)
-            if light_effect(face, CATCH) == "hammer":
+            if is_hammer(light_effect(face, CATCH)):
                 marked[0] = (marked[0][0], True)
 
             def value(
@@ -177,24 +190,20 @@ def catch_probability(setup: UpCallSetup) -> Fraction:
                     light=face,
                     action=CATCH,
                     pending=pending,
-                    ties=setup.ties,
+                    setup=setup,
                     then=lambda _h, _p: Fraction(1),
                 )
 
             strip = light_effect(face, CATCH) == "strip"
-            total += p_face * _with_roll(value, strip, None)
+            total += p_face * _with_roll(value, strip, None, setup)
         return total
 
     throw_bids = [(MARK, False)] * setup.mark + [(INTERCEPT, False)] * setup.intercepts
-    faces = (
-        [(f, Fraction(1, 6)) for f in LIGHT_FACES]
-        if setup.offense_strategy == THROW
-        else [("", Fraction(1))]
-    )
+    faces = _faces(setup, offense=True) if setup.offense_strategy == THROW else [("", Fraction(1))]
     total = Fraction(0)
     for face, p_face in faces:
         bids = list(throw_bids)
-        if light_effect(face, THROW) == "hammer" and bids:
+        if is_hammer(light_effect(face, THROW)) and bids:
             bids[0] = (bids[0][0], True)
 
         def value(count: int, face: str = face, bids: list[tuple[str, bool]] = bids) -> Fraction:
@@ -209,10 +218,10 @@ def catch_probability(setup: UpCallSetup) -> Fraction:
                 light=face,
                 action=THROW,
                 pending=setup.defense_strategy,
-                ties=setup.ties,
+                setup=setup,
                 then=after_throw,
             )
 
         strip = light_effect(face, THROW) == "strip"
-        total += p_face * _with_roll(value, strip, setup.throw_count)
+        total += p_face * _with_roll(value, strip, setup.throw_count, setup)
     return total
