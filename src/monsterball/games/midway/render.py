@@ -1,0 +1,69 @@
+"""Text picture of a Midway position as one seat may see it.
+
+Each hex is two characters: ``A3`` style counters are shown by team letter and size
+(``a``/``b`` lower case for small S and M, upper case for L and G), the ball carrier is
+marked with ``*``; mirror-image counters the seat cannot tell apart show as ``??``.
+"""
+
+from __future__ import annotations
+
+from monsterball.games.midway.actions import NUM_PLAYERS, player_name
+from monsterball.games.midway.options import TEAM_NAMES
+from monsterball.games.midway.state import MidwayState, team_of
+
+
+def render_text(state: MidwayState, seat: int | None) -> str:
+    f = state.field
+    hidden = state.hidden_from(seat)
+    cells: dict[int, str] = {}
+    for c in state.images:
+        cells[c] = "??" if state.caster in hidden else "im"
+    if state.caster >= 0 and state.caster in hidden:
+        cells[state.pos[state.caster]] = "??"
+    for p in range(NUM_PLAYERS):
+        where = state.pos[p]
+        if where < 0 or p in hidden:
+            continue
+        num = p % 10 + 1
+        tag = TEAM_NAMES[team_of(p)] + (str(num) if num < 10 else "0")
+        cells[where] = tag
+    lines = []
+    for r in range(f.height - 1, -1, -1):
+        indent = " " if r % 2 else ""
+        row = []
+        for c in range(f.width):
+            cell = r * f.width + c
+            text = cells.get(cell)
+            if text is None:
+                if state.ball == cell and state.carrier not in hidden:
+                    text = "()"
+                elif state.in_end_zone(r):
+                    text = "~~"
+                elif c in (1, f.width - 2):
+                    text = ": "
+                else:
+                    text = ". "
+            elif state.ball == cell and state.carrier >= 0 and state.carrier not in hidden:
+                text = text[0] + "*"
+            row.append(text)
+        lines.append(f"{r + 1:>2} {indent}{' '.join(row)}")
+    letters = "  ".join(chr(ord("a") + c) for c in range(f.width))
+    lines.append(f"   {letters}")
+    a, b = state.score
+    step = state.stack[-1].describe() if state.stack else "game over"
+    lines.append(
+        f"Score A {a} - B {b}   play {state.plays}/{state.options.plays}   "
+        f"down {state.down}   offense {TEAM_NAMES[state.offense]}   "
+        f"wind: {TEAM_NAMES[state.north_team]} (defends north)   now: {step}"
+    )
+    roster = []
+    for t in (0, 1):
+        names = []
+        for p in range(t * 10, t * 10 + 10):
+            if state.roster[p]:
+                ty = state.mtype(p)
+                flag = "" if state.available(p) else " (out)"
+                names.append(f"{player_name(p)} {state.kind_of(p)} {ty.size}{ty.mv}{flag}")
+        if names:
+            roster.append(f"{TEAM_NAMES[t]}: " + ", ".join(names))
+    return "\n".join(lines + roster)
