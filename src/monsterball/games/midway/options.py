@@ -19,9 +19,13 @@ def parse_roster(text: str) -> tuple[str, ...]:
     chart = default_chart()
     for n in names:
         if n not in chart.types:
-            raise OptionsError(f"roster: '{n}' is not on the draft chart ({', '.join(chart.names)})")
+            raise OptionsError(
+                f"roster: '{n}' is not on the draft chart ({', '.join(chart.names)})"
+            )
     if len(names) != chart.team_size:
-        raise OptionsError(f"roster: a team has exactly {chart.team_size} players, got {len(names)}")
+        raise OptionsError(
+            f"roster: a team has exactly {chart.team_size} players, got {len(names)}"
+        )
     cost = sum(chart.types[n].points for n in names)
     if cost > chart.max_points:
         raise OptionsError(f"roster: costs {cost} points, more than {chart.max_points}")

@@ -76,7 +76,9 @@ def injure(state: State, player: int, game: bool) -> None:
     else:
         state.out_through[player] = state.play_no + 1
     if player == state.carrier:
-        state.dead = state.dead or "tackle"  # an injured carrier is down where he stands
+        # An injured carrier is down where he stands; he leaves with the rest at the whistle.
+        state.dead = state.dead or "tackle"
+        return
     state.remove(player)
 
 
@@ -87,7 +89,11 @@ def check_score(state: State) -> None:
     team = team_of(state.carrier)
     if state.own_end_zone(1 - team, state.row(state.ball)):
         state.dead = "td"
-        note(state, "touchdown", f"Touchdown! {player_name(state.carrier)} scores for {TEAM_NAMES[team]}.")
+        note(
+            state,
+            "touchdown",
+            f"Touchdown! {player_name(state.carrier)} scores for {TEAM_NAMES[team]}.",
+        )
 
 
 def take_ball(state: State, player: int) -> None:
@@ -100,10 +106,9 @@ def take_ball(state: State, player: int) -> None:
     if state.kind == "conversion" and team_of(player) != state.offense:
         state.dead = "stopped"  # MW-SCORE-5: a defensive recovery ends a conversion
         return
-    if state.kind == "punt" and state.punter < 0 and team_of(player) == state.offense:
-        if state.punt_travel > 0:
-            state.dead = "downed"  # MW-PUNT-9: the punting team downs its own punt
-            return
+    if state.kind == "punt" and state.punt_path and team_of(player) == state.offense:
+        state.dead = "downed"  # MW-PUNT-9: the punting team downs its own punt
+        return
     check_score(state)
 
 
@@ -129,7 +134,7 @@ class InPlay(Procedure[State]):
         raise NotImplementedError
 
 
-# -- phases ---------------------------------------------------------------------------------------
+# -- phases ------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,7 +208,9 @@ class StartPhase(InPlay):
                 mates = [
                     q
                     for q in team_players(team)
-                    if q != p and state.pos[q] >= 0 and state.field.distance(state.pos[p], state.pos[q]) <= 1
+                    if q != p
+                    and state.pos[q] >= 0
+                    and state.field.distance(state.pos[p], state.pos[q]) <= 1
                 ]
                 if mates:
                     pre.append(EttinRoll(p, min(mates)))
@@ -480,7 +487,9 @@ class Phase(InPlay):
             giver = state.carrier
             take_ball(state, action.player)
             state.tried = 0  # MW-TACK-4: tacklers may try the new carrier
-            note(state, "handoff", f"{player_name(giver)} hands off to {player_name(action.player)}.")
+            note(
+                state, "handoff", f"{player_name(giver)} hands off to {player_name(action.player)}."
+            )
             return (Phase(self.team, tuple(left), acted | 1 << giver | 1 << action.player),)
         if isinstance(action, Throw):
             target = cell_of(state, action.cell)
@@ -501,7 +510,10 @@ class Phase(InPlay):
             rushers = [q for q in state.players_at(state.ball) if team_of(q) != self.team]
             if rushers:
                 # MW-PUNT-3 (ruling MW-R9): a defender already in the punter's hex blocks it.
-                return (Phase(self.team, tuple(left), acted), _blocked_kick(state, "punt", rushers[0]))
+                return (
+                    Phase(self.team, tuple(left), acted),
+                    _blocked_kick(state, "punt", rushers[0]),
+                )
             return (
                 Phase(self.team, tuple(left), acted | 1 << punter),
                 PuntKick(cell_of(state, action.cell)),
@@ -562,7 +574,9 @@ class Phase(InPlay):
             )
         elif cell == state.pos[state.caster]:
             end_mirror(
-                state, f"{player_name(p)} touches the real {player_name(state.caster)}: the images vanish."
+                state,
+                f"{player_name(p)} touches the real {player_name(state.caster)}: "
+                "the images vanish.",
             )
 
     def _shift(self, state: State, d: int, left: list[int], acted: int) -> Transition:
@@ -612,6 +626,7 @@ class Phase(InPlay):
             state.out_through[q] = state.play_no + 1
             if q == state.carrier:
                 state.dead = "tackle"  # no fumble: the carrier is down where he stood
+                return ()
             state.remove(q)
             return () if state.dead else (here,)
         if action.spell == "mirror":
@@ -668,7 +683,9 @@ def _unreachable(state: State, player: int, cell: int, budget: int) -> str:
     if player == state.carrier:
         return f"the ball carrier moves one hex at a time into an empty hex; {target} is not one"
     if state.counters_mask() >> cell & 1 and not contact_targets(state, player) >> cell & 1:
-        return f"{name} may not enter {target}: it is occupied and not open to a block, tackle or ball"
+        return (
+            f"{name} may not enter {target}: it is occupied and not open to a block, tackle or ball"
+        )
     return f"{name} cannot reach {target} with {budget} movement left"
 
 
@@ -686,16 +703,14 @@ def recovery_order(state: State, mover: int) -> tuple[int, ...]:
     here = state.players_at(state.ball)
     ok = []
     for p in here:
-        if p == state.no_recover or state.dazed >> p & 1 and p != mover:
+        if p == state.no_recover or (state.dazed >> p & 1 and p != mover):
             continue
         if state.kind == "onside" and team_of(p) == state.offense and not state.onside_ok:
             continue  # MW-KICK-10: the kick has not gone 10 yards
         if state.ball_state == "punt" and team_of(p) == state.offense:
             continue  # a punt in the air is the receivers' to catch
         ok.append(p)
-    if state.kind == "onside":
-        first = 1 - state.offense
-    elif state.beyond(state.offense, state.row(state.ball), state.los_row):
+    if state.kind == "onside" or state.beyond(state.offense, state.row(state.ball), state.los_row):
         first = 1 - state.offense
     else:
         first = state.offense
@@ -703,7 +718,7 @@ def recovery_order(state: State, mover: int) -> tuple[int, ...]:
     return tuple(ok)
 
 
-# -- end of a phase -----------------------------------------------------------------------------
+# -- end of a phase ----------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -915,7 +930,7 @@ class TackleRoll(InPlay):
         return "a tackle"
 
 
-# -- balls in the air and on the ground ---------------------------------------------------------
+# -- balls in the air and on the ground --------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -993,7 +1008,12 @@ class CatchRoll(InPlay):
         p = self.player
         need = self.target(state)
         ok = int(action.value) <= need
-        what = {"pass": "catch", "intercept": "interception", "kick": "kick catch", "punt": "punt catch"}
+        what = {
+            "pass": "catch",
+            "intercept": "interception",
+            "kick": "kick catch",
+            "punt": "punt catch",
+        }
         note(
             state,
             "catch" if ok else "drop",
@@ -1094,7 +1114,11 @@ class Scatter(InPlay):
             row = state.row(state.ball)
             past = row >= 12 if state.forward(state.offense) > 0 else row <= 11
             state.onside_ok = state.onside_ok or past
-        note(state, "scatter", f"Direction modifier {action.value}: the ball is on {f.name(state.ball)}.")
+        note(
+            state,
+            "scatter",
+            f"Direction modifier {action.value}: the ball is on {f.name(state.ball)}.",
+        )
         if state.players_at(state.ball):
             order = recovery_order(state, NOBODY)
             if order:
@@ -1162,7 +1186,11 @@ class PuntKick(InPlay):
         state.punt_travel = n + wind
         state.receivable = NOBODY
         state.last_dir = _travel_dir(state, state.ball, self.toward, state.offense)
-        note(state, "punt", f"Punt: {n} hexes{' (+1 wind)' if wind else ''} toward {f.name(self.toward)}.")
+        note(
+            state,
+            "punt",
+            f"Punt: {n} hexes{' (+1 wind)' if wind else ''} toward {f.name(self.toward)}.",
+        )
         return _place_punt(state, n + wind, landing=False)
 
     def describe(self) -> str:
@@ -1177,7 +1205,9 @@ def _place_punt(state: State, travel: int, landing: bool) -> Transition:
             note(state, "out", "The punt goes out of bounds.")
             state.dead = "punt-out"
             last = [
-                divmod(v, 100) for v in state.punt_path[: travel - 1] if state.on_board(*divmod(v, 100))
+                divmod(v, 100)
+                for v in state.punt_path[: travel - 1]
+                if state.on_board(*divmod(v, 100))
             ]
             if last:
                 c, r = last[-1]
@@ -1234,7 +1264,7 @@ def _blocked_kick(state: State, what: str, blocker: int) -> Procedure[State]:
     return Scatter("block", state.ahead(state.offense), team_of(blocker))
 
 
-# -- special abilities and magic --------------------------------------------------------------
+# -- special abilities and magic ---------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -1258,7 +1288,11 @@ class EttinRoll(InPlay):
         assert isinstance(action, Roll)
         if action.value != "6":
             return ()
-        note(state, "ettin", f"The ettin {player_name(self.ettin)} turns on {player_name(self.mate)}!")
+        note(
+            state,
+            "ettin",
+            f"The ettin {player_name(self.ettin)} turns on {player_name(self.mate)}!",
+        )
         return (EttinAttack(self.ettin, self.mate),)
 
     def describe(self) -> str:
@@ -1418,9 +1452,7 @@ class AppearPick(InPlay):
         occupied = state.counters_mask()
         row = f.distance_row(state.vanish)
         return [
-            state.actions.appear[c]
-            for c in range(f.size)
-            if row[c] <= mv and not occupied >> c & 1
+            state.actions.appear[c] for c in range(f.size) if row[c] <= mv and not occupied >> c & 1
         ]
 
     def apply(self, state: State, action: Action) -> Transition:

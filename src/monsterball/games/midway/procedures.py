@@ -54,8 +54,8 @@ from monsterball.games.midway.play import (
     RecoveryRoll,
     Scatter,
     StartPhase,
-    TackleRound,
     TackleRoll,
+    TackleRound,
     cell_of,
     note,
     wrong,
@@ -75,7 +75,7 @@ def first_steps(state: State) -> tuple[Procedure[Any], ...]:
     return (Draft(0),)
 
 
-# -- the draft ------------------------------------------------------------------------------------
+# -- the draft ---------------------------------------------------------------------------------
 
 
 def _draft_left(state: State, team: int) -> tuple[int, int]:
@@ -92,7 +92,9 @@ def affordable(state: State, team: int) -> list[str]:
         return []
     cheapest = state.chart.cheapest()
     return [
-        k for k in state.chart.names if state.chart.types[k].points + (slots - 1) * cheapest <= points
+        k
+        for k in state.chart.names
+        if state.chart.types[k].points + (slots - 1) * cheapest <= points
     ]
 
 
@@ -142,7 +144,8 @@ class Draft(Procedure[State]):
 
     def legal_actions(self, state: State) -> list[Action]:
         d = state.actions.draft
-        return [d[k] for k in affordable(state, self.team)] + [d["random"], d["best"]]
+        out: list[Action] = [d[k] for k in affordable(state, self.team)]
+        return [*out, d["random"], d["best"]]
 
     def check(self, state: State, action: Action) -> None:
         if not isinstance(action, DraftPick):
@@ -194,7 +197,7 @@ class DraftRandom(Procedure[State]):
         return "a random draft pick"
 
 
-# -- starting the game ------------------------------------------------------------------------------
+# -- starting the game -------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,7 +268,7 @@ class TossChoice(Procedure[State]):
         return f"team {TEAM_NAMES[self.team]}'s choice after the coin toss"
 
 
-# -- kickoffs --------------------------------------------------------------------------------------
+# -- kickoffs ----------------------------------------------------------------------------------
 
 
 def _new_play(state: State, kind: str, counts: bool) -> None:
@@ -352,9 +355,7 @@ class SetUp(Procedure[State]):
 
     def _needed(self, state: State) -> int:
         placed = len(state.on_field(self.team))
-        waiting = sum(
-            1 for p in team_players(self.team) if state.pos[p] < 0 and state.available(p)
-        )
+        waiting = sum(1 for p in team_players(self.team) if state.pos[p] < 0 and state.available(p))
         return min(6 - placed, waiting)
 
     def cells(self, state: State) -> int:
@@ -442,9 +443,7 @@ class SetUp(Procedure[State]):
             while self._needed(state) > 0:
                 mask = self.cells(state)
                 row = f.distance_row(state.ball)
-                cell = min(
-                    (c for c in range(f.size) if mask >> c & 1), key=lambda c: (row[c], c)
-                )
+                cell = min((c for c in range(f.size) if mask >> c & 1), key=lambda c: (row[c], c))
                 p = self._waiting(state)[0]
                 state.pos[p] = cell
             note(state, "setup", f"Team {TEAM_NAMES[self.team]} sets up ({self.mode}).")
@@ -573,7 +572,11 @@ class KickLanding(Procedure[State]):
             return ()
         state.ball = row * f.width + col
         state.receivable = 1 - self.team
-        note(state, "kick", f"Direction modifier {action.value}: the kick comes down on {f.name(state.ball)}.")
+        note(
+            state,
+            "kick",
+            f"Direction modifier {action.value}: the kick comes down on {f.name(state.ball)}.",
+        )
         return ()
 
     def describe(self) -> str:
@@ -618,7 +621,7 @@ def past_midfield(state: State, team: int) -> bool:
     return row >= 12 if state.forward(team) > 0 else row <= 11
 
 
-# -- plays from scrimmage -------------------------------------------------------------------------
+# -- plays from scrimmage ----------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -815,7 +818,7 @@ class SnapStep(Procedure[State]):
         return f"team {TEAM_NAMES[self.team]}'s snap"
 
 
-# -- kicks at the goal ------------------------------------------------------------------------------
+# -- kicks at the goal -------------------------------------------------------------------------
 
 
 def _big_blockers(state: State, team: int, on_field: bool) -> list[int]:
@@ -882,7 +885,9 @@ class KickBlock(Procedure[State]):
 
     def legal_actions(self, state: State) -> list[Action]:
         on_field = self.what == "fg"
-        out: list[Action] = [state.actions.block[p] for p in _big_blockers(state, self.team, on_field)]
+        out: list[Action] = [
+            state.actions.block[p] for p in _big_blockers(state, self.team, on_field)
+        ]
         out.append(state.actions.words["no"])
         return out
 
@@ -968,7 +973,7 @@ class StunRoll(Procedure[State]):
         return "a stun roll"
 
 
-# -- conversions ----------------------------------------------------------------------------------
+# -- conversions -------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -994,7 +999,10 @@ class Conversion(Procedure[State]):
         if isinstance(action, Name):
             if state.kind_of(action.player) == "halfling":
                 note(state, "pat", f"{player_name(action.player)} (halfling) kicks: automatic.")
-                return (AfterConversion(self.team), *_pat_block_or_score(state, self.team, action.player))
+                return (
+                    AfterConversion(self.team),
+                    *_pat_block_or_score(state, self.team, action.player),
+                )
             return (AfterConversion(self.team), PatRoll(action.player))
         f = state.field
         row = state.yard_row(1 - self.team, 5)
@@ -1091,7 +1099,7 @@ class GameOver(Procedure[State]):
         return ()
 
 
-# -- the end of a play ------------------------------------------------------------------------------
+# -- the end of a play -------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -1151,7 +1159,9 @@ def settle(state: State) -> Transition:
                 return _next_kickoff_or_end(state, t, state.yard_row(t, 20))
     if reason == "end-line":
         # A loose ball out over an end line: touchback to the team defending it (MW-R13).
-        defender = state.north_team if state.row(state.ball) >= f.height // 2 else 1 - state.north_team
+        defender = (
+            state.north_team if state.row(state.ball) >= f.height // 2 else 1 - state.north_team
+        )
         team, reason = defender, "touchback-to"
     if reason in ("touchback", "touchback-to"):
         receiver = team if reason == "touchback-to" else 1 - offense
@@ -1177,7 +1187,11 @@ def settle(state: State) -> Transition:
         state.spot = spot
         state.down += 1
         if state.down > 4:
-            note(state, "downs", f"Four downs without a score: team {TEAM_NAMES[1 - offense]} takes over.")
+            note(
+                state,
+                "downs",
+                f"Four downs without a score: team {TEAM_NAMES[1 - offense]} takes over.",
+            )
             _change(state, 1 - offense, spot)
     return _next_scrimmage(state)
 

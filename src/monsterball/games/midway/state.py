@@ -287,10 +287,7 @@ class MidwayState(GameState):
 
     def direction_target(self, cell: int, ahead: int, d6: int) -> tuple[int, int]:
         """The hex a direction modifier roll points at, as (col, row), possibly off-field."""
-        if self.options.direction == "compass":
-            direction = d6 - 1
-        else:
-            direction = (ahead + d6 - 1) % 6
+        direction = d6 - 1 if self.options.direction == "compass" else (ahead + d6 - 1) % 6
         return self.step_coords(self.col(cell), self.row(cell), direction)
 
     def on_board(self, col: int, row: int) -> bool:
