@@ -279,7 +279,6 @@ class Phase(InPlay):
                 and not state.dazed >> p & 1
                 and p != state.invisible
                 and p != state.caster
-                and p != state.no_recover
             ):
                 out.append(p)
         return out
@@ -735,8 +734,8 @@ class EndPhase(InPlay):
         team = self.team
         nxt: list[Procedure[State]] = [StartPhase(1 - team)]
         state.no_tackle &= ~_team_bits(team)
-        if state.no_recover >= 0 and team_of(state.no_recover) == team:
-            state.no_recover = NOBODY
+        if state.no_recover >= 0 and team_of(state.no_recover) == team and not state.phase_over:
+            state.no_recover = NOBODY  # the blocked punter's next phase is over
         holder = ball_team(state)
         if state.receivable == team:
             state.receivable = NOBODY

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from monsterball.core.errors import PositionError
-from monsterball.core.game import CHANCE, TERMINAL, GameSpec, GameState
+from monsterball.core.game import CHANCE, GameSpec, GameState
 from monsterball.core.geometry import HexGrid, grid
 from monsterball.core.procedures import Procedure
 from monsterball.games.midway.actions import (
@@ -383,9 +383,7 @@ class MidwayState(GameState):
             "plays": self.plays,
             "plays_left": self.options.plays - self.plays,
             "step": self.stack[-1].describe() if self.stack else "game over",
-            "to_act": "chance"
-            if to_act == CHANCE
-            else (None if to_act == TERMINAL else TEAM_NAMES[to_act]),
+            "to_act": TEAM_NAMES[to_act] if to_act in (0, 1) else ("chance" if to_act == CHANCE else None),
             "result": self.result_text(),
             "ply": self.ply,
         }
