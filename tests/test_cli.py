@@ -85,7 +85,7 @@ def test_rules_shows_options_and_presets() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["rules", "calvinball"], "unknown game 'calvinball'; known games: paper-ultimate"),
+        (["rules", "calvinball"], "unknown game 'calvinball'; known games: "),
         (["play", "calvinball"], "unknown game 'calvinball'"),
         (["play", "pu", "--opt", "colour=red"], "unknown option 'colour'"),
         (["play", "pu", "--opt", "width"], "must look like key=value"),

@@ -467,7 +467,7 @@ def test_MW_TACK_9_MW_TACK_10_miss_and_tackler_injured():
     assert "tackler injured for next play" in texts(events)[0] and state.pos[10] == -1
 
 
-def test_MW_TACK_6_injured_carrier_is_down_and_out():
+def test_MW_TACK_5_MW_TACK_6_size_modifier_and_injured_carrier_is_down_and_out():
     state = running()
     state.roster[0] = "gnome"  # S carrier vs L tackler: -2
     state.roster[10] = "bugbear"
