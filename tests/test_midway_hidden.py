@@ -149,16 +149,15 @@ def test_MW_MAGIC_3_images_pushed_into_an_opponent_or_off_the_field_vanish():
 
 
 def test_MW_MAGIC_3_mirror_image_only_after_the_snap():
-    state = setup(
-        {"A1": "g12", "B1": "g20"}, types={"A1": "brownie"}, carrier="A1", kind="kickoff"
-    )
+    state = setup({"A1": "g12", "B1": "g20"}, types={"A1": "brownie"}, carrier="A1", kind="kickoff")
     start_phase(state, 0)
     assert "cast A1 mirror" not in legal(state)
 
 
 def test_MW_MAGIC_1_magic_only_before_the_caster_moves():
-    state = setup({"A1": "g12", "A2": "c10", "B1": "g20"}, types={"A2": "werebear"},
-                  carrier="A1", los="g10")
+    state = setup(
+        {"A1": "g12", "A2": "c10", "B1": "g20"}, types={"A2": "werebear"}, carrier="A1", los="g10"
+    )
     start_phase(state, 0)
     assert "cast A2 were" in legal(state)
     act(state, "A2-d10")
@@ -166,8 +165,9 @@ def test_MW_MAGIC_1_magic_only_before_the_caster_moves():
 
 
 def test_MW_MAGIC_9_lycanthropy_changes_size_and_speed():
-    state = setup({"A1": "g12", "A2": "c10", "B1": "g20"}, types={"A2": "werebear"},
-                  carrier="A1", los="g10")
+    state = setup(
+        {"A1": "g12", "A2": "c10", "B1": "g20"}, types={"A2": "werebear"}, carrier="A1", los="g10"
+    )
     start_phase(state, 0)
     assert (state.mtype(1).size, state.mtype(1).mv) == ("M", 3)
     act(state, "cast A2 were")
@@ -179,15 +179,23 @@ def test_MW_MAGIC_9_lycanthropy_changes_size_and_speed():
 
 
 def test_MW_MAGIC_5_lightning_bolt_at_the_ball_or_a_player():
-    state = setup({"A1": "g12", "B1": "g20", "B2": "a20"}, types={"B2": "storm-giant"},
-                  carrier="A1", los="g10")
+    state = setup(
+        {"A1": "g12", "B1": "g20", "B2": "a20"},
+        types={"B2": "storm-giant"},
+        carrier="A1",
+        los="g10",
+    )
     start_phase(state, 0)
     act(state, "end")
     assert {"cast B2 bolt ball", "cast B2 bolt A1"} <= legal(state)
     act(state, "cast B2 bolt ball")
     assert state.plays == 4 and state.down == 2 and state.field.name(state.spot) == "g10"
-    state = setup({"A1": "g12", "A2": "c10", "B1": "g20", "B2": "a20"},
-                  types={"B2": "storm-giant"}, carrier="A1", los="g10")
+    state = setup(
+        {"A1": "g12", "A2": "c10", "B1": "g20", "B2": "a20"},
+        types={"B2": "storm-giant"},
+        carrier="A1",
+        los="g10",
+    )
     start_phase(state, 0)
     act(state, "end", "cast B2 bolt A2")
     assert state.pos[1] == -1 and state.out_through[1] == state.play_no + 1
@@ -195,8 +203,12 @@ def test_MW_MAGIC_5_lightning_bolt_at_the_ball_or_a_player():
 
 
 def test_MW_MAGIC_6_change_self_for_two_phases():
-    state = setup({"A1": "g12", "A2": "c10", "B1": "g20"}, types={"A2": "doppelganger"},
-                  carrier="A1", los="g10")
+    state = setup(
+        {"A1": "g12", "A2": "c10", "B1": "g20"},
+        types={"A2": "doppelganger"},
+        carrier="A1",
+        los="g10",
+    )
     start_phase(state, 0)
     act(state, "cast A2 change bugbear")
     assert state.kind_of(1) == "bugbear" and state.mtype(1).size == "L"

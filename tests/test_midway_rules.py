@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from monsterball.core.errors import IllegalActionError, NotationError, OptionsError
+from monsterball.core.errors import IllegalActionError, OptionsError
 from monsterball.core.game import CHANCE
 from monsterball.games.midway import chart
 from monsterball.games.midway.chart import default_chart
@@ -345,11 +345,15 @@ def test_MW_BLOCK_7_MW_BLOCK_8_MW_BLOCK_9_results(face, result):
     # B's phase has begun: a frozen defender has no movement in it.
     frozen = state.stack[-1].left[b1] == 0
     no_tackle = bool(state.no_tackle >> b1 & 1)
-    assert top(state) == "Phase" and (frozen, no_tackle) == {
-        "blocker defeated": (False, False),
-        "neutralize": (True, False),
-        "successful block": (True, True),
-    }[result]
+    assert (
+        top(state) == "Phase"
+        and (frozen, no_tackle)
+        == {
+            "blocker defeated": (False, False),
+            "neutralize": (True, False),
+            "successful block": (True, True),
+        }[result]
+    )
 
 
 def test_MW_BLOCK_5_MW_BLOCK_6_MW_BLOCK_10_MW_R2_injuries():
@@ -628,7 +632,9 @@ def passing(**extra):
 def test_MW_PASS_1_MW_PASS_2_pass_at_the_start_within_range():
     state = passing()
     targets = {a.split()[1] for a in legal(state) if a.startswith("pass ")}
-    assert len(targets) == sum(1 for c in range(336) if 0 < state.field.distance(cell(state, "g8"), c) <= 4)
+    assert len(targets) == sum(
+        1 for c in range(336) if 0 < state.field.distance(cell(state, "g8"), c) <= 4
+    )
     act(state, "pass h11")
     assert state.ball_state == "pass" and state.field.name(state.ball) == "h11"
     assert state.carrier == -1 and state.passed
@@ -931,8 +937,13 @@ def test_MW_R14_max_phases_caps_a_play():
 
 
 def test_MW_R3_compass_numbering_option():
-    state = setup({"B1": "f21", "A1": "g15"}, ball="f22", ball_state="kick", kind="kickoff",
-                  direction="compass")
+    state = setup(
+        {"B1": "f21", "A1": "g15"},
+        ball="f22",
+        ball_state="kick",
+        kind="kickoff",
+        direction="compass",
+    )
     assert state.direction_target(cell(state, "f22"), 3, 1) == state.direction_target(
         cell(state, "f22"), 0, 1
     )
@@ -989,8 +1000,10 @@ def test_MW_SPEC_7_kobolds_and_orcs_are_never_out_for_the_game():
 
 def test_MW_SPEC_8_MW_R12_ettin_turns_on_a_teammate():
     state = setup({"A1": "g10", "A2": "h10", "B1": "a20"}, types={"A2": "ettin"}, carrier="A1")
-    state.stack = (SPEC.state_type.procedure_kinds["Play"](),
-                   SPEC.state_type.procedure_kinds["StartPhase"](0))
+    state.stack = (
+        SPEC.state_type.procedure_kinds["Play"](),
+        SPEC.state_type.procedure_kinds["StartPhase"](0),
+    )
     state._settle()
     assert top(state) == "EttinRoll"
     act(state, "d6=6")

@@ -253,7 +253,10 @@ class TerminalGame:
                     bot = self.bots[actor]
                     action = bot.choose(state, actor)
                     events = self._apply(action, actor)
-                    typer.echo(f"{self.spec.seat_name(actor)} ({bot.name}): {action}")
+                    # A game may hide part of an action from the other seat (a secret
+                    # choice); the record keeps the whole notation.
+                    shown = getattr(action, "public_text", action.notation)()
+                    typer.echo(f"{self.spec.seat_name(actor)} ({bot.name}): {shown}")
                     self._announce(events)
                 else:
                     self._human_turn(actor)

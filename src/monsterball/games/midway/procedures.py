@@ -138,6 +138,13 @@ class Draft(Procedure[State]):
         return self.team if affordable(state, self.team) else AUTO
 
     def resolve(self, state: State) -> Transition:
+        roster = ",".join(state.roster[p] for p in team_players(self.team))
+        key = "roster_a" if self.team == 0 else "roster_b"
+        note(
+            state,
+            "roster",
+            f"Team {TEAM_NAMES[self.team]}'s roster (reuse with --opt {key}={roster}).",
+        )
         if self.team == 0:
             return (Draft(1),)
         return (CoinToss(),)

@@ -13,6 +13,8 @@ from monsterball.games.midway.state import MidwayState, team_of
 
 
 def render_text(state: MidwayState, seat: int | None) -> str:
+    if state.stack and type(state.stack[-1]).__name__ in ("Draft", "DraftRandom"):
+        return draft_screen(state)
     f = state.field
     hidden = state.hidden_from(seat)
     cells: dict[int, str] = {}
@@ -46,7 +48,7 @@ def render_text(state: MidwayState, seat: int | None) -> str:
             elif state.ball == cell and state.carrier >= 0 and state.carrier not in hidden:
                 text = text[0] + "*"
             row.append(text)
-        lines.append(f"{r + 1:>2} {indent}{' '.join(row)}")
+        lines.append(f"{r + 1:>2} {indent}{' '.join(row)}{'' if r % 2 else ' '} {_yards(r)}")
     letters = "  ".join(chr(ord("a") + c) for c in range(f.width))
     lines.append(f"   {letters}")
     a, b = state.score
@@ -67,3 +69,44 @@ def render_text(state: MidwayState, seat: int | None) -> str:
         if names:
             roster.append(f"{TEAM_NAMES[t]}: " + ", ".join(names))
     return "\n".join(lines + roster)
+
+
+def _yards(row: int) -> str:
+    """The yard line at the north edge of a row (G: goal line, EZ: end zone)."""
+    if row <= 1 or row >= 22:
+        return "EZ"
+    y = 5 * (row - 1)
+    return "G" if y == 100 else str(min(y, 100 - y))
+
+
+def draft_screen(state: MidwayState) -> str:
+    """The draft: the chart, each team so far, and the points and places left."""
+    from monsterball.games.midway.procedures import _draft_left, affordable
+
+    chart = state.chart
+    team = state.stack[-1].team  # type: ignore[attr-defined]
+    lines = [
+        f"Draft chart ({chart.team_size} players, at most {chart.max_points} points; "
+        "house rows are a reconstruction, ruling MW-R1)",
+        "  type          pts  mv size qb  rec  magic",
+    ]
+    ok = set(affordable(state, team))
+    for name in chart.names:
+        row = chart.types[name]
+        mark = " " if name in ok else "x"
+        lines.append(
+            f"{mark} {name:<13} {row.points:>3}  {row.mv:>2}  {row.size}  {row.qb_range:>2}  "
+            f"{row.rec_mod:+d}  {row.magic}"
+        )
+    for side in (0, 1):
+        slots, points = _draft_left(state, side)
+        picked = [state.roster[p] for p in range(side * 10, side * 10 + 10) if state.roster[p]]
+        lines.append(
+            f"Team {TEAM_NAMES[side]}: {', '.join(picked) or '-'}  ({slots} to pick, "
+            f"{points} points left)"
+        )
+    lines.append(
+        f"Team {TEAM_NAMES[team]} to pick: 'draft orc', 'draft best', 'draft random' "
+        "(x: would leave too few points)"
+    )
+    return "\n".join(lines)

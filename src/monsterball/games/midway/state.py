@@ -383,7 +383,9 @@ class MidwayState(GameState):
             "plays": self.plays,
             "plays_left": self.options.plays - self.plays,
             "step": self.stack[-1].describe() if self.stack else "game over",
-            "to_act": TEAM_NAMES[to_act] if to_act in (0, 1) else ("chance" if to_act == CHANCE else None),
+            "to_act": TEAM_NAMES[to_act]
+            if to_act in (0, 1)
+            else ("chance" if to_act == CHANCE else None),
             "result": self.result_text(),
             "ply": self.ply,
         }
