@@ -75,9 +75,8 @@ def main(argv: list[str] | None = None) -> int:
             changed += 1
             if not args.check:
                 path.write_bytes(text.encode("utf-8"))
-        print(
-            f"{status:>7}  {path.name}  {text.count(chr(10))} lines, {len(text.encode()) // 1024} KB"
-        )
+        size = len(text.encode()) // 1024
+        print(f"{status:>7}  {path.name}  {text.count(chr(10))} lines, {size} KB")
     return 1 if args.check and changed else 0
 
 
