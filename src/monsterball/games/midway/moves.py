@@ -76,48 +76,82 @@ def group_cells(state: State) -> list[int]:
     return sorted({*state.images, state.pos[state.caster]}) if state.caster >= 0 else []
 
 
-def destinations(state: State, player: int, budget: int) -> dict[int, int]:
-    """Hex -> movement cost for every hex ``player`` may end a move on with ``budget``.
+def destination_mask(state: State, player: int, budget: int) -> int:
+    """Bitmask of every hex ``player`` may end a move on with ``budget`` movement.
 
     Paths run through empty hexes; the last step may enter an occupied hex it is allowed
     to contact (which ends the move). The ball carrier moves one hex at a time (ruling
-    MW-R5) and never into an occupied hex.
+    MW-R5) and never into an occupied hex. Computed by growing rings of bitmasks, so no
+    per-hex work is done for the whole legal list.
     """
     if budget <= 0 or state.pos[player] < 0:
-        return {}
+        return 0
     f = state.field
     start = state.pos[player]
     counters = state.counters_mask()
     free = f.full_mask & ~counters
     if state.ball_state == "kick" and state.receivable >= 0 and team_of(player) != state.receivable:
         free &= ~(1 << state.ball)  # the kicking team may not touch a kick before the receivers
-    out: dict[int, int] = {}
     if player == state.carrier:
-        for n in f.neighbours[start]:
-            if free >> n & 1:
-                out[n] = 1
-        return _hobgoblin_filter(state, player, out)
-    dist = f.step_distances(start, free, budget)
-    for cell, d in dist.items():
-        if cell != start:
-            out[cell] = d
-    contact = contact_targets(state, player) & ~(1 << start)
-    if contact:
-        for cell, d in dist.items():
-            if d < budget:
-                for n in iter_bits(f.neighbour_mask[cell] & contact):
-                    if n not in out or out[n] > d + 1:
-                        out[n] = d + 1
-    if state.passed and state.throw_phase == state.phases and team_of(player) == state.offense:
-        # MW-PASS-9: no blocks beyond the line in the phase after the throw.
-        opp = counters_of(state, 1 - team_of(player))
-        for cell in list(out):
-            if opp >> cell & 1 and state.beyond(state.offense, state.row(cell), state.los_row):
-                del out[cell]
+        out = f.neighbour_mask[start] & free
+    else:
+        seen = 1 << start
+        frontier = seen
+        inner = seen  # hexes reached with at least one step to spare
+        for step in range(budget):
+            grown = f.dilate(frontier) & free & ~seen
+            seen |= grown
+            frontier = grown
+            if step < budget - 1:
+                inner |= grown
+            if not grown:
+                break
+        out = seen & ~(1 << start)
+        contact = contact_targets(state, player) & ~(1 << start)
+        if contact:
+            out |= f.dilate(inner) & contact
+        if (
+            state.passed
+            and state.throw_phase == state.phases
+            and team_of(player) == state.offense
+        ):
+            # MW-PASS-9: no blocks beyond the line in the phase after the throw.
+            opp = counters_of(state, 1 - team_of(player))
+            beyond = 0
+            for r in range(f.height):
+                if state.beyond(state.offense, r, state.los_row):
+                    beyond |= f.row_mask(r)
+            out &= ~(opp & beyond)
     return _hobgoblin_filter(state, player, out)
 
 
-def _hobgoblin_filter(state: State, player: int, out: dict[int, int]) -> dict[int, int]:
+def move_cost(state: State, player: int, cell: int) -> int:
+    """Movement a legal move to ``cell`` spends: the shortest path through empty hexes (the
+    last step may enter the contacted hex)."""
+    f = state.field
+    start = state.pos[player]
+    free = f.full_mask & ~state.counters_mask()
+    target = 1 << cell
+    seen = frontier = 1 << start
+    steps = 0
+    while frontier:
+        steps += 1
+        reach = f.dilate(frontier)
+        if reach & target:
+            return steps
+        grown = reach & free & ~seen
+        seen |= grown
+        frontier = grown
+    raise ValueError(f"{f.name(cell)} cannot be reached")  # pragma: no cover - checked first
+
+
+def destinations(state: State, player: int, budget: int) -> dict[int, int]:
+    """Hex -> movement cost for every legal destination (slow; tests and tools)."""
+    mask = destination_mask(state, player, budget)
+    return {c: move_cost(state, player, c) for c in iter_bits(mask)}
+
+
+def _hobgoblin_filter(state: State, player: int, out: int) -> int:
     """MW-SPEC-5: a hobgoblin always chases the nearest opposing elf: it may not end a
     move farther from that elf than it started."""
     if state.kind_of(player) != "hobgoblin":
@@ -133,7 +167,12 @@ def _hobgoblin_filter(state: State, player: int, out: dict[int, int]) -> dict[in
     here = state.pos[player]
     target = min(elves, key=lambda c: (f.distance(here, c), c))
     now = f.distance(here, target)
-    return {c: d for c, d in out.items() if f.distance(c, target) <= now}
+    row = f.distance_row(target)
+    keep = 0
+    for c in iter_bits(out):
+        if row[c] <= now:
+            keep |= 1 << c
+    return keep
 
 
 # -- sizes --------------------------------------------------------------------------------------

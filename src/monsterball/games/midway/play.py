@@ -41,9 +41,10 @@ from monsterball.games.midway.moves import (
     block_modifier,
     contact_targets,
     counters_of,
-    destinations,
+    destination_mask,
     eligible_tacklers,
     group_cells,
+    move_cost,
     tackle_modifier,
 )
 from monsterball.games.midway.options import TEAM_NAMES
@@ -289,11 +290,8 @@ class Phase(InPlay):
         for p in self.movers(state):
             if p == state.punter and p == state.carrier and state.kind == "scrimmage":
                 pass  # a punter may still run (he is then no punter)
-            dest = destinations(state, p, self.left[p])
-            if dest:
-                mask = 0
-                for c in dest:
-                    mask |= 1 << c
+            mask = destination_mask(state, p, self.left[p])
+            if mask:
                 out += acts.move_by_mask[p].select(mask)
         c = state.caster
         if c >= 0 and team_of(c) == self.team and self.left[c] > 0 and not state.dazed >> c & 1:
@@ -454,7 +452,7 @@ class Phase(InPlay):
             if self.left[p] <= 0:
                 raise IllegalActionError(f"{name} has no movement left in this phase")
             cell = cell_of(state, action.cell)
-            if cell not in destinations(state, p, self.left[p]):
+            if not destination_mask(state, p, self.left[p]) >> cell & 1:
                 raise IllegalActionError(_unreachable(state, p, cell, self.left[p]))
             return
         if action in self.legal_actions(state):
@@ -524,7 +522,7 @@ class Phase(InPlay):
     def _move(self, state: State, action: Move, left: list[int], acted: int) -> Transition:
         p = action.player
         cell = cell_of(state, action.cell)
-        cost = destinations(state, p, left[p])[cell]
+        cost = move_cost(state, p, cell)
         start = state.pos[p]
         contact = bool(state.counters_mask() >> cell & 1)
         loose_ball = cell == state.ball and (

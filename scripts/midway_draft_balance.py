@@ -1,0 +1,160 @@
+"""Check the Monsters of the Midway draft chart (ruling MW-R1) for balance.
+
+1. Variety: how many different legal teams (multisets of 10 chart types, at most 210
+   points) exist, and how many use each type.
+2. Play: random legal drafts (and some 'best value' drafts) play each other with random
+   bots; per type, the win share of teams holding 3 or more of it, and of cheap teams.
+
+Random bots play badly, so the second part finds only gross imbalance (a type or a cheap
+combination that wins whatever the play); it is a smoke test of the house chart, not a
+rating. Usage: ``python scripts/midway_draft_balance.py --games 200 --plays 10``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections import defaultdict
+from functools import cache
+
+from monsterball.bots import RandomBot
+from monsterball.core.dice import SeededSampler, derive_seed
+from monsterball.core.game import CHANCE
+from monsterball.core.registry import get_game
+from monsterball.games.midway.chart import default_chart
+from monsterball.games.midway.procedures import affordable, best_pick
+from monsterball.games.midway.state import MidwayState
+
+
+def count_teams() -> tuple[int, dict[str, int]]:
+    """Legal teams (multisets) in all, and per type how many contain it."""
+    chart = default_chart()
+    names = chart.names
+    costs = [chart.types[n].points for n in names]
+    size, budget = chart.team_size, chart.max_points
+
+    @cache
+    def ways(i: int, left: int, points: int) -> int:
+        if left == 0:
+            return 1
+        if i == len(names):
+            return 0
+        total = 0
+        for k in range(left + 1):
+            if k * costs[i] > points:
+                break
+            total += ways(i + 1, left - k, points - k * costs[i])
+        return total
+
+    total = ways(0, size, budget)
+    with_type = {}
+    for name in names:
+        # Teams with none of this type: the same count over the other types.
+        others = [n for n in names if n != name]
+
+        @cache
+        def without(j: int, left: int, points: int, skip: str = name) -> int:
+            if left == 0:
+                return 1
+            if j == len(others):
+                return 0
+            c = chart.types[others[j]].points
+            out = 0
+            for k in range(left + 1):
+                if k * c > points:
+                    break
+                out += without(j + 1, left - k, points - k * c)
+            return out
+
+        with_type[name] = total - without(0, size, budget)
+    return total, with_type
+
+
+def random_draft(state: MidwayState, team: int, rng: random.Random, best: bool) -> list[str]:
+    kinds = []
+    for p in range(team * 10, team * 10 + 10):
+        kind = best_pick(state, team) if best else rng.choice(affordable(state, team))
+        state.roster[p] = kind
+        kinds.append(kind)
+    return kinds
+
+
+def play_one(
+    seed: int, plays: int, best_share: float
+) -> tuple[list[list[str]], list[bool], tuple[int, int]]:
+    spec = get_game("midway")
+    rng = random.Random(seed)
+    probe = spec.new_game(spec.options())
+    assert isinstance(probe, MidwayState)
+    best = [rng.random() < best_share for _ in (0, 1)]
+    teams = [random_draft(probe, t, rng, best[t]) for t in (0, 1)]
+    options = spec.options(
+        roster_a=",".join(teams[0]), roster_b=",".join(teams[1]), plays=plays, max_phases=30
+    )
+    state = spec.new_game(options)
+    bots = [RandomBot(derive_seed(seed, 1)), RandomBot(derive_seed(seed, 2))]
+    dice = SeededSampler(seed)
+    while not state.is_terminal():
+        actor = state.current_player()
+        if actor == CHANCE:
+            state.apply_unchecked(dice.choose(state.chance_outcomes()))
+        else:
+            state.apply_unchecked(bots[actor].choose(state, actor))
+    assert isinstance(state, MidwayState)
+    return teams, best, (state.score[0], state.score[1])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--plays", type=int, default=10, help="plays per game (rulebook: 25)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--best-share", type=float, default=0.2, help="share of 'best' drafts")
+    args = parser.parse_args(argv)
+    chart = default_chart()
+
+    total, with_type = count_teams()
+    print(f"Legal teams (multisets of {chart.team_size}, <= {chart.max_points} points): {total:,}")
+    rare = sorted(with_type.items(), key=lambda kv: kv[1])[:3]
+    print("Fewest teams containing a type: " + ", ".join(f"{n} {c:,}" for n, c in rare))
+
+    start = time.perf_counter()
+    wins: dict[str, list[float]] = defaultdict(list)
+    cheap: list[float] = []
+    dear: list[float] = []
+    best_vs_random: list[float] = []
+    for g in range(args.games):
+        seed = derive_seed(args.seed, g)
+        teams, best, (a, b) = play_one(seed, args.plays, args.best_share)
+        share = (1.0, 0.0) if a > b else (0.0, 1.0) if b > a else (0.5, 0.5)
+        for t in (0, 1):
+            counts: dict[str, int] = defaultdict(int)
+            for k in teams[t]:
+                counts[k] += 1
+            for k, n in counts.items():
+                if n >= 3:
+                    wins[k].append(share[t])
+            cost = sum(chart.types[k].points for k in teams[t])
+            (cheap if cost <= 170 else dear).append(share[t])
+            if best[t] and not best[1 - t]:
+                best_vs_random.append(share[t])
+    elapsed = time.perf_counter() - start
+    print(f"{args.games} games of {args.plays} plays, random bots, {elapsed:.0f} s")
+    print("Win share of teams holding 3+ of a type (n, share):")
+    for k in sorted(wins, key=lambda k: -sum(wins[k]) / len(wins[k])):
+        v = wins[k]
+        if len(v) >= 5:
+            print(f"  {k:<13} n={len(v):>4}  {sum(v) / len(v):.2f}")
+    if cheap:
+        print(f"Cheap teams (<= 170 points): n={len(cheap)}, share {sum(cheap) / len(cheap):.2f}")
+    if dear:
+        print(f"Other teams (> 170 points):  n={len(dear)}, share {sum(dear) / len(dear):.2f}")
+    if best_vs_random:
+        n = len(best_vs_random)
+        print(f"'best' draft vs random draft: n={n}, share {sum(best_vs_random) / n:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
