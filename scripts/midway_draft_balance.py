@@ -27,18 +27,14 @@ from monsterball.games.midway.procedures import affordable, best_pick
 from monsterball.games.midway.state import MidwayState
 
 
-def count_teams() -> tuple[int, dict[str, int]]:
-    """Legal teams (multisets) in all, and per type how many contain it."""
-    chart = default_chart()
-    names = chart.names
-    costs = [chart.types[n].points for n in names]
-    size, budget = chart.team_size, chart.max_points
+def _count(costs: tuple[int, ...], size: int, budget: int) -> int:
+    """Multisets of ``size`` items from ``costs`` (one entry per type) within ``budget``."""
 
     @cache
     def ways(i: int, left: int, points: int) -> int:
         if left == 0:
             return 1
-        if i == len(names):
+        if i == len(costs):
             return 0
         total = 0
         for k in range(left + 1):
@@ -47,27 +43,20 @@ def count_teams() -> tuple[int, dict[str, int]]:
             total += ways(i + 1, left - k, points - k * costs[i])
         return total
 
-    total = ways(0, size, budget)
+    return ways(0, size, budget)
+
+
+def count_teams() -> tuple[int, dict[str, int]]:
+    """Legal teams (multisets) in all, and per type how many contain it."""
+    chart = default_chart()
+    names = chart.names
+    size, budget = chart.team_size, chart.max_points
+    costs = tuple(chart.types[n].points for n in names)
+    total = _count(costs, size, budget)
     with_type = {}
-    for name in names:
-        # Teams with none of this type: the same count over the other types.
-        others = [n for n in names if n != name]
-
-        @cache
-        def without(j: int, left: int, points: int, skip: str = name) -> int:
-            if left == 0:
-                return 1
-            if j == len(others):
-                return 0
-            c = chart.types[others[j]].points
-            out = 0
-            for k in range(left + 1):
-                if k * c > points:
-                    break
-                out += without(j + 1, left - k, points - k * c)
-            return out
-
-        with_type[name] = total - without(0, size, budget)
+    for i, name in enumerate(names):
+        without = _count(costs[:i] + costs[i + 1 :], size, budget)
+        with_type[name] = total - without
     return total, with_type
 
 
