@@ -1010,3 +1010,43 @@ def test_MW_SPEC_8_MW_R12_ettin_turns_on_a_teammate():
     events = act(state, "d6=1")  # G on M: +2 = 3, success
     assert "A1 can do nothing this phase" in texts(events)[0]
     assert "A1-g11" not in legal(state)
+
+
+def test_MW_KICK_12_blocking_around_a_loose_onside_kick_only():
+    players = {"A1": "g11", "A2": "h12", "B1": "h14", "B2": "a20"}
+    state = setup(players, ball="g14", ball_state="loose", kind="onside", los="g10")
+    start_phase(state, 0)
+    assert "h14" in moves_of(state, "A2")  # into B1's hex: a block
+    act(state, "A2-h14", "end")
+    assert top(state) == "BlockRoll"
+    events = act(state, "d6=6")
+    assert "successful block" in texts(events)[0]
+    assert state.stack[-1].left[10] == 0  # B1 cannot move to the ball this phase
+    state = setup(players, ball="g14", ball_state="loose", kind="kickoff", los="g10")
+    start_phase(state, 0)
+    assert "h14" not in moves_of(state, "A2")  # not on a regular kickoff
+
+
+def test_MW_PASS_7_blocker_in_the_receivers_hex_takes_a_named_defender():
+    state = passing(B3="i12")
+    act(state, "pass h11", "A3-h11", "A2-h11", "end", "B1-h11", "B3-h11", "end")
+    act(state, "d6=1")  # A3 catches (2 opponents: 1-2, +1)
+    assert top(state) == "DesignateBlock" and legal(state) == {"block B1", "block B3"}
+    act(state, "block B3", "d6=6")  # A2 (M) on B3 (M): 6, successful block
+    assert top(state) == "TackleRound"
+    assert legal(state) == {"tackle B1 h11", "no"}  # B3 is held off; no adjacent tackles
+
+
+def test_MW_PASS_8_interceptor_leaves_his_teammates_hex_first():
+    state = passing(B3="i12")
+    act(state, "pass h11", "A3-h11", "end", "B1-h11", "B3-h11", "end")
+    act(state, "d6=6", "d6=1")  # A3 misses; B1 intercepts
+    assert state.carrier == 10 and top(state) == "Phase" and state.current_player() == 1
+    assert "end" not in legal(state)
+    with pytest.raises(IllegalActionError, match="must first leave"):
+        act(state, "end")
+    step = sorted(m for m in legal(state) if m.startswith("B1-"))[0]
+    act(state, step)
+    if top(state) == "TackleRound":
+        act(state, "no")
+    assert "end" in legal(state)

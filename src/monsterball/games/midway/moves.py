@@ -50,6 +50,8 @@ def contact_targets(state: State, player: int) -> int:
             mask |= opp & _group_mask(state)  # the carrier may hide among the counters
     elif state.ball_state == "pass" and state.offense == team:
         mask |= opp  # blocks while a pass is in the air
+    elif state.kind == "onside" and state.ball_state == "loose":
+        mask |= opp  # MW-KICK-12: either team may block around a loose onside kick
     if state.ball >= 0 and state.ball_state in ("loose", "pass", "kick", "punt"):
         mask |= 1 << state.ball
     if state.caster >= 0 and team_of(state.caster) == other:
@@ -110,11 +112,7 @@ def destination_mask(state: State, player: int, budget: int) -> int:
         contact = contact_targets(state, player) & ~(1 << start)
         if contact:
             out |= f.dilate(inner) & contact
-        if (
-            state.passed
-            and state.throw_phase == state.phases
-            and team_of(player) == state.offense
-        ):
+        if state.passed and state.throw_phase == state.phases and team_of(player) == state.offense:
             # MW-PASS-9: no blocks beyond the line in the phase after the throw.
             opp = counters_of(state, 1 - team_of(player))
             beyond = 0

@@ -28,6 +28,7 @@ from monsterball.games.midway.actions import (
     Cast,
     Hand,
     Move,
+    Name,
     Punt,
     Shift,
     Tackle,
@@ -286,7 +287,7 @@ class Phase(InPlay):
 
     def legal_actions(self, state: State) -> list[Action]:
         acts = state.actions
-        out: list[Action] = [acts.words["end"]]
+        out: list[Action] = [] if self._must_leave(state) else [acts.words["end"]]
         for p in self.movers(state):
             if p == state.punter and p == state.carrier and state.kind == "scrimmage":
                 pass  # a punter may still run (he is then no punter)
@@ -431,8 +432,23 @@ class Phase(InPlay):
 
     # -- checking --------------------------------------------------------------------------
 
+    def _must_leave(self, state: State) -> bool:
+        """MW-PASS-8: a carrier sharing a hex with a teammate (after an interception) moves
+        to another hex at the first opportunity: the phase may not end before."""
+        c = state.carrier
+        if c < 0 or team_of(c) != self.team or self.left[c] <= 0 or c == state.caster:
+            return False
+        if not any(team_of(q) == self.team for q in state.players_at(state.ball) if q != c):
+            return False
+        return bool(destination_mask(state, c, self.left[c]))
+
     def check(self, state: State, action: Action) -> None:
         if isinstance(action, Word) and action.word == "end":
+            if self._must_leave(state):
+                raise IllegalActionError(
+                    f"{player_name(state.carrier)} must first leave the hex he shares with a "
+                    "teammate"
+                )
             return
         if isinstance(action, Move):
             p = action.player
@@ -744,7 +760,8 @@ class EndPhase(InPlay):
                 state.ball_state = "loose"
         if state.ball_state == "pass" and team != state.offense:
             return (PassResolution(0, ()),)
-        if holder == team or (state.ball_state == "pass" and team == state.offense):
+        onside_scrum = state.kind == "onside" and state.ball_state == "loose"
+        if holder == team or (state.ball_state == "pass" and team == state.offense) or onside_scrum:
             pairs = block_pairs(state, team, self.acted)
             if pairs:
                 nxt.append(BlockRoll(pairs))
@@ -954,9 +971,18 @@ class PassResolution(InPlay):
         if state.carrier >= 0:
             team = team_of(state.carrier)
             if team == offense:
-                if defenders:
-                    return (StartPhase(offense), TackleRound(1 - offense, True, False))
-                return (StartPhase(offense),)
+                if not defenders:
+                    return (StartPhase(offense),)
+                steps: list[Procedure[State]] = [
+                    StartPhase(offense),
+                    TackleRound(1 - offense, True, False),
+                ]
+                mates = [p for p in here if team_of(p) == offense and p != state.carrier]
+                if mates and len(defenders) >= 2:
+                    steps.append(DesignateBlock(mates[0]))
+                elif mates:
+                    steps.append(BlockRoll((mates[0], defenders[0])))
+                return tuple(steps)
             return (StartPhase(team),)  # MW-PASS-8: the interceptors move next
         if self.queue:
             return (PassResolution(1, self.queue[1:]), CatchRoll(self.queue[0], "intercept", ()))
@@ -973,6 +999,30 @@ class PassResolution(InPlay):
 
     def describe(self) -> str:
         return "the pass arriving"
+
+
+@dataclass(frozen=True, slots=True)
+class DesignateBlock(InPlay):
+    """MW-PASS-7: a blocker in the receiver's hex with two or more defenders: the offensive
+    coach names the defender he takes on ('block B3'); a successful block keeps that
+    defender from tackling."""
+
+    blocker: int
+    rule = "MW-PASS-7"
+
+    def who(self, state: State) -> int:
+        return team_of(self.blocker)
+
+    def legal_actions(self, state: State) -> list[Action]:
+        here = state.players_at(state.pos[self.blocker])
+        return [state.actions.block[q] for q in here if team_of(q) != team_of(self.blocker)]
+
+    def apply(self, state: State, action: Action) -> Transition:
+        assert isinstance(action, Name)
+        return (BlockRoll((self.blocker, action.player)),)
+
+    def describe(self) -> str:
+        return f"team {TEAM_NAMES[team_of(self.blocker)]} naming the defender to block"
 
 
 @dataclass(frozen=True, slots=True)
