@@ -812,6 +812,12 @@ def test_MW_SCORE_9_safety():
     act(state, "tackle B1 g2", "d6=1")
     assert state.score == [0, 2] and state.kind == "kickoff" and state.offense == 0
     assert state.field.name(state.ball) == "g6"  # A's 20 (the 15-20 row)
+    # The free kick may be a kickoff or a punt.
+    act(state, "A1@g5", "auto", "auto")
+    assert "kick g18" in legal(state) and "punt g9" in legal(state)
+    act(state, "punt g9", "2d6=8")
+    assert state.kind == "punt" and state.ball_state == "punt"
+    assert state.field.name(state.ball) == "f14"  # 8 hexes along the g6-g9 line
 
 
 # -- punting ------------------------------------------------------------------------------------

@@ -31,6 +31,7 @@ from monsterball.games.midway.actions import (
     Move,
     Name,
     Place,
+    Punt,
     Snap,
     Word,
     player_name,
@@ -321,6 +322,7 @@ class StartKickoff(Procedure[State]):
     team: int
     row: int
     counts: bool
+    safety: bool = False  # a free kick after a safety: a kickoff or a punt (MW-SCORE-9)
     rule = "MW-KICK-1"
 
     def actor(self, state: State) -> int:
@@ -339,7 +341,11 @@ class StartKickoff(Procedure[State]):
             f"Play {state.plays}: team {TEAM_NAMES[self.team]} kicks off from "
             f"{state.field.name(state.ball)}.",
         )
-        return (KickoffKick(self.team), SetUp(1 - self.team, "receive"), SetUp(self.team, "kick"))
+        return (
+            KickoffKick(self.team, self.safety),
+            SetUp(1 - self.team, "receive"),
+            SetUp(self.team, "kick"),
+        )
 
     def describe(self) -> str:
         return "the kickoff set-up"
@@ -481,10 +487,23 @@ class KickoffKick(Procedure[State]):
     kick."""
 
     team: int
+    safety: bool = False
     rule = "MW-KICK-3"
 
     def actor(self, state: State) -> int:
         return self.team
+
+    def _punts(self, state: State) -> list[int]:
+        """After a safety the free kick may be a punt along a line through a hex ahead."""
+        if not self.safety:
+            return []
+        f = state.field
+        row = f.distance_row(state.ball)
+        return [
+            t
+            for t in range(f.size)
+            if state.beyond(self.team, state.row(t), state.row(state.ball)) and row[t] <= 4
+        ]
 
     def _distances(self, state: State) -> range:
         base = 12 + _wind(state, self.team)
@@ -512,6 +531,7 @@ class KickoffKick(Procedure[State]):
         if deep:
             out.append(acts.words["deep"])
         out.append(acts.words["onside"])
+        out += [acts.punt[t] for t in self._punts(state)]
         if state.kind_of(_kicker(state, self.team)) == "halfling":
             out += [acts.words["onside+1"], acts.words["onside+2"]]
         return out
@@ -531,6 +551,9 @@ class KickoffKick(Procedure[State]):
 
     def apply(self, state: State, action: Action) -> Transition:
         team = self.team
+        if isinstance(action, Punt):
+            note(state, "punt", f"Team {TEAM_NAMES[team]} punts the free kick.")
+            return (Play(), StartPhase(team), PuntKick(cell_of(state, action.cell)))
         state.first_phase = team  # MW-KICK-2: +2 on the kicking team's first phase
         if isinstance(action, Kick):
             state.ball = cell_of(state, action.cell)
@@ -1081,10 +1104,10 @@ class AfterConversion(Procedure[State]):
         return _next_kickoff_or_end(state, self.team, state.yard_row(self.team, 40))
 
 
-def _next_kickoff_or_end(state: State, kicker: int, row: int) -> Transition:
+def _next_kickoff_or_end(state: State, kicker: int, row: int, safety: bool = False) -> Transition:
     if state.plays >= state.options.plays:
         return (GameOver(),)
-    return (StartKickoff(kicker, row, True),)
+    return (StartKickoff(kicker, row, True, safety),)
 
 
 def _score_text(state: State) -> str:
@@ -1164,7 +1187,7 @@ def settle(state: State) -> Transition:
             else:
                 state.score[1 - t] += 2
                 note(state, "safety", f"Safety! {_score_text(state)}.")
-                return _next_kickoff_or_end(state, t, state.yard_row(t, 20))
+                return _next_kickoff_or_end(state, t, state.yard_row(t, 20), safety=True)
     if reason == "end-line":
         # A loose ball out over an end line: touchback to the team defending it (MW-R13).
         defender = (
