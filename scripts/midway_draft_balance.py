@@ -5,7 +5,8 @@
 2. Play: random legal drafts (and some 'best value' drafts) play each other with random
    bots; per type, the win share of teams holding 3 or more of it, and of cheap teams.
 
-Random bots play badly, so the second part finds only gross imbalance (a type or a cheap
+The default bots are a plain greedy football bot (run, block, chase, tackle; no passes or
+magic), so the check finds gross imbalance in size and speed (a type or a cheap
 combination that wins whatever the play); it is a smoke test of the house chart, not a
 rating. Usage: ``python scripts/midway_draft_balance.py --games 200 --plays 10``.
 """
@@ -17,11 +18,14 @@ import random
 import time
 from collections import defaultdict
 from functools import cache
+from typing import Any
 
 from monsterball.bots import RandomBot
+from monsterball.core.actions import Action
 from monsterball.core.dice import SeededSampler, derive_seed
 from monsterball.core.game import CHANCE
 from monsterball.core.registry import get_game
+from monsterball.games.midway.actions import Move, Place, Tackle, Word
 from monsterball.games.midway.chart import default_chart
 from monsterball.games.midway.procedures import affordable, best_pick
 from monsterball.games.midway.state import MidwayState
@@ -60,6 +64,73 @@ def count_teams() -> tuple[int, dict[str, int]]:
     return total, with_type
 
 
+class GreedyBot:
+    """A plain football bot for the balance check (it reads the true state, so it sees
+    through mirror images): the carrier runs straight for the end zone, teammates block the
+    defenders nearest him, defenders chase the ball and always tackle. Other decisions are
+    random."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+
+    def choose(self, state: MidwayState, seat: int) -> Action:
+        legal = state.legal_actions()
+        words = {a.notation(): a for a in legal if isinstance(a, Word)}
+        tackles = [a for a in legal if isinstance(a, Tackle)]
+        if tackles:
+            return tackles[0]
+        for w in ("auto", "onside"):
+            if w in words and len(words) == len(legal) - sum(
+                1 for a in legal if isinstance(a, Place)
+            ):
+                return words[w]
+        if "auto" in words:
+            return words["auto"]
+        moves = [a for a in legal if isinstance(a, Move)]
+        if "end" in words and top_name(state) == "Phase":
+            return self._phase(state, seat, moves) or words["end"]
+        if "end" in words and top_name(state) in ("ShiftStep", "Adjust"):
+            return words["end"]
+        return legal[self.rng.randrange(len(legal))]
+
+    def _phase(self, state: MidwayState, seat: int, moves: list[Move]) -> Action | None:
+        f = state.field
+        fwd = state.forward(seat)
+        if state.carrier >= 0 and state.carrier // 10 == seat:
+            mine = [m for m in moves if m.player == state.carrier]
+            if mine:
+                best = max(
+                    mine, key=lambda m: (state.row(f.parse_cell(m.cell)) * fwd, self.rng.random())
+                )
+                if state.row(f.parse_cell(best.cell)) * fwd > state.row(state.ball) * fwd:
+                    return best
+            opp = {state.pos[q] for q in range(20) if q // 10 != seat and state.pos[q] >= 0}
+            blocks = [m for m in moves if f.parse_cell(m.cell) in opp]
+            if blocks:
+                return min(blocks, key=lambda m: f.distance(f.parse_cell(m.cell), state.ball))
+            return None
+        if state.ball < 0:
+            return None
+        better = [
+            m
+            for m in moves
+            if f.distance(f.parse_cell(m.cell), state.ball)
+            < f.distance(state.pos[m.player], state.ball)
+        ]
+        if better:
+            return min(
+                better,
+                key=lambda m: (f.distance(f.parse_cell(m.cell), state.ball), self.rng.random()),
+            )
+        return None
+
+
+def top_name(state: MidwayState) -> str:
+    return type(state.stack[-1]).__name__ if state.stack else ""
+
+
 def random_draft(state: MidwayState, team: int, rng: random.Random, best: bool) -> list[str]:
     kinds = []
     for p in range(team * 10, team * 10 + 10):
@@ -70,7 +141,7 @@ def random_draft(state: MidwayState, team: int, rng: random.Random, best: bool) 
 
 
 def play_one(
-    seed: int, plays: int, best_share: float
+    seed: int, plays: int, best_share: float, bot: str
 ) -> tuple[list[list[str]], list[bool], tuple[int, int]]:
     spec = get_game("midway")
     rng = random.Random(seed)
@@ -82,7 +153,8 @@ def play_one(
         roster_a=",".join(teams[0]), roster_b=",".join(teams[1]), plays=plays, max_phases=30
     )
     state = spec.new_game(options)
-    bots = [RandomBot(derive_seed(seed, 1)), RandomBot(derive_seed(seed, 2))]
+    kind = GreedyBot if bot == "greedy" else RandomBot
+    bots: list[Any] = [kind(derive_seed(seed, 1)), kind(derive_seed(seed, 2))]
     dice = SeededSampler(seed)
     while not state.is_terminal():
         actor = state.current_player()
@@ -100,6 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plays", type=int, default=10, help="plays per game (rulebook: 25)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--best-share", type=float, default=0.2, help="share of 'best' drafts")
+    parser.add_argument("--bot", choices=("greedy", "random"), default="greedy")
     args = parser.parse_args(argv)
     chart = default_chart()
 
@@ -110,12 +183,14 @@ def main(argv: list[str] | None = None) -> int:
 
     start = time.perf_counter()
     wins: dict[str, list[float]] = defaultdict(list)
+    holds: dict[str, list[float]] = defaultdict(list)
+    lacks: dict[str, list[float]] = defaultdict(list)
     cheap: list[float] = []
     dear: list[float] = []
     best_vs_random: list[float] = []
     for g in range(args.games):
         seed = derive_seed(args.seed, g)
-        teams, best, (a, b) = play_one(seed, args.plays, args.best_share)
+        teams, best, (a, b) = play_one(seed, args.plays, args.best_share, args.bot)
         share = (1.0, 0.0) if a > b else (0.0, 1.0) if b > a else (0.5, 0.5)
         for t in (0, 1):
             counts: dict[str, int] = defaultdict(int)
@@ -124,12 +199,19 @@ def main(argv: list[str] | None = None) -> int:
             for k, n in counts.items():
                 if n >= 3:
                     wins[k].append(share[t])
+            for k in chart.names:
+                (holds if counts.get(k) else lacks)[k].append(share[t])
             cost = sum(chart.types[k].points for k in teams[t])
             (cheap if cost <= 170 else dear).append(share[t])
             if best[t] and not best[1 - t]:
                 best_vs_random.append(share[t])
     elapsed = time.perf_counter() - start
-    print(f"{args.games} games of {args.plays} plays, random bots, {elapsed:.0f} s")
+    print(f"{args.games} games of {args.plays} plays, {args.bot} bots, {elapsed:.0f} s")
+    print("Win share with / without a type (n with):")
+    for k in sorted(chart.names, key=lambda k: -sum(holds[k]) / max(1, len(holds[k]))):
+        h, w = holds[k], lacks[k]
+        if h and w:
+            print(f"  {k:<13} n={len(h):>4}  {sum(h) / len(h):.2f} / {sum(w) / len(w):.2f}")
     print("Win share of teams holding 3+ of a type (n, share):")
     for k in sorted(wins, key=lambda k: -sum(wins[k]) / len(wins[k])):
         v = wins[k]
