@@ -867,11 +867,12 @@ def test_MW_PUNT_7_MW_PUNT_8_letting_it_bounce_and_the_punters_downing_it():
     assert state.current_player() == CHANCE  # ...the next at the punters' phase, at once
     act(state, "d6=1")
     assert state.ball_state == "loose" and state.bounces == 1
-    ball = state.field.name(state.ball)
-    near = [m for m in moves_of(state, "A2") if m == ball]
-    if near:
-        act(state, f"A2-{ball}", "d6=1")
-        assert state.offense == 1 and state.down == 1  # receivers' first down there
+    # The punting team recovering the bouncing ball stops the play: B's ball there.
+    state = setup({"A2": "g15", "B1": "a20"}, ball="g16", ball_state="loose", kind="punt")
+    state.punt_path = [616]
+    start_phase(state, 0)
+    act(state, "A2-g16", "d6=1")
+    assert state.offense == 1 and state.down == 1 and state.field.name(state.spot) == "g16"
 
 
 def test_MW_PUNT_3_MW_R9_defender_in_the_punters_hex_blocks_it():
