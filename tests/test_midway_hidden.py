@@ -259,3 +259,18 @@ def test_MW_MAGIC_7_hidden_views_do_not_depend_on_the_secret_hex():
         views.add(json.dumps(state.view(1), sort_keys=True))
         views.add(state.render(1))
     assert len(views) == 2  # one JSON view and one picture, the same for all three
+
+
+def test_MW_R10_a_hidden_defensive_caster_gets_no_tackle_offer():
+    """A tackle offer for the hidden caster would show the carrier's coach where he is."""
+    state = setup(
+        {"A1": "g10", "B1": "h12", "B2": "m20"},
+        types={"B1": "brownie"},
+        carrier="A1",
+        los="g10",
+    )
+    start_phase(state, 0)
+    act(state, "end", "cast B1 mirror", "d6=2", "image i12", "real h12")
+    act(state, "end")  # A's phase: the carrier steps next to the real caster
+    act(state, "A1-h11")
+    assert top(state) == "Phase" and state.current_player() == 0  # no pause, no offer

@@ -235,7 +235,9 @@ def eligible_tacklers(state: State, same_hex_only: bool = False) -> list[tuple[i
     out = []
     for p in team_players(team):
         here = state.pos[p]
-        if here < 0 or blocked >> p & 1 or p == state.invisible:
+        # Hidden players do not tackle: an offer would tell the other coach where they are
+        # (rulings MW-R10, MW-R11).
+        if here < 0 or blocked >> p & 1 or p == state.invisible or p == state.caster:
             continue
         for t in targets:
             reach = 0 if same_hex_only else 1
