@@ -1057,3 +1057,13 @@ def test_MW_PASS_8_interceptor_leaves_his_teammates_hex_first():
     if top(state) == "TackleRound":
         act(state, "no")
     assert "end" in legal(state)
+
+
+def test_MW_R15_a_team_with_no_fit_player_forfeits():
+    state = running(A1="b10")
+    for p in range(10, 20):
+        state.out_through[p] = FOREVER  # every B player injured for the game
+    state.score = [0, 7]
+    events = act(state, "A1-a10", "out")
+    assert state.is_terminal() and state.winner == 0
+    assert "Team B has no fit player left." in texts(events)

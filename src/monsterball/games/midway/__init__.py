@@ -49,6 +49,7 @@ RULINGS = {
     "MW-R13": "A carrier in an edge hex may step out of bounds (basic football); a loose ball "
     "over an end line is a touchback.",
     "MW-R14": "max_phases caps a play for simulations (off by default).",
+    "MW-R15": "A team with no fit player left cannot play on: the game ends and it loses.",
 }
 
 SPEC = register(

@@ -436,7 +436,7 @@ class Phase(InPlay):
         """MW-PASS-8: a carrier sharing a hex with a teammate (after an interception) moves
         to another hex at the first opportunity: the phase may not end before."""
         c = state.carrier
-        if c < 0 or team_of(c) != self.team or self.left[c] <= 0 or c == state.caster:
+        if c < 0 or c not in self.movers(state):
             return False
         if not any(team_of(q) == self.team for q in state.players_at(state.ball) if q != c):
             return False

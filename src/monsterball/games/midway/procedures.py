@@ -118,7 +118,9 @@ def best_pick(state: State, team: int) -> str:
     slots, points = _draft_left(state, team)
     options = affordable(state, team)
     share = 1.5 * points / slots
-    fits = [k for k in options if state.chart.types[k].points <= share] or options
+    have = [state.roster[p] for p in team_players(team)]
+    varied = [k for k in options if have.count(k) < 3] or options  # at most 3 of a kind
+    fits = [k for k in varied if state.chart.types[k].points <= share] or varied
     return max(fits, key=lambda k: (rating(state, k), -state.chart.types[k].points, k))
 
 
@@ -1104,8 +1106,17 @@ class AfterConversion(Procedure[State]):
         return _next_kickoff_or_end(state, self.team, state.yard_row(self.team, 40))
 
 
+def _short_handed(state: State) -> bool:
+    """Ruling MW-R15: a team with no fit player left cannot go on; the game ends."""
+    for team in (0, 1):
+        if not any(state.available(p) for p in team_players(team)):
+            note(state, "forfeit", f"Team {TEAM_NAMES[team]} has no fit player left.")
+            return True
+    return False
+
+
 def _next_kickoff_or_end(state: State, kicker: int, row: int, safety: bool = False) -> Transition:
-    if state.plays >= state.options.plays:
+    if state.plays >= state.options.plays or _short_handed(state):
         return (GameOver(),)
     return (StartKickoff(kicker, row, True, safety),)
 
@@ -1126,6 +1137,9 @@ class GameOver(Procedure[State]):
     def resolve(self, state: State) -> Transition:
         a, b = state.score
         state.winner = 0 if a > b else 1 if b > a else 2
+        fit = [any(state.available(p) for p in team_players(t)) for t in (0, 1)]
+        if fit[0] != fit[1]:
+            state.winner = 0 if fit[0] else 1  # MW-R15: the side that cannot play loses
         note(state, "final", f"Final whistle: {state.result_text()}.")
         return ()
 
@@ -1234,7 +1248,7 @@ def _change(state: State, team: int, spot: int) -> None:
 
 
 def _next_scrimmage(state: State) -> Transition:
-    if state.plays >= state.options.plays:
+    if state.plays >= state.options.plays or _short_handed(state):
         return (GameOver(),)
     return (StartScrimmage(False),)
 
