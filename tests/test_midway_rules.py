@@ -1047,7 +1047,9 @@ def test_MW_PASS_7_blocker_in_the_receivers_hex_takes_a_named_defender():
 def test_MW_PASS_8_interceptor_leaves_his_teammates_hex_first():
     state = passing(B3="i12")
     act(state, "pass h11", "A3-h11", "end", "B1-h11", "B3-h11", "end")
-    act(state, "d6=6", "d6=1")  # A3 misses; B1 intercepts
+    act(state, "d6=6")  # A3 misses; B's coach picks who tries first
+    assert top(state) == "InterceptOrder" and legal(state) == {"intercept B1", "intercept B3"}
+    act(state, "intercept B3", "d6=6", "d6=1")  # B3 misses; then B1 intercepts
     assert state.carrier == 10 and top(state) == "Phase" and state.current_player() == 1
     assert "end" not in legal(state)
     with pytest.raises(IllegalActionError, match="must first leave"):

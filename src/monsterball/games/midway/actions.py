@@ -14,7 +14,8 @@ action                 notation                meaning
 :class:`Kick`          ``kick g21``            kickoff: the end of the 12-hex path
 :class:`Snap`          ``snap A4``             snap to a backfield player
 :class:`Tackle`        ``tackle B3 g12``       tackle attempt on the counter at a hex
-:class:`Name`          ``block B3`` ``pat A2`` name a player for a PAT/FG role
+:class:`Name`          ``block B3`` ``pat A2`` name a player: blocker, PAT kicker or the
+                       ``intercept B3``        next defender to try an interception
 :class:`Cast`          ``cast A3 bolt B5``     magic at the start of the caster's action
 :class:`AtHex`         ``image g12``           place a mirror image, pick the real counter,
                        ``real g12``            or reappear after invisibility
@@ -174,7 +175,7 @@ class Tackle(MidwayAction):
 
 @dataclass(frozen=True, slots=True)
 class Name(MidwayAction):
-    role: str  # "block" (PAT/FG block attempt) or "pat" (the extra-point kicker)
+    role: str  # "block" (a block attempt), "pat" (the kicker), "intercept" (who tries next)
     player: int
 
     def notation(self) -> str:
@@ -246,7 +247,7 @@ def parse_decision(text: str) -> Action:
         return Kick(_cell(rest))
     if word == "snap":
         return Snap(parse_player(rest))
-    if word in ("block", "pat"):
+    if word in ("block", "pat", "intercept"):
         return Name(word, parse_player(rest))
     if word in ("image", "real", "appear"):
         return AtHex(word, _cell(rest))
@@ -288,6 +289,7 @@ class Catalogue:
         self.snap = tuple(Snap(p) for p in range(NUM_PLAYERS))
         self.block = tuple(Name("block", p) for p in range(NUM_PLAYERS))
         self.pat = tuple(Name("pat", p) for p in range(NUM_PLAYERS))
+        self.intercept = tuple(Name("intercept", p) for p in range(NUM_PLAYERS))
         self.image = tuple(AtHex("image", n) for n in names)
         self.real = tuple(AtHex("real", n) for n in names)
         self.appear = tuple(AtHex("appear", n) for n in names)
@@ -308,7 +310,7 @@ class Catalogue:
                 every.extend(row)
         every += [*self.shift, *self.hand, *self.throw, *self.punt, *self.kick, *self.snap]
         every += [*self.block, *self.pat, *self.image, *self.real, *self.appear, *casts]
-        every += [*self.d6, *self.two_d6, *self.toss, *self.pick.values()]
+        every += [*self.d6, *self.two_d6, *self.toss, *self.pick.values(), *self.intercept]
         self.table = ActionTable(every)
         self.place_by_mask = tuple(MaskSelector(row) for row in self.place)
         self.move_by_mask = tuple(MaskSelector(row) for row in self.move)

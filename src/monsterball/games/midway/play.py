@@ -966,7 +966,7 @@ class PassResolution(InPlay):
             if receivers:
                 return (PassResolution(1, defenders), CatchRoll(receivers[0], "pass", ()))
             if defenders:
-                return (PassResolution(1, defenders[1:]), CatchRoll(defenders[0], "intercept", ()))
+                return self._intercept(defenders)
             return self._incomplete(state)
         if state.carrier >= 0:
             team = team_of(state.carrier)
@@ -985,8 +985,15 @@ class PassResolution(InPlay):
                 return tuple(steps)
             return (StartPhase(team),)  # MW-PASS-8: the interceptors move next
         if self.queue:
-            return (PassResolution(1, self.queue[1:]), CatchRoll(self.queue[0], "intercept", ()))
+            return self._intercept(self.queue)
         return self._incomplete(state)
+
+    @staticmethod
+    def _intercept(queue: tuple[int, ...]) -> Transition:
+        """MW-PASS-8: the defenders try in the order their coach picks."""
+        if len(queue) == 1:
+            return (PassResolution(1, ()), CatchRoll(queue[0], "intercept", ()))
+        return (InterceptOrder(queue),)
 
     def _incomplete(self, state: State) -> Transition:
         if not state.beyond(state.offense, state.row(state.ball), state.thrower_row):
@@ -999,6 +1006,29 @@ class PassResolution(InPlay):
 
     def describe(self) -> str:
         return "the pass arriving"
+
+
+@dataclass(frozen=True, slots=True)
+class InterceptOrder(InPlay):
+    """MW-PASS-8: several defenders in the ball's hex: their coach names the next one to
+    try for the interception ('intercept B3')."""
+
+    queue: tuple[int, ...]
+    rule = "MW-PASS-8"
+
+    def who(self, state: State) -> int:
+        return team_of(self.queue[0])
+
+    def legal_actions(self, state: State) -> list[Action]:
+        return [state.actions.intercept[p] for p in self.queue]
+
+    def apply(self, state: State, action: Action) -> Transition:
+        assert isinstance(action, Name)
+        rest = tuple(p for p in self.queue if p != action.player)
+        return (PassResolution(1, rest), CatchRoll(action.player, "intercept", ()))
+
+    def describe(self) -> str:
+        return f"team {TEAM_NAMES[team_of(self.queue[0])]} choosing who tries to intercept"
 
 
 @dataclass(frozen=True, slots=True)
