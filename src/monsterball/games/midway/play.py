@@ -156,8 +156,6 @@ class StartPhase(InPlay):
         state.phases += 1
         state.dazed = 0
         state.phase_over = False
-        if state.no_recover >= 0 and team_of(state.no_recover) == self.team:
-            pass  # the barred punter's phase: still barred (cleared at its end)
         team = self.team
         if ball_team(state) == team:
             state.tried = 0  # a new set of offensive and defensive phases
@@ -289,8 +287,6 @@ class Phase(InPlay):
         acts = state.actions
         out: list[Action] = [] if self._must_leave(state) else [acts.words["end"]]
         for p in self.movers(state):
-            if p == state.punter and p == state.carrier and state.kind == "scrimmage":
-                pass  # a punter may still run (he is then no punter)
             mask = destination_mask(state, p, self.left[p])
             if mask:
                 out += acts.move_by_mask[p].select(mask)

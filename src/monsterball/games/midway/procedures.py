@@ -928,7 +928,7 @@ class KickBlock(Procedure[State]):
     def apply(self, state: State, action: Action) -> Transition:
         if isinstance(action, Name):
             return (KickBlockRoll(action.player, self.what, self.kicker),)
-        return (_kick_good(state, self.what),) if self.what == "pat" else _fg_good(state)
+        return (PatScore(1),) if self.what == "pat" else _fg_good(state)
 
     def describe(self) -> str:
         return f"team {TEAM_NAMES[self.team]}'s chance to block the kick"
@@ -937,10 +937,6 @@ class KickBlock(Procedure[State]):
 def _fg_good(state: State) -> Transition:
     state.dead = "fg-good"
     return ()
-
-
-def _kick_good(state: State, what: str) -> Procedure[State]:
-    return PatScore(1)
 
 
 @dataclass(frozen=True, slots=True)
