@@ -29,11 +29,15 @@ def counters_of(state: State, team: int) -> int:
 
 
 def contact_targets(state: State, player: int) -> int:
-    """Occupied hexes ``player`` may enter (MW-MOVE-2): to block (the team with the ball
-    into an opponent's hex), to tackle (the carrier's hex, or any counter of a mirror
-    group that may hide him), to contest a loose or thrown ball; at most two of a team per
-    hex, and one would-be tackler except in the carrier's hex."""
-    team = team_of(player)
+    """Occupied hexes ``player`` may enter (see :func:`contact_mask`)."""
+    return contact_mask(state, team_of(player))
+
+
+def contact_mask(state: State, team: int) -> int:
+    """Occupied hexes a player of ``team`` may enter (MW-MOVE-2): to block (the team with
+    the ball into an opponent's hex), to tackle (the carrier's hex, or any counter of a
+    mirror group that may hide him), to contest a loose or thrown ball; at most two of a
+    team per hex, and one would-be tackler except in the carrier's hex."""
     other = 1 - team
     own = counters_of(state, team)
     opp = counters_of(state, other)
@@ -78,7 +82,29 @@ def group_cells(state: State) -> list[int]:
     return sorted({*state.images, state.pos[state.caster]}) if state.caster >= 0 else []
 
 
-def destination_mask(state: State, player: int, budget: int) -> int:
+class MoveContext:
+    """What every move of one team in one position shares, computed once per legal list."""
+
+    __slots__ = ("contact", "free", "opp_beyond")
+
+    def __init__(self, state: State, team: int):
+        f = state.field
+        free = f.full_mask & ~state.counters_mask()
+        if state.ball_state == "kick" and state.receivable >= 0 and team != state.receivable:
+            free &= ~(1 << state.ball)  # the kickers may not touch a kick before the receivers
+        self.free = free
+        self.contact = contact_mask(state, team)
+        self.opp_beyond = 0
+        if state.passed and state.throw_phase == state.phases and team == state.offense:
+            # MW-PASS-9: no blocks beyond the line in the phase after the throw.
+            beyond = 0
+            for r in range(f.height):
+                if state.beyond(state.offense, r, state.los_row):
+                    beyond |= f.row_mask(r)
+            self.opp_beyond = counters_of(state, 1 - team) & beyond
+
+
+def destination_mask(state: State, player: int, budget: int, ctx: MoveContext | None = None) -> int:
     """Bitmask of every hex ``player`` may end a move on with ``budget`` movement.
 
     Paths run through empty hexes; the last step may enter an occupied hex it is allowed
@@ -88,12 +114,11 @@ def destination_mask(state: State, player: int, budget: int) -> int:
     """
     if budget <= 0 or state.pos[player] < 0:
         return 0
+    if ctx is None:
+        ctx = MoveContext(state, team_of(player))
     f = state.field
     start = state.pos[player]
-    counters = state.counters_mask()
-    free = f.full_mask & ~counters
-    if state.ball_state == "kick" and state.receivable >= 0 and team_of(player) != state.receivable:
-        free &= ~(1 << state.ball)  # the kicking team may not touch a kick before the receivers
+    free = ctx.free
     if player == state.carrier:
         out = f.neighbour_mask[start] & free
     else:
@@ -109,17 +134,10 @@ def destination_mask(state: State, player: int, budget: int) -> int:
             if not grown:
                 break
         out = seen & ~(1 << start)
-        contact = contact_targets(state, player) & ~(1 << start)
+        contact = ctx.contact & ~(1 << start)
         if contact:
             out |= f.dilate(inner) & contact
-        if state.passed and state.throw_phase == state.phases and team_of(player) == state.offense:
-            # MW-PASS-9: no blocks beyond the line in the phase after the throw.
-            opp = counters_of(state, 1 - team_of(player))
-            beyond = 0
-            for r in range(f.height):
-                if state.beyond(state.offense, r, state.los_row):
-                    beyond |= f.row_mask(r)
-            out &= ~(opp & beyond)
+        out &= ~ctx.opp_beyond
     return _hobgoblin_filter(state, player, out)
 
 

@@ -38,6 +38,7 @@ from monsterball.games.midway.actions import (
 )
 from monsterball.games.midway.events import Happened
 from monsterball.games.midway.moves import (
+    MoveContext,
     ball_team,
     block_modifier,
     contact_targets,
@@ -286,8 +287,9 @@ class Phase(InPlay):
     def legal_actions(self, state: State) -> list[Action]:
         acts = state.actions
         out: list[Action] = [] if self._must_leave(state) else [acts.words["end"]]
+        ctx = MoveContext(state, self.team)
         for p in self.movers(state):
-            mask = destination_mask(state, p, self.left[p])
+            mask = destination_mask(state, p, self.left[p], ctx)
             if mask:
                 out += acts.move_by_mask[p].select(mask)
         c = state.caster
