@@ -382,3 +382,27 @@ def test_recorder_keeps_secret_choices_whole() -> None:
     for text in ("cast A1 mirror", "d6=2", "image h12", "real h12"):
         recorder.apply(SPEC.parse_action(text))
     assert [a.action for a in recorder.record.actions][-1] == "real h12"
+
+
+@pytest.mark.slow
+def test_a_whole_25_play_game_with_the_draft_against_the_bot(tmp_path: Path) -> None:
+    seed = 7
+    options = SPEC.options()
+    bots = {1: make_bot("random", bot_seed(seed, 1))}
+    lines, final = scripted_game(seed, bots, options)
+    save = tmp_path / "full.jsonl"
+    result = invoke(
+        "play",
+        "midway",
+        "--seed",
+        str(seed),
+        "--save",
+        str(save),
+        "--bot",
+        "random",
+        input="".join(line + "\n" for line in lines),
+    )
+    assert result.exit_code == 0
+    assert f"Result: {final.result_text()}" in result.output
+    assert final.plays == 25
+    assert invoke("replay", str(save), "--verify").exit_code == 0
