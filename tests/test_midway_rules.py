@@ -1069,3 +1069,28 @@ def test_MW_R15_a_team_with_no_fit_player_forfeits():
     events = act(state, "A1-a10", "out")
     assert state.is_terminal() and state.winner == 0
     assert "Team B has no fit player left." in texts(events)
+
+
+def test_MW_SPEC_5_hobgoblin_sets_up_and_adjusts_toward_the_elf():
+    state = scrimmage_ready()
+    state.roster[2] = "elf"  # A3
+    state.roster[13] = "hobgoblin"  # B4
+    act(state, "A1@g10", "A2@f10", "A3@l10", "auto")
+    cells = {a.split("@")[1] for a in legal(state) if a.startswith("B4@")}
+    assert cells == {"l11", "m11"}  # the nearest hexes to the elf on l10 on B's side
+    with pytest.raises(IllegalActionError, match="hobgoblin"):
+        act(state, "B4@a20")
+    act(state, "B4@l11", "auto", "end")
+    assert top(state) == "Adjust"
+    here = state.field.distance(cell(state, "l11"), cell(state, "l10"))
+    for m in moves_of(state, "B4"):
+        assert state.field.distance(cell(state, m), cell(state, "l10")) <= here
+
+
+def test_MW_MAGIC_6_MW_SPEC_7_change_self_takes_the_forms_special_abilities():
+    from monsterball.games.midway.play import injure
+
+    state = setup({"A2": "g10"}, types={"A2": "doppelganger"})
+    state.form[1] = "orc"
+    injure(state, 1, True)
+    assert state.out_through[1] == state.play_no + 1  # as an orc: never out for the game

@@ -138,7 +138,7 @@ def destination_mask(state: State, player: int, budget: int, ctx: MoveContext | 
         if contact:
             out |= f.dilate(inner) & contact
         out &= ~ctx.opp_beyond
-    return _hobgoblin_filter(state, player, out)
+    return hobgoblin_filter(state, player, out)
 
 
 def move_cost(state: State, player: int, cell: int) -> int:
@@ -167,7 +167,29 @@ def destinations(state: State, player: int, budget: int) -> dict[int, int]:
     return {c: move_cost(state, player, c) for c in iter_bits(mask)}
 
 
-def _hobgoblin_filter(state: State, player: int, out: int) -> int:
+def hobgoblin_setup_filter(state: State, player: int, cells: int) -> int:
+    """MW-SPEC-5 in formations: a hobgoblin sets up as near as the formation allows to the
+    nearest opposing elf already on the field ("regardless of ... the original
+    formations")."""
+    if state.kind_of(player) != "hobgoblin" or not cells:
+        return cells
+    elves = [
+        state.pos[q]
+        for q in team_players(1 - team_of(player))
+        if state.pos[q] >= 0 and state.kind_of(q) == "elf" and q not in state.hidden_from(None)
+    ]
+    if not elves:
+        return cells
+    f = state.field
+    best = min(min(f.distance(c, e) for e in elves) for c in iter_bits(cells))
+    keep = 0
+    for c in iter_bits(cells):
+        if min(f.distance(c, e) for e in elves) == best:
+            keep |= 1 << c
+    return keep
+
+
+def hobgoblin_filter(state: State, player: int, out: int) -> int:
     """MW-SPEC-5: a hobgoblin always chases the nearest opposing elf: it may not end a
     move farther from that elf than it started."""
     if state.kind_of(player) != "hobgoblin":

@@ -74,7 +74,7 @@ def wrong(step: Procedure[State], action: Action) -> IllegalActionError:
 def injure(state: State, player: int, game: bool) -> None:
     """Off the field now; out for the next play, or the game (kobolds and orcs: one play,
     MW-SPEC-7)."""
-    if game and state.roster[player] not in ("kobold", "orc"):
+    if game and state.kind_of(player) not in ("kobold", "orc"):
         state.out_through[player] = FOREVER
     else:
         state.out_through[player] = state.play_no + 1

@@ -36,6 +36,7 @@ from monsterball.games.midway.actions import (
     Word,
     player_name,
 )
+from monsterball.games.midway.moves import hobgoblin_filter, hobgoblin_setup_filter
 from monsterball.games.midway.options import TEAM_NAMES
 from monsterball.games.midway.play import (
     AppearPick,
@@ -431,7 +432,7 @@ class SetUp(Procedure[State]):
         mask = self.cells(state)
         out: list[Action] = []
         for p in self._waiting(state):
-            out += state.actions.place_by_mask[p].select(mask)
+            out += state.actions.place_by_mask[p].select(hobgoblin_setup_filter(state, p, mask))
         out.append(state.actions.words["auto"])
         return out
 
@@ -453,15 +454,20 @@ class SetUp(Procedure[State]):
                 f"{action.cell} is not open for the next player of this formation "
                 f"({self.describe()})"
             )
+        if not hobgoblin_setup_filter(state, p, self.cells(state)) >> cell & 1:
+            raise IllegalActionError(
+                f"{player_name(p)} is a hobgoblin: he must set up as near as he can to the "
+                "nearest opposing elf"
+            )
 
     def apply(self, state: State, action: Action) -> Transition:
         if isinstance(action, Word):
             f = state.field
             while self._needed(state) > 0:
-                mask = self.cells(state)
+                p = self._waiting(state)[0]
+                mask = hobgoblin_setup_filter(state, p, self.cells(state))
                 row = f.distance_row(state.ball)
                 cell = min((c for c in range(f.size) if mask >> c & 1), key=lambda c: (row[c], c))
-                p = self._waiting(state)[0]
                 state.pos[p] = cell
             note(state, "setup", f"Team {TEAM_NAMES[self.team]} sets up ({self.mode}).")
             return ()
@@ -719,7 +725,7 @@ class ShiftStep(Procedure[State]):
             for c in range(f.size):
                 if mask >> c & 1 and not state.beyond(self.team, state.row(c), state.row(here)):
                     keep |= 1 << c
-            out[p] = keep
+            out[p] = hobgoblin_filter(state, p, keep)
         return out
 
     def legal_actions(self, state: State) -> list[Action]:
@@ -757,7 +763,8 @@ class Adjust(Procedure[State]):
         for r in range(f.height):
             if state.beyond(1 - self.team, r, state.los_row):
                 side |= f.row_mask(r)
-        return f.reachable(state.pos[p], state.mtype(p).mv, free & side)
+        reach = f.reachable(state.pos[p], state.mtype(p).mv, free & side)
+        return hobgoblin_filter(state, p, reach)
 
     def legal_actions(self, state: State) -> list[Action]:
         out: list[Action] = [state.actions.words["end"]]
