@@ -166,7 +166,7 @@ def kickoff_ready(**options):
     return state
 
 
-def test_MW_KICK_1_kicker_behind_the_ball_and_receivers_in_their_half():
+def test_MW_KICK_1_MW_R16_kicker_behind_the_ball_and_receivers_in_their_half():
     state = kickoff_ready()
     assert legal(state) >= {"A1@g9", "A10@g9", "auto"}
     assert {a.split("@")[1] for a in legal(state) if "@" in a} == {"g9"}
@@ -691,7 +691,7 @@ def test_MW_PASS_7_same_hex_tackles_after_the_catch():
     assert top(state) == "TackleRound" and legal(state) == {"tackle B1 h11", "no"}
 
 
-def test_MW_PASS_9_no_blocks_beyond_the_line_after_the_throw():
+def test_MW_PASS_9_MW_R17_no_blocks_beyond_the_line_after_the_throw():
     state = passing(B3="f12")
     assert "f12" in moves_of(state, "A2")  # before the throw: a block
     act(state, "pass h11")
@@ -1094,3 +1094,12 @@ def test_MW_MAGIC_6_MW_SPEC_7_change_self_takes_the_forms_special_abilities():
     state.form[1] = "orc"
     injure(state, 1, True)
     assert state.out_through[1] == state.play_no + 1  # as an orc: never out for the game
+
+
+def test_MW_SCORE_9_MW_R13_interceptor_downed_in_his_own_end_zone_is_a_touchback():
+    # B intercepted A's pass; B1 carries it back into B's own (north) end zone.
+    state = setup({"B1": "g22", "A1": "h23", "A2": "a10"}, carrier="B1", los="g10", offense=0)
+    start_phase(state, 1)
+    act(state, "B1-g23", "tackle A1 g23", "d6=1")
+    assert state.score == [0, 0]  # not a safety
+    assert state.offense == 1 and state.field.name(state.spot) == "g19"  # B at its 20

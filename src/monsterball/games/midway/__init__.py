@@ -50,6 +50,8 @@ RULINGS = {
     "over an end line is a touchback.",
     "MW-R14": "max_phases caps a play for simulations (off by default).",
     "MW-R15": "A team with no fit player left cannot play on: the game ends and it loses.",
+    "MW-R16": "The kicking team sets up on its own side of the ball.",
+    "MW-R17": "After a throw only offensive players beyond the line may not block.",
 }
 
 SPEC = register(

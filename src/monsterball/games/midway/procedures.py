@@ -1200,7 +1200,9 @@ def settle(state: State) -> Transition:
     if reason in ("tackle", "out", "cap") and carrier >= 0:
         t = team_of(carrier)
         if state.own_end_zone(t, state.row(state.ball)):
-            if kick_play and t != offense:
+            if t != offense:
+                # A kick returner or an interceptor downed in his own end zone: a touchback
+                # (MW-R13); a safety is a tackle of the offense's carrier (MW-SCORE-9).
                 reason = "touchback"
             else:
                 state.score[1 - t] += 2
@@ -1213,7 +1215,7 @@ def settle(state: State) -> Transition:
         )
         team, reason = defender, "touchback-to"
     if reason in ("touchback", "touchback-to"):
-        receiver = team if reason == "touchback-to" else 1 - offense
+        receiver = team if reason == "touchback-to" else 1 - offense  # kickers' opponents
         state.offense = receiver
         state.down = 1
         state.spot = state.yard_row(receiver, 20) * f.width + MID_COL
