@@ -406,3 +406,23 @@ def test_a_whole_25_play_game_with_the_draft_against_the_bot(tmp_path: Path) -> 
     assert f"Result: {final.result_text()}" in result.output
     assert final.plays == 25
     assert invoke("replay", str(save), "--verify").exit_code == 0
+
+
+def test_saved_rosters_are_read_from_files(tmp_path: Path) -> None:
+    roster = tmp_path / "orcs.txt"
+    roster.write_text("orc, orc, orc, orc, orc,\nbugbear, bugbear, goblin, goblin, kobold\n")
+    result = invoke(
+        "play",
+        "midway",
+        "--opt",
+        f"roster_a=@{roster}",
+        "--opt",
+        f"roster_b=@{roster}",
+        "--seed",
+        "3",
+        input="quit\n",
+    )
+    assert result.exit_code == 0
+    assert "Draft chart" not in result.output and "A1 orc M2" in result.output
+    missing = invoke("play", "midway", "--opt", f"roster_a=@{tmp_path / 'nope.txt'}")
+    assert missing.exit_code == 2 and "cannot read" in missing.output
