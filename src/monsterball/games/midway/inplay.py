@@ -3,6 +3,8 @@ events, and the bookkeeping of possession, scores, injuries and spells."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from monsterball.core.actions import Action
 from monsterball.core.errors import IllegalActionError, NotationError
 from monsterball.core.game import AUTO
@@ -165,3 +167,27 @@ def recovery_order(state: State, mover: int) -> tuple[int, ...]:
         first = state.offense
     ok.sort(key=lambda p: (team_of(p) != first, p))
     return tuple(ok)
+
+
+def score_text(state: State) -> str:
+    return f"A {state.score[0]} - B {state.score[1]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Play(Procedure[State]):
+    """The bottom of a live play; once the play is dead it settles the result: scores,
+    the next spot, downs (MW-GEN-2), possession and the count of plays (MW-GEN-4)."""
+
+    rule = "MW-GEN-2"
+
+    def actor(self, state: State) -> int:
+        return AUTO
+
+    def resolve(self, state: State) -> Transition:
+        # The settlement builds the next play's first steps, which build plays: import late.
+        from monsterball.games.midway.settle import settle
+
+        return settle(state)
+
+    def describe(self) -> str:
+        return "the end of the play"

@@ -40,6 +40,7 @@ from monsterball.games.midway.contact import (
 )
 from monsterball.games.midway.inplay import (
     InPlay,
+    Play,
     cell_of,
     check_score,
     end_mirror,
@@ -47,6 +48,7 @@ from monsterball.games.midway.inplay import (
     note,
     reappear,
     recovery_order,
+    score_text,
     take_ball,
     team_bits,
     travel_dir,
@@ -84,6 +86,7 @@ __all__ = [
     "Phase",
     "PickReal",
     "PlaceImage",
+    "Play",
     "PuntCarry",
     "PuntKick",
     "RecoveryRoll",
@@ -103,6 +106,7 @@ __all__ = [
     "note",
     "reappear",
     "recovery_order",
+    "score_text",
     "take_ball",
     "team_bits",
     "travel_dir",

@@ -81,7 +81,7 @@ def _yards(row: int) -> str:
 
 def draft_screen(state: MidwayState) -> str:
     """The draft: the chart, each team so far, and the points and places left."""
-    from monsterball.games.midway.procedures import _draft_left, affordable
+    from monsterball.games.midway.draft import affordable, draft_left
 
     chart = state.chart
     team = state.stack[-1].team  # type: ignore[attr-defined]
@@ -99,7 +99,7 @@ def draft_screen(state: MidwayState) -> str:
             f"{row.rec_mod:+d}  {row.magic}"
         )
     for side in (0, 1):
-        slots, points = _draft_left(state, side)
+        slots, points = draft_left(state, side)
         picked = [state.roster[p] for p in range(side * 10, side * 10 + 10) if state.roster[p]]
         lines.append(
             f"Team {TEAM_NAMES[side]}: {', '.join(picked) or '-'}  ({slots} to pick, "
