@@ -208,6 +208,7 @@ def test_MW_MAGIC_6_change_self_for_two_phases():
         types={"A2": "doppelganger"},
         carrier="A1",
         los="g10",
+        spell_limit="none",  # a second change in the same play
     )
     start_phase(state, 0)
     act(state, "cast A2 change bugbear")

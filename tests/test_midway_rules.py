@@ -1068,7 +1068,14 @@ def test_MW_R15_a_team_with_no_fit_player_forfeits():
     state.score = [0, 7]
     events = act(state, "A1-a10", "out")
     assert state.is_terminal() and state.winner == 0
-    assert "Team B has no fit player left." in texts(events)
+    assert "Team B has no fit player left for the game." in texts(events)
+    # Players out only for the next play come back at once if nobody else is fit.
+    state = running(A1="b10")
+    for p in range(10, 20):
+        state.out_through[p] = state.play_no + 1  # stunned by lightning bolts
+    events = act(state, "A1-a10", "out")
+    assert not state.is_terminal() and "the stunned return" in " ".join(texts(events))
+    assert all(state.available(p) for p in range(10, 20))
 
 
 def test_MW_SPEC_5_hobgoblin_sets_up_and_adjusts_toward_the_elf():
@@ -1103,3 +1110,24 @@ def test_MW_SCORE_9_MW_R13_interceptor_downed_in_his_own_end_zone_is_a_touchback
     act(state, "B1-g23", "tackle A1 g23", "d6=1")
     assert state.score == [0, 0]  # not a safety
     assert state.offense == 1 and state.field.name(state.spot) == "g19"  # B at its 20
+
+
+def test_MW_R18_a_spell_once_per_play_by_default():
+    def bolted(**options):
+        state = setup(
+            {"A1": "g12", "A2": "c10", "B1": "g20", "B2": "a20"},
+            types={"B2": "storm-giant"},
+            carrier="A1",
+            los="g10",
+            **options,
+        )
+        start_phase(state, 0)
+        act(state, "end", "cast B2 bolt A2", "end", "end")  # B's next phase, same play
+        return state
+
+    assert not any(a.startswith("cast B2") for a in legal(bolted()))
+    assert "cast B2 bolt A1" in legal(bolted(spell_limit="none"))
+    state = bolted(spell_limit="game")
+    assert state.spent >> 11 & 1
+    state = bolted()
+    act(state, "end", "A1-g13", "end")  # ... until the next play

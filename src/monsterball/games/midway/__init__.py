@@ -49,9 +49,11 @@ RULINGS = {
     "MW-R13": "A carrier in an edge hex may step out of bounds (basic football); a loose ball "
     "over an end line is a touchback.",
     "MW-R14": "max_phases caps a play for simulations (off by default).",
-    "MW-R15": "A team with no fit player left cannot play on: the game ends and it loses.",
+    "MW-R15": "A team with every player out for the game forfeits; if nobody is fit for one "
+    "play only, the stunned players return.",
     "MW-R16": "The kicking team sets up on its own side of the ball.",
     "MW-R17": "After a throw only offensive players beyond the line may not block.",
+    "MW-R18": "Each spell user casts once per play (option spell_limit); werebears at will.",
 }
 
 SPEC = register(

@@ -12,6 +12,7 @@ from monsterball.core.game import AUTO, CHANCE, uniform
 from monsterball.core.procedures import Procedure, Transition
 from monsterball.games.midway.actions import (
     NUM_PLAYERS,
+    PER_TEAM,
     Kick,
     Place,
     Punt,
@@ -29,6 +30,7 @@ from monsterball.games.midway.play import (
     wrong,
 )
 from monsterball.games.midway.state import (
+    FOREVER,
     MID_COL,
     NOBODY,
     MidwayState,
@@ -112,6 +114,19 @@ def new_play(state: State, kind: str, counts: bool) -> None:
     state.play_no += 1
     if counts:
         state.plays += 1
+    if state.options.spell_limit == "play":
+        state.spent = 0
+    for team in (0, 1):
+        # MW-R15: with nobody fit for this play, the players out only for a while return.
+        players = [p for p in range(team * PER_TEAM, (team + 1) * PER_TEAM) if state.roster[p]]
+        if players and not any(state.available(p) for p in players):
+            back = [p for p in players if state.out_through[p] < FOREVER]
+            for p in back:
+                state.out_through[p] = NOBODY
+            if back:
+                note(
+                    state, "return", f"Team {TEAM_NAMES[team]} has nobody fit: the stunned return."
+                )
     for p in range(NUM_PLAYERS):
         state.pos[p] = NOBODY
         state.form[p] = ""

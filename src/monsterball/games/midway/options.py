@@ -57,6 +57,13 @@ class MidwayOptions(GameOptions):
         choices=("travel", "compass"),
         ruling="MW-R3",
     )
+    spell_limit: str = option(
+        "play",
+        "How often a spell user may cast: once per 'play', once per 'game', or 'none' "
+        "(no limit). Lycanthropy is always at will.",
+        choices=("play", "game", "none"),
+        ruling="MW-R18",
+    )
     max_phases: int = option(
         0,
         "End a play after this many movement phases with the ball dead where it is "

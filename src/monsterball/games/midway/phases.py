@@ -297,6 +297,13 @@ class Phase(InPlay):
             if p in (state.caster, state.invisible):
                 continue
             magic = state.chart.types[state.roster[p]].magic
+            if (
+                state.spent >> p & 1
+                and state.options.spell_limit != "none"
+                and not (magic == "change" and state.form[p])
+                and magic != "were"
+            ):
+                continue  # MW-R18: this spell is used up
             if magic == "bolt":
                 if state.ball_state in ("held", "pass", "loose", "kick", "punt"):
                     out.append(acts.casts[Cast(p, "bolt", "ball")])
@@ -514,6 +521,8 @@ class Phase(InPlay):
         name = player_name(p)
         acted |= 1 << p
         here = Phase(self.team, tuple(left), acted)
+        if action.spell in ("bolt", "mirror", "invisible", "change"):
+            state.spent |= 1 << p  # MW-R18
         if action.spell == "bolt":
             if action.target == "ball":
                 note(state, "bolt", f"{name}'s lightning bolt strikes the ball dead.")

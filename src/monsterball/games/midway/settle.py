@@ -21,6 +21,7 @@ from monsterball.games.midway.play import (
 from monsterball.games.midway.scoring import PatRoll, pat_block_or_score
 from monsterball.games.midway.scrimmage import StartScrimmage
 from monsterball.games.midway.state import (
+    FOREVER,
     MID_COL,
     MidwayState,
     team_of,
@@ -82,10 +83,10 @@ class AfterConversion(Procedure[State]):
 
 
 def short_handed(state: State) -> bool:
-    """Ruling MW-R15: a team with no fit player left cannot go on; the game ends."""
+    """Ruling MW-R15: a team whose players are all out for the game cannot go on."""
     for team in (0, 1):
-        if not any(state.available(p) for p in team_players(team)):
-            note(state, "forfeit", f"Team {TEAM_NAMES[team]} has no fit player left.")
+        if not any(state.out_through[p] < FOREVER for p in team_players(team) if state.roster[p]):
+            note(state, "forfeit", f"Team {TEAM_NAMES[team]} has no fit player left for the game.")
             return True
     return False
 
@@ -108,7 +109,7 @@ class GameOver(Procedure[State]):
     def resolve(self, state: State) -> Transition:
         a, b = state.score
         state.winner = 0 if a > b else 1 if b > a else 2
-        fit = [any(state.available(p) for p in team_players(t)) for t in (0, 1)]
+        fit = [any(state.out_through[p] < FOREVER for p in team_players(t)) for t in (0, 1)]
         if fit[0] != fit[1]:
             state.winner = 0 if fit[0] else 1  # MW-R15: the side that cannot play loses
         note(state, "final", f"Final whistle: {state.result_text()}.")

@@ -94,6 +94,7 @@ FIELDS: dict[str, str] = {
     "throw_phase": "int",  # the phase in which the pass was thrown
     "dead": "str",  # why the play just ended ("" while it runs)
     "phase_over": "bool",  # a recovery ended the moving team's phase
+    "spent": "int",  # players who have used their spell (option spell_limit)
     "winner": "int",
 }
 
@@ -164,6 +165,7 @@ class MidwayState(GameState):
         self.throw_phase = 0
         self.dead = ""
         self.phase_over = False
+        self.spent = 0
         self.winner = NOBODY
         for team, text in enumerate((options.roster_a, options.roster_b)):
             if text:
