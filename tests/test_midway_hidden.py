@@ -275,3 +275,40 @@ def test_MW_R10_a_hidden_defensive_caster_gets_no_tackle_offer():
     act(state, "end")  # A's phase: the carrier steps next to the real caster
     act(state, "A1-h11")
     assert top(state) == "Phase" and state.current_player() == 0  # no pause, no offer
+
+
+def test_the_terminal_does_not_show_a_bots_secret_choice(capsys, monkeypatch):
+    """Against a bot that casts mirror image, the human sees the counters and is told a
+    real counter was chosen, never which one."""
+    from monsterball.cli import TerminalGame
+    from monsterball.core.dice import SeededSampler
+
+    state = setup(
+        {"B1": "g12", "B2": "c14", "A1": "g9", "A2": "m2"},
+        types={"B1": "brownie"},
+        carrier="B1",
+        los="g13",
+        offense=1,
+    )
+    start_phase(state, 1)
+
+    class Caster:
+        name = "caster"
+
+        def choose(self, state, seat):
+            options = {a.notation(): a for a in state.legal_actions()}
+            for wanted in ("cast B1 mirror",):
+                if wanted in options:
+                    return options[wanted]
+            if top(state) in ("PlaceImage", "PickReal"):
+                return state.legal_actions()[-1]
+            return options["end"]
+
+    monkeypatch.setattr("builtins.input", lambda prompt="": "quit")
+    game = TerminalGame(SPEC, state, {1: Caster()}, SeededSampler(1), None)
+    assert game.run() is False  # the human left at his first turn
+    out = capsys.readouterr().out
+    real_hex = state.field.name(state.pos[10])
+    assert "real (the caster's counter is chosen in secret)" in out
+    assert f"real {real_hex}" not in out
+    assert "??" in out
