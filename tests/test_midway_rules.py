@@ -1131,3 +1131,17 @@ def test_MW_R18_a_spell_once_per_play_by_default():
     assert state.spent >> 11 & 1
     state = bolted()
     act(state, "end", "A1-g13", "end")  # ... until the next play
+
+
+def test_MW_KICK_9_any_number_may_enter_the_onside_kicks_hex():
+    state = setup(
+        {"A1": "g12", "A2": "h12", "A3": "f12", "A4": "f13", "B1": "a20"},
+        ball="g13",
+        ball_state="loose",
+        kind="onside",
+        los="g10",
+    )
+    state.onside_ok = True
+    start_phase(state, 0)
+    state.pos[0] = state.pos[1] = cell(state, "g13")  # two kickers already there
+    assert "g13" in moves_of(state, "A3")  # a third may still join

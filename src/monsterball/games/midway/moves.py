@@ -60,8 +60,10 @@ def contact_mask(state: State, team: int) -> int:
         mask |= 1 << state.ball
     if state.caster >= 0 and team_of(state.caster) == other:
         mask |= _group_mask(state)  # touching a counter reveals it
-    # Team limits: two per hex; one would-be tackler outside the carrier's hex.
-    for cell in iter_bits(mask & own):
+    # Team limits: two per hex; one would-be tackler outside the carrier's hex. Around a
+    # loose onside kick "any number of players from either team may move into" its hex.
+    scrum = state.kind == "onside" and state.ball_state == "loose" and state.ball >= 0
+    for cell in iter_bits(mask & own & ~((1 << state.ball) if scrum else 0)):
         mine = sum(1 for p in team_players(team) if state.pos[p] == cell)
         carrier_here = state.carrier >= 0 and state.ball == cell
         if mine >= 2 or (holder == other and mine >= 1 and not carrier_here):
