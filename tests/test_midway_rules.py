@@ -1145,3 +1145,14 @@ def test_MW_KICK_9_any_number_may_enter_the_onside_kicks_hex():
     start_phase(state, 0)
     state.pos[0] = state.pos[1] = cell(state, "g13")  # two kickers already there
     assert "g13" in moves_of(state, "A3")  # a third may still join
+
+
+def test_every_step_names_a_documented_rule():
+    """Each procedure's ``rule`` is an id (or ruling) of docs/rules/monsters-of-the-midway.md."""
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[1] / "docs/rules/monsters-of-the-midway.md").read_text()
+    for name, kind in SPEC.state_type.procedure_kinds.items():
+        rule = kind.rule
+        assert rule, name
+        assert f"| {rule} |" in doc or f"**{rule} " in doc, (name, rule)

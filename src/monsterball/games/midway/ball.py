@@ -253,7 +253,7 @@ class Scatter(InPlay):
         state.ball = row * f.width + col
         state.last_dir = (self.ahead + int(action.value) - 1) % 6
         if state.kind == "onside":
-            # MW-KICK-12: a bounce past midfield makes the kickers eligible; once eligible
+            # MW-KICK-10: a bounce past midfield makes the kickers eligible; once eligible
             # they stay so, since the kick went its 10 yards.
             row = state.row(state.ball)
             past = row >= 12 if state.forward(state.offense) > 0 else row <= 11

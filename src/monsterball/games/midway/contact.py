@@ -95,7 +95,7 @@ class TackleRound(InPlay):
     team: int
     same_hex: bool
     offer: bool
-    rule = "MW-TACK-3"
+    rule = "MW-TACK-4"
 
     def who(self, state: State) -> int:
         return self.team if eligible_tacklers(state, self.same_hex) else AUTO
@@ -148,7 +148,7 @@ class TackleRoll(InPlay):
     """MW-TACK-6..9: the defensive coach rolls d6 + size modifier."""
 
     tackler: int
-    rule = "MW-TACK-6"
+    rule = "MW-TACK-5"
 
     def who(self, state: State) -> int:
         return CHANCE

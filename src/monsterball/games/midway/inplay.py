@@ -74,7 +74,7 @@ def take_ball(state: State, player: int) -> None:
         state.dead = "stopped"  # MW-SCORE-5: a defensive recovery ends a conversion
         return
     if state.kind == "punt" and state.punt_path and team_of(player) == state.offense:
-        state.dead = "downed"  # MW-PUNT-9: the punting team downs its own punt
+        state.dead = "downed"  # MW-PUNT-8: the punting team downs its own punt
         return
     check_score(state)
 
@@ -149,7 +149,7 @@ def travel_dir(state: State, start: int, end: int, team: int) -> int:
 
 
 def recovery_order(state: State, mover: int) -> tuple[int, ...]:
-    """MW-FUM-3: everyone eligible in the hex rolls; the offense first on its own side of the
+    """MW-FUM-2: everyone eligible in the hex rolls; the offense first on its own side of the
     line of scrimmage, the defense first beyond it; on an onside kick the receivers first."""
     here = state.players_at(state.ball)
     ok = []
@@ -157,7 +157,7 @@ def recovery_order(state: State, mover: int) -> tuple[int, ...]:
         if p == state.no_recover or (state.dazed >> p & 1 and p != mover):
             continue
         if state.kind == "onside" and team_of(p) == state.offense and not state.onside_ok:
-            continue  # MW-KICK-10: the kick has not gone 10 yards
+            continue  # MW-KICK-9: the kick has not gone 10 yards
         if state.ball_state == "punt" and team_of(p) == state.offense:
             continue  # a punt in the air is the receivers' to catch
         ok.append(p)

@@ -463,12 +463,12 @@ class KickLanding(Procedure[State]):
 
 @dataclass(frozen=True, slots=True)
 class OnsideRoll(Procedure[State]):
-    """MW-KICK-9/10: an onside kick goes d6 hexes (+ the halfling's declared 1 or 2)
+    """MW-KICK-8/11: an onside kick goes d6 hexes (+ the halfling's declared 1 or 2)
     straight toward the receivers; the kickers may recover it only past midfield."""
 
     team: int
     bonus: int
-    rule = "MW-KICK-9"
+    rule = "MW-KICK-8"
 
     def actor(self, state: State) -> int:
         return CHANCE
@@ -486,7 +486,7 @@ class OnsideRoll(Procedure[State]):
         state.ball_state = "loose"
         state.last_dir = state.ahead(self.team)
         state.onside_ok = past_midfield(state, self.team)
-        state.bounces = 1  # MW-KICK-11: one direction modifier if nobody recovers
+        state.bounces = 1  # MW-KICK-10: one direction modifier if nobody recovers
         note(state, "kick", f"The onside kick rolls {n} hexes to {f.name(state.ball)}.")
         return ()
 
