@@ -312,3 +312,60 @@ def test_the_terminal_does_not_show_a_bots_secret_choice(capsys, monkeypatch):
     assert "real (the caster's counter is chosen in secret)" in out
     assert f"real {real_hex}" not in out
     assert "??" in out
+
+
+def _swap_caster(state):
+    """A copy where the caster stands on one of his images' hexes (and the image on his):
+    a position the other coach cannot tell from the real one."""
+    other = state.clone()
+    real = other.pos[other.caster]
+    image = other.images[0]
+    other.pos[other.caster] = image
+    other.images = sorted([real, *other.images[1:]])
+    if other.carrier == other.caster:
+        other.ball = image
+    return other
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_play_never_reveals_a_hidden_caster(seed):
+    """Random play with many casters: whenever a mirror image is up, swapping the caster
+    with an image changes nothing the other seat sees or may do; invisible players and
+    hidden casters never appear in the other seat's view."""
+    import random as _random
+
+    from monsterball.core.dice import SeededSampler
+
+    a = "brownie,brownie,brownie,pixie,pixie,storm-giant,werebear,ettin,hobgoblin,kobold"
+    b = "elf,elf,brownie,brownie,pixie,doppelganger,werebear,treant,orc,kobold"
+    state = SPEC.new_game(SPEC.options(roster_a=a, roster_b=b, plays=4, max_phases=14))
+    rng, dice = _random.Random(seed), SeededSampler(seed)
+    checked = 0
+    while not state.is_terminal():
+        for hidden in (state.caster, state.invisible):
+            if hidden < 0:
+                continue
+            opp = 1 - hidden // 10
+            view = state.view(opp)
+            name = f"{'AB'[hidden // 10]}{hidden % 10 + 1}"
+            assert view["players"][name]["hex"] is None
+            field = "\n".join(state.render(opp).splitlines()[:24])
+            assert f"{name[0]}{name[1:] if name[1:] != '10' else '0'}" not in field.split()
+        if state.caster >= 0 and state.images:
+            opp = 1 - state.caster // 10
+            twin = _swap_caster(state)
+            assert json.dumps(twin.view(opp), sort_keys=True) == json.dumps(
+                state.view(opp), sort_keys=True
+            )
+            assert twin.render(opp) == state.render(opp)
+            if state.current_player() == opp:
+                assert legal(twin) == legal(state)
+            checked += 1
+        if state.current_player() == -1:
+            state.apply(dice.choose(state.chance_outcomes()))
+            continue
+        options = state.legal_actions()
+        casts = [x for x in options if x.notation().startswith("cast")]
+        pick = rng.choice(casts) if casts and rng.random() < 0.5 else rng.choice(options)
+        state.apply(pick)
+    assert checked > 0, "no mirror image came up: the test checked nothing"
