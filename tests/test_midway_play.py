@@ -113,19 +113,37 @@ def test_full_25_play_games_end_after_25_plays(seed: int) -> None:
 
 
 def test_downs_and_plays_are_counted_through_a_game() -> None:
-    state = SPEC.new_game(SPEC.options("exhibition", **SHORT))
-    rng, dice = random.Random(5), SeededSampler(5)
-    started = 0
-    while not state.is_terminal():
-        before = state.plays
-        if state.current_player() == CHANCE:
-            state.apply(dice.choose(state.chance_outcomes()))
-        else:
-            state.apply(rng.choice(state.legal_actions()))
-        if state.plays != before:
-            assert state.plays == before + 1 or state.plays == before  # one at a time
-            started += 1
-    assert started == 3
+    """At the start of every play: the play count grew by one (conversions excepted), a new
+    offense starts on first down, the same offense without a score is one down further,
+    and a fourth down without a score hands the ball over."""
+    starts = []
+    for seed in range(4):
+        state = SPEC.new_game(SPEC.options("exhibition", plays=12, max_phases=14))
+        rng, dice = random.Random(seed), SeededSampler(seed)
+        previous = None
+        while not state.is_terminal():
+            if state.current_player() == CHANCE:
+                events = state.apply(dice.choose(state.chance_outcomes()))
+            else:
+                events = state.apply(rng.choice(state.legal_actions()))
+            for e in events:
+                if e.what not in ("scrimmage", "kickoff", "conversion"):
+                    continue
+                now = (e.what, state.plays, state.offense, state.down, tuple(state.score))
+                starts.append(now)
+                if previous is not None and e.what != "conversion":
+                    kind, plays, offense, down, score = previous
+                    assert state.plays == plays + 1, (previous, now)
+                    if e.what == "scrimmage" and kind == "scrimmage":
+                        if state.offense != offense:
+                            assert state.down == 1
+                        elif tuple(state.score) == score:
+                            assert state.down == down + 1 <= 4, (previous, now)
+                if e.what != "conversion":
+                    previous = now
+        assert state.plays == 12
+    assert len(starts) > 40
+    assert any(s[3] == 4 for s in starts)  # fourth downs did happen
 
 
 # -- round trips --------------------------------------------------------------------------------

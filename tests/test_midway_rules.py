@@ -1156,3 +1156,18 @@ def test_every_step_names_a_documented_rule():
         rule = kind.rule
         assert rule, name
         assert f"| {rule} |" in doc or f"**{rule} " in doc, (name, rule)
+
+
+def test_MW_R13_loose_ball_over_an_end_line_safety_or_touchback():
+    # A's own fumble bounces out of A's (south) end zone: a safety.
+    state = setup({"A1": "g5", "B1": "a20"}, ball="g1", ball_state="loose", los="g10")
+    start_phase(state, 1)
+    state.stack = (*state.stack, SPEC.state_type.procedure_kinds["Scatter"]("fumble", 3, 1))
+    act(state, "d6=1")  # south-west of g1: over the end line
+    assert state.score == [0, 2] and state.kind == "kickoff" and state.offense == 0
+    # A's fumble out of B's end zone: a touchback for B.
+    state = setup({"A1": "g15", "B1": "a20"}, ball="g24", ball_state="loose", los="g10")
+    start_phase(state, 1)
+    state.stack = (*state.stack, SPEC.state_type.procedure_kinds["Scatter"]("fumble", 0, 1))
+    act(state, "d6=1")  # north-east of g24: over the end line
+    assert state.score == [0, 0] and state.offense == 1 and state.field.name(state.spot) == "g19"

@@ -47,7 +47,7 @@ RULINGS = {
     "within his movement factor, revealed at the next phase.",
     "MW-R12": "An ettin's attack on a teammate succeeds on neutralize or better.",
     "MW-R13": "A carrier in an edge hex may step out of bounds (basic football); a loose ball "
-    "over an end line is a touchback.",
+    "over an end line is a touchback, or a safety if it left the fumbling team's end zone.",
     "MW-R14": "max_phases caps a play for simulations (off by default).",
     "MW-R15": "A team with every player out for the game forfeits; if nobody is fit for one "
     "play only, the stunned players return.",

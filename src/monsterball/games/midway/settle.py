@@ -157,10 +157,15 @@ def settle(state: State) -> Transition:
                 note(state, "safety", f"Safety! {score_text(state)}.")
                 return next_kickoff_or_end(state, t, state.yard_row(t, 20), safety=True)
     if reason == "end-line":
-        # A loose ball out over an end line: touchback to the team defending it (MW-R13).
+        # A loose ball out over an end line (MW-R13): a safety if the team that last held it
+        # put it out of its own end zone, otherwise a touchback to the team defending it.
         defender = (
             state.north_team if state.row(state.ball) >= f.height // 2 else 1 - state.north_team
         )
+        if defender == state.poss:
+            state.score[1 - defender] += 2
+            note(state, "safety", f"Safety! {score_text(state)}.")
+            return next_kickoff_or_end(state, defender, state.yard_row(defender, 20), safety=True)
         team, reason = defender, "touchback-to"
     if reason in ("touchback", "touchback-to"):
         receiver = team if reason == "touchback-to" else 1 - offense  # kickers' opponents
