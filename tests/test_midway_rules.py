@@ -1171,3 +1171,12 @@ def test_MW_R13_loose_ball_over_an_end_line_safety_or_touchback():
     state.stack = (*state.stack, SPEC.state_type.procedure_kinds["Scatter"]("fumble", 0, 1))
     act(state, "d6=1")  # north-east of g24: over the end line
     assert state.score == [0, 0] and state.offense == 1 and state.field.name(state.spot) == "g19"
+
+
+def test_MW_PUNT_4_the_punt_line_is_shown():
+    state = punting()
+    act(state, "end", "end", "punt g11", "2d6=4")
+    view = state.view(1)
+    assert view["ball_state"] == "punt" and view["punt_line"][:3] == ["g8", "g9", "g10"]
+    field = state.render(1).splitlines()
+    assert any("--" in line for line in field) and any("()" in line for line in field)

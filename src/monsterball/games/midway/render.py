@@ -1,8 +1,10 @@
 """Text picture of a Midway position as one seat may see it.
 
-Each hex is two characters: ``A3`` style counters are shown by team letter and size
-(``a``/``b`` lower case for small S and M, upper case for L and G), the ball carrier is
-marked with ``*``; mirror-image counters the seat cannot tell apart show as ``??``.
+Each hex is two characters: a counter is its team letter and number (``A3``; ``A0`` is
+A10), the ball carrier's number is replaced by ``*``; ``()`` is a ball nobody holds, ``--``
+the line of a punt in the air, ``??`` a mirror-image counter the seat cannot identify and
+``im`` one of its own images; ``~~`` end zones, ``:`` the hash-mark columns. Rows are
+numbered on the left, yard lines on the right. Sizes and speeds are listed under the field.
 """
 
 from __future__ import annotations
@@ -18,6 +20,9 @@ def render_text(state: MidwayState, seat: int | None) -> str:
     f = state.field
     hidden = state.hidden_from(seat)
     cells: dict[int, str] = {}
+    if state.ball_state == "punt":
+        for name in state.punt_line():
+            cells[f.parse_cell(name)] = "--"  # the punt's announced line
     for c in state.images:
         cells[c] = "??" if state.caster in hidden else "im"
     if state.caster >= 0 and state.caster in hidden:
@@ -36,6 +41,8 @@ def render_text(state: MidwayState, seat: int | None) -> str:
         for c in range(f.width):
             cell = r * f.width + c
             text = cells.get(cell)
+            if text == "--" and state.ball == cell:
+                text = None  # the punt itself outranks the line it flies along
             if text is None:
                 if state.ball == cell and state.carrier not in hidden:
                     text = "()"

@@ -316,6 +316,17 @@ class MidwayState(GameState):
             out.append((rx + (rz - (rz & 1)) // 2, rz))
         return out
 
+    def punt_line(self) -> list[str]:
+        """The hexes of the punt's announced line still on the field (MW-PUNT-4's blank
+        counter marking the line)."""
+        out = []
+        for packed in self.punt_path:
+            col, row = divmod(packed, 100)
+            if not self.on_board(col, row):
+                break
+            out.append(self.field.name(row * WIDTH + col))
+        return out
+
     # -- results --------------------------------------------------------------------------------
 
     def returns(self) -> tuple[float, ...]:
@@ -378,6 +389,7 @@ class MidwayState(GameState):
             "ball": ball,
             "carrier": carrier,
             "ball_state": self.ball_state,
+            "punt_line": self.punt_line() if self.ball_state == "punt" else [],
             "offense": TEAM_NAMES[self.offense],
             "north_team": TEAM_NAMES[self.north_team],
             "score": {"A": self.score[0], "B": self.score[1]},
