@@ -286,6 +286,16 @@ def test_bad_positions_are_refused() -> None:
         bad["board"][field] = value
         with pytest.raises(PositionError):
             SPEC.from_position(bad)
+    for field, value, reason in (
+        ("down", 5, "down"),
+        ("plays", 99, "plays"),
+        ("score", [1], "score"),
+        ("pos", data["board"]["pos"][:1] + [1, 2, 3, 4, 5, 6] + [-1] * 13, "more than 6"),
+    ):
+        bad = json.loads(json.dumps(data))
+        bad["board"][field] = value
+        with pytest.raises(PositionError, match=reason):
+            SPEC.from_position(bad)
     bad = json.loads(json.dumps(data))
     bad["board"]["ball"] = 3  # not on the carrier's hex
     with pytest.raises(PositionError, match="carrier"):

@@ -38,7 +38,7 @@ from monsterball.games.midway.actions import (
     player_name,
 )
 from monsterball.games.midway.chart import DraftChart, MonsterType, default_chart
-from monsterball.games.midway.options import TEAM_NAMES, MidwayOptions
+from monsterball.games.midway.options import TEAM_NAMES, MidwayOptions, parse_roster
 
 NOBODY = -1
 FOREVER = 1_000_000  # "injured for the game": out through this play number
@@ -169,8 +169,6 @@ class MidwayState(GameState):
         self.winner = NOBODY
         for team, text in enumerate((options.roster_a, options.roster_b)):
             if text:
-                from monsterball.games.midway.options import parse_roster
-
                 for i, kind in enumerate(parse_roster(text)):
                     self.roster[team * PER_TEAM + i] = kind
         from monsterball.games.midway.procedures import first_steps
@@ -458,6 +456,16 @@ class MidwayState(GameState):
     def _validate_position(self) -> None:
         if self.carrier >= 0 and self.pos[self.carrier] != self.ball:
             raise PositionError("the ball must be on its carrier's hex")
+        for team in (0, 1):
+            if len(self.on_field(team)) > 6:
+                raise PositionError(f"team {TEAM_NAMES[team]} has more than 6 on the field")
+        if not 1 <= self.down <= 4:
+            raise PositionError(f"down {self.down} is not 1..4")
+        if not 0 <= self.plays <= self.options.plays:
+            raise PositionError(f"plays {self.plays} is outside 0..{self.options.plays}")
+        score = self.score
+        if len(score) != 2 or min(score) < 0:
+            raise PositionError("score must be two non-negative numbers")
         if not self.stack and self.winner == NOBODY:
             raise PositionError("a finished game (empty stack) needs a winner")
 
