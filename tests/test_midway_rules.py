@@ -858,6 +858,33 @@ def test_MW_PUNT_4_MW_PUNT_5_MW_PUNT_6_MW_PUNT_9_the_punt_example():
     assert "punt catch" in texts(events)[-1] and state.carrier == 10
 
 
+@pytest.mark.parametrize("face", [1, 2, 3, 4, 5, 6])
+def test_MW_PUNT_9_the_punt_example_for_every_direction(face):
+    """D-1 (movement 3) stands where every landing hex but those of rolls 1 and 2 (straight
+    ahead and the next one clockwise) is within his reach, as in the rulebook's diagram."""
+    state = punting(B1="a24")
+    act(state, "end", "end", "punt g11", "2d6=7", "end", "end", "d6=2")
+    b = state.ball
+    assert state.field.name(b) == "g16"  # "B"
+    targets = {d: state.direction_target(b, state.last_dir, d) for d in range(1, 7)}
+    f = state.field
+    cells = {d: r * f.width + c for d, (c, r) in targets.items()}
+
+    def fits(spot):
+        return (
+            spot not in cells.values()
+            and spot != b
+            and all((f.distance(spot, cells[d]) <= 3) == (d > 2) for d in cells)
+        )
+
+    spot = next(c for c in range(f.size) if fits(c))
+    state.pos[10] = spot  # D-1
+    act(state, f"d6={face}")
+    act(state, "end")  # the punting team's phase; then D-1's
+    reachable = f.name(state.ball) in moves_of(state, "B1")
+    assert reachable == (face > 2)
+
+
 def test_MW_PUNT_7_MW_PUNT_8_letting_it_bounce_and_the_punters_downing_it():
     state = punting()
     act(state, "end", "end", "punt g11", "2d6=7", "end", "end", "d6=2", "d6=3")
