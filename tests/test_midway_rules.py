@@ -591,21 +591,26 @@ def test_MW_SCRIM_1_four_play_choices():
 
 
 def test_MW_MOVE_1_MW_MOVE_2_paths_through_empty_hexes():
-    state = running(A2="c10", B3="d11", B4="c12")
+    # Two defenders stand just ahead of A2 (movement 3) on c11 and d11.
+    state = running(A2="c10", B1="c11", B3="d11")
     mv = moves_of(state, "A2")
-    assert "d11" in mv  # a block: entering the opponent's hex
-    assert "d13" not in mv  # beyond range 3 around the two defenders? (path blocked)
+    assert {"c11", "d11"} <= mv  # entering an opponent's hex: a block
+    # c12 is 2 hexes away as the crow flies but 4 around the defenders: out of reach;
+    # d12 is 3 around them: just in reach.
+    assert "c12" not in mv and "d12" in mv
     act(state, "A2-b10")
     assert state.stack[-1].left[1] == 2
     act(state, "A2-a10")
     assert state.stack[-1].left[1] == 1
     with pytest.raises(IllegalActionError, match="cannot reach"):
         act(state, "A2-a13")
+    act(state, "A2-b11")  # next to B1, not into his hex: the move does not end the phase
+    assert state.stack[-1].left[1] == 0
 
 
 def test_MW_MOVE_4_MW_RUSH_2_MW_RUSH_3_handoff_costs_nothing():
     state = running(A2="c10")
-    act(state, "A2-f10")  # 3 hexes: A2 is spent... no: c10->f10 is 3
+    act(state, "A2-f10")  # c10 to f10: all 3 of A2's movement
     assert state.stack[-1].left[1] == 0
     act(state, "A1-g11", "hand A2")
     assert state.carrier == 1 and state.field.name(state.ball) == "f10"
@@ -670,7 +675,7 @@ def test_MW_PASS_3_only_linemen_receive_and_backs_crossing_forbid_a_pass():
 def test_MW_PASS_4_MW_PASS_8_interception_and_the_interceptors_move_next():
     state = passing()
     act(state, "pass h11", "A3-h11", "end", "B1-h11", "end")
-    act(state, "d6=3")  # 1 opponent: 1-3 catches... A3 (human +1) needs 1-4? 3 caught
+    act(state, "d6=3")  # 1 opponent: 1-3, +1 for a human receiver: 1-4 catches
     assert state.carrier == 2
     state = passing()
     act(state, "pass h11", "A3-h11", "end", "B1-h11", "end", "d6=6")  # A3 misses
