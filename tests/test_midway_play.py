@@ -454,3 +454,26 @@ def test_saved_rosters_are_read_from_files(tmp_path: Path) -> None:
     assert "Draft chart" not in result.output and "A1 orc M2" in result.output
     missing = invoke("play", "midway", "--opt", f"roster_a=@{tmp_path / 'nope.txt'}")
     assert missing.exit_code == 2 and "cannot read" in missing.output
+
+
+def test_refusals_say_why() -> None:
+    state = setup(
+        {"A1": "g8", "A2": "f10", "A4": "c8", "B1": "i14", "B2": "a20"},
+        carrier="A1",
+        los="g10",
+        linemen=("A2",),
+    )
+    start_phase(state, 0)
+    with pytest.raises(IllegalActionError, match="out of A1's range of 4"):
+        act(state, "pass g20")
+    with pytest.raises(IllegalActionError, match="not a teammate next to"):
+        act(state, "hand A4")
+    with pytest.raises(IllegalActionError, match="snap receiver"):
+        act(state, "punt g12")
+    act(state, "A2-f11")
+    with pytest.raises(IllegalActionError, match="at the start of the phase"):
+        act(state, "pass g11")
+    state.roster[0] = "bugbear"
+    with pytest.raises(IllegalActionError, match="a bugbear may not throw"):
+        state.stack = (*state.stack[:-1], type(state.stack[-1])(0, state.stack[-1].left, 0))
+        act(state, "pass g11")

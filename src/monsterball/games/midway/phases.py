@@ -367,7 +367,44 @@ class Phase(InPlay):
             return
         if action in self.legal_actions(state):
             return
-        raise IllegalActionError(f"'{action}' is not legal during {self.describe()}")
+        raise IllegalActionError(self._why_not(state, action))
+
+    def _why_not(self, state: State, action: Action) -> str:
+        """A reason for a refused pass, handoff, punt or spell (moves are checked above)."""
+        c = state.carrier
+        mine = c >= 0 and team_of(c) == self.team
+        if isinstance(action, (Throw, Hand, Punt)) and not mine:
+            return f"team {TEAM_NAMES[self.team]} has no ball carrier to do that"
+        if isinstance(action, Throw):
+            if state.passed:
+                return "only one forward pass may be thrown on a play"
+            if self.acted:
+                return "a pass may only be thrown at the start of the phase, before anyone acts"
+            if state.crossed:
+                return "a back crossed the line of scrimmage: this must be a rushing play"
+            if state.mtype(c).qb_range == 0:
+                return f"a {state.kind_of(c)} may not throw passes"
+            if state.kind not in ("scrimmage", "conversion") or self.team != state.offense:
+                return "passes are thrown only by the offense on a play from scrimmage"
+            if state.beyond(self.team, state.row(state.ball), state.los_row):
+                return "the ball carrier is beyond the line of scrimmage"
+            rng = state.mtype(c).qb_range
+            return f"{action.cell} is out of {player_name(c)}'s range of {rng} hexes"
+        if isinstance(action, Hand):
+            return f"{player_name(action.player)} is not a teammate next to the ball carrier"
+        if isinstance(action, Punt):
+            if c != state.punter:
+                return "only the snap receiver who has not moved may punt"
+            if self.acted or state.first_phase == self.team or state.phases <= 1:
+                return "the punt is the first action of the punting team's second phase"
+            return f"{action.cell} is not ahead of the punter within 4 hexes"
+        if isinstance(action, Cast):
+            if state.spent >> action.player & 1:
+                return f"{player_name(action.player)} has used his spell (once per play)"
+            if self.acted >> action.player & 1:
+                return "magic is used at the start of the caster's action, before he moves"
+            return f"'{action}' is not a spell {player_name(action.player)} can cast now"
+        return f"'{action}' is not legal during {self.describe()}"
 
     # -- applying ----------------------------------------------------------------------------
 
