@@ -190,6 +190,7 @@ def test_MW_MAGIC_5_lightning_bolt_at_the_ball_or_a_player():
     assert {"cast B2 bolt ball", "cast B2 bolt A1"} <= legal(state)
     act(state, "cast B2 bolt ball")
     assert state.plays == 4 and state.down == 2 and state.field.name(state.spot) == "g10"
+    assert state.offense == 0  # MW-R19: as an incomplete pass for the snapping team
     state = setup(
         {"A1": "g12", "A2": "c10", "B1": "g20", "B2": "a20"},
         types={"B2": "storm-giant"},
@@ -369,3 +370,19 @@ def test_random_play_never_reveals_a_hidden_caster(seed):
         pick = rng.choice(casts) if casts and rng.random() < 0.5 else rng.choice(options)
         state.apply(pick)
     assert checked > 0, "no mirror image came up: the test checked nothing"
+
+
+def test_MW_R19_a_kickoff_struck_dead_is_kicked_again():
+    state = setup(
+        {"A1": "g9", "B1": "g20", "B2": "a20"},
+        types={"B2": "storm-giant"},
+        ball="g22",
+        ball_state="kick",
+        kind="kickoff",
+        los="g10",
+    )
+    state.receivable = 1
+    start_phase(state, 0)
+    act(state, "end", "cast B2 bolt ball")
+    assert state.kind == "kickoff" and state.offense == 0 and state.plays == 4  # a new play
+    assert state.field.name(state.ball) == "g10"

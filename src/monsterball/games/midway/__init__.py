@@ -54,6 +54,8 @@ RULINGS = {
     "MW-R16": "The kicking team sets up on its own side of the ball.",
     "MW-R17": "After a throw only offensive players beyond the line may not block.",
     "MW-R18": "Each spell user casts once per play (option spell_limit); werebears at will.",
+    "MW-R19": "A ball struck dead: the snapping team loses a down at the old spot; a kickoff "
+    "is kicked again.",
 }
 
 SPEC = register(

@@ -563,7 +563,7 @@ class Phase(InPlay):
         if action.spell == "bolt":
             if action.target == "ball":
                 note(state, "bolt", f"{name}'s lightning bolt strikes the ball dead.")
-                state.dead = "incomplete"  # MW-MAGIC-4: as an incomplete pass
+                state.dead = "bolt"  # MW-MAGIC-5: as an incomplete pass (ruling MW-R19)
                 return ()
             from monsterball.games.midway.actions import parse_player
 

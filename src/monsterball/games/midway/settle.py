@@ -23,6 +23,7 @@ from monsterball.games.midway.scrimmage import StartScrimmage
 from monsterball.games.midway.state import (
     FOREVER,
     MID_COL,
+    NOBODY,
     MidwayState,
     team_of,
     team_players,
@@ -174,6 +175,12 @@ def settle(state: State) -> Transition:
         state.spot = state.yard_row(receiver, 20) * f.width + MID_COL
         note(state, "touchback", f"Touchback: team {TEAM_NAMES[receiver]} at its 20.")
         return next_scrimmage(state)
+    if reason == "bolt":
+        # MW-R19: a ball struck dead is an incomplete pass for the team that snapped or
+        # kicked it: a kickoff is kicked again, any other play costs that team a down.
+        if kind in ("kickoff", "onside"):
+            return next_kickoff_or_end(state, offense, state.row(state.spot))
+        kind, reason, carrier = "scrimmage", "incomplete", NOBODY
     spot = state.hash_spot(state.ball) if state.ball >= 0 else state.spot
     if reason in ("incomplete", "fg-miss"):
         spot = state.spot
