@@ -1212,3 +1212,25 @@ def test_MW_PUNT_4_the_punt_line_is_shown():
     assert view["ball_state"] == "punt" and view["punt_line"][:3] == ["g8", "g9", "g10"]
     field = state.render(1).splitlines()
     assert any("--" in line for line in field) and any("()" in line for line in field)
+
+
+def test_MW_RUSH_3_one_player_at_a_time_except_for_a_handoff():
+    state = running(A2="c10", A3="e8")
+    act(state, "A2-b10")  # A2 starts his move...
+    act(state, "A3-e9")  # ...and A3 starting his ends it
+    assert "A2-a10" not in legal(state) and state.stack[-1].left[1] == 0
+    # The carrier may stop part-way while a teammate comes over for the handoff.
+    state = running(A2="d10")
+    act(state, "A1-f10")  # 1 of A1's 3
+    act(state, "A2-e10")  # A2 comes next to him; A1 waits
+    with pytest.raises(IllegalActionError, match="stopped for a handoff"):
+        act(state, "A1-f11")
+    act(state, "hand A2")
+    assert state.carrier == 1
+    assert state.stack[-1].left[0] == 2 and state.stack[-1].left[1] == 2  # both keep the rest
+    act(state, "A2-d10")  # the new carrier goes on; then the old one may too
+    assert "A1-f11" in legal(state)
+    # Without the handoff, a third player acting ends the carrier's wait.
+    state = running(A2="d10", A3="e8")
+    act(state, "A1-f10", "A2-e10", "A3-e9")
+    assert state.stack[-1].left[0] == 0 and not any(m.startswith("A1-") for m in legal(state))

@@ -150,10 +150,39 @@ class Phase(InPlay):
     team: int
     left: tuple[int, ...]
     acted: int
+    moving: int = NOBODY  # the player whose move is under way (MW-RUSH-3)
+    paused: int = NOBODY  # a ball carrier waiting, mid-move, for a teammate's handoff
     rule = "MW-MOVE-1"
 
     def who(self, state: State) -> int:
         return AUTO if state.phase_over else self.team
+
+    def _then(
+        self, left: list[int], acted: int, moving: int | None = None, paused: int | None = None
+    ) -> Phase:
+        return Phase(
+            self.team,
+            tuple(left),
+            acted,
+            self.moving if moving is None else moving,
+            self.paused if paused is None else paused,
+        )
+
+    def _begin(self, state: State, p: int, left: list[int]) -> tuple[int, int]:
+        """MW-RUSH-3: players move one at a time. When ``p`` starts to act, the player who
+        was moving has finished his move, except a ball carrier, who may wait for a
+        teammate coming to take a handoff (a third player acting ends his wait too)."""
+        moving, paused = self.moving, self.paused
+        if moving < 0 or moving == p:
+            return p, paused
+        if paused >= 0 and paused != p:
+            left[paused] = 0
+            paused = NOBODY
+        if moving == state.carrier and team_of(p) == self.team:
+            paused = moving
+        else:
+            left[moving] = 0
+        return p, paused
 
     def auto(self, state: State) -> Transition:
         return (EndPhase(self.team, self.acted),)
@@ -169,6 +198,7 @@ class Phase(InPlay):
                 and not state.dazed >> p & 1
                 and p != state.invisible
                 and p != state.caster
+                and p != self.paused
             ):
                 out.append(p)
         return out
@@ -359,6 +389,10 @@ class Phase(InPlay):
                 raise IllegalActionError(f"{name} is invisible this phase and reappears next")
             if state.dazed >> p & 1:
                 raise IllegalActionError(f"{name} can take no more action in this phase")
+            if p == self.paused:
+                raise IllegalActionError(
+                    f"{name} stopped for a handoff: hand off, or his move is over"
+                )
             if self.left[p] <= 0:
                 raise IllegalActionError(f"{name} has no movement left in this phase")
             cell = cell_of(state, action.cell)
@@ -434,7 +468,8 @@ class Phase(InPlay):
             note(
                 state, "handoff", f"{player_name(giver)} hands off to {player_name(action.player)}."
             )
-            return (Phase(self.team, tuple(left), acted | 1 << giver | 1 << action.player),)
+            # Both keep what movement they have left; neither is moving now.
+            return (self._then(left, acted | 1 << giver | 1 << action.player, NOBODY, NOBODY),)
         if isinstance(action, Throw):
             target = cell_of(state, action.cell)
             thrower = state.carrier
@@ -447,7 +482,7 @@ class Phase(InPlay):
             state.ball_state = "pass"
             state.last_dir = travel_dir(state, start, target, self.team)
             note(state, "pass", f"{player_name(thrower)} passes to {action.cell}.")
-            return (Phase(self.team, tuple(left), acted | 1 << thrower),)
+            return (self._then(left, acted | 1 << thrower),)
         if isinstance(action, Punt):
             punter = state.carrier
             left[punter] = 0
@@ -455,11 +490,11 @@ class Phase(InPlay):
             if rushers:
                 # MW-PUNT-3 (ruling MW-R9): a defender already in the punter's hex blocks it.
                 return (
-                    Phase(self.team, tuple(left), acted),
+                    self._then(left, acted),
                     blocked_kick(state, "punt", rushers[0]),
                 )
             return (
-                Phase(self.team, tuple(left), acted | 1 << punter),
+                self._then(left, acted | 1 << punter),
                 PuntKick(cell_of(state, action.cell)),
             )
         if isinstance(action, Cast):
@@ -467,6 +502,7 @@ class Phase(InPlay):
         raise wrong(self, action)
 
     def _move(self, state: State, action: Move, left: list[int], acted: int) -> Transition:
+        moving, paused = self._begin(state, action.player, left)
         p = action.player
         cell = cell_of(state, action.cell)
         cost = move_cost(state, p, cell)
@@ -501,7 +537,7 @@ class Phase(InPlay):
             self._touch_counters(state, p, cell)
             if loose_ball and not state.dazed >> p & 1:
                 subs.append(_ball_contact(state, p))
-        return (Phase(self.team, tuple(left), acted), *subs)
+        return (self._then(left, acted, moving, paused), *subs)
 
     def _touch_counters(self, state: State, p: int, cell: int) -> None:
         """MW-MAGIC-3: touching a mirror-image counter turns it over."""
@@ -524,6 +560,7 @@ class Phase(InPlay):
             )
 
     def _shift(self, state: State, d: int, left: list[int], acted: int) -> Transition:
+        moving, paused = self._begin(state, state.caster, left)
         """MW-MAGIC-2: the caster moves one hex and every image mirrors the move; an image
         pushed off the field or into an opponent is removed."""
         caster = state.caster
@@ -551,13 +588,14 @@ class Phase(InPlay):
             check_score(state)
             if not state.dead and eligible_tacklers(state):
                 subs.append(TackleRound(1 - self.team, False, True))
-        return (Phase(self.team, tuple(left), acted), *subs)
+        return (self._then(left, acted, moving, paused), *subs)
 
     def _cast(self, state: State, action: Cast, left: list[int], acted: int) -> Transition:
+        moving, paused = self._begin(state, action.player, left)
         p = action.player
         name = player_name(p)
         acted |= 1 << p
-        here = Phase(self.team, tuple(left), acted)
+        here = self._then(left, acted, moving, paused)
         if action.spell in ("bolt", "mirror", "invisible", "change"):
             state.spent |= 1 << p  # MW-R18
         if action.spell == "bolt":
@@ -583,13 +621,13 @@ class Phase(InPlay):
             state.vanish = state.pos[p]
             left[p] = 0
             note(state, "invisible", f"{name} turns invisible.")
-            return (Phase(self.team, tuple(left), acted), AppearPick(p))
+            return (self._then(left, acted, moving, paused), AppearPick(p))
         if action.spell == "change":
             state.form[p] = action.target
             state.form_left[p] = 2
             note(state, "change", f"{name} changes into a {action.target}.")
             left[p] = min(left[p], state.mtype(p).mv) if self.left[p] else 0
-            return (Phase(self.team, tuple(left), acted),)
+            return (self._then(left, acted, moving, paused),)
         if action.spell == "revert":
             state.form[p] = ""
             note(state, "change", f"{name} changes back.")
@@ -601,7 +639,7 @@ class Phase(InPlay):
                 state.were &= ~(1 << p)
             note(state, "were", f"{name} takes {action.spell} form.")
             left[p] = min(left[p], state.mtype(p).mv)
-            return (Phase(self.team, tuple(left), acted),)
+            return (self._then(left, acted, moving, paused),)
         raise wrong(self, action)
 
     def describe(self) -> str:
