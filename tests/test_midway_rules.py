@@ -1234,3 +1234,14 @@ def test_MW_RUSH_3_one_player_at_a_time_except_for_a_handoff():
     state = running(A2="d10", A3="e8")
     act(state, "A1-f10", "A2-e10", "A3-e9")
     assert state.stack[-1].left[0] == 0 and not any(m.startswith("A1-") for m in legal(state))
+
+
+def test_MW_BLOCK_5_substitutes_come_in_and_a_short_team_plays_short():
+    state = scrimmage_ready()
+    for p in (0, 1, 2, 3, 4):
+        state.out_through[p] = FOREVER  # A1..A5 injured for the game
+    # The next set-up uses the fit players only: A6..A10 (five of them).
+    assert {a.split("@")[0] for a in legal(state) if "@" in a} == {"A6", "A7", "A8", "A9", "A10"}
+    act(state, "auto")
+    assert sorted(state.on_field(0)) == [5, 6, 7, 8, 9]
+    assert top(state) == "SetUp" and state.current_player() == 1
