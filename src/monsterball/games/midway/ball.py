@@ -19,6 +19,7 @@ from monsterball.games.midway.inplay import (
     InPlay,
     State,
     note,
+    past_midfield,
     recovery_order,
     take_ball,
     travel_dir,
@@ -255,9 +256,7 @@ class Scatter(InPlay):
         if state.kind == "onside":
             # MW-KICK-10: a bounce past midfield makes the kickers eligible; once eligible
             # they stay so, since the kick went its 10 yards.
-            row = state.row(state.ball)
-            past = row >= 12 if state.forward(state.offense) > 0 else row <= 11
-            state.onside_ok = state.onside_ok or past
+            state.onside_ok = state.onside_ok or past_midfield(state, state.offense)
         note(
             state,
             "scatter",

@@ -191,3 +191,9 @@ class Play(Procedure[State]):
 
     def describe(self) -> str:
         return "the end of the play"
+
+
+def past_midfield(state: State, team: int) -> bool:
+    """Whether the ball is beyond midfield in ``team``'s direction of attack."""
+    row = state.row(state.ball)
+    return row >= 12 if state.forward(team) > 0 else row <= 11

@@ -27,6 +27,7 @@ from monsterball.games.midway.play import (
     StartPhase,
     cell_of,
     note,
+    past_midfield,
     wrong,
 )
 from monsterball.games.midway.state import (
@@ -492,8 +493,3 @@ class OnsideRoll(Procedure[State]):
 
     def describe(self) -> str:
         return "an onside kick"
-
-
-def past_midfield(state: State, team: int) -> bool:
-    row = state.row(state.ball)
-    return row >= 12 if state.forward(team) > 0 else row <= 11

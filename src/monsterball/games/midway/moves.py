@@ -163,12 +163,6 @@ def move_cost(state: State, player: int, cell: int) -> int:
     raise ValueError(f"{f.name(cell)} cannot be reached")  # pragma: no cover - checked first
 
 
-def destinations(state: State, player: int, budget: int) -> dict[int, int]:
-    """Hex -> movement cost for every legal destination (slow; tests and tools)."""
-    mask = destination_mask(state, player, budget)
-    return {c: move_cost(state, player, c) for c in iter_bits(mask)}
-
-
 def hobgoblin_setup_filter(state: State, player: int, cells: int) -> int:
     """MW-SPEC-5 in formations: a hobgoblin sets up as near as the formation allows to the
     nearest opposing elf already on the field ("regardless of ... the original

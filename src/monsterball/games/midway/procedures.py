@@ -40,7 +40,6 @@ from monsterball.games.midway.kickoff import (
     TossChoice,
     kicker_of,
     new_play,
-    past_midfield,
     wind,
 )
 from monsterball.games.midway.play import (
@@ -188,7 +187,6 @@ __all__ = [
     "new_play",
     "next_kickoff_or_end",
     "next_scrimmage",
-    "past_midfield",
     "pat_block_or_score",
     "rating",
     "settle",
