@@ -244,6 +244,7 @@ def test_MW_MAGIC_7_MW_MAGIC_8_MW_R11_invisible_player_reappears_where_chosen():
     assert "e15" not in public
     view = state.view(1)
     assert view["players"]["A3"]["hex"] is None and view["vanished_at"] == "d12"
+    assert "[]" in state.render(1) and "[]" not in state.render(0)
     assert "A3-" not in " ".join(legal(state))  # no other action for him this phase
     act(state, "end")
     # B may pass through or stop on the hex where A3 vanished.

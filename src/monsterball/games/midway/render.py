@@ -2,9 +2,10 @@
 
 Each hex is two characters: a counter is its team letter and number (``A3``; ``A0`` is
 A10), the ball carrier's number is replaced by ``*``; ``()`` is a ball nobody holds, ``--``
-the line of a punt in the air, ``??`` a mirror-image counter the seat cannot identify and
-``im`` one of its own images; ``~~`` end zones, ``:`` the hash-mark columns. Rows are
-numbered on the left, yard lines on the right. Sizes and speeds are listed under the field.
+the line of a punt in the air, ``??`` a mirror-image counter the seat cannot identify,
+``im`` one of its own images, ``[]`` where an opposing player turned invisible; ``~~`` end
+zones, ``:`` the hash-mark columns. Rows are numbered on the left, yard lines on the right.
+Sizes and speeds are listed under the field.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ def render_text(state: MidwayState, seat: int | None) -> str:
         cells[c] = "??" if state.caster in hidden else "im"
     if state.caster >= 0 and state.caster in hidden:
         cells[state.pos[state.caster]] = "??"
+    if state.invisible >= 0 and state.invisible in hidden and state.vanish >= 0:
+        cells[state.vanish] = "[]"  # the blank counter where he vanished (MW-MAGIC-7)
     for p in range(NUM_PLAYERS):
         where = state.pos[p]
         if where < 0 or p in hidden:
