@@ -76,9 +76,22 @@ def _spec(name: str) -> GameSpec:
 
 def _overrides(spec: GameSpec, assignments: Sequence[str] | None) -> dict[str, Any]:
     try:
-        return spec.options_type.parse_assignments(list(assignments or []))
+        values = spec.options_type.parse_assignments(list(assignments or []))
     except MonsterballError as exc:
         _fail(str(exc))
+    return {k: _from_file(v) for k, v in values.items()}
+
+
+def _from_file(value: Any) -> Any:
+    """A text option written ``@path`` is read from that file (e.g. a saved Midway roster:
+    ``--opt roster_a=@orcs.txt``); the options themselves stay plain values."""
+    if not isinstance(value, str) or not value.startswith("@"):
+        return value
+    path = Path(value[1:])
+    try:
+        return " ".join(path.read_text(encoding="utf-8").split())
+    except OSError as exc:
+        _fail(f"cannot read {path}: {exc.strerror or exc}")
 
 
 def _options(spec: GameSpec, preset: str | None, assignments: Sequence[str] | None) -> GameOptions:
@@ -254,7 +267,10 @@ class TerminalGame:
                     bot = self.bots[actor]
                     action = bot.choose(state, actor)
                     events = self._apply(action, actor)
-                    typer.echo(f"{self.spec.seat_name(actor)} ({bot.name}): {action}")
+                    # A game may hide part of an action from the other seat (a secret
+                    # choice); the record keeps the whole notation.
+                    shown = getattr(action, "public_text", action.notation)()
+                    typer.echo(f"{self.spec.seat_name(actor)} ({bot.name}): {shown}")
                     self._announce(events)
                 else:
                     self._human_turn(actor)

@@ -1,0 +1,81 @@
+"""Monsters of the Midway: monster football on a 20 x 14 hex field (rulebook 002)."""
+
+from __future__ import annotations
+
+from typing import cast
+
+from monsterball.core.actions import ActionTable
+from monsterball.core.game import GameSpec, GameState
+from monsterball.core.options import GameOptions
+from monsterball.core.procedures import stack_kinds
+from monsterball.core.registry import register
+from monsterball.games.midway.actions import action_table, parse_decision
+from monsterball.games.midway.options import MidwayOptions
+from monsterball.games.midway.procedures import ALL_STEPS
+from monsterball.games.midway.state import MidwayState, bind_spec
+
+RULES_VERSION = "monsters-of-the-midway/0.1.0"
+
+
+def _new_state(options: GameOptions) -> GameState:
+    return MidwayState(cast(MidwayOptions, options))
+
+
+def _action_table(options: GameOptions) -> ActionTable:
+    return action_table()
+
+
+MidwayState.procedure_kinds = stack_kinds(ALL_STEPS)
+
+RULINGS = {
+    "MW-R1": "Draft chart: the printed rows kept, the rest a labelled house chart in "
+    "data/draft_chart.json.",
+    "MW-R2": "Blocking/tackling rows 6-7 successful block / miss, 8 injured for next play, "
+    "9 injured for game (of the defender / tackler).",
+    "MW-R3": "Direction modifier: 1 straight ahead along the ball's travel, then clockwise "
+    "(option direction=compass).",
+    "MW-R4": "Field: 14 x 24 hexes, 20 rows between the goal lines plus two 2-row end zones.",
+    "MW-R5": "The ball carrier moves one hex per action, so tackle chances arise hex by hex.",
+    "MW-R6": "Blocks: each blocker takes the first opponent in his hex; a second blocker tries "
+    "only if the first fell short of neutralize.",
+    "MW-R7": "Receiving and halfling field goal modifiers widen the success range.",
+    "MW-R8": "After a blocked field goal the blocking team moves first.",
+    "MW-R9": "Punts are not announced: a defender in the punter's hex when he kicks blocks it.",
+    "MW-R10": "Mirror image: d6/2 images plus the caster; the caster's coach secretly picks "
+    "the real counter; the caster then moves with 'shift DIR'.",
+    "MW-R11": "Invisibility: the caster's movement for the phase is a secret reappearance hex "
+    "within his movement factor, revealed at the next phase.",
+    "MW-R12": "An ettin's attack on a teammate succeeds on neutralize or better.",
+    "MW-R13": "A carrier in an edge hex may step out of bounds (basic football); a loose ball "
+    "over an end line is a touchback, or a safety if it left the fumbling team's end zone.",
+    "MW-R14": "max_phases caps a play for simulations (off by default).",
+    "MW-R15": "A team with every player out for the game forfeits; if nobody is fit for one "
+    "play only, the stunned players return.",
+    "MW-R16": "The kicking team sets up on its own side of the ball.",
+    "MW-R17": "After a throw only offensive players beyond the line may not block.",
+    "MW-R18": "Each spell user casts once per play (option spell_limit); werebears at will.",
+    "MW-R19": "A ball struck dead: the snapping team loses a down at the old spot; a kickoff "
+    "is kicked again.",
+}
+
+SPEC = register(
+    GameSpec(
+        id="midway",
+        title="Monsters of the Midway",
+        summary="Monster football, 6 a side on a 20 x 14 hex field: draft 10 monsters for 210 "
+        "points, 25 plays, four downs to score, blocks and tackles by size, and magic.",
+        rulebook="002_38f176e3cc9769c2.txt",
+        rules_version=RULES_VERSION,
+        options_type=MidwayOptions,
+        state_type=MidwayState,
+        seat_names=("A", "B"),
+        new_state=_new_state,
+        parse_decision=parse_decision,
+        action_table=_action_table,
+        aliases=("motm", "monsters-of-the-midway", "monsters"),
+        rulings=RULINGS,
+    )
+)
+bind_spec(SPEC)
+
+__all__ = ["RULES_VERSION", "SPEC", "MidwayOptions", "MidwayState"]

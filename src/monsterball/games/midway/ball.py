@@ -1,0 +1,407 @@
+"""A ball nobody holds: passes arriving and interceptions (MW-PASS-*), catches, fumbles and
+recoveries (MW-FUM-*), direction modifiers, and punts in the air (MW-PUNT-*)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from monsterball.core.actions import Action, Roll
+from monsterball.core.game import AUTO, CHANCE, uniform
+from monsterball.core.procedures import Procedure, Transition
+from monsterball.games.midway import chart
+from monsterball.games.midway.actions import (
+    Name,
+    player_name,
+)
+from monsterball.games.midway.contact import BlockRoll, DesignateBlock, TackleRound
+from monsterball.games.midway.inplay import (
+    InPlay,
+    State,
+    note,
+    past_midfield,
+    recovery_order,
+    take_ball,
+    travel_dir,
+)
+from monsterball.games.midway.options import TEAM_NAMES
+from monsterball.games.midway.state import NOBODY, team_of
+
+TWO_D6 = [(n, Fraction(6 - abs(n - 7), 36)) for n in range(2, 13)]
+
+
+@dataclass(frozen=True, slots=True)
+class PassResolution(InPlay):
+    """MW-PASS-5..8: after both teams have moved, the intended receiver (a lineman in the
+    ball's hex) tries to catch; if he fails, defenders there try to intercept; otherwise
+    the pass is incomplete (a lateral or backward pass is a fumble)."""
+
+    stage: int
+    queue: tuple[int, ...]
+    rule = "MW-PASS-5"
+
+    def auto(self, state: State) -> Transition:
+        from monsterball.games.midway.phases import StartPhase  # phases imports this module
+
+        offense = state.offense
+        here = state.players_at(state.ball)
+        defenders = tuple(p for p in here if team_of(p) != offense)
+        if self.stage == 0:
+            receivers = [p for p in here if team_of(p) == offense and state.linemen >> p & 1]
+            if receivers:
+                return (PassResolution(1, defenders), CatchRoll(receivers[0], "pass", ()))
+            if defenders:
+                return self._intercept(defenders)
+            return self._incomplete(state)
+        if state.carrier >= 0:
+            team = team_of(state.carrier)
+            if team == offense:
+                if not defenders:
+                    return (StartPhase(offense),)
+                steps: list[Procedure[State]] = [
+                    StartPhase(offense),
+                    TackleRound(1 - offense, True, False),
+                ]
+                mates = [p for p in here if team_of(p) == offense and p != state.carrier]
+                if mates and len(defenders) >= 2:
+                    steps.append(DesignateBlock(mates[0]))
+                elif mates:
+                    steps.append(BlockRoll((mates[0], defenders[0])))
+                return tuple(steps)
+            return (StartPhase(team),)  # MW-PASS-8: the interceptors move next
+        if self.queue:
+            return self._intercept(self.queue)
+        return self._incomplete(state)
+
+    @staticmethod
+    def _intercept(queue: tuple[int, ...]) -> Transition:
+        """MW-PASS-8: the defenders try in the order their coach picks."""
+        if len(queue) == 1:
+            return (PassResolution(1, ()), CatchRoll(queue[0], "intercept", ()))
+        return (InterceptOrder(queue),)
+
+    def _incomplete(self, state: State) -> Transition:
+        from monsterball.games.midway.phases import StartPhase  # phases imports this module
+
+        if not state.beyond(state.offense, state.row(state.ball), state.thrower_row):
+            note(state, "lateral", "The lateral or backward pass is not caught: a fumble.")
+            state.ball_state = "loose"
+            return (
+                StartPhase(state.offense),
+                Scatter("fumble", state.last_dir, 1 - state.offense),
+            )
+        note(state, "incomplete", "The pass is incomplete.")
+        state.dead = "incomplete"
+        return ()
+
+    def describe(self) -> str:
+        return "the pass arriving"
+
+
+@dataclass(frozen=True, slots=True)
+class InterceptOrder(InPlay):
+    """MW-PASS-8: several defenders in the ball's hex: their coach names the next one to
+    try for the interception ('intercept B3')."""
+
+    queue: tuple[int, ...]
+    rule = "MW-PASS-8"
+
+    def who(self, state: State) -> int:
+        return team_of(self.queue[0])
+
+    def legal_actions(self, state: State) -> list[Action]:
+        return [state.actions.intercept[p] for p in self.queue]
+
+    def apply(self, state: State, action: Action) -> Transition:
+        assert isinstance(action, Name)
+        rest = tuple(p for p in self.queue if p != action.player)
+        return (PassResolution(1, rest), CatchRoll(action.player, "intercept", ()))
+
+    def describe(self) -> str:
+        return f"team {TEAM_NAMES[team_of(self.queue[0])]} choosing who tries to intercept"
+
+
+@dataclass(frozen=True, slots=True)
+class CatchRoll(InPlay):
+    """Pass Reception (or Interception) table: d6 against the opponents in the hex, with the
+    receiving modifier widening the range (ruling MW-R7). ``purpose``: pass, intercept,
+    kick or punt (a failed kick or punt catch is a fumble, MW-FUM-1)."""
+
+    player: int
+    purpose: str
+    rest: tuple[int, ...]
+    rule = "MW-PASS-6"
+
+    def who(self, state: State) -> int:
+        return CHANCE
+
+    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
+        return [] if state.dead else uniform(state.actions.d6)
+
+    def auto(self, state: State) -> Transition:
+        return ()
+
+    def target(self, state: State) -> int:
+        p = self.player
+        opponents = sum(1 for q in state.players_at(state.ball) if team_of(q) != team_of(p))
+        return chart.reception_target(opponents) + state.mtype(p).rec_mod
+
+    def apply(self, state: State, action: Action) -> Transition:
+        assert isinstance(action, Roll)
+        p = self.player
+        need = self.target(state)
+        ok = int(action.value) <= need
+        what = {
+            "pass": "catch",
+            "intercept": "interception",
+            "kick": "kick catch",
+            "punt": "punt catch",
+        }
+        note(
+            state,
+            "catch" if ok else "drop",
+            f"{player_name(p)} tries a {what[self.purpose]}: d6 {action.value} "
+            f"(needs 1-{need}): {'caught' if ok else 'missed'}.",
+        )
+        if ok:
+            take_ball(state, p)
+            if self.purpose in ("kick", "punt"):
+                state.phase_over = True
+            return ()
+        if self.purpose in ("kick", "punt"):
+            state.ball_state = "loose"
+            state.receivable = NOBODY
+            return (Scatter("fumble", state.last_dir, state.offense),)
+        return ()
+
+    def describe(self) -> str:
+        return "a catch attempt"
+
+
+@dataclass(frozen=True, slots=True)
+class RecoveryRoll(InPlay):
+    """Fumble Recovery Table: each eligible player in the hex rolls in turn (MW-FUM-2/3)."""
+
+    order: tuple[int, ...]
+    rule = "MW-FUM-2"
+
+    def who(self, state: State) -> int:
+        return CHANCE if self.order else AUTO
+
+    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
+        return [] if state.dead or not self.order else uniform(state.actions.d6)
+
+    def auto(self, state: State) -> Transition:
+        return ()
+
+    def apply(self, state: State, action: Action) -> Transition:
+        from monsterball.games.midway.phases import Phase  # phases imports this module
+
+        assert isinstance(action, Roll)
+        p = self.order[0]
+        count = len(state.players_at(state.ball))
+        need = chart.recovery_target(count)
+        ok = int(action.value) <= need
+        note(
+            state,
+            "recover" if ok else "no-recover",
+            f"{player_name(p)} dives for the loose ball: d6 {action.value} (needs 1-{need}, "
+            f"{count} in the hex): {'recovered' if ok else 'missed'}.",
+        )
+        if ok:
+            moving = state.stack[-2] if len(state.stack) >= 2 else None
+            take_ball(state, p)
+            if isinstance(moving, Phase) and moving.team == team_of(p):
+                state.phase_over = True  # MW-KICK-14: a recovery ends that team's phase
+            return ()
+        return (RecoveryRoll(self.order[1:]),) if len(self.order) > 1 else ()
+
+    def describe(self) -> str:
+        return "a fumble recovery"
+
+
+@dataclass(frozen=True, slots=True)
+class Scatter(InPlay):
+    """Direction modifier (ruling MW-R3): d6 picks one of the six hexes around the ball,
+    numbered clockwise from straight ahead along its travel (or by compass)."""
+
+    reason: str  # fumble, bounce, block, onside, kick
+    ahead: int
+    roller: int
+    rule = "MW-FUM-1"
+
+    def who(self, state: State) -> int:
+        return CHANCE
+
+    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
+        return [] if state.dead else uniform(state.actions.d6)
+
+    def auto(self, state: State) -> Transition:
+        return ()
+
+    def apply(self, state: State, action: Action) -> Transition:
+        assert isinstance(action, Roll)
+        col, row = state.direction_target(state.ball, self.ahead, int(action.value))
+        f = state.field
+        if not state.on_board(col, row):
+            if 0 <= row < f.height:
+                note(state, "out", "The loose ball bounces out of bounds.")
+                state.dead = "ball-out"
+            else:
+                note(state, "out", "The loose ball goes out over the end line.")
+                state.dead = "end-line"
+            return ()
+        state.ball = row * f.width + col
+        state.last_dir = (self.ahead + int(action.value) - 1) % 6
+        if state.kind == "onside":
+            # MW-KICK-10: a bounce past midfield makes the kickers eligible; once eligible
+            # they stay so, since the kick went its 10 yards.
+            state.onside_ok = state.onside_ok or past_midfield(state, state.offense)
+        note(
+            state,
+            "scatter",
+            f"Direction modifier {action.value}: the ball is on {f.name(state.ball)}.",
+        )
+        if state.players_at(state.ball):
+            order = recovery_order(state, NOBODY)
+            if order:
+                return (RecoveryRoll(order),)
+        return ()
+
+    def describe(self) -> str:
+        return "a direction modifier"
+
+
+@dataclass(frozen=True, slots=True)
+class BounceCount(InPlay):
+    """MW-PUNT-7: the punt hits the ground: d6 is the number of phases it bounces, the
+    first bounce now."""
+
+    rule = "MW-PUNT-7"
+
+    def who(self, state: State) -> int:
+        return CHANCE
+
+    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
+        return [] if state.dead else uniform(state.actions.d6)
+
+    def auto(self, state: State) -> Transition:
+        return ()
+
+    def apply(self, state: State, action: Action) -> Transition:
+        assert isinstance(action, Roll)
+        state.ball_state = "loose"
+        state.bounces = int(action.value) - 1
+        note(state, "bounce", f"The punt hits the ground and bounces ({action.value} phases).")
+        return (Scatter("bounce", state.last_dir, state.offense),)
+
+    def describe(self) -> str:
+        return "the punt bouncing"
+
+
+@dataclass(frozen=True, slots=True)
+class PuntKick(InPlay):
+    """MW-PUNT-4: 2d6 hexes along the chosen line in this phase."""
+
+    toward: int
+    rule = "MW-PUNT-4"
+
+    def who(self, state: State) -> int:
+        return CHANCE
+
+    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
+        return [] if state.dead else [(state.actions.two_d6[n - 2], p) for n, p in TWO_D6]
+
+    def auto(self, state: State) -> Transition:
+        return ()
+
+    def apply(self, state: State, action: Action) -> Transition:
+        assert isinstance(action, Roll)
+        n = int(action.value)
+        f = state.field
+        wind = 1 if state.offense == state.north_team else 0  # MW-START-2
+        path = state.line(state.ball, self.toward, 40)
+        state.punt_path = [c * 100 + r for c, r in path]  # (col, row) packed; rows may be off
+        state.punter = NOBODY
+        state.carrier = NOBODY
+        state.kind = "punt"
+        state.ball_state = "punt"
+        state.punt_travel = n + wind
+        state.receivable = NOBODY
+        state.last_dir = travel_dir(state, state.ball, self.toward, state.offense)
+        note(
+            state,
+            "punt",
+            f"Punt: {n} hexes{' (+1 wind)' if wind else ''} toward {f.name(self.toward)}.",
+        )
+        return _place_punt(state, n + wind, landing=False)
+
+    def describe(self) -> str:
+        return "a punt"
+
+
+def _place_punt(state: State, travel: int, landing: bool) -> Transition:
+    col, row = divmod(state.punt_path[travel - 1], 100)
+    f = state.field
+    if not state.on_board(col, row):
+        if 0 <= row < f.height:
+            note(state, "out", "The punt goes out of bounds.")
+            state.dead = "punt-out"
+            last = [
+                divmod(v, 100)
+                for v in state.punt_path[: travel - 1]
+                if state.on_board(*divmod(v, 100))
+            ]
+            if last:
+                c, r = last[-1]
+                state.ball = r * f.width + c
+        else:
+            note(state, "touchback", "The punt goes out of the end zone: touchback.")
+            state.dead = "touchback"
+        return ()
+    state.ball = row * f.width + col
+    if landing:
+        state.punt_travel = 0
+        state.receivable = 1 - state.offense
+        return (Scatter("punt", state.last_dir, state.offense),)
+    return ()
+
+
+@dataclass(frozen=True, slots=True)
+class PuntCarry(InPlay):
+    """MW-PUNT-5: at the punting team's next phase, d6 more hexes along the line, then a
+    direction modifier gives the hex where the punt comes down."""
+
+    rule = "MW-PUNT-5"
+
+    def who(self, state: State) -> int:
+        return CHANCE
+
+    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
+        return [] if state.dead else uniform(state.actions.d6)
+
+    def auto(self, state: State) -> Transition:
+        return ()
+
+    def apply(self, state: State, action: Action) -> Transition:
+        assert isinstance(action, Roll)
+        travel = state.punt_travel + int(action.value)
+        note(state, "punt", f"The punt carries {action.value} more hexes.")
+        return _place_punt(state, travel, landing=True)
+
+    def describe(self) -> str:
+        return "the punt coming down"
+
+
+def blocked_kick(state: State, what: str, blocker: int) -> Procedure[State]:
+    """MW-PUNT-3/MW-SCORE-8: a blocked kick: the blocking coach's direction modifier from the
+    kicker's hex; the punter may not recover in the next phase."""
+    note(state, "blocked", f"{player_name(blocker)} blocks the {what}!")
+    kicker = state.carrier
+    state.carrier = NOBODY
+    state.ball_state = "loose"
+    state.kind = "blocked"
+    state.punter = NOBODY
+    state.no_recover = kicker
+    state.phase_over = True
+    return Scatter("block", state.ahead(state.offense), team_of(blocker))

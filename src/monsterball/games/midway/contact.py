@@ -1,0 +1,284 @@
+"""Blocks and tackles (MW-BLOCK-*, MW-TACK-*), and the ettin's temper (MW-SPEC-8)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from monsterball.core.actions import Action, Roll
+from monsterball.core.errors import IllegalActionError
+from monsterball.core.game import AUTO, CHANCE, uniform
+from monsterball.core.procedures import Transition
+from monsterball.games.midway import chart
+from monsterball.games.midway.actions import (
+    Name,
+    Tackle,
+    Word,
+    player_name,
+)
+from monsterball.games.midway.inplay import (
+    InPlay,
+    State,
+    cell_of,
+    end_mirror,
+    injure,
+    note,
+    wrong,
+)
+from monsterball.games.midway.moves import (
+    block_modifier,
+    eligible_tacklers,
+    tackle_modifier,
+)
+from monsterball.games.midway.options import TEAM_NAMES
+from monsterball.games.midway.state import team_of
+
+
+@dataclass(frozen=True, slots=True)
+class BlockRoll(InPlay):
+    """MW-BLOCK-2..8: the offensive coach rolls d6 + size modifier for the first pair."""
+
+    pairs: tuple[int, ...]
+    rule = "MW-BLOCK-2"
+
+    def who(self, state: State) -> int:
+        return CHANCE
+
+    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
+        return [] if state.dead else uniform(state.actions.d6)
+
+    def auto(self, state: State) -> Transition:
+        return (BlockRoll(self.pairs[2:]),) if len(self.pairs) > 2 else ()
+
+    def apply(self, state: State, action: Action) -> Transition:
+        assert isinstance(action, Roll)
+        blocker, defender = self.pairs[0], self.pairs[1]
+        rest = self.pairs[2:]
+        if state.pos[blocker] < 0 or state.pos[defender] != state.pos[blocker]:
+            return (BlockRoll(rest),) if rest else ()
+        mod = block_modifier(state, blocker, defender)
+        total = chart.clamp_roll(int(action.value) + mod)
+        result = chart.BLOCK_RESULTS[total]
+        note(
+            state,
+            "block",
+            f"{player_name(blocker)} blocks {player_name(defender)}: d6 {action.value} "
+            f"{mod:+d} = {total}, {result}.",
+        )
+        bit = 1 << defender
+        if result == "blocker injured for game":
+            injure(state, blocker, True)
+        elif result == "blocker injured for next play":
+            injure(state, blocker, False)
+        elif result == "neutralize":
+            state.frozen |= bit
+        elif result == "successful block":
+            state.frozen |= bit
+            state.no_tackle |= bit
+        elif result == "defender injured for next play":
+            injure(state, defender, False)
+        elif result == "defender injured for game":
+            injure(state, defender, True)
+        if total >= 3 and len(rest) >= 2 and rest[1] == defender:
+            rest = rest[2:]  # the second block on this defender is called off
+        return (BlockRoll(rest),) if rest else ()
+
+    def describe(self) -> str:
+        return "a block"
+
+
+@dataclass(frozen=True, slots=True)
+class TackleRound(InPlay):
+    """MW-TACK-1..5: the defending coach names tacklers one at a time, in any order, or
+    'no'. ``offer``: during the offensive phase, when the carrier has just come adjacent."""
+
+    team: int
+    same_hex: bool
+    offer: bool
+    rule = "MW-TACK-4"
+
+    def who(self, state: State) -> int:
+        return self.team if eligible_tacklers(state, self.same_hex) else AUTO
+
+    def auto(self, state: State) -> Transition:
+        return ()
+
+    def legal_actions(self, state: State) -> list[Action]:
+        t = state.actions.tackle
+        out: list[Action] = [t[p][c] for p, c in eligible_tacklers(state, self.same_hex)]
+        out.append(state.actions.words["no"])
+        return out
+
+    def check(self, state: State, action: Action) -> None:
+        if action in self.legal_actions(state):
+            return
+        if isinstance(action, Tackle):
+            raise IllegalActionError(
+                f"{player_name(action.player)} cannot tackle at {action.cell} now: no counter "
+                "he may tackle is there within reach, or he has already tried in this set"
+            )
+        raise wrong(self, action)
+
+    def apply(self, state: State, action: Action) -> Transition:
+        if isinstance(action, Word):
+            return ()
+        assert isinstance(action, Tackle)
+        cell = cell_of(state, action.cell)
+        p = action.player
+        state.tried |= 1 << p
+        if state.caster >= 0 and state.carrier == state.caster:
+            if cell in state.images:
+                state.images.remove(cell)
+                state.dazed |= 1 << p
+                note(
+                    state,
+                    "image",
+                    f"{player_name(p)} tackles the counter on {action.cell}: only a mirror image.",
+                )
+                return (self,)
+            end_mirror(state, f"{player_name(p)} finds the real ball carrier on {action.cell}.")
+        return (self, TackleRoll(p))
+
+    def describe(self) -> str:
+        return f"team {TEAM_NAMES[self.team]}'s tackle attempts"
+
+
+@dataclass(frozen=True, slots=True)
+class TackleRoll(InPlay):
+    """MW-TACK-6..9: the defensive coach rolls d6 + size modifier."""
+
+    tackler: int
+    rule = "MW-TACK-5"
+
+    def who(self, state: State) -> int:
+        return CHANCE
+
+    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
+        return [] if state.dead else uniform(state.actions.d6)
+
+    def auto(self, state: State) -> Transition:
+        return ()
+
+    def apply(self, state: State, action: Action) -> Transition:
+        assert isinstance(action, Roll)
+        carrier = state.carrier
+        mod = tackle_modifier(state, carrier, self.tackler)
+        total = chart.clamp_roll(int(action.value) + mod)
+        result = chart.TACKLE_RESULTS[total]
+        note(
+            state,
+            "tackle",
+            f"{player_name(self.tackler)} tackles {player_name(carrier)}: d6 {action.value} "
+            f"{mod:+d} = {total}, {result}.",
+        )
+        if result == "ball carrier tackled":
+            state.dead = "tackle"
+        elif result == "ball carrier injured for game":
+            injure(state, carrier, True)
+        elif result == "ball carrier injured for next play":
+            injure(state, carrier, False)
+        elif result == "ball carrier slowed (-2)":
+            state.slowed = 2
+        elif result == "ball carrier slowed (-1)":
+            state.slowed = max(state.slowed, 1)
+        elif result == "tackler injured for next play":
+            injure(state, self.tackler, False)
+        elif result == "tackler injured for game":
+            injure(state, self.tackler, True)
+        return ()
+
+    def describe(self) -> str:
+        return "a tackle"
+
+
+@dataclass(frozen=True, slots=True)
+class DesignateBlock(InPlay):
+    """MW-PASS-7: a blocker in the receiver's hex with two or more defenders: the offensive
+    coach names the defender he takes on ('block B3'); a successful block keeps that
+    defender from tackling."""
+
+    blocker: int
+    rule = "MW-PASS-7"
+
+    def who(self, state: State) -> int:
+        return team_of(self.blocker)
+
+    def legal_actions(self, state: State) -> list[Action]:
+        here = state.players_at(state.pos[self.blocker])
+        return [state.actions.block[q] for q in here if team_of(q) != team_of(self.blocker)]
+
+    def apply(self, state: State, action: Action) -> Transition:
+        assert isinstance(action, Name)
+        return (BlockRoll((self.blocker, action.player)),)
+
+    def describe(self) -> str:
+        return f"team {TEAM_NAMES[team_of(self.blocker)]} naming the defender to block"
+
+
+@dataclass(frozen=True, slots=True)
+class EttinRoll(InPlay):
+    """MW-SPEC-8: an ettin starting a phase next to a teammate attacks him on a 6."""
+
+    ettin: int
+    mate: int
+    rule = "MW-SPEC-8"
+
+    def who(self, state: State) -> int:
+        return CHANCE
+
+    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
+        return [] if state.dead else uniform(state.actions.d6)
+
+    def auto(self, state: State) -> Transition:
+        return ()
+
+    def apply(self, state: State, action: Action) -> Transition:
+        assert isinstance(action, Roll)
+        if action.value != "6":
+            return ()
+        note(
+            state,
+            "ettin",
+            f"The ettin {player_name(self.ettin)} turns on {player_name(self.mate)}!",
+        )
+        return (EttinAttack(self.ettin, self.mate),)
+
+    def describe(self) -> str:
+        return "an ettin's temper"
+
+
+@dataclass(frozen=True, slots=True)
+class EttinAttack(InPlay):
+    """The ettin's block (or tackle, on the carrier) against his teammate: neutralize or
+    better (a tackle: tackled or slowed, read as stopped) takes the teammate's phase away
+    (ruling MW-R12)."""
+
+    ettin: int
+    mate: int
+    rule = "MW-SPEC-8"
+
+    def who(self, state: State) -> int:
+        return CHANCE
+
+    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
+        return [] if state.dead else uniform(state.actions.d6)
+
+    def auto(self, state: State) -> Transition:
+        return ()
+
+    def apply(self, state: State, action: Action) -> Transition:
+        assert isinstance(action, Roll)
+        total = chart.clamp_roll(int(action.value) + block_modifier(state, self.ettin, self.mate))
+        ok = total >= 3
+        note(
+            state,
+            "ettin",
+            f"d6 {action.value}: {'it succeeds' if ok else 'it fails'}; "
+            f"{player_name(self.mate)} {'can do nothing this phase' if ok else 'shrugs it off'}.",
+        )
+        if ok:
+            state.dazed |= 1 << self.mate
+        return ()
+
+    def describe(self) -> str:
+        return "an ettin's attack"

@@ -1,0 +1,154 @@
+"""Spells that need their own steps: mirror image (MW-MAGIC-2/3) and invisibility
+(MW-MAGIC-7/8). Lightning bolt, change self and lycanthropy act at once (see phases)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from monsterball.core.actions import Action, Roll
+from monsterball.core.game import AUTO, CHANCE, uniform
+from monsterball.core.procedures import Transition
+from monsterball.games.midway.actions import (
+    AtHex,
+)
+from monsterball.games.midway.inplay import (
+    InPlay,
+    State,
+    cell_of,
+    note,
+)
+from monsterball.games.midway.moves import (
+    group_cells,
+)
+from monsterball.games.midway.options import TEAM_NAMES
+from monsterball.games.midway.state import team_of
+
+
+@dataclass(frozen=True, slots=True)
+class MirrorRoll(InPlay):
+    """MW-MAGIC-2: d6 / 2 (rounded up) mirror images."""
+
+    caster: int
+    rule = "MW-MAGIC-2"
+
+    def who(self, state: State) -> int:
+        return CHANCE
+
+    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
+        return [] if state.dead else uniform(state.actions.d6)
+
+    def auto(self, state: State) -> Transition:
+        return ()
+
+    def apply(self, state: State, action: Action) -> Transition:
+        assert isinstance(action, Roll)
+        n = (int(action.value) + 1) // 2
+        state.caster = self.caster
+        state.images = []
+        state.image_phases = 4
+        note(state, "mirror", f"d6 {action.value}: {n} mirror image{'s' if n > 1 else ''}.")
+        return (PickReal(team_of(self.caster)), PlaceImage(team_of(self.caster), n))
+
+    def describe(self) -> str:
+        return "a mirror image spell"
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceImage(InPlay):
+    """MW-MAGIC-2: each image goes on an empty hex next to another counter of the group."""
+
+    team: int
+    count: int
+    rule = "MW-MAGIC-2"
+
+    def who(self, state: State) -> int:
+        return self.team if self.count > 0 and self._cells(state) else AUTO
+
+    def auto(self, state: State) -> Transition:
+        return ()
+
+    def _cells(self, state: State) -> list[int]:
+        f = state.field
+        group = 0
+        for c in group_cells(state):
+            group |= f.neighbour_mask[c]
+        free = group & ~state.counters_mask()
+        return [c for c in range(f.size) if free >> c & 1]
+
+    def legal_actions(self, state: State) -> list[Action]:
+        return [state.actions.image[c] for c in self._cells(state)]
+
+    def apply(self, state: State, action: Action) -> Transition:
+        assert isinstance(action, AtHex)
+        state.images = sorted([*state.images, cell_of(state, action.cell)])
+        note(state, "image", f"A mirror image appears on {action.cell}.")
+        return (PlaceImage(self.team, self.count - 1),) if self.count > 1 else ()
+
+    def describe(self) -> str:
+        return f"team {TEAM_NAMES[self.team]} placing mirror images"
+
+
+@dataclass(frozen=True, slots=True)
+class PickReal(InPlay):
+    """MW-MAGIC-2 (ruling MW-R10): the caster's coach secretly picks which counter is real;
+    the caster is there, the other counters are images."""
+
+    team: int
+    rule = "MW-MAGIC-2"
+
+    def who(self, state: State) -> int:
+        return self.team if state.caster >= 0 else AUTO
+
+    def auto(self, state: State) -> Transition:
+        return ()
+
+    def legal_actions(self, state: State) -> list[Action]:
+        return [state.actions.real[c] for c in group_cells(state)]
+
+    def apply(self, state: State, action: Action) -> Transition:
+        assert isinstance(action, AtHex)
+        cell = cell_of(state, action.cell)
+        group = group_cells(state)
+        state.pos[state.caster] = cell
+        if state.caster == state.carrier:
+            state.ball = cell
+        state.images = [c for c in group if c != cell]
+        note(state, "mirror", f"{len(group)} blank counters stand on the field; one is real.")
+        return ()
+
+    def describe(self) -> str:
+        return f"team {TEAM_NAMES[self.team]} choosing the real counter"
+
+
+@dataclass(frozen=True, slots=True)
+class AppearPick(InPlay):
+    """MW-MAGIC-8 (ruling MW-R11): the invisible player's coach secretly picks the empty hex
+    within his movement factor where he reappears at the start of the next phase."""
+
+    player: int
+    rule = "MW-MAGIC-8"
+
+    def who(self, state: State) -> int:
+        return team_of(self.player) if state.invisible == self.player else AUTO
+
+    def auto(self, state: State) -> Transition:
+        return ()
+
+    def legal_actions(self, state: State) -> list[Action]:
+        f = state.field
+        mv = state.mtype(self.player).mv
+        occupied = state.counters_mask()
+        row = f.distance_row(state.vanish)
+        return [
+            state.actions.appear[c] for c in range(f.size) if row[c] <= mv and not occupied >> c & 1
+        ]
+
+    def apply(self, state: State, action: Action) -> Transition:
+        assert isinstance(action, AtHex)
+        state.appear_at = cell_of(state, action.cell)
+        note(state, "invisible", "The invisible player moves unseen.")
+        return ()
+
+    def describe(self) -> str:
+        return f"team {TEAM_NAMES[team_of(self.player)]} moving an invisible player"

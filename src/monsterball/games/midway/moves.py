@@ -1,0 +1,282 @@
+"""Queries the movement phases ask: where a player may move, who may tackle or block, and
+the sizes the Size Modifier chart reads (with the special abilities applied)."""
+
+from __future__ import annotations
+
+from monsterball.core.geometry import iter_bits
+from monsterball.games.midway.chart import size_modifier
+from monsterball.games.midway.state import NOBODY, MidwayState, team_of, team_players
+
+State = MidwayState
+
+
+def ball_team(state: State) -> int:
+    """The team holding the ball, or -1 when nobody does (loose, in flight, kicked)."""
+    return team_of(state.carrier) if state.carrier >= 0 else NOBODY
+
+
+def counters_of(state: State, team: int) -> int:
+    """Hexes where ``team`` shows a counter the other side may touch: visible players and
+    mirror images."""
+    mask = 0
+    for p in team_players(team):
+        if state.pos[p] >= 0 and p != state.invisible:
+            mask |= 1 << state.pos[p]
+    if state.caster >= 0 and team_of(state.caster) == team:
+        for c in state.images:
+            mask |= 1 << c
+    return mask
+
+
+def contact_targets(state: State, player: int) -> int:
+    """Occupied hexes ``player`` may enter (see :func:`contact_mask`)."""
+    return contact_mask(state, team_of(player))
+
+
+def contact_mask(state: State, team: int) -> int:
+    """Occupied hexes a player of ``team`` may enter (MW-MOVE-2): to block (the team with
+    the ball into an opponent's hex), to tackle (the carrier's hex, or any counter of a
+    mirror group that may hide him), to contest a loose or thrown ball; at most two of a
+    team per hex, and one would-be tackler except in the carrier's hex."""
+    other = 1 - team
+    own = counters_of(state, team)
+    opp = counters_of(state, other)
+    holder = ball_team(state)
+    mask = 0
+    if holder == team:
+        mask |= opp  # blocks
+        if state.carrier >= 0:
+            mask &= ~(1 << state.pos[state.carrier])
+    elif holder == other:
+        carrier_hex = 1 << state.ball
+        mask |= carrier_hex
+        if state.caster >= 0 and team_of(state.caster) == other:
+            mask |= opp & _group_mask(state)  # the carrier may hide among the counters
+    elif state.ball_state == "pass" and state.offense == team:
+        mask |= opp  # blocks while a pass is in the air
+    elif state.kind == "onside" and state.ball_state == "loose":
+        mask |= opp  # MW-KICK-12: either team may block around a loose onside kick
+    if state.ball >= 0 and state.ball_state in ("loose", "pass", "kick", "punt"):
+        mask |= 1 << state.ball
+    if state.caster >= 0 and team_of(state.caster) == other:
+        mask |= _group_mask(state)  # touching a counter reveals it
+    # Team limits: two per hex; one would-be tackler outside the carrier's hex. Around a
+    # loose onside kick "any number of players from either team may move into" its hex.
+    scrum = state.kind == "onside" and state.ball_state == "loose" and state.ball >= 0
+    for cell in iter_bits(mask & own & ~((1 << state.ball) if scrum else 0)):
+        mine = sum(1 for p in team_players(team) if state.pos[p] == cell)
+        carrier_here = state.carrier >= 0 and state.ball == cell
+        if mine >= 2 or (holder == other and mine >= 1 and not carrier_here):
+            mask &= ~(1 << cell)
+    return mask
+
+
+def _group_mask(state: State) -> int:
+    mask = 0
+    for c in state.images:
+        mask |= 1 << c
+    if state.caster >= 0 and state.pos[state.caster] >= 0:
+        mask |= 1 << state.pos[state.caster]
+    return mask
+
+
+def group_cells(state: State) -> list[int]:
+    return sorted({*state.images, state.pos[state.caster]}) if state.caster >= 0 else []
+
+
+class MoveContext:
+    """What every move of one team in one position shares, computed once per legal list."""
+
+    __slots__ = ("contact", "free", "opp_beyond")
+
+    def __init__(self, state: State, team: int):
+        f = state.field
+        free = f.full_mask & ~state.counters_mask()
+        if state.ball_state == "kick" and state.receivable >= 0 and team != state.receivable:
+            free &= ~(1 << state.ball)  # the kickers may not touch a kick before the receivers
+        self.free = free
+        self.contact = contact_mask(state, team)
+        self.opp_beyond = 0
+        if state.passed and state.throw_phase == state.phases and team == state.offense:
+            # MW-PASS-9: no blocks beyond the line in the phase after the throw.
+            beyond = 0
+            for r in range(f.height):
+                if state.beyond(state.offense, r, state.los_row):
+                    beyond |= f.row_mask(r)
+            self.opp_beyond = counters_of(state, 1 - team) & beyond
+
+
+def destination_mask(state: State, player: int, budget: int, ctx: MoveContext | None = None) -> int:
+    """Bitmask of every hex ``player`` may end a move on with ``budget`` movement.
+
+    Paths run through empty hexes; the last step may enter an occupied hex it is allowed
+    to contact (which ends the move). The ball carrier moves one hex at a time (ruling
+    MW-R5) and never into an occupied hex. Computed by growing rings of bitmasks, so no
+    per-hex work is done for the whole legal list.
+    """
+    if budget <= 0 or state.pos[player] < 0:
+        return 0
+    if ctx is None:
+        ctx = MoveContext(state, team_of(player))
+    f = state.field
+    start = state.pos[player]
+    free = ctx.free
+    if player == state.carrier:
+        out = f.neighbour_mask[start] & free
+    else:
+        seen = 1 << start
+        frontier = seen
+        inner = seen  # hexes reached with at least one step to spare
+        for step in range(budget):
+            grown = f.dilate(frontier) & free & ~seen
+            seen |= grown
+            frontier = grown
+            if step < budget - 1:
+                inner |= grown
+            if not grown:
+                break
+        out = seen & ~(1 << start)
+        contact = ctx.contact & ~(1 << start)
+        if contact:
+            out |= f.dilate(inner) & contact
+        out &= ~ctx.opp_beyond
+    return hobgoblin_filter(state, player, out)
+
+
+def move_cost(state: State, player: int, cell: int) -> int:
+    """Movement a legal move to ``cell`` spends: the shortest path through empty hexes (the
+    last step may enter the contacted hex)."""
+    f = state.field
+    start = state.pos[player]
+    free = f.full_mask & ~state.counters_mask()
+    target = 1 << cell
+    seen = frontier = 1 << start
+    steps = 0
+    while frontier:
+        steps += 1
+        reach = f.dilate(frontier)
+        if reach & target:
+            return steps
+        grown = reach & free & ~seen
+        seen |= grown
+        frontier = grown
+    raise ValueError(f"{f.name(cell)} cannot be reached")  # pragma: no cover - checked first
+
+
+def hobgoblin_setup_filter(state: State, player: int, cells: int) -> int:
+    """MW-SPEC-5 in formations: a hobgoblin sets up as near as the formation allows to the
+    nearest opposing elf already on the field ("regardless of ... the original
+    formations")."""
+    if state.kind_of(player) != "hobgoblin" or not cells:
+        return cells
+    elves = [
+        state.pos[q]
+        for q in team_players(1 - team_of(player))
+        if state.pos[q] >= 0 and state.kind_of(q) == "elf" and q not in state.hidden_from(None)
+    ]
+    if not elves:
+        return cells
+    f = state.field
+    best = min(min(f.distance(c, e) for e in elves) for c in iter_bits(cells))
+    keep = 0
+    for c in iter_bits(cells):
+        if min(f.distance(c, e) for e in elves) == best:
+            keep |= 1 << c
+    return keep
+
+
+def hobgoblin_filter(state: State, player: int, out: int) -> int:
+    """MW-SPEC-5: a hobgoblin always chases the nearest opposing elf: it may not end a
+    move farther from that elf than it started."""
+    if state.kind_of(player) != "hobgoblin":
+        return out
+    elves = [
+        state.pos[q]
+        for q in team_players(1 - team_of(player))
+        if state.pos[q] >= 0 and state.kind_of(q) == "elf" and q not in state.hidden_from(None)
+    ]
+    if not elves:
+        return out
+    f = state.field
+    here = state.pos[player]
+    target = min(elves, key=lambda c: (f.distance(here, c), c))
+    now = f.distance(here, target)
+    row = f.distance_row(target)
+    keep = 0
+    for c in iter_bits(out):
+        if row[c] <= now:
+            keep |= 1 << c
+    return keep
+
+
+# -- sizes --------------------------------------------------------------------------------------
+
+
+def blocker_size(state: State, blocker: int, defender: int) -> str:
+    """MW-SPEC-1/4: dwarves and gnomes block giants as giants; minotaurs block as G."""
+    kind = state.kind_of(blocker)
+    size = state.mtype(blocker).size
+    if kind == "minotaur":
+        return "G"
+    if kind in ("dwarf", "gnome") and target_size(state, defender) == "G":
+        return "G"
+    return size
+
+
+def target_size(state: State, player: int) -> str:
+    """MW-SPEC-2/3/6: how big a player counts when a block or tackle is tried on him."""
+    kind = state.kind_of(player)
+    if kind == "elf":
+        return "S"
+    if kind in ("goblin", "kobold"):
+        return "M"
+    if kind == "treant":
+        return "G"
+    return state.mtype(player).size
+
+
+def block_modifier(state: State, blocker: int, defender: int) -> int:
+    return size_modifier(blocker_size(state, blocker, defender), target_size(state, defender))
+
+
+def tackle_modifier(state: State, carrier: int, tackler: int) -> int:
+    """Offense (the carrier) down the left, defense (the tackler) across the top; a treant
+    carrier adds -1 (MW-SPEC-6)."""
+    mod = size_modifier(target_size(state, carrier), state.mtype(tackler).size)
+    if state.kind_of(carrier) == "treant":
+        mod -= 1
+    return mod
+
+
+# -- tackles ------------------------------------------------------------------------------------
+
+
+def tackle_targets(state: State) -> list[int]:
+    """Hexes a tackle may be aimed at: the carrier's, or every counter of his mirror group."""
+    if state.carrier < 0 or state.carrier == state.invisible:
+        return []
+    if state.carrier == state.caster:
+        return group_cells(state)
+    return [state.ball]
+
+
+def eligible_tacklers(state: State, same_hex_only: bool = False) -> list[tuple[int, int]]:
+    """(tackler, target hex) pairs open now (MW-TACK-1..3)."""
+    targets = tackle_targets(state)
+    if not targets:
+        return []
+    f = state.field
+    team = 1 - team_of(state.carrier)
+    blocked = state.tried | state.no_tackle | state.dazed
+    out = []
+    for p in team_players(team):
+        here = state.pos[p]
+        # Hidden players do not tackle: an offer would tell the other coach where they are
+        # (rulings MW-R10, MW-R11).
+        if here < 0 or blocked >> p & 1 or p == state.invisible or p == state.caster:
+            continue
+        for t in targets:
+            reach = 0 if same_hex_only else 1
+            if f.distance(here, t) <= reach:
+                out.append((p, t))
+    return out

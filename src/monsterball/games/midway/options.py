@@ -1,0 +1,97 @@
+"""Options of Monsters of the Midway; each gap the rulebook leaves open names its ruling
+(docs/rules/monsters-of-the-midway.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from monsterball.core.errors import OptionsError
+from monsterball.core.options import GameOptions, option
+from monsterball.games.midway.chart import default_chart
+
+TEAM_NAMES = ("A", "B")
+
+
+def parse_roster(text: str) -> tuple[str, ...]:
+    """A saved roster: 10 chart types separated by commas (``orc,orc,elf,...``)."""
+    names = tuple(n.strip().lower() for n in text.split(",") if n.strip())
+    chart = default_chart()
+    for n in names:
+        if n not in chart.types:
+            raise OptionsError(
+                f"roster: '{n}' is not on the draft chart ({', '.join(chart.names)})"
+            )
+    if len(names) != chart.team_size:
+        raise OptionsError(
+            f"roster: a team has exactly {chart.team_size} players, got {len(names)}"
+        )
+    cost = sum(chart.types[n].points for n in names)
+    if cost > chart.max_points:
+        raise OptionsError(f"roster: costs {cost} points, more than {chart.max_points}")
+    return names
+
+
+@dataclass(frozen=True, kw_only=True)
+class MidwayOptions(GameOptions):
+    """Options for Monsters of the Midway (rulebook 002)."""
+
+    plays: int = option(
+        25,
+        "Plays in a game (rulebook: 25; kicks count, conversions do not).",
+        minimum=1,
+        maximum=200,
+    )
+    roster_a: str = option(
+        "",
+        "Saved roster for team A (10 comma-separated chart types); empty: draft it.",
+    )
+    roster_b: str = option(
+        "",
+        "Saved roster for team B (10 comma-separated chart types); empty: draft it.",
+    )
+    direction: str = option(
+        "travel",
+        "Direction modifier numbering: 'travel' (1 = straight ahead along the ball's travel, "
+        "then clockwise) or 'compass' (1 = north-east, then clockwise).",
+        choices=("travel", "compass"),
+        ruling="MW-R3",
+    )
+    spell_limit: str = option(
+        "play",
+        "How often a spell user may cast: once per 'play', once per 'game', or 'none' "
+        "(no limit). Lycanthropy is always at will.",
+        choices=("play", "game", "none"),
+        ruling="MW-R18",
+    )
+    max_phases: int = option(
+        0,
+        "End a play after this many movement phases with the ball dead where it is "
+        "(0: no limit). Not a rulebook rule: a cap for simulations.",
+        minimum=0,
+        maximum=1000,
+        ruling="MW-R14",
+    )
+
+    def validate(self) -> None:
+        for text in (self.roster_a, self.roster_b):
+            if text:
+                parse_roster(text)
+
+    PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
+        "standard": {},
+        "compass": {"direction": "compass"},
+        "short": {"plays": 6, "max_phases": 12},
+        "exhibition": {
+            "roster_a": "human,human,elf,orc,orc,bugbear,bugbear,dwarf,gnome,halfling",
+            "roster_b": "brownie,pixie,werebear,gnoll,gnoll,hobgoblin,goblin,kobold,orc,orc",
+            "plays": 8,
+            "max_phases": 16,
+        },
+    }
+    PRESET_DOCS: ClassVar[dict[str, str]] = {
+        "standard": "The rulebook with this project's rulings: draft, 25 plays.",
+        "compass": "Direction modifiers numbered by compass instead of by travel.",
+        "short": "6 plays, plays capped at 12 phases: a short game for tests.",
+        "exhibition": "Two saved rosters (no draft), 8 plays, with magic users on team B.",
+    }

@@ -1,0 +1,718 @@
+"""Movement phases (MW-MOVE-*): the start of a phase (spells running down, punts coming
+down, ettins), the phase itself (moves, handoffs, passes, punts, magic) and its end (blocks,
+tackles, passes arriving)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from monsterball.core.actions import Action
+from monsterball.core.errors import IllegalActionError
+from monsterball.core.game import AUTO
+from monsterball.core.procedures import Procedure, Transition
+from monsterball.games.midway.actions import (
+    DIRECTIONS,
+    Cast,
+    Hand,
+    Move,
+    Punt,
+    Shift,
+    Throw,
+    Word,
+    player_name,
+)
+from monsterball.games.midway.ball import (
+    BounceCount,
+    CatchRoll,
+    PassResolution,
+    PuntCarry,
+    PuntKick,
+    RecoveryRoll,
+    Scatter,
+    blocked_kick,
+)
+from monsterball.games.midway.contact import BlockRoll, EttinRoll, TackleRound
+from monsterball.games.midway.inplay import (
+    InPlay,
+    State,
+    cell_of,
+    check_score,
+    end_mirror,
+    note,
+    reappear,
+    recovery_order,
+    take_ball,
+    team_bits,
+    travel_dir,
+    wrong,
+)
+from monsterball.games.midway.magic import AppearPick, MirrorRoll
+from monsterball.games.midway.moves import (
+    MoveContext,
+    ball_team,
+    contact_targets,
+    counters_of,
+    destination_mask,
+    eligible_tacklers,
+    move_cost,
+)
+from monsterball.games.midway.options import TEAM_NAMES
+from monsterball.games.midway.state import NOBODY, team_of, team_players
+
+
+@dataclass(frozen=True, slots=True)
+class StartPhase(InPlay):
+    """MW-MOVE-1: a movement phase begins: spells run down, punts come down, ettins rage,
+    and each player's movement factor for the phase is set."""
+
+    team: int
+    rule = "MW-MOVE-1"
+
+    def auto(self, state: State) -> Transition:
+        cap = state.options.max_phases
+        if cap and state.phases >= cap:
+            state.dead = "cap"
+            note(state, "cap", f"The play is stopped after {cap} phases (simulation cap).")
+            return ()
+        state.phases += 1
+        state.dazed = 0
+        state.phase_over = False
+        team = self.team
+        if ball_team(state) == team:
+            state.tried = 0  # a new set of offensive and defensive phases
+        pre: list[Procedure[State]] = []
+        # Spells that run down at the start of a phase.
+        if state.caster >= 0:
+            state.image_phases -= 1
+            if state.image_phases <= 0:
+                end_mirror(state, "The mirror image spell runs out.")
+        if state.invisible >= 0:
+            reappear(state)
+        for p in team_players(team):
+            if state.form[p]:
+                state.form_left[p] -= 1
+                if state.form_left[p] <= 0:
+                    state.form[p] = ""
+                    note(state, "change", f"{player_name(p)} changes back.")
+        # Movement factors.
+        left = [0] * len(state.pos)
+        for p in team_players(team):
+            if state.pos[p] < 0 or state.frozen >> p & 1:
+                continue
+            mv = state.mtype(p).mv
+            if state.first_phase == team:
+                if state.kind in ("kickoff", "onside"):
+                    mv += 2  # MW-KICK-2: a running start
+                else:
+                    mv = max(1, mv - 2)  # MW-MOVE-3: the offense after the snap
+            if p == state.carrier and state.slowed:
+                mv = max(0, mv - state.slowed)
+                state.slowed = 0
+            left[p] = mv
+        state.frozen &= ~team_bits(team)
+        if state.first_phase == team:
+            state.first_phase = NOBODY
+        # Things that happen at the start of this team's phase.
+        if state.ball_state == "punt" and team == state.offense and state.punt_travel > 0:
+            if state.receivable == NOBODY:
+                pre.append(PuntCarry())
+        elif (
+            state.bounces > 0
+            and state.ball_state == "loose"
+            and team == state.offense
+            and state.phases > 1
+        ):
+            state.bounces -= 1
+            pre.append(Scatter("bounce", state.last_dir, 1 - team))
+        for p in team_players(team):
+            if state.pos[p] >= 0 and state.kind_of(p) == "ettin":
+                mates = [
+                    q
+                    for q in team_players(team)
+                    if q != p
+                    and state.pos[q] >= 0
+                    and state.field.distance(state.pos[p], state.pos[q]) <= 1
+                ]
+                if mates:
+                    pre.append(EttinRoll(p, min(mates)))
+        return (Phase(team, tuple(left), 0), *reversed(pre))
+
+    def describe(self) -> str:
+        return f"the start of team {TEAM_NAMES[self.team]}'s movement phase"
+
+
+@dataclass(frozen=True, slots=True)
+class Phase(InPlay):
+    """MW-MOVE-1/2: a team's movement phase. ``left`` is each player's movement left,
+    ``acted`` who has begun to act (magic only before moving; a pass only before anyone
+    moves, MW-PASS-1)."""
+
+    team: int
+    left: tuple[int, ...]
+    acted: int
+    moving: int = NOBODY  # the player whose move is under way (MW-RUSH-3)
+    paused: int = NOBODY  # a ball carrier waiting, mid-move, for a teammate's handoff
+    rule = "MW-MOVE-1"
+
+    def who(self, state: State) -> int:
+        return AUTO if state.phase_over else self.team
+
+    def _then(
+        self, left: list[int], acted: int, moving: int | None = None, paused: int | None = None
+    ) -> Phase:
+        return Phase(
+            self.team,
+            tuple(left),
+            acted,
+            self.moving if moving is None else moving,
+            self.paused if paused is None else paused,
+        )
+
+    def _begin(self, state: State, p: int, left: list[int]) -> tuple[int, int]:
+        """MW-RUSH-3: players move one at a time. When ``p`` starts to act, the player who
+        was moving has finished his move, except a ball carrier, who may wait for a
+        teammate coming to take a handoff (a third player acting ends his wait too)."""
+        moving, paused = self.moving, self.paused
+        if moving < 0 or moving == p:
+            return p, paused
+        if paused >= 0 and paused != p:
+            left[paused] = 0
+            paused = NOBODY
+        if moving == state.carrier and team_of(p) == self.team:
+            paused = moving
+        else:
+            left[moving] = 0
+        return p, paused
+
+    def auto(self, state: State) -> Transition:
+        return (EndPhase(self.team, self.acted),)
+
+    # -- what is open ------------------------------------------------------------------------
+
+    def movers(self, state: State) -> list[int]:
+        out = []
+        for p in team_players(self.team):
+            if (
+                state.pos[p] >= 0
+                and self.left[p] > 0
+                and not state.dazed >> p & 1
+                and p != state.invisible
+                and p != state.caster
+                and p != self.paused
+            ):
+                out.append(p)
+        return out
+
+    def legal_actions(self, state: State) -> list[Action]:
+        acts = state.actions
+        out: list[Action] = [] if self._must_leave(state) else [acts.words["end"]]
+        ctx = MoveContext(state, self.team)
+        for p in self.movers(state):
+            mask = destination_mask(state, p, self.left[p], ctx)
+            if mask:
+                out += acts.move_by_mask[p].select(mask)
+        c = state.caster
+        if c >= 0 and team_of(c) == self.team and self.left[c] > 0 and not state.dazed >> c & 1:
+            out += [acts.shift[d] for d in self._shifts(state)]
+        out += [acts.hand[q] for q in self._handoffs(state)]
+        if self._may_pass(state):
+            out += [acts.throw[t] for t in self._pass_targets(state)]
+        if self._may_punt(state):
+            out += [acts.punt[t] for t in self._punt_targets(state)]
+        if self._may_step_out(state):
+            out.append(acts.words["out"])
+        if self._may_touchback(state):
+            out.append(acts.words["touchback"])
+        out += self._casts(state)
+        return out
+
+    def _shifts(self, state: State) -> list[int]:
+        here = state.pos[state.caster]
+        free = state.field.full_mask & ~state.counters_mask()
+        col, row = state.col(here), state.row(here)
+        out = []
+        for d in range(6):
+            c2, r2 = state.step_coords(col, row, d)
+            if state.on_board(c2, r2) and free >> (r2 * state.field.width + c2) & 1:
+                out.append(d)
+        return out
+
+    def _handoffs(self, state: State) -> list[int]:
+        """MW-RUSH-2: to a teammate in an adjacent hex, at no cost."""
+        c = state.carrier
+        if c < 0 or team_of(c) != self.team or c in (state.caster, state.invisible):
+            return []
+        f = state.field
+        return [
+            q
+            for q in team_players(self.team)
+            if q != c
+            and state.pos[q] >= 0
+            and q not in (state.caster, state.invisible)
+            and f.distance(state.pos[q], state.ball) == 1
+        ]
+
+    def _may_pass(self, state: State) -> bool:
+        """MW-PASS-1/7/10: a carrier who may throw, at the start of his team's phase, on a
+        play from scrimmage, not past the line, no backfield player across it, once a play."""
+        c = state.carrier
+        return (
+            c >= 0
+            and team_of(c) == self.team == state.offense
+            and self.acted == 0
+            and state.kind in ("scrimmage", "conversion")
+            and not state.passed
+            and not state.crossed
+            and state.mtype(c).qb_range > 0
+            and not state.beyond(self.team, state.row(state.ball), state.los_row)
+            and c not in (state.caster, state.invisible)
+        )
+
+    def _pass_targets(self, state: State) -> list[int]:
+        rng = state.mtype(state.carrier).qb_range
+        f = state.field
+        row = f.distance_row(state.ball)
+        return [t for t in range(f.size) if 0 < row[t] <= rng]
+
+    def _may_punt(self, state: State) -> bool:
+        """MW-PUNT-2: the snap receiver who has not moved, from his team's second phase, as
+        its first action."""
+        return (
+            state.punter >= 0
+            and state.carrier == state.punter
+            and team_of(state.punter) == self.team
+            and self.acted == 0
+            and state.kind == "scrimmage"
+            and state.first_phase != self.team
+            and state.phases > 1
+        )
+
+    def _punt_targets(self, state: State) -> list[int]:
+        f = state.field
+        here = state.ball
+        return [
+            t
+            for t in range(f.size)
+            if state.beyond(self.team, state.row(t), state.row(here)) and f.distance(here, t) <= 4
+        ]
+
+    def _may_step_out(self, state: State) -> bool:
+        c = state.carrier
+        return (
+            c >= 0
+            and team_of(c) == self.team
+            and state.col(state.ball) in (0, state.field.width - 1)
+            and c not in (state.caster, state.invisible)
+        )
+
+    def _may_touchback(self, state: State) -> bool:
+        c = state.carrier
+        return (
+            c >= 0
+            and team_of(c) == self.team
+            and self.acted == 0
+            and state.kind in ("kickoff", "onside", "punt")
+            and team_of(c) != state.offense
+            and state.own_end_zone(self.team, state.row(state.ball))
+        )
+
+    def _casts(self, state: State) -> list[Action]:
+        """MW-MAGIC-1: magic at the start of the caster's action in the phase."""
+        acts = state.actions
+        out: list[Action] = []
+        snapped = state.kind in ("scrimmage", "conversion", "punt", "field goal")
+        for p in team_players(self.team):
+            if state.pos[p] < 0 or self.acted >> p & 1 or state.dazed >> p & 1:
+                continue
+            if p in (state.caster, state.invisible):
+                continue
+            magic = state.chart.types[state.roster[p]].magic
+            if (
+                state.spent >> p & 1
+                and state.options.spell_limit != "none"
+                and not (magic == "change" and state.form[p])
+                and magic != "were"
+            ):
+                continue  # MW-R18: this spell is used up
+            if magic == "bolt":
+                if state.ball_state in ("held", "pass", "loose", "kick", "punt"):
+                    out.append(acts.casts[Cast(p, "bolt", "ball")])
+                for q in team_players(1 - self.team):
+                    if state.pos[q] >= 0 and q not in state.hidden_from(self.team):
+                        out.append(acts.casts[Cast(p, "bolt", player_name(q))])
+            elif magic == "mirror" and snapped and state.caster < 0:
+                out.append(acts.casts[Cast(p, "mirror")])
+            elif magic == "invisible" and state.invisible < 0:
+                out.append(acts.casts[Cast(p, "invisible")])
+            elif magic == "change":
+                if state.form[p]:
+                    out.append(acts.casts[Cast(p, "revert")])
+                else:
+                    out += [acts.casts[Cast(p, "change", k)] for k in state.chart.change_self_into]
+            elif magic == "were":
+                word = "human" if state.were >> p & 1 else "were"
+                out.append(acts.casts[Cast(p, word)])
+        return out
+
+    # -- checking --------------------------------------------------------------------------
+
+    def _must_leave(self, state: State) -> bool:
+        """MW-PASS-8: a carrier sharing a hex with a teammate (after an interception) moves
+        to another hex at the first opportunity: the phase may not end before."""
+        c = state.carrier
+        if c < 0 or c not in self.movers(state):
+            return False
+        if not any(team_of(q) == self.team for q in state.players_at(state.ball) if q != c):
+            return False
+        return bool(destination_mask(state, c, self.left[c]))
+
+    def check(self, state: State, action: Action) -> None:
+        if isinstance(action, Word) and action.word == "end":
+            if self._must_leave(state):
+                raise IllegalActionError(
+                    f"{player_name(state.carrier)} must first leave the hex he shares with a "
+                    "teammate"
+                )
+            return
+        if isinstance(action, Move):
+            p = action.player
+            name = player_name(p)
+            if team_of(p) != self.team:
+                raise IllegalActionError(f"{name} is not in team {TEAM_NAMES[self.team]}")
+            if state.pos[p] < 0:
+                raise IllegalActionError(f"{name} is not on the field")
+            if p == state.caster:
+                raise IllegalActionError(
+                    f"{name} is hidden among mirror images: move the counters with 'shift DIR'"
+                )
+            if p == state.invisible:
+                raise IllegalActionError(f"{name} is invisible this phase and reappears next")
+            if state.dazed >> p & 1:
+                raise IllegalActionError(f"{name} can take no more action in this phase")
+            if p == self.paused:
+                raise IllegalActionError(
+                    f"{name} stopped for a handoff: hand off, or his move is over"
+                )
+            if self.left[p] <= 0:
+                raise IllegalActionError(f"{name} has no movement left in this phase")
+            cell = cell_of(state, action.cell)
+            if not destination_mask(state, p, self.left[p]) >> cell & 1:
+                raise IllegalActionError(_unreachable(state, p, cell, self.left[p]))
+            return
+        if action in self.legal_actions(state):
+            return
+        raise IllegalActionError(self._why_not(state, action))
+
+    def _why_not(self, state: State, action: Action) -> str:
+        """A reason for a refused pass, handoff, punt or spell (moves are checked above)."""
+        c = state.carrier
+        mine = c >= 0 and team_of(c) == self.team
+        if isinstance(action, (Throw, Hand, Punt)) and not mine:
+            return f"team {TEAM_NAMES[self.team]} has no ball carrier to do that"
+        if isinstance(action, Throw):
+            if state.passed:
+                return "only one forward pass may be thrown on a play"
+            if self.acted:
+                return "a pass may only be thrown at the start of the phase, before anyone acts"
+            if state.crossed:
+                return "a back crossed the line of scrimmage: this must be a rushing play"
+            if state.mtype(c).qb_range == 0:
+                return f"a {state.kind_of(c)} may not throw passes"
+            if state.kind not in ("scrimmage", "conversion") or self.team != state.offense:
+                return "passes are thrown only by the offense on a play from scrimmage"
+            if state.beyond(self.team, state.row(state.ball), state.los_row):
+                return "the ball carrier is beyond the line of scrimmage"
+            rng = state.mtype(c).qb_range
+            return f"{action.cell} is out of {player_name(c)}'s range of {rng} hexes"
+        if isinstance(action, Hand):
+            return f"{player_name(action.player)} is not a teammate next to the ball carrier"
+        if isinstance(action, Punt):
+            if c != state.punter:
+                return "only the snap receiver who has not moved may punt"
+            if self.acted or state.first_phase == self.team or state.phases <= 1:
+                return "the punt is the first action of the punting team's second phase"
+            return f"{action.cell} is not ahead of the punter within 4 hexes"
+        if isinstance(action, Cast):
+            if state.spent >> action.player & 1:
+                return f"{player_name(action.player)} has used his spell (once per play)"
+            if self.acted >> action.player & 1:
+                return "magic is used at the start of the caster's action, before he moves"
+            return f"'{action}' is not a spell {player_name(action.player)} can cast now"
+        return f"'{action}' is not legal during {self.describe()}"
+
+    # -- applying ----------------------------------------------------------------------------
+
+    def apply(self, state: State, action: Action) -> Transition:
+        acted = self.acted
+        left = list(self.left)
+        if isinstance(action, Word):
+            if action.word == "end":
+                note(state, "phase-end", f"Team {TEAM_NAMES[self.team]} ends its movement phase.")
+                return (EndPhase(self.team, acted),)
+            if action.word == "out":
+                note(state, "out", f"{player_name(state.carrier)} steps out of bounds.")
+                state.dead = "out"
+                return ()
+            if action.word == "touchback":
+                note(state, "touchback", f"{player_name(state.carrier)} downs the ball: touchback.")
+                state.dead = "touchback"
+                return ()
+        if isinstance(action, Move):
+            return self._move(state, action, left, acted)
+        if isinstance(action, Shift):
+            return self._shift(state, DIRECTIONS.index(action.direction), left, acted)
+        if isinstance(action, Hand):
+            giver = state.carrier
+            take_ball(state, action.player)
+            state.tried = 0  # MW-TACK-4: tacklers may try the new carrier
+            note(
+                state, "handoff", f"{player_name(giver)} hands off to {player_name(action.player)}."
+            )
+            # Both keep what movement they have left; neither is moving now.
+            return (self._then(left, acted | 1 << giver | 1 << action.player, NOBODY, NOBODY),)
+        if isinstance(action, Throw):
+            target = cell_of(state, action.cell)
+            thrower = state.carrier
+            state.passed = True
+            state.throw_phase = state.phases
+            state.thrower_row = state.row(state.ball)
+            start = state.ball
+            state.carrier = NOBODY
+            state.ball = target
+            state.ball_state = "pass"
+            state.last_dir = travel_dir(state, start, target, self.team)
+            note(state, "pass", f"{player_name(thrower)} passes to {action.cell}.")
+            return (self._then(left, acted | 1 << thrower),)
+        if isinstance(action, Punt):
+            punter = state.carrier
+            left[punter] = 0
+            rushers = [q for q in state.players_at(state.ball) if team_of(q) != self.team]
+            if rushers:
+                # MW-PUNT-3 (ruling MW-R9): a defender already in the punter's hex blocks it.
+                return (
+                    self._then(left, acted),
+                    blocked_kick(state, "punt", rushers[0]),
+                )
+            return (
+                self._then(left, acted | 1 << punter),
+                PuntKick(cell_of(state, action.cell)),
+            )
+        if isinstance(action, Cast):
+            return self._cast(state, action, left, acted)
+        raise wrong(self, action)
+
+    def _move(self, state: State, action: Move, left: list[int], acted: int) -> Transition:
+        moving, paused = self._begin(state, action.player, left)
+        p = action.player
+        cell = cell_of(state, action.cell)
+        cost = move_cost(state, p, cell)
+        start = state.pos[p]
+        contact = bool(state.counters_mask() >> cell & 1)
+        loose_ball = cell == state.ball and (
+            state.ball_state in ("loose", "kick")
+            or (state.ball_state == "punt" and state.receivable == team_of(p))
+        )
+        left[p] = 0 if contact or loose_ball else left[p] - cost
+        acted |= 1 << p
+        if p == state.punter:
+            state.punter = NOBODY  # MW-PUNT-3: a player who moved may not punt
+        state.pos[p] = cell
+        subs: list[Procedure[State]] = []
+        if p == state.carrier:
+            state.ball = cell
+            note(state, "move", f"{player_name(p)} carries the ball to {action.cell}.")
+            check_score(state)
+            if not state.dead and eligible_tacklers(state):
+                subs.append(TackleRound(1 - self.team, False, True))
+        else:
+            note(state, "move", f"{player_name(p)} moves {state.field.name(start)}-{action.cell}.")
+            if (
+                not state.passed
+                and team_of(p) == state.offense
+                and state.kind in ("scrimmage", "conversion")
+                and not state.linemen >> p & 1
+                and state.beyond(state.offense, state.row(cell), state.los_row)
+            ):
+                state.crossed = True  # MW-PASS-3: a back crossed the line; no pass now
+            self._touch_counters(state, p, cell)
+            if loose_ball and not state.dazed >> p & 1:
+                subs.append(_ball_contact(state, p))
+        return (self._then(left, acted, moving, paused), *subs)
+
+    def _touch_counters(self, state: State, p: int, cell: int) -> None:
+        """MW-MAGIC-3: touching a mirror-image counter turns it over."""
+        if state.caster < 0 or team_of(state.caster) == team_of(p):
+            return
+        if cell in state.images:
+            state.images.remove(cell)
+            state.dazed |= 1 << p
+            note(
+                state,
+                "image",
+                f"The counter on {state.field.name(cell)} was only a mirror image; "
+                f"{player_name(p)} can do nothing more this phase.",
+            )
+        elif cell == state.pos[state.caster]:
+            end_mirror(
+                state,
+                f"{player_name(p)} touches the real {player_name(state.caster)}: "
+                "the images vanish.",
+            )
+
+    def _shift(self, state: State, d: int, left: list[int], acted: int) -> Transition:
+        moving, paused = self._begin(state, state.caster, left)
+        """MW-MAGIC-2: the caster moves one hex and every image mirrors the move; an image
+        pushed off the field or into an opponent is removed."""
+        caster = state.caster
+        f = state.field
+        moved: list[int] = []
+        opp = counters_of(state, 1 - self.team) | state.team_mask(self.team)
+        for c in state.images:
+            c2, r2 = state.step_coords(state.col(c), state.row(c), d)
+            if state.on_board(c2, r2):
+                n = r2 * f.width + c2
+                if not opp >> n & 1:
+                    moved.append(n)
+                    continue
+            note(state, "image", f"A mirror image leaves play at {f.name(c)}.")
+        c2, r2 = state.step_coords(state.col(state.pos[caster]), state.row(state.pos[caster]), d)
+        target = r2 * f.width + c2
+        state.pos[caster] = target
+        state.images = sorted(set(moved) - {target})
+        left[caster] -= 1
+        acted |= 1 << caster
+        note(state, "shift", f"The mirror-image counters move {DIRECTIONS[d].upper()}.")
+        subs: list[Procedure[State]] = []
+        if caster == state.carrier:
+            state.ball = target
+            check_score(state)
+            if not state.dead and eligible_tacklers(state):
+                subs.append(TackleRound(1 - self.team, False, True))
+        return (self._then(left, acted, moving, paused), *subs)
+
+    def _cast(self, state: State, action: Cast, left: list[int], acted: int) -> Transition:
+        moving, paused = self._begin(state, action.player, left)
+        p = action.player
+        name = player_name(p)
+        acted |= 1 << p
+        here = self._then(left, acted, moving, paused)
+        if action.spell in ("bolt", "mirror", "invisible", "change"):
+            state.spent |= 1 << p  # MW-R18
+        if action.spell == "bolt":
+            if action.target == "ball":
+                note(state, "bolt", f"{name}'s lightning bolt strikes the ball dead.")
+                state.dead = "bolt"  # MW-MAGIC-5: as an incomplete pass (ruling MW-R19)
+                return ()
+            from monsterball.games.midway.actions import parse_player
+
+            q = parse_player(action.target)
+            note(state, "bolt", f"{name}'s lightning bolt stuns {action.target}.")
+            state.out_through[q] = state.play_no + 1
+            if q == state.carrier:
+                state.dead = "tackle"  # no fumble: the carrier is down where he stood
+                return ()
+            state.remove(q)
+            return () if state.dead else (here,)
+        if action.spell == "mirror":
+            note(state, "mirror", f"{name} casts mirror image.")
+            return (here, MirrorRoll(p))
+        if action.spell == "invisible":
+            state.invisible = p
+            state.vanish = state.pos[p]
+            left[p] = 0
+            note(state, "invisible", f"{name} turns invisible.")
+            return (self._then(left, acted, moving, paused), AppearPick(p))
+        if action.spell == "change":
+            state.form[p] = action.target
+            state.form_left[p] = 2
+            note(state, "change", f"{name} changes into a {action.target}.")
+            left[p] = min(left[p], state.mtype(p).mv) if self.left[p] else 0
+            return (self._then(left, acted, moving, paused),)
+        if action.spell == "revert":
+            state.form[p] = ""
+            note(state, "change", f"{name} changes back.")
+            return (here,)
+        if action.spell in ("were", "human"):
+            if action.spell == "were":
+                state.were |= 1 << p
+            else:
+                state.were &= ~(1 << p)
+            note(state, "were", f"{name} takes {action.spell} form.")
+            left[p] = min(left[p], state.mtype(p).mv)
+            return (self._then(left, acted, moving, paused),)
+        raise wrong(self, action)
+
+    def describe(self) -> str:
+        return f"team {TEAM_NAMES[self.team]}'s movement phase"
+
+
+def _unreachable(state: State, player: int, cell: int, budget: int) -> str:
+    name, target = player_name(player), state.field.name(cell)
+    if player == state.carrier:
+        return f"the ball carrier moves one hex at a time into an empty hex; {target} is not one"
+    if state.counters_mask() >> cell & 1 and not contact_targets(state, player) >> cell & 1:
+        return (
+            f"{name} may not enter {target}: it is occupied and not open to a block, tackle or ball"
+        )
+    return f"{name} cannot reach {target} with {budget} movement left"
+
+
+def _ball_contact(state: State, p: int) -> Procedure[State]:
+    """A player entered the hex of a ball nobody holds: a catch attempt on a kick or punt in
+    the air (MW-KICK-7, MW-PUNT-6), otherwise a recovery attempt (MW-FUM-2)."""
+    if state.ball_state in ("kick", "punt") and state.receivable == team_of(p):
+        return CatchRoll(p, state.ball_state, ())
+    return RecoveryRoll(recovery_order(state, p))
+
+
+@dataclass(frozen=True, slots=True)
+class EndPhase(InPlay):
+    """MW-BLOCK-1 (blocks at the end of the team with the ball's phase), MW-TACK-3 (tackles at
+    the end of the other team's phase), MW-PASS-4 (a pass is settled after both teams have
+    moved) and the hand-over to the other team's phase."""
+
+    team: int
+    acted: int
+    rule = "MW-BLOCK-1"
+
+    def auto(self, state: State) -> Transition:
+        team = self.team
+        nxt: list[Procedure[State]] = [StartPhase(1 - team)]
+        state.no_tackle &= ~team_bits(team)
+        if state.no_recover >= 0 and team_of(state.no_recover) == team and not state.phase_over:
+            state.no_recover = NOBODY  # the blocked punter's next phase is over
+        holder = ball_team(state)
+        if state.receivable == team:
+            state.receivable = NOBODY
+            if state.ball_state == "punt" and state.punt_travel == 0:
+                # MW-PUNT-7: nobody tried to catch it: the punt hits the ground and bounces.
+                nxt = [StartPhase(1 - team), BounceCount()]
+            elif state.ball_state == "kick":
+                state.ball_state = "loose"
+        if state.ball_state == "pass" and team != state.offense:
+            return (PassResolution(0, ()),)
+        onside_scrum = state.kind == "onside" and state.ball_state == "loose"
+        if holder == team or (state.ball_state == "pass" and team == state.offense) or onside_scrum:
+            pairs = block_pairs(state, team, self.acted)
+            if pairs:
+                nxt.append(BlockRoll(pairs))
+        elif holder == 1 - team and eligible_tacklers(state):
+            nxt.append(TackleRound(team, False, False))
+        return tuple(nxt)
+
+    def describe(self) -> str:
+        return f"the end of team {TEAM_NAMES[self.team]}'s movement phase"
+
+
+def block_pairs(state: State, team: int, acted: int) -> tuple[int, ...]:
+    """(blocker, defender) pairs flattened: every player who moved this phase into a hex
+    with an opponent blocks the first opponent there (ruling MW-R6: both blockers try when
+    the first fails)."""
+    out: list[int] = []
+    for p in team_players(team):
+        if not acted >> p & 1 or state.pos[p] < 0 or p == state.carrier:
+            continue
+        there = [q for q in state.players_at(state.pos[p]) if team_of(q) != team]
+        if there:
+            out += [p, min(there)]
+    return tuple(out)

@@ -1,0 +1,116 @@
+"""The steps of a play once the ball is live, re-exported from their modules.
+
+A play is a ``Play`` marker at the bottom with phases above it::
+
+    [Play] [StartPhase(A)] -> [Play] [Phase(A)] -> [Play] [EndPhase(A)] -> [Play] [StartPhase(B)]
+                                      ^ sub-steps (TackleRound, TackleRoll, RecoveryRoll, ...)
+
+When something ends the play (a tackle, a touchdown, an incomplete pass) the step sets
+``state.dead``; every in-play step then resolves to nothing, the stack unwinds to ``Play``,
+and ``Play`` settles the result (see :mod:`monsterball.games.midway.procedures`).
+
+Modules: ``inplay`` (the shared base and bookkeeping), ``phases`` (movement phases),
+``contact`` (blocks, tackles, ettins), ``ball`` (passes, catches, fumbles, punts in the air)
+and ``magic`` (mirror image, invisibility). ``phases`` builds steps from the other three;
+the two places where ``ball`` needs a phase step import it inside the method.
+"""
+
+from __future__ import annotations
+
+from monsterball.games.midway.ball import (
+    TWO_D6,
+    BounceCount,
+    CatchRoll,
+    InterceptOrder,
+    PassResolution,
+    PuntCarry,
+    PuntKick,
+    RecoveryRoll,
+    Scatter,
+    _place_punt,
+    blocked_kick,
+)
+from monsterball.games.midway.contact import (
+    BlockRoll,
+    DesignateBlock,
+    EttinAttack,
+    EttinRoll,
+    TackleRoll,
+    TackleRound,
+)
+from monsterball.games.midway.inplay import (
+    InPlay,
+    Play,
+    cell_of,
+    check_score,
+    end_mirror,
+    injure,
+    note,
+    past_midfield,
+    reappear,
+    recovery_order,
+    score_text,
+    take_ball,
+    team_bits,
+    travel_dir,
+    wrong,
+)
+from monsterball.games.midway.magic import (
+    AppearPick,
+    MirrorRoll,
+    PickReal,
+    PlaceImage,
+)
+from monsterball.games.midway.phases import (
+    EndPhase,
+    Phase,
+    StartPhase,
+    _ball_contact,
+    _unreachable,
+    block_pairs,
+)
+
+__all__ = [
+    "TWO_D6",
+    "AppearPick",
+    "BlockRoll",
+    "BounceCount",
+    "CatchRoll",
+    "DesignateBlock",
+    "EndPhase",
+    "EttinAttack",
+    "EttinRoll",
+    "InPlay",
+    "InterceptOrder",
+    "MirrorRoll",
+    "PassResolution",
+    "Phase",
+    "PickReal",
+    "PlaceImage",
+    "Play",
+    "PuntCarry",
+    "PuntKick",
+    "RecoveryRoll",
+    "Scatter",
+    "StartPhase",
+    "TackleRoll",
+    "TackleRound",
+    "_ball_contact",
+    "_place_punt",
+    "_unreachable",
+    "block_pairs",
+    "blocked_kick",
+    "cell_of",
+    "check_score",
+    "end_mirror",
+    "injure",
+    "note",
+    "past_midfield",
+    "reappear",
+    "recovery_order",
+    "score_text",
+    "take_ball",
+    "team_bits",
+    "travel_dir",
+    "wrong",
+]

@@ -1,0 +1,122 @@
+"""Text picture of a Midway position as one seat may see it.
+
+Each hex is two characters: a counter is its team letter and number (``A3``; ``A0`` is
+A10), the ball carrier's number is replaced by ``*``; ``()`` is a ball nobody holds, ``--``
+the line of a punt in the air, ``??`` a mirror-image counter the seat cannot identify,
+``im`` one of its own images, ``[]`` where an opposing player turned invisible; ``~~`` end
+zones, ``:`` the hash-mark columns. Rows are numbered on the left, yard lines on the right.
+Sizes and speeds are listed under the field.
+"""
+
+from __future__ import annotations
+
+from monsterball.games.midway.actions import NUM_PLAYERS, player_name
+from monsterball.games.midway.options import TEAM_NAMES
+from monsterball.games.midway.state import MidwayState, team_of
+
+
+def render_text(state: MidwayState, seat: int | None) -> str:
+    if state.stack and type(state.stack[-1]).__name__ in ("Draft", "DraftRandom"):
+        return draft_screen(state)
+    f = state.field
+    hidden = state.hidden_from(seat)
+    cells: dict[int, str] = {}
+    if state.ball_state == "punt":
+        for name in state.punt_line():
+            cells[f.parse_cell(name)] = "--"  # the punt's announced line
+    for c in state.images:
+        cells[c] = "??" if state.caster in hidden else "im"
+    if state.caster >= 0 and state.caster in hidden:
+        cells[state.pos[state.caster]] = "??"
+    if state.invisible >= 0 and state.invisible in hidden and state.vanish >= 0:
+        cells[state.vanish] = "[]"  # the blank counter where he vanished (MW-MAGIC-7)
+    for p in range(NUM_PLAYERS):
+        where = state.pos[p]
+        if where < 0 or p in hidden:
+            continue
+        num = p % 10 + 1
+        tag = TEAM_NAMES[team_of(p)] + (str(num) if num < 10 else "0")
+        cells[where] = tag
+    lines = []
+    for r in range(f.height - 1, -1, -1):
+        indent = " " if r % 2 else ""
+        row = []
+        for c in range(f.width):
+            cell = r * f.width + c
+            text = cells.get(cell)
+            if text == "--" and state.ball == cell:
+                text = None  # the punt itself outranks the line it flies along
+            if text is None:
+                if state.ball == cell and state.carrier not in hidden:
+                    text = "()"
+                elif state.in_end_zone(r):
+                    text = "~~"
+                elif c in (1, f.width - 2):
+                    text = ": "
+                else:
+                    text = ". "
+            elif state.ball == cell and state.carrier >= 0 and state.carrier not in hidden:
+                text = text[0] + "*"
+            row.append(text)
+        lines.append(f"{r + 1:>2} {indent}{' '.join(row)}{'' if r % 2 else ' '} {_yards(r)}")
+    letters = "  ".join(chr(ord("a") + c) for c in range(f.width))
+    lines.append(f"   {letters}")
+    a, b = state.score
+    step = state.stack[-1].describe() if state.stack else "game over"
+    lines.append(
+        f"Score A {a} - B {b}   play {state.plays}/{state.options.plays}   "
+        f"down {state.down}   offense {TEAM_NAMES[state.offense]}   "
+        f"wind: {TEAM_NAMES[state.north_team]} (defends north)   now: {step}"
+    )
+    roster = []
+    for t in (0, 1):
+        names = []
+        for p in range(t * 10, t * 10 + 10):
+            if state.roster[p]:
+                ty = state.mtype(p)
+                flag = "" if state.available(p) else " (out)"
+                names.append(f"{player_name(p)} {state.kind_of(p)} {ty.size}{ty.mv}{flag}")
+        if names:
+            roster.append(f"{TEAM_NAMES[t]}: " + ", ".join(names))
+    return "\n".join(lines + roster)
+
+
+def _yards(row: int) -> str:
+    """The yard line at the north edge of a row (G: goal line, EZ: end zone)."""
+    if row <= 1 or row >= 22:
+        return "EZ"
+    y = 5 * (row - 1)
+    return "G" if y == 100 else str(min(y, 100 - y))
+
+
+def draft_screen(state: MidwayState) -> str:
+    """The draft: the chart, each team so far, and the points and places left."""
+    from monsterball.games.midway.draft import affordable, draft_left
+
+    chart = state.chart
+    team = state.stack[-1].team  # type: ignore[attr-defined]
+    lines = [
+        f"Draft chart ({chart.team_size} players, at most {chart.max_points} points; "
+        "house rows are a reconstruction, ruling MW-R1)",
+        "  type          pts  mv size qb  rec  magic",
+    ]
+    ok = set(affordable(state, team))
+    for name in chart.names:
+        row = chart.types[name]
+        mark = " " if name in ok else "x"
+        lines.append(
+            f"{mark} {name:<13} {row.points:>3}  {row.mv:>2}  {row.size}  {row.qb_range:>2}  "
+            f"{row.rec_mod:+d}  {row.magic}"
+        )
+    for side in (0, 1):
+        slots, points = draft_left(state, side)
+        picked = [state.roster[p] for p in range(side * 10, side * 10 + 10) if state.roster[p]]
+        lines.append(
+            f"Team {TEAM_NAMES[side]}: {', '.join(picked) or '-'}  ({slots} to pick, "
+            f"{points} points left)"
+        )
+    lines.append(
+        f"Team {TEAM_NAMES[team]} to pick: 'draft orc', 'draft best', 'draft random' "
+        "(x: would leave too few points)"
+    )
+    return "\n".join(lines)

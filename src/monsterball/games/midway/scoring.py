@@ -1,0 +1,224 @@
+"""Kicks at the goal: field goals (MW-SCORE-6..8), extra points and their blocks
+(MW-SCORE-2..4)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from monsterball.core.actions import Action, Roll
+from monsterball.core.game import AUTO, CHANCE, uniform
+from monsterball.core.procedures import Procedure, Transition
+from monsterball.games.midway import chart
+from monsterball.games.midway.actions import (
+    Name,
+    player_name,
+)
+from monsterball.games.midway.inplay import score_text
+from monsterball.games.midway.options import TEAM_NAMES
+from monsterball.games.midway.play import (
+    Scatter,
+    StartPhase,
+    note,
+)
+from monsterball.games.midway.state import (
+    MidwayState,
+    team_of,
+    team_players,
+)
+
+State = MidwayState
+
+
+def big_blockers(state: State, team: int, on_field: bool) -> list[int]:
+    out = []
+    for p in team_players(team):
+        if not state.available(p) or (on_field and state.pos[p] < 0):
+            continue
+        if state.mtype(p).size in ("L", "G"):
+            out.append(p)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class FieldGoalRoll(Procedure[State]):
+    """Field Goal Success table (halfling kickers +1, ruling MW-R7)."""
+
+    kicker: int
+    distance: int
+    rule = "MW-SCORE-6"
+
+    def actor(self, state: State) -> int:
+        return CHANCE
+
+    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
+        return uniform(state.actions.d6)
+
+    def apply(self, state: State, action: Action) -> Transition:
+        assert isinstance(action, Roll)
+        need = chart.field_goal_target(self.distance)
+        if state.kind_of(self.kicker) == "halfling":
+            need += 1
+        ok = int(action.value) <= need
+        note(
+            state,
+            "fg",
+            f"Field goal from {self.distance} hexes: d6 {action.value} (needs 1-{need}): "
+            f"{'good' if ok else 'no good'}.",
+        )
+        if not ok:
+            state.dead = "fg-miss"
+            return ()
+        blockers = big_blockers(state, 1 - state.offense, on_field=True)
+        if blockers:
+            return (KickBlock(1 - state.offense, "fg", self.kicker),)
+        state.dead = "fg-good"
+        return ()
+
+    def describe(self) -> str:
+        return "a field goal attempt"
+
+
+@dataclass(frozen=True, slots=True)
+class KickBlock(Procedure[State]):
+    """MW-SCORE-3/7: the defending coach may name an L or G player to try to block a kick
+    that would be good ('block B3'), or not ('no')."""
+
+    team: int
+    what: str  # pat or fg
+    kicker: int
+    rule = "MW-SCORE-3"
+
+    def actor(self, state: State) -> int:
+        return self.team
+
+    def legal_actions(self, state: State) -> list[Action]:
+        on_field = self.what == "fg"
+        out: list[Action] = [
+            state.actions.block[p] for p in big_blockers(state, self.team, on_field)
+        ]
+        out.append(state.actions.words["no"])
+        return out
+
+    def apply(self, state: State, action: Action) -> Transition:
+        if isinstance(action, Name):
+            return (KickBlockRoll(action.player, self.what, self.kicker),)
+        return (PatScore(1),) if self.what == "pat" else fg_good(state)
+
+    def describe(self) -> str:
+        return f"team {TEAM_NAMES[self.team]}'s chance to block the kick"
+
+
+def fg_good(state: State) -> Transition:
+    state.dead = "fg-good"
+    return ()
+
+
+@dataclass(frozen=True, slots=True)
+class KickBlockRoll(Procedure[State]):
+    """MW-SCORE-3: d6, a 6 blocks the kick; then the kicking coach's d6, a 6 stuns the
+    blocker for the next play."""
+
+    blocker: int
+    what: str
+    kicker: int
+    rule = "MW-SCORE-3"
+
+    def actor(self, state: State) -> int:
+        return CHANCE
+
+    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
+        return uniform(state.actions.d6)
+
+    def apply(self, state: State, action: Action) -> Transition:
+        assert isinstance(action, Roll)
+        if action.value != "6":
+            note(state, "kick-block", f"{player_name(self.blocker)} fails to block the kick.")
+            return (PatScore(1),) if self.what == "pat" else fg_good(state)
+        note(state, "kick-block", f"{player_name(self.blocker)} blocks the kick!")
+        return (StunRoll(self.blocker, self.what, self.kicker),)
+
+    def describe(self) -> str:
+        return "a kick block attempt"
+
+
+@dataclass(frozen=True, slots=True)
+class StunRoll(Procedure[State]):
+    """MW-SCORE-4: a 6 stuns the blocker (out of the ensuing kickoff / the next play). A
+    blocked field goal is then a loose ball from the kicker's hex (MW-SCORE-8)."""
+
+    blocker: int
+    what: str
+    kicker: int
+    rule = "MW-SCORE-4"
+
+    def actor(self, state: State) -> int:
+        return CHANCE
+
+    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
+        return uniform(state.actions.d6)
+
+    def apply(self, state: State, action: Action) -> Transition:
+        assert isinstance(action, Roll)
+        if action.value == "6":
+            note(state, "stun", f"{player_name(self.blocker)} is stunned by the kick.")
+            state.out_through[self.blocker] = state.play_no + 1
+            if self.what == "fg":
+                state.remove(self.blocker)
+        if self.what == "pat":
+            return (PatScore(0),)
+        # The blocked field goal: a loose ball; the blocking team moves first (ruling MW-R8).
+        state.ball = state.pos[self.kicker]
+        state.ball_state = "loose"
+        state.kind = "blocked"
+        defense = 1 - state.offense
+        return (StartPhase(defense), Scatter("block", state.ahead(state.offense), defense))
+
+    def describe(self) -> str:
+        return "a stun roll"
+
+
+@dataclass(frozen=True, slots=True)
+class PatRoll(Procedure[State]):
+    """MW-SCORE-2: a result of 1-5 on d6 makes the kick."""
+
+    kicker: int
+    rule = "MW-SCORE-2"
+
+    def actor(self, state: State) -> int:
+        return CHANCE
+
+    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
+        return uniform(state.actions.d6)
+
+    def apply(self, state: State, action: Action) -> Transition:
+        assert isinstance(action, Roll)
+        ok = action.value != "6"
+        note(state, "pat", f"Extra point kick: d6 {action.value}: {'good' if ok else 'missed'}.")
+        if not ok:
+            return (PatScore(0),)
+        return pat_block_or_score(state, team_of(self.kicker), self.kicker)
+
+    def describe(self) -> str:
+        return "an extra point kick"
+
+
+@dataclass(frozen=True, slots=True)
+class PatScore(Procedure[State]):
+    points: int
+    rule = "MW-SCORE-2"
+
+    def actor(self, state: State) -> int:
+        return AUTO
+
+    def resolve(self, state: State) -> Transition:
+        if self.points:
+            state.score[state.offense] += self.points
+            note(state, "score", f"Extra point: {score_text(state)}.")
+        return ()
+
+
+def pat_block_or_score(state: State, team: int, kicker: int) -> tuple[Procedure[State], ...]:
+    if big_blockers(state, 1 - team, on_field=False):
+        return (KickBlock(1 - team, "pat", kicker),)
+    return (PatScore(1),)

@@ -1,0 +1,227 @@
+"""The five steps before a play from scrimmage (MW-SCRIM-1..5) and the snap."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from monsterball.core.actions import Action
+from monsterball.core.game import AUTO
+from monsterball.core.procedures import Procedure, Transition
+from monsterball.games.midway import chart
+from monsterball.games.midway.actions import (
+    LENGTH,
+    Move,
+    Snap,
+    Word,
+    player_name,
+)
+from monsterball.games.midway.kickoff import SetUp, new_play, wind
+from monsterball.games.midway.moves import hobgoblin_filter
+from monsterball.games.midway.options import TEAM_NAMES
+from monsterball.games.midway.play import (
+    Play,
+    StartPhase,
+    cell_of,
+    note,
+)
+from monsterball.games.midway.scoring import FieldGoalRoll
+from monsterball.games.midway.state import (
+    MidwayState,
+)
+
+State = MidwayState
+
+
+@dataclass(frozen=True, slots=True)
+class StartScrimmage(Procedure[State]):
+    """MW-SCRIM-1..5: the five-step sequence before a play from scrimmage."""
+
+    conversion: bool
+    rule = "MW-SCRIM-1"
+
+    def actor(self, state: State) -> int:
+        return AUTO
+
+    def resolve(self, state: State) -> Transition:
+        new_play(state, "conversion" if self.conversion else "scrimmage", not self.conversion)
+        state.poss = state.offense
+        state.ball = state.spot
+        state.los_row = state.row(state.spot)
+        o = state.offense
+        if self.conversion:
+            note(state, "conversion", f"Team {TEAM_NAMES[o]} tries a two-point conversion.")
+        else:
+            note(
+                state,
+                "scrimmage",
+                f"Play {state.plays}: team {TEAM_NAMES[o]}, down {state.down}, ball on "
+                f"{state.field.name(state.spot)}.",
+            )
+        return (
+            SnapStep(o),
+            Adjust(1 - o, 0),
+            ShiftStep(o),
+            SetUp(1 - o, "defense"),
+            SetUp(o, "offense"),
+        )
+
+    def describe(self) -> str:
+        return "the start of a play from scrimmage"
+
+
+@dataclass(frozen=True, slots=True)
+class ShiftStep(Procedure[State]):
+    """MW-SCRIM-3: the offense may shift one player laterally or away from the line, up to
+    its movement factor ('A4-f9'), or not ('end')."""
+
+    team: int
+    rule = "MW-SCRIM-3"
+
+    def actor(self, state: State) -> int:
+        return self.team
+
+    def _moves(self, state: State) -> dict[int, int]:
+        f = state.field
+        free = f.full_mask & ~state.counters_mask()
+        out: dict[int, int] = {}
+        for p in state.on_field(self.team):
+            here = state.pos[p]
+            if here == state.ball:
+                continue  # the snapper stays on the ball
+            mask = f.reachable(here, state.mtype(p).mv, free)
+            keep = 0
+            for c in range(f.size):
+                if mask >> c & 1 and not state.beyond(self.team, state.row(c), state.row(here)):
+                    keep |= 1 << c
+            out[p] = hobgoblin_filter(state, p, keep)
+        return out
+
+    def legal_actions(self, state: State) -> list[Action]:
+        out: list[Action] = [state.actions.words["end"]]
+        for p, mask in self._moves(state).items():
+            out += state.actions.move_by_mask[p].select(mask)
+        return out
+
+    def apply(self, state: State, action: Action) -> Transition:
+        if isinstance(action, Move):
+            state.pos[action.player] = cell_of(state, action.cell)
+            note(state, "shift", f"{player_name(action.player)} goes in motion to {action.cell}.")
+        return ()
+
+    def describe(self) -> str:
+        return f"team {TEAM_NAMES[self.team]}'s shift or motion"
+
+
+@dataclass(frozen=True, slots=True)
+class Adjust(Procedure[State]):
+    """MW-SCRIM-4: the defense may move any players up to their movement factors, without
+    crossing the line of scrimmage; 'end' when done."""
+
+    team: int
+    moved: int
+    rule = "MW-SCRIM-4"
+
+    def actor(self, state: State) -> int:
+        return self.team
+
+    def _mask(self, state: State, p: int) -> int:
+        f = state.field
+        free = f.full_mask & ~state.counters_mask()
+        side = 0
+        for r in range(f.height):
+            if state.beyond(1 - self.team, r, state.los_row):
+                side |= f.row_mask(r)
+        reach = f.reachable(state.pos[p], state.mtype(p).mv, free & side)
+        return hobgoblin_filter(state, p, reach)
+
+    def legal_actions(self, state: State) -> list[Action]:
+        out: list[Action] = [state.actions.words["end"]]
+        for p in state.on_field(self.team):
+            if not self.moved >> p & 1:
+                out += state.actions.move_by_mask[p].select(self._mask(state, p))
+        return out
+
+    def apply(self, state: State, action: Action) -> Transition:
+        if isinstance(action, Move):
+            state.pos[action.player] = cell_of(state, action.cell)
+            return (Adjust(self.team, self.moved | 1 << action.player),)
+        return ()
+
+    def describe(self) -> str:
+        return f"team {TEAM_NAMES[self.team]}'s defensive adjustment"
+
+
+def fg_distance(state: State, team: int) -> int:
+    """MW-SCORE-6: from one hex behind the line to the goal posts at the back of the end
+    zone, less one for the wind."""
+    rear = LENGTH - 1 if state.forward(team) > 0 else 0
+    return abs(rear - state.los_row) + 1 - wind(state, team)
+
+
+@dataclass(frozen=True, slots=True)
+class SnapStep(Procedure[State]):
+    """MW-SCRIM-5: the snap, at most two open hexes from the center and away from the line
+    ('snap A4'), or an announced field goal ('fg', MW-SCORE-6)."""
+
+    team: int
+    rule = "MW-SCRIM-5"
+
+    def actor(self, state: State) -> int:
+        return self.team
+
+    def receivers(self, state: State) -> list[int]:
+        f = state.field
+        out = [
+            p
+            for p in state.on_field(self.team)
+            if state.pos[p] != state.ball
+            and f.distance(state.ball, state.pos[p]) <= 3
+            and state.beyond(1 - self.team, state.row(state.pos[p]), state.los_row)
+        ]
+        if not out:  # a team cut to one back by injuries snaps to the center himself
+            out = [p for p in state.on_field(self.team) if state.pos[p] == state.ball]
+        return out
+
+    def holder_kicker(self, state: State) -> tuple[int, int] | None:
+        if state.kind == "conversion":
+            return None
+        d = fg_distance(state, self.team)
+        if chart.field_goal_target(d) == 0:
+            return None
+        f = state.field
+        for h in self.receivers(state):
+            behind = state.pos[h] - state.forward(self.team) * f.width
+            for k in state.on_field(self.team):
+                if state.pos[k] == behind:
+                    return h, k
+        return None
+
+    def legal_actions(self, state: State) -> list[Action]:
+        out: list[Action] = [state.actions.snap[p] for p in self.receivers(state)]
+        if self.holder_kicker(state):
+            out.append(state.actions.words["fg"])
+        return out
+
+    def apply(self, state: State, action: Action) -> Transition:
+        state.linemen = 0
+        for p in state.on_field(self.team):
+            if state.row(state.pos[p]) == state.los_row:
+                state.linemen |= 1 << p
+        if isinstance(action, Word):
+            hk = self.holder_kicker(state)
+            assert hk is not None
+            state.kind = "field goal"
+            note(state, "fg", f"Team {TEAM_NAMES[self.team]} tries a field goal.")
+            return (Play(), FieldGoalRoll(hk[1], fg_distance(state, self.team)))
+        assert isinstance(action, Snap)
+        p = action.player
+        state.carrier = p
+        state.ball = state.pos[p]
+        state.ball_state = "held"
+        state.punter = p
+        state.first_phase = self.team
+        note(state, "snap", f"The ball is snapped to {player_name(p)}.")
+        return (Play(), StartPhase(self.team))
+
+    def describe(self) -> str:
+        return f"team {TEAM_NAMES[self.team]}'s snap"

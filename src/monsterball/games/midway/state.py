@@ -1,0 +1,474 @@
+"""The Monsters of the Midway board and the questions the rules ask of it.
+
+Field (ruling MW-R4): 14 hexes wide, 24 rows long: two 2-row end zones and 20 rows of
+5 yards between the goal lines, so midfield is 50 yards (10 rows) from each goal line::
+
+    row 24 ~~~~~~~~~~~~~~  north end zone (rows 23-24 as printed, 22-23 internally)
+    row 23 ~~~~~~~~~~~~~~
+    row 22 . . . . . . ..  5-yard row before the north goal line
+      ..
+    row 13 . . . . . . ..  } midfield line between rows 12 and 13
+    row 12 . . . . . . ..  }
+      ..
+    row  3 . . . . . . ..
+    row  2 ~~~~~~~~~~~~~~  south end zone
+    row  1 ~~~~~~~~~~~~~~
+           a b c ... l m n   (hash marks between b|c and l|m)
+
+Cells are ``row * 14 + col`` (names ``a1`` .. ``n24``). ``north_team`` defends the north end
+zone (and has the wind); the other team attacks north.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from monsterball.core.errors import PositionError
+from monsterball.core.game import CHANCE, GameSpec, GameState
+from monsterball.core.geometry import HexGrid, grid
+from monsterball.core.procedures import Procedure
+from monsterball.games.midway.actions import (
+    LENGTH,
+    NUM_PLAYERS,
+    PER_TEAM,
+    WIDTH,
+    Catalogue,
+    catalogue,
+    player_name,
+)
+from monsterball.games.midway.chart import DraftChart, MonsterType, default_chart
+from monsterball.games.midway.options import TEAM_NAMES, MidwayOptions, parse_roster
+
+NOBODY = -1
+FOREVER = 1_000_000  # "injured for the game": out through this play number
+HASH_LO, HASH_HI = 2, WIDTH - 3  # columns just inside the hash marks
+MID_COL = 6
+
+# Board fields: name -> kind ("int", "bool", "str", "ints" (20), "strs" (20), "list").
+FIELDS: dict[str, str] = {
+    "roster": "strs",
+    "form": "strs",  # change self: the chart type the player has become ("" none)
+    "form_left": "ints",  # movement phases left of change self
+    "were": "int",  # bitmask of werebears in were form
+    "pos": "ints",
+    "out_through": "ints",  # out of the game through this play number (-1: available)
+    "ball": "int",
+    "carrier": "int",
+    "ball_state": "str",  # "" (no ball), held, loose, pass, kick, punt
+    "offense": "int",  # the team with the downs
+    "poss": "int",  # the team holding (or last holding) the ball
+    "north_team": "int",
+    "score": "list",
+    "plays": "int",  # plays counted toward the game's length
+    "play_no": "int",  # every play, conversions included (for injuries)
+    "down": "int",
+    "spot": "int",  # the ball's spot for the next play from scrimmage
+    "kind": "str",  # kickoff, onside, scrimmage, conversion, field goal, punt
+    "los_row": "int",
+    "linemen": "int",  # bitmask: offensive players on the line at the snap
+    "passed": "bool",
+    "crossed": "bool",  # a backfield player crossed the line before a pass
+    "thrower_row": "int",
+    "phases": "int",  # movement phases in this play
+    "first_phase": "int",  # team whose first phase gets the kickoff +2 / snap -2 (-1 none)
+    "receivable": "int",  # team that may still catch the kick/punt on the fly (-1 none)
+    "punter": "int",
+    "punt_path": "list",
+    "punt_travel": "int",
+    "bounces": "int",
+    "no_recover": "int",  # a blocked punter, barred from recovering this phase
+    "onside_ok": "bool",  # the onside kick went 10 yards: the kickers may recover
+    "tried": "int",  # defenders who tried a tackle in this set of phases
+    "frozen": "int",  # may not move in their next phase (neutralized or blocked)
+    "no_tackle": "int",  # successfully blocked: no tackle in their next phase
+    "slowed": "int",  # movement lost by the carrier in its next phase
+    "dazed": "int",  # contacted a mirror image: no more action this phase
+    "images": "list",  # cells of false mirror-image counters
+    "caster": "int",  # the real mirror-image caster (-1 none)
+    "image_phases": "int",
+    "invisible": "int",
+    "vanish": "int",
+    "appear_at": "int",
+    "last_dir": "int",  # direction of the ball's last travel (for direction modifiers)
+    "throw_phase": "int",  # the phase in which the pass was thrown
+    "dead": "str",  # why the play just ended ("" while it runs)
+    "phase_over": "bool",  # a recovery ended the moving team's phase
+    "spent": "int",  # players who have used their spell (option spell_limit)
+    "winner": "int",
+}
+
+
+def team_of(player: int) -> int:
+    return player // PER_TEAM
+
+
+def team_players(team: int) -> range:
+    return range(team * PER_TEAM, (team + 1) * PER_TEAM)
+
+
+class MidwayState(GameState):
+    """One position of Monsters of the Midway (see FIELDS for the board)."""
+
+    options: MidwayOptions
+    procedure_kinds: ClassVar[Mapping[str, type[Procedure[Any]]]] = {}
+
+    __slots__ = ("actions", "chart", "field", *FIELDS)
+
+    def __init__(self, options: MidwayOptions):
+        super().__init__(options)
+        self._attach_tables()
+        self.roster = [""] * NUM_PLAYERS
+        self.form = [""] * NUM_PLAYERS
+        self.form_left = [0] * NUM_PLAYERS
+        self.were = 0
+        self.pos = [NOBODY] * NUM_PLAYERS
+        self.out_through = [NOBODY] * NUM_PLAYERS
+        self.ball = NOBODY
+        self.carrier = NOBODY
+        self.ball_state = ""
+        self.offense = 0
+        self.poss = 0
+        self.north_team = 1
+        self.score = [0, 0]
+        self.plays = 0
+        self.play_no = 0
+        self.down = 1
+        self.spot = NOBODY
+        self.kind = ""
+        self.los_row = 0
+        self.linemen = 0
+        self.passed = False
+        self.crossed = False
+        self.thrower_row = 0
+        self.phases = 0
+        self.first_phase = NOBODY
+        self.receivable = NOBODY
+        self.punter = NOBODY
+        self.punt_path: list[int] = []
+        self.punt_travel = 0
+        self.bounces = 0
+        self.no_recover = NOBODY
+        self.onside_ok = False
+        self.tried = 0
+        self.frozen = 0
+        self.no_tackle = 0
+        self.slowed = 0
+        self.dazed = 0
+        self.images: list[int] = []
+        self.caster = NOBODY
+        self.image_phases = 0
+        self.invisible = NOBODY
+        self.vanish = NOBODY
+        self.appear_at = NOBODY
+        self.last_dir = 0
+        self.throw_phase = 0
+        self.dead = ""
+        self.phase_over = False
+        self.spent = 0
+        self.winner = NOBODY
+        for team, text in enumerate((options.roster_a, options.roster_b)):
+            if text:
+                for i, kind in enumerate(parse_roster(text)):
+                    self.roster[team * PER_TEAM + i] = kind
+        from monsterball.games.midway.procedures import first_steps
+
+        self.stack = first_steps(self)
+
+    def _attach_tables(self) -> None:
+        field = grid("hex", WIDTH, LENGTH)
+        assert isinstance(field, HexGrid)
+        self.field = field
+        self.actions: Catalogue = catalogue()
+        self.chart: DraftChart = default_chart()
+
+    def _copy_board(self, other: MidwayState) -> None:
+        other.field = self.field
+        other.actions = self.actions
+        other.chart = self.chart
+        for name in FIELDS:
+            value = getattr(self, name)
+            setattr(other, name, value[:] if isinstance(value, list) else value)
+
+    # -- players ------------------------------------------------------------------------------
+
+    def mtype(self, player: int) -> MonsterType:
+        """The player's current type: change self and were form included."""
+        kind = self.form[player] or self.roster[player]
+        base = self.chart.types[kind]
+        if self.were >> player & 1 and base.were_size:
+            return MonsterType(
+                base.name, base.points, base.were_mv, base.were_size, 0, base.rec_mod, base.magic
+            )
+        return base
+
+    def kind_of(self, player: int) -> str:
+        return self.form[player] or self.roster[player]
+
+    def available(self, player: int) -> bool:
+        return self.roster[player] != "" and self.out_through[player] < self.play_no
+
+    def on_field(self, team: int) -> list[int]:
+        return [p for p in team_players(team) if self.pos[p] >= 0]
+
+    def team_mask(self, team: int) -> int:
+        mask = 0
+        for p in team_players(team):
+            if self.pos[p] >= 0:
+                mask |= 1 << self.pos[p]
+        return mask
+
+    def counters_mask(self) -> int:
+        """Every hex with a counter on it: players (the invisible one excluded) and images."""
+        mask = 0
+        for p in range(NUM_PLAYERS):
+            if self.pos[p] >= 0 and p != self.invisible:
+                mask |= 1 << self.pos[p]
+        for c in self.images:
+            mask |= 1 << c
+        return mask
+
+    def players_at(self, cell: int) -> list[int]:
+        return [p for p in range(NUM_PLAYERS) if self.pos[p] == cell and p != self.invisible]
+
+    def remove(self, player: int) -> None:
+        """Off the field (injury, stunned): ends any spell the player holds."""
+        self.pos[player] = NOBODY
+        if player == self.caster:
+            self.caster = NOBODY
+            self.images = []
+        if player == self.invisible:
+            self.invisible = NOBODY
+            self.vanish = NOBODY
+            self.appear_at = NOBODY
+
+    # -- field geometry -------------------------------------------------------------------------
+
+    def forward(self, team: int) -> int:
+        """+1 if ``team`` attacks north, -1 if south."""
+        return -1 if team == self.north_team else 1
+
+    def row(self, cell: int) -> int:
+        return cell // WIDTH
+
+    def col(self, cell: int) -> int:
+        return cell % WIDTH
+
+    def own_end_zone(self, team: int, row: int) -> bool:
+        return row >= LENGTH - 2 if team == self.north_team else row <= 1
+
+    def in_end_zone(self, row: int) -> bool:
+        return row <= 1 or row >= LENGTH - 2
+
+    def yard_row(self, team: int, yards: int) -> int:
+        """The row just behind ``team``'s own ``yards`` line (the 40: the 35-40 row)."""
+        south_row = 2 + yards // 5 - 1
+        return south_row if team != self.north_team else LENGTH - 1 - south_row
+
+    def beyond(self, team: int, row: int, line: int) -> bool:
+        """Whether ``row`` is past ``line`` in ``team``'s direction of attack."""
+        return (row - line) * self.forward(team) > 0
+
+    def ahead(self, team: int) -> int:
+        """Straight ahead for a ball travelling with ``team``'s attack (ruling MW-R3)."""
+        return 0 if self.forward(team) > 0 else 3
+
+    def hash_spot(self, cell: int) -> int:
+        """General Rule 5: a ball in the two edge rows is spotted just inside the hash."""
+        col = min(HASH_HI, max(HASH_LO, self.col(cell)))
+        row = min(LENGTH - 3, max(2, self.row(cell)))
+        return row * WIDTH + col
+
+    @staticmethod
+    def step_coords(col: int, row: int, direction: int) -> tuple[int, int]:
+        """One hex in ``direction`` (0 NE .. 5 NW), possibly off the field."""
+        dc, dr = (HexGrid._odd if row % 2 else HexGrid._even)[direction]
+        return col + dc, row + dr
+
+    def direction_target(self, cell: int, ahead: int, d6: int) -> tuple[int, int]:
+        """The hex a direction modifier roll points at, as (col, row), possibly off-field."""
+        direction = d6 - 1 if self.options.direction == "compass" else (ahead + d6 - 1) % 6
+        return self.step_coords(self.col(cell), self.row(cell), direction)
+
+    def on_board(self, col: int, row: int) -> bool:
+        return 0 <= col < WIDTH and 0 <= row < LENGTH
+
+    def line(self, start: int, through: int, length: int) -> list[tuple[int, int]]:
+        """Hexes on the straight line from ``start`` through ``through``, ``length`` hexes
+        long (start excluded), as (col, row) that may run off the field."""
+        xa, _, za = HexGrid.cube(self.col(start), self.row(start))
+        xb, _, zb = HexGrid.cube(self.col(through), self.row(through))
+        dx, dz = xb - xa, zb - za
+        n = max(abs(dx), abs(dz), abs(dx + dz))
+        out: list[tuple[int, int]] = []
+        for i in range(1, length + 1):
+            t = i / n
+            x, z = xa + dx * t + 1e-6, za + dz * t + 2e-6
+            y = -x - z
+            rx, ry, rz = round(x), round(y), round(z)
+            ex, ey, ez = abs(rx - x), abs(ry - y), abs(rz - z)
+            if ex > ey and ex > ez:
+                rx = -ry - rz
+            elif ey <= ez:
+                rz = -rx - ry
+            out.append((rx + (rz - (rz & 1)) // 2, rz))
+        return out
+
+    def punt_line(self) -> list[str]:
+        """The hexes of the punt's announced line still on the field (MW-PUNT-4's blank
+        counter marking the line)."""
+        out = []
+        for packed in self.punt_path:
+            col, row = divmod(packed, 100)
+            if not self.on_board(col, row):
+                break
+            out.append(self.field.name(row * WIDTH + col))
+        return out
+
+    # -- results --------------------------------------------------------------------------------
+
+    def returns(self) -> tuple[float, ...]:
+        if self.winner in (0, 1):
+            return (1.0, -1.0) if self.winner == 0 else (-1.0, 1.0)
+        return (0.0, 0.0)
+
+    def result_text(self) -> str:
+        a, b = self.score
+        if self.winner == NOBODY:
+            return f"in progress, A {a} - B {b}"
+        if self.winner == 2:
+            return f"draw, A {a} - B {b}"
+        return f"team {TEAM_NAMES[self.winner]} wins, A {a} - B {b}"
+
+    # -- views ----------------------------------------------------------------------------------
+
+    def hidden_from(self, seat: int | None) -> set[int]:
+        """Players whose hex ``seat`` may not see: an opposing mirror-image caster, an
+        opposing invisible player (spectators see neither)."""
+        out = set()
+        for p in (self.caster, self.invisible):
+            if p >= 0 and (seat is None or team_of(p) != seat):
+                out.add(p)
+        return out
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """What ``seat`` may see: the truth minus the hexes of opposing hidden players."""
+        hidden = self.hidden_from(seat)
+        f = self.field
+        players = {}
+        for p in range(NUM_PLAYERS):
+            if not self.roster[p]:
+                continue
+            where = self.pos[p]
+            players[player_name(p)] = {
+                "type": self.kind_of(p),
+                "size": self.mtype(p).size,
+                "mv": self.mtype(p).mv,
+                "hex": None if p in hidden else (f.name(where) if where >= 0 else None),
+                "hidden": p in hidden,
+                "out": not self.available(p),
+            }
+        counters = sorted(self.images + ([self.pos[self.caster]] if self.caster >= 0 else []))
+        ball: str | None = f.name(self.ball) if self.ball >= 0 else None
+        carrier = player_name(self.carrier) if self.carrier >= 0 else None
+        if self.carrier in hidden:
+            ball, carrier = "hidden", "hidden"
+        to_act = self.current_player()
+        return {
+            "game": self.spec.id,
+            "seat": seat,
+            "width": WIDTH,
+            "length": LENGTH,
+            "players": players,
+            "counters": [f.name(c) for c in counters],
+            "vanished_at": (
+                f.name(self.vanish) if self.invisible >= 0 and self.vanish >= 0 else None
+            ),
+            "ball": ball,
+            "carrier": carrier,
+            "ball_state": self.ball_state,
+            "punt_line": self.punt_line() if self.ball_state == "punt" else [],
+            "offense": TEAM_NAMES[self.offense],
+            "north_team": TEAM_NAMES[self.north_team],
+            "score": {"A": self.score[0], "B": self.score[1]},
+            "down": self.down,
+            "plays": self.plays,
+            "plays_left": self.options.plays - self.plays,
+            "step": self.stack[-1].describe() if self.stack else "game over",
+            "to_act": TEAM_NAMES[to_act]
+            if to_act in (0, 1)
+            else ("chance" if to_act == CHANCE else None),
+            "result": self.result_text(),
+            "ply": self.ply,
+        }
+
+    def render(self, seat: int | None = None) -> str:
+        from monsterball.games.midway.render import render_text
+
+        return render_text(self, seat)
+
+    # -- positions --------------------------------------------------------------------------
+
+    def _board_to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name in FIELDS:
+            value = getattr(self, name)
+            out[name] = value[:] if isinstance(value, list) else value
+        return out
+
+    def _board_from_dict(self, data: Mapping[str, Any]) -> None:
+        self._attach_tables()
+        missing = set(FIELDS) - set(data)
+        if missing:
+            raise PositionError(f"board is missing {', '.join(sorted(missing))}")
+        extra = set(data) - set(FIELDS)
+        if extra:
+            raise PositionError(f"board has unknown field(s) {', '.join(sorted(extra))}")
+        for name, kind in FIELDS.items():
+            value = data[name]
+            ok = {
+                "int": isinstance(value, int) and not isinstance(value, bool),
+                "bool": isinstance(value, bool),
+                "str": isinstance(value, str),
+                "ints": isinstance(value, list)
+                and len(value) == NUM_PLAYERS
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in value),
+                "strs": isinstance(value, list)
+                and len(value) == NUM_PLAYERS
+                and all(isinstance(v, str) for v in value),
+                "list": isinstance(value, list)
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in value),
+            }[kind]
+            if not ok:
+                raise PositionError(f"board field '{name}' has the wrong type: {value!r}")
+            setattr(self, name, list(value) if isinstance(value, list) else value)
+        for p, kind in enumerate(self.roster):
+            if kind and kind not in self.chart.types:
+                raise PositionError(f"{player_name(p)} has unknown type '{kind}'")
+        for p, cell in enumerate(self.pos):
+            if not NOBODY <= cell < WIDTH * LENGTH:
+                raise PositionError(f"{player_name(p)} stands off the field ({cell})")
+        if not NOBODY <= self.ball < WIDTH * LENGTH:
+            raise PositionError(f"the ball is off the field ({self.ball})")
+        if not NOBODY <= self.carrier < NUM_PLAYERS:
+            raise PositionError(f"carrier {self.carrier} is not a player")
+
+    def _validate_position(self) -> None:
+        if self.carrier >= 0 and self.pos[self.carrier] != self.ball:
+            raise PositionError("the ball must be on its carrier's hex")
+        for team in (0, 1):
+            if len(self.on_field(team)) > 6:
+                raise PositionError(f"team {TEAM_NAMES[team]} has more than 6 on the field")
+        if not 1 <= self.down <= 4:
+            raise PositionError(f"down {self.down} is not 1..4")
+        if not 0 <= self.plays <= self.options.plays:
+            raise PositionError(f"plays {self.plays} is outside 0..{self.options.plays}")
+        score = self.score
+        if len(score) != 2 or min(score) < 0:
+            raise PositionError("score must be two non-negative numbers")
+        if not self.stack and self.winner == NOBODY:
+            raise PositionError("a finished game (empty stack) needs a winner")
+
+
+def bind_spec(spec: GameSpec) -> None:
+    MidwayState.spec = spec

@@ -1,0 +1,116 @@
+"""Builders for Monsters of the Midway scenario tests.
+
+A scenario starts from a game with two saved rosters (no draft), puts chosen players on
+chosen hexes, and starts a live play or a step. Team A attacks north (B defends the north
+end zone and has the wind) unless a test says otherwise. Dice are given as explicit
+chance outcomes (``d6=4``) in the action list, so every die a rule rolls is visible.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from monsterball.core.game import GameState
+from monsterball.core.registry import get_game
+from monsterball.games.midway import play as pl
+from monsterball.games.midway import procedures as pr
+from monsterball.games.midway.actions import parse_player
+from monsterball.games.midway.state import MidwayState
+
+SPEC = get_game("midway")
+ROSTER = "human,human,human,orc,orc,bugbear,bugbear,dwarf,gnome,halfling"
+
+
+def game(roster_a: str = ROSTER, roster_b: str = ROSTER, **options: Any) -> MidwayState:
+    state = SPEC.new_game(SPEC.options(roster_a=roster_a, roster_b=roster_b, **options))
+    assert isinstance(state, MidwayState)
+    return state
+
+
+def cell(state: MidwayState, name: str) -> int:
+    return state.field.parse_cell(name)
+
+
+def row_of(name: str) -> int:
+    """Internal row of a hex name (``g10`` -> 9)."""
+    return int(name[1:]) - 1
+
+
+def setup(
+    players: dict[str, str],
+    *,
+    types: dict[str, str] | None = None,
+    carrier: str | None = None,
+    ball: str | None = None,
+    ball_state: str = "held",
+    offense: int = 0,
+    los: str | None = None,
+    kind: str = "scrimmage",
+    linemen: tuple[str, ...] = (),
+    **options: Any,
+) -> MidwayState:
+    """A state between plays with ``players`` on the field (others on the bench)."""
+    state = game(**options)
+    state.stack = ()
+    for name, kind_name in (types or {}).items():
+        state.roster[parse_player(name)] = kind_name
+    for name, where in players.items():
+        state.pos[parse_player(name)] = cell(state, where)
+    state.north_team = 1
+    state.offense = state.poss = offense
+    state.kind = kind
+    state.play_no = 3
+    state.plays = 3
+    if carrier is not None:
+        state.carrier = parse_player(carrier)
+        state.ball = state.pos[state.carrier]
+        state.ball_state = "held"
+        state.poss = parse_player(carrier) // 10
+    elif ball is not None:
+        state.ball = cell(state, ball)
+        state.ball_state = ball_state
+    spot = los or (ball if ball else players.get(carrier or "", "g10"))
+    state.spot = cell(state, spot)
+    if state.ball < 0:
+        state.ball = state.spot  # between plays the ball waits on its spot
+    state.los_row = row_of(spot)
+    for name in linemen:
+        state.linemen |= 1 << parse_player(name)
+    return state
+
+
+def start_phase(state: MidwayState, team: int, first: bool = False) -> MidwayState:
+    """Put a live play on the stack and run the start of ``team``'s movement phase."""
+    if first:
+        state.first_phase = team
+    state.stack = (pr.Play(), pl.StartPhase(team))
+    state._settle()
+    return state
+
+
+def act(state: GameState, *notations: str) -> list[Any]:
+    """Apply actions (decisions and chance outcomes alike) by notation; all events."""
+    events: list[Any] = []
+    for text in notations:
+        events += state.apply(SPEC.parse_action(text))
+    return events
+
+
+def legal(state: GameState) -> set[str]:
+    return {a.notation() for a in state.legal_actions()}
+
+
+def moves_of(state: GameState, player: str) -> set[str]:
+    return {n.split("-")[1] for n in legal(state) if n.startswith(player + "-")}
+
+
+def top(state: GameState) -> str:
+    return type(state.stack[-1]).__name__ if state.stack else "terminal"
+
+
+def texts(events: list[Any]) -> list[str]:
+    return [e.describe() for e in events]
+
+
+def whats(events: list[Any]) -> list[str]:
+    return [e.what for e in events]
