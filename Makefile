@@ -44,7 +44,6 @@ bench: $(STAMP)
 ## Regenerate the golden replays after an intended behaviour change (review the diff!).
 golden: $(STAMP)
 	$(BIN)/python scripts/make_golden.py
-	$(BIN)/python scripts/make_golden_midway.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
