@@ -111,6 +111,12 @@ class HuckMonsterOptions(GameOptions):
         "Midnight Pickup Stealth Spaces: +1 to the count of a player acting from one.",
         ruling="HM-R40",
     )
+    all_stars: bool = option(
+        False,
+        "Mini Sideline kit: A1 and B1 are Sideline All-Stars, designated Handler on offense "
+        "and designated Monster on defense, with their stats.",
+        ruling="HM-R42",
+    )
     callahans: bool = option(
         False,
         "Pro: an uncontested Intercept inside its own end zone scores (a Callahan).",
@@ -154,6 +160,7 @@ class HuckMonsterOptions(GameOptions):
         "midnight-pickup": {"strategy_equipment": "pin", "stealth_spaces": True},
         "emergency-pickup": {"strategy_equipment": "pin", "team_pins": True},
         "game-disc": {"strategy_equipment": "game-disc"},
+        "all-stars": {"all_stars": True},
         "pro": {
             "callahans": True,
             "handler_pivot": True,
@@ -173,6 +180,7 @@ class HuckMonsterOptions(GameOptions):
         "emergency-pickup": "The Emergency Pickup kit: the Strategy Playmaker Pin and the "
         "Chilly-O / Electric-D Team Pins instead of team dice.",
         "game-disc": "The Strategy Game Discs instead of strategy dice.",
+        "all-stars": "The Mini Sideline kit: a Sideline All-Star on each team (A1, B1).",
         "pro": "The Pro rules built so far: Callahans, Handler Pivot, The Rethrow, Double Team.",
     }
 

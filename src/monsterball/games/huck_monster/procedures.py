@@ -54,6 +54,7 @@ from monsterball.games.huck_monster.rules import (
     LIGHT_FACES,
     MARK,
     THROW,
+    all_star_stat,
     bid_blocked,
     conflicts,
     dark_effect,
@@ -111,6 +112,18 @@ def _strategy_outcomes(state: State, offense: bool) -> list[tuple[Action, Fracti
 def _stealth(state: State, player: int) -> int:
     """HM-STEALTH-1: +1 to the count of a player acting from a Stealth Space."""
     return 1 if player >= 0 and state.stealth >> state.pos[player] & 1 else 0
+
+
+def is_all_star(state: State, player: int) -> bool:
+    """HM-R42: A1 and B1 are the Sideline All-Stars when the kit is in play."""
+    return state.options.all_stars and player >= 0 and player % 7 == 0
+
+
+def _star(state: State, player: int, action: str) -> int:
+    """HM-STAR-2..4: an All-Star adds his stat for ``action`` in his team's current role."""
+    if not is_all_star(state, player):
+        return 0
+    return all_star_stat(action, team_of(player) == state.offense)
 
 
 def _rotate(state: State, team: int, moment: str) -> None:
@@ -272,7 +285,9 @@ class PullRoll(Procedure[State]):
 
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, Roll)
-        return (PullLanding(int(action.value)),)
+        # HM-STAR-3: the pulling team's All-Star adds his Pull stat (HM-R42).
+        star = all_star_stat("pull", True) if state.options.all_stars else 0
+        return (PullLanding(int(action.value) + star),)
 
     def describe(self) -> str:
         return "the pull roll"
@@ -403,7 +418,8 @@ class MoveRoll(Procedure[State]):
         assert isinstance(action, Roll)
         count = int(action.value)
         state.emit(ev.MoveRolled(self.team, count))
-        return (Moving(self.team, count),)
+        free = _star(state, self.team * 7, "move")  # HM-STAR-5: the guaranteed move stat
+        return (Moving(self.team, count, free),)
 
     def describe(self) -> str:
         return f"team {TEAM_NAMES[self.team]} rolling to move"
@@ -418,15 +434,19 @@ class Moving(Procedure[State]):
 
     team: int
     left: int
+    free: int = 0  # an All-Star's guaranteed move stat, spent before the count (HM-STAR-5)
     rule = "HM-MOVE-2"
 
     def actor(self, state: State) -> int:
         return self.team
 
+    def _budget(self, state: State, player: int) -> int:
+        return self.left + (self.free if is_all_star(state, player) else 0)
+
     # The legal destinations of each player, with the rule that restricts them.
     def _allowed(self, state: State) -> tuple[dict[int, int], str]:
         reach = {
-            p: state.move_reach(p, self.left)
+            p: state.move_reach(p, self._budget(state, p))
             for p in team_players(self.team)
             if p != state.holder and state.pos[p] >= 0
         }
@@ -481,9 +501,10 @@ class Moving(Procedure[State]):
         if action.player == state.holder:
             raise IllegalActionError(f"{name} is in possession of the disc and cannot move")
         cell = _cell(state, action.cell)
-        if not state.move_reach(action.player, self.left) >> cell & 1:
+        budget = self._budget(state, action.player)
+        if not state.move_reach(action.player, budget) >> cell & 1:
             raise IllegalActionError(
-                f"{name} cannot reach {action.cell} with {self.left} left through open spaces"
+                f"{name} cannot reach {action.cell} with {budget} left through open spaces"
             )
         allowed, why = self._allowed(state)
         if not allowed.get(action.player, 0) >> cell & 1:
@@ -495,20 +516,27 @@ class Moving(Procedure[State]):
             return ()
         assert isinstance(action, MoveTo)
         cell = _cell(state, action.cell)
-        cost = state.move_costs(action.player, self.left)[cell]
+        cost = state.move_costs(action.player, self._budget(state, action.player))[cell]
         state.move_player(action.player, cell)
+        free = self.free
+        if is_all_star(state, action.player):
+            used = min(cost, free)
+            free -= used
+            cost -= used
         left = self.left - cost
         state.emit(ev.Moved(action.player, action.cell, cost, left))
         chasing = self.team == state.offense and state.holder == NOBODY and state.disc >= 0
         if chasing and state.adjacent(state.disc) >> cell & 1:
             state.holder = action.player
             state.emit(ev.Claimed(action.player))
-        if left == 0:
+        star_free = free and state.holder != self.team * 7
+        if left == 0 and not star_free:
             return ()
-        return (Moving(self.team, left),)
+        return (Moving(self.team, left, free if star_free else 0),)
 
     def describe(self) -> str:
-        return f"team {TEAM_NAMES[self.team]} moving ({self.left} left)"
+        extra = f", All-Star {self.free} free" if self.free else ""
+        return f"team {TEAM_NAMES[self.team]} moving ({self.left} left{extra})"
 
 
 _RULE = (
@@ -558,6 +586,7 @@ class UpCall(Procedure[State]):
             "start": self._start,
             "aim": self._aim,
             "aim-now": self._aim_now,
+            "up-move": self._up_move,
             "fly": self._fly,
             "catch": self._catch,
             "guarded": self._guarded,
@@ -596,7 +625,13 @@ class UpCall(Procedure[State]):
             state.emit(ev.Stalled(count, reason))
             state.outcome = "stall"
             return (UpCall("end"),)
-        return (UpCall("fly"), Aim(count))
+        return (UpCall("up-move"), Aim(count))
+
+    def _up_move(self, state: State) -> Transition:
+        star = state.defense * 7
+        if is_all_star(state, star) and not state.bidders >> star & 1:
+            return (UpCall("fly"), UpMove())  # HM-STAR-4 / HM-R43
+        return self._fly(state)
 
     def _fly(self, state: State) -> Transition:
         if state.outcome:
@@ -923,7 +958,7 @@ class OffenseAction(Procedure[State]):
             assert isinstance(action, Roll)
             actor = state.holder if self.kind == THROW else state.receiver
             bonus = _stealth(state, actor)
-            state.base = int(action.value) + bonus
+            state.base = int(action.value) + bonus + _star(state, actor, self.kind)
             again = self.stage == "redice"
             state.emit(ev.DiceRolled(state.offense, self.kind, state.base, again, bonus))
             if self.stage == "dice" and light_effect(state.light, self.kind) == "strip":
@@ -1090,7 +1125,7 @@ class Bid(Procedure[State]):
         if stage in ("dice", "redice"):
             assert isinstance(action, Roll)
             bonus = _stealth(state, self.player)
-            roll = int(action.value) + bonus
+            roll = int(action.value) + bonus + _star(state, self.player, self.role)
             state.emit(ev.DiceRolled(state.defense, self.role, roll, stage == "redice", bonus))
             if stage == "dice" and dark_effect(self.face, self.role) == "hot-bid":
                 return (self._with("hotbid", roll=roll),)
@@ -1283,6 +1318,47 @@ class DoubleTeam(Procedure[State]):
         }.get(self.stage, "double team: the new throw roll")
 
 
+@dataclass(frozen=True, slots=True)
+class UpMove(Procedure[State]):
+    """HM-STAR-4 / HM-R43: the defense's All-Star, as designated Monster, may move up to 5
+    spaces once the throw's path is known (``monster B1 e7`` or ``monster stay``)."""
+
+    rule = "HM-STAR-4"
+
+    def actor(self, state: State) -> int:
+        return state.defense
+
+    def _spots(self, state: State) -> int:
+        ahead = sum(1 << c for c in state.path[state.progress + 1 :])
+        distance = all_star_stat("up-move", False)
+        return state.move_reach(state.defense * 7, distance) & ~ahead
+
+    def legal_actions(self, state: State) -> list[Action]:
+        star = state.defense * 7
+        return [STAY, *state.actions.monster_by_mask[star].select(self._spots(state))]
+
+    def check(self, state: State, action: Action) -> None:
+        if action == STAY:
+            return
+        if not isinstance(action, MonsterMove):
+            raise _wrong_kind(self, action)
+        if action.player != state.defense * 7:
+            raise IllegalActionError(f"only the All-Star {player_name(state.defense * 7)} may move")
+        if not self._spots(state) >> _cell(state, action.cell) & 1:
+            raise IllegalActionError(
+                f"the All-Star cannot reach {action.cell}: up to 5 open spaces, not onto the path"
+            )
+
+    def apply(self, state: State, action: Action) -> Transition:
+        if isinstance(action, MonsterMove):
+            state.move_player(action.player, _cell(state, action.cell))
+            state.emit(ev.MonsterMoved(action.player, action.cell))
+        return ()
+
+    def describe(self) -> str:
+        return "the All-Star Monster's Up Move"
+
+
 def first_steps(options: HuckMonsterOptions) -> tuple[Procedure[State], ...]:
     return (ChooseOffense(),)
 
@@ -1304,6 +1380,7 @@ ALL_STEPS: tuple[type[Procedure[State]], ...] = (
     Pivot,
     RethrowChoice,
     DoubleTeam,
+    UpMove,
 )
 
 __all__ = ["ALL_STEPS", "DARK_FACES", "LIGHT_FACES", "first_steps"]

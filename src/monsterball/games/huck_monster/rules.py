@@ -183,6 +183,25 @@ def resolve_bid(
     return BidResult(wins, off, bid_count, cancelled, halves)
 
 
+# Sideline All-Stars (HM-STAR-3/4): the designated Handler's stats on offense (and for the
+# pull), the designated Monster's on defense; "up-move" is the Monster's move in an Up Call.
+HANDLER_STATS = {"move": 3, "pull": 2, "throw": 3, "continue": 3, "catch": 1}
+MONSTER_STATS = {
+    "move": 5,
+    "mark": 1,
+    "catch-mark": 1,
+    "intercept": 2,
+    "challenge": 1,
+    "up-move": 5,
+}
+
+
+def all_star_stat(action: str, on_offense: bool) -> int:
+    """What an All-Star adds to ``action`` in his current role (HM-STAR-2, HM-R42)."""
+    stats = HANDLER_STATS if on_offense else MONSTER_STATS
+    return stats.get(action, 0)
+
+
 TEAM_PIN = tuple(range(1, 19))  # HM-TPIN-1: "18 numerical outcomes" (HM-R38: 1..18, even)
 
 

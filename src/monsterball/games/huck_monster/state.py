@@ -646,15 +646,16 @@ _STEP_FIELDS: dict[str, tuple[Any, ...]] = {
     "player": tuple(range(NUM_PLAYERS)),
     "round": (1, 2),
     "stage": (
-        0, 1, 2, 3, "start", "aim", "aim-now", "fly", "catch", "guarded", "end", "declare",
-        "face", "dice", "redice", "strip", "monster", "hotbid", "decide", "first", "second",
-        "call", "move", "keep",
+        0, 1, 2, 3, "start", "aim", "aim-now", "up-move", "fly", "catch", "guarded", "end",
+        "declare", "face", "dice", "redice", "strip", "monster", "hotbid", "decide", "first",
+        "second", "call", "move", "keep",
     ),
     "kind": ("normal", "catch", "loose", "stall", "throw"),
     "role": ("mark", "intercept", "catch-mark", "challenge"),
     "face": ("", *DARK_FACES, *PIN_ALL),
     "count": tuple(range(0, 37)),
-    "left": tuple(range(1, 37)),
+    "left": tuple(range(0, 37)),
+    "free": tuple(range(0, 6)),
     "roll": tuple(range(0, 19)),
 }  # fmt: skip
 
