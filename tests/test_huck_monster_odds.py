@@ -164,3 +164,18 @@ def test_odds_cover_team_pins_stealth_and_playmaker_pins() -> None:
     assert disc > pin > plain
     with pytest.raises(ValueError, match="equipment"):
         UpCallSetup(equipment="spinner")
+
+
+def test_odds_cover_all_star_stats() -> None:
+    """HM-STAR-3/4: a Monster All-Star's Mark adds 1, like a Stealth Space; a Handler
+    All-Star's throw adds 3."""
+    stealth = catch_probability(UpCallSetup(mark=True, stealth_defense=True))
+    assert catch_probability(UpCallSetup(mark=True, all_star_bid="mark")) == stealth
+    dist = dict(dice_sum(3))
+    survive = sum((dist[t] * dist[m] for t in dist for m in dist if m <= t + 3), Fraction(0))
+    assert catch_probability(UpCallSetup(mark=True, all_star_throw=True)) == survive
+    # Only his own bid gets the stat: with two Intercepts, +2 on the first one only.
+    one = sum((p for t, p in dice_sum(2) if t + 2 <= 10), Fraction(0))
+    other = sum((p for t, p in dice_sum(2) if t <= 10), Fraction(0))
+    setup = UpCallSetup(intercepts=2, throw_count=10, all_star_bid="intercept")
+    assert catch_probability(setup) == one * other

@@ -1103,3 +1103,80 @@ def test_HM_STEALTH_1_HM_R40_a_player_on_a_stealth_space_adds_one() -> None:
     bidder = lane({"B1": "f7"}, stealth_spaces=True)  # f7: a Stealth Space beside e8
     events = play(bidder, "3d6=10", "throw A2 d11", "3d6=10")
     assert bids(events) == [("B1", "mark", True)]  # 10 + 1 beats 10
+
+
+# -- Sideline All-Stars --------------------------------------------------------------------------
+
+
+def test_HM_STAR_1_HM_STAR_3_HM_R42_the_handler_all_star_adds_throw_catch_and_pull() -> None:
+    state = lane(all_stars=True)  # A1 (e7) is A's All-Star and throws
+    events = play(state, "3d6=7")
+    assert state.base == 10 and "Team A rolls 10 for the Throw." in texts(events)
+    catcher = position(
+        {**LANE, "A1": "d12", "A2": "e7"},
+        disc="e8",
+        holder="A2",
+        stack=[UpCall("aim"), OffenseAction("throw", "declare")],
+        opts=options(throw_path="straight", strategy_dice=False, all_stars=True),
+        up_calls=1,
+    )
+    play(catcher, "3d6=7", "throw A1 d11", "monster stay", "3d6=3", "2d6=2", "2d6=2", "3d6=9")
+    assert catcher.base == 10  # the All-Star's catch: 9 + 1
+    from monsterball.games.huck_monster.procedures import PullRoll
+
+    pulling = position({}, disc="d15", stack=[PullRoll()], opts=options(all_stars=True))
+    play(pulling, "3d6=5")
+    assert top(pulling) == PullLanding(7)  # Pull +2
+
+
+def test_HM_STAR_4_HM_R43_the_monster_all_star_bids_higher_and_may_up_move() -> None:
+    state = lane(all_stars=True)
+    play(state, "3d6=7", "throw A2 d11")  # A1, the Handler All-Star, throws 7 + 3 = 10
+    # HM-R43: once the path is known B1, the designated Monster, may move up to 5 spaces.
+    assert state.current_player() == 1 and "monster stay" in legal(state)
+    assert all(a.startswith("monster B1") or a == "monster stay" for a in legal(state))
+    with pytest.raises(IllegalActionError, match="only the All-Star"):
+        play(state, "monster B2 c9")
+    events = play(state, "monster stay", "3d6=10")
+    assert bids(events) == [("B1", "mark", True)]  # Mark +1: 11 beats 10
+    mover = lane(all_stars=True)
+    play(mover, "3d6=7", "throw A2 d11", "monster B1 c10", "2d6=2", "2d6=2", "3d6=12")
+    events = play(mover, "3d6=10", "3d6=11")
+    # B1 moved beside the disc's stop: he bids as a Mark at the catch, 10 + 1 against 12.
+    assert bids(events)[:2] == [("B1", "catch-mark", False), ("B4", "catch-mark", False)]
+    decided = [e for e in events if isinstance(e, ev.BidDecided) and e.player == 7]
+    assert decided[0].defense == 11
+    intercept = lane({"B1": "b7", "B2": "h4", "B3": "h3"}, all_stars=True)
+    play(intercept, "3d6=7", "throw A2 d11", "monster B1 d9")
+    events = play(intercept, "2d6=9")
+    assert bids(events) == [("B1", "intercept", True)]  # Intercept +2: 11 beats 10
+
+
+def test_HM_STAR_5_the_all_star_has_a_guaranteed_move() -> None:
+    state = position({"A1": "b5", "A2": "e7"}, disc="e8", holder="A2",
+                     stack=[TeamMoves("normal", 1, 0)], opts=options(all_stars=True))  # fmt: skip
+    play(state, "3d6=3")
+    assert top(state) == Moving(0, 3, 3)
+    play(state, "A3-c4")  # the team count is spent on A3 ...
+    assert top(state) == Moving(0, 0, 3)
+    assert {a.split("-")[0] for a in legal(state)} == {"A1", "end"}  # ... A1 still moves 3
+    play(state, "A1-b8")
+    assert isinstance(top(state), MoveRoll) and top(state).team == 1  # type: ignore[attr-defined]
+    play(state, "3d6=3")
+    assert top(state) == Moving(1, 3, 5)  # the Monster's Move +5
+
+
+def test_HM_STAR_2_HM_STAR_6_HM_STAR_7_roles_follow_possession_and_stack_with_strategy() -> None:
+    state = lane(all_stars=True, strategy=True)
+    play(state, "roll", "3d6=7", "throw A2 d11", "monster stay", "strategy", "dark=hot-bid")
+    play(state, "3d6=12", "keep")
+    assert state.offense == 1 and state.holder == 7
+    # B1 is now B's designated Handler: his throw gets +3, and strategy adds on top.
+    play(state, "3d6=3", "end", "3d6=3", "end", "strategy", "light=huck", "3d6=4")
+    assert state.base == 7 and offense_total(state) == 14
+
+
+def offense_total(state: HuckMonsterState) -> int:
+    from monsterball.games.huck_monster.rules import offense_count
+
+    return offense_count(state.base, state.light, state.action, state.halved)

@@ -609,6 +609,13 @@ def odds_cmd(
     stealth_defense: Annotated[
         bool, typer.Option("--stealth-defense", help="Every bidder on a Stealth Space.")
     ] = False,
+    all_star: Annotated[
+        str,
+        typer.Option(
+            help="Sideline All-Star in the play: none, throw, catch, or the defender's "
+            "role (mark, intercept, catch-mark, challenge)."
+        ),
+    ] = "none",
     by_count: Annotated[
         bool, typer.Option("--by-count", help="Also list the odds for each throw count.")
     ] = False,
@@ -633,6 +640,9 @@ def odds_cmd(
             team_pins=team_pins,
             stealth_offense=stealth_offense,
             stealth_defense=stealth_defense,
+            all_star_throw=all_star == "throw",
+            all_star_catch=all_star == "catch",
+            all_star_bid=all_star if all_star not in ("throw", "catch") else "none",
         )
     except ValueError as exc:
         _fail(str(exc))

@@ -83,6 +83,9 @@ RULINGS = {
     "HM-R39": "A Strategy Game Disc shows only its own side's 9 pin outcomes.",
     "HM-R40": "Stealth Spaces: two staggered rows of 4; +1 to throws, catches and bids.",
     "HM-R41": "A pin Monster may bid again; Match puts each defender beside his numbered man.",
+    "HM-R42": "All-Stars are A1 and B1; Handler stats on offense (and the pull), Monster "
+    "stats on defense.",
+    "HM-R43": "The All-Star Monster's Up Move is offered once per Up Call, after the aim.",
 }
 
 SPEC = register(

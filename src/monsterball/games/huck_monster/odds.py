@@ -26,6 +26,7 @@ from monsterball.games.huck_monster.rules import (
     INTERCEPT,
     MARK,
     THROW,
+    all_star_stat,
     bid_blocked,
     conflicts,
     dark_effect,
@@ -62,6 +63,9 @@ class UpCallSetup:
     team_pins: bool = False
     stealth_offense: bool = False
     stealth_defense: bool = False
+    all_star_throw: bool = False
+    all_star_catch: bool = False
+    all_star_bid: str = "none"
 
     def __post_init__(self) -> None:
         if self.offense_strategy not in OFFENSE_STRATEGY:
@@ -76,6 +80,8 @@ class UpCallSetup:
             raise ValueError("a throw count is 3..18 (1..18 with Team Pins)")
         if self.ties not in ("offense", "defense"):
             raise ValueError("ties must be 'offense' or 'defense'")
+        if self.all_star_bid not in DEFENSE_STRATEGY:
+            raise ValueError(f"all-star bid must be one of {', '.join(DEFENSE_STRATEGY)}")
         if self.equipment not in ("dice", "pin", "game-disc"):
             raise ValueError("equipment must be 'dice', 'pin' or 'game-disc'")
 
@@ -104,6 +110,9 @@ def _run_bids(
         if index == len(bids):
             return then(halved, pending)
         bid, hammered = bids[index]
+        # The first bid of the All-Star's kind is his: he adds his Monster stat (HM-STAR-4).
+        first = next(i for i, (b, _) in enumerate(bids) if b == bid)
+        star = all_star_stat(bid, False) if setup.all_star_bid == bid and index == first else 0
         use = pending == bid
         rest = "none" if use else pending
         faces = _faces(setup, offense=False) if use else [("", Fraction(1))]
@@ -122,7 +131,7 @@ def _run_bids(
                     action=action,
                     halved=halved,
                     bid=bid,
-                    roll=roll + setup.stealth_defense,
+                    roll=roll + setup.stealth_defense + star,
                     dark=face,
                     ties=setup.ties,
                 )
@@ -151,11 +160,17 @@ def _faces(setup: UpCallSetup, *, offense: bool) -> list[tuple[str, Fraction]]:
 
 
 def _with_roll(
-    value: Callable[[int], Fraction], strip: bool, fixed: int | None, setup: UpCallSetup
+    value: Callable[[int], Fraction],
+    strip: bool,
+    fixed: int | None,
+    setup: UpCallSetup,
+    action: str,
 ) -> Fraction:
     """Expected value over a 3-dice roll or Team Pin spin (or a fixed total), plus a Stealth
-    Space; Strip keeps the better of the roll and a re-roll's expectation."""
-    bonus = int(setup.stealth_offense)
+    Space and an All-Star's stat; Strip keeps the better of the roll and a re-roll's
+    expectation."""
+    star = setup.all_star_throw if action == THROW else setup.all_star_catch
+    bonus = int(setup.stealth_offense) + (all_star_stat(action, True) if star else 0)
     roll = team_roll(3, setup.team_pins)
     dist = roll if fixed is None else ((fixed, Fraction(1)),)
     if not strip:
@@ -195,7 +210,7 @@ def catch_probability(setup: UpCallSetup) -> Fraction:
                 )
 
             strip = light_effect(face, CATCH) == "strip"
-            total += p_face * _with_roll(value, strip, None, setup)
+            total += p_face * _with_roll(value, strip, None, setup, CATCH)
         return total
 
     throw_bids = [(MARK, False)] * setup.mark + [(INTERCEPT, False)] * setup.intercepts
@@ -223,5 +238,5 @@ def catch_probability(setup: UpCallSetup) -> Fraction:
             )
 
         strip = light_effect(face, THROW) == "strip"
-        total += p_face * _with_roll(value, strip, setup.throw_count, setup)
+        total += p_face * _with_roll(value, strip, setup.throw_count, setup, THROW)
     return total
