@@ -1180,3 +1180,14 @@ def offense_total(state: HuckMonsterState) -> int:
     from monsterball.games.huck_monster.rules import offense_count
 
     return offense_count(state.base, state.light, state.action, state.halved)
+
+
+def test_HM_EXP_1_HM_R44_ruled_out_results_count_for_nothing() -> None:
+    state = lane(strategy=True, expert_disabled="huck, no-big")
+    events = play(state, "strategy", "light=huck", "3d6=6")
+    assert "Team A rolls strategy: huck (no effect on this action)." in texts(events)
+    assert state.light == "" and state.strategy_used[0]
+    events = play(state, "throw A2 d11", "strategy", "dark=no-big", "3d6=7")
+    assert bids(events) == [("B1", "mark", True)]  # a plain 7 beats the un-doubled 6
+    with pytest.raises(Exception, match="unknown outcome"):
+        options(expert_disabled="hucks")

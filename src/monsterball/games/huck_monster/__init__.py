@@ -86,6 +86,8 @@ RULINGS = {
     "HM-R42": "All-Stars are A1 and B1; Handler stats on offense (and the pull), Monster "
     "stats on defense.",
     "HM-R43": "The All-Star Monster's Up Move is offered once per Up Call, after the aim.",
+    "HM-R44": "Expert: coaches list the strategy results they rule out (expert_disabled); "
+    "those count for nothing.",
 }
 
 SPEC = register(

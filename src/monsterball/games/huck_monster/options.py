@@ -117,6 +117,12 @@ class HuckMonsterOptions(GameOptions):
         "and designated Monster on defense, with their stats.",
         ruling="HM-R42",
     )
+    expert_disabled: str = option(
+        "",
+        "Expert: strategy results the coaches rule out as impossible in real-world Ultimate, "
+        "comma-separated (e.g. 'huck,hammer,pin-doink'); they count for nothing when rolled.",
+        ruling="HM-R44",
+    )
     callahans: bool = option(
         False,
         "Pro: an uncontested Intercept inside its own end zone scores (a Callahan).",
@@ -184,7 +190,25 @@ class HuckMonsterOptions(GameOptions):
         "pro": "The Pro rules built so far: Callahans, Handler Pivot, The Rethrow, Double Team.",
     }
 
+    @property
+    def disabled_outcomes(self) -> frozenset[str]:
+        return frozenset(n.strip() for n in self.expert_disabled.split(",") if n.strip())
+
     def validate(self) -> None:
+        from monsterball.games.huck_monster.rules import (
+            DARK_FACES,
+            LIGHT_FACES,
+            PIN_DARK,
+            PIN_LIGHT,
+        )
+
+        known = set(LIGHT_FACES + DARK_FACES + PIN_LIGHT + PIN_DARK)
+        unknown = sorted(self.disabled_outcomes - known)
+        if unknown:
+            raise OptionsError(
+                f"option 'expert_disabled' names unknown outcome(s) {', '.join(unknown)}; "
+                f"known: {', '.join(sorted(known))}"
+            )
         if self.length < 2 * self.end_zone_depth + 5:
             raise OptionsError(
                 f"length {self.length} leaves too little field between two end zones of "

@@ -944,10 +944,11 @@ class OffenseAction(Procedure[State]):
             return (OffenseAction(self.kind, "dice"),)
         if self.stage == "face":
             assert isinstance(action, Roll)
-            state.light = action.value
+            ruled_out = action.value in state.options.disabled_outcomes  # HM-EXP-1
+            state.light = "" if ruled_out else action.value
             state.emit(
                 ev.StrategyRolled(
-                    state.offense, action.value, bool(light_effect(action.value, self.kind))
+                    state.offense, action.value, bool(light_effect(state.light, self.kind))
                 )
             )
             if self.kind == CATCH and is_hammer(light_effect(action.value, CATCH)):
@@ -1106,8 +1107,9 @@ class Bid(Procedure[State]):
             return self._declared(state, strategy=action == STRATEGY)
         if stage == "face":
             assert isinstance(action, Roll)
-            face = action.value
-            state.emit(ev.StrategyRolled(state.defense, face, bool(dark_effect(face, self.role))))
+            face = "" if action.value in state.options.disabled_outcomes else action.value
+            effective = bool(dark_effect(face, self.role))
+            state.emit(ev.StrategyRolled(state.defense, action.value, effective))
             nxt = self._with("face-done", face=face)
             if is_monster(dark_effect(face, self.role)):
                 return (nxt._with("monster"),)
