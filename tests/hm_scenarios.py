@@ -41,6 +41,7 @@ BLANK_BOARD: dict[str, Any] = {
     "outcome": "",
     "taker": None,
     "coach_turn": [0, 0],
+    "cones": [],
 }
 assert set(BLANK_BOARD) | {"players"} == set(BOARD_KEYS)
 

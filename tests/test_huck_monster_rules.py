@@ -38,6 +38,7 @@ def lane(
     *,
     strategy: bool = False,
     used: tuple[bool, bool] = (False, False),
+    cones: list[str] | None = None,
     **opts: object,
 ) -> HuckMonsterState:
     layout: dict[str, str | None] = dict(LANE)
@@ -50,6 +51,7 @@ def lane(
         opts=options(throw_path="straight", strategy_dice=strategy, **opts),  # type: ignore[arg-type]
         strategy_used=list(used),
         up_calls=1,
+        cones=cones or [],
     )
 
 
@@ -1191,3 +1193,44 @@ def test_HM_EXP_1_HM_R44_ruled_out_results_count_for_nothing() -> None:
     assert bids(events) == [("B1", "mark", True)]  # a plain 7 beats the un-doubled 6
     with pytest.raises(Exception, match="unknown outcome"):
         options(expert_disabled="hucks")
+
+
+# -- Mini Cone kit: Pothole Markers ---------------------------------------------------------------
+
+
+def test_HM_CONE_1_HM_R45_each_point_starts_with_a_cone_in_each_end_zone_corner() -> None:
+    state = SPEC.new_game(options(potholes=True))
+    cones = sorted(state.field.name(c) for c in range(state.field.size) if state.cones >> c & 1)
+    assert cones == ["a1", "a17", "h1", "h17"]
+    assert legal(state) == {f"place {c}3" for c in "abcdefgh"}  # the line is clear of cones
+
+
+def test_HM_CONE_2_HM_CONE_4_a_turnover_adds_a_cone_beside_the_new_defense() -> None:
+    state = lane(potholes=True, cones=["a1", "h1", "a17", "h17"])
+    play(state, "3d6=10", "throw A2 d11", "3d6=12")  # B1's Mark wins: A is now the defense
+    assert state.current_player() == 0
+    targets = {a.split()[1] for a in legal(state)}
+    assert {"e6", "d8", "c12"} <= targets  # beside A1 (e7) or A2 (d12) ...
+    assert "e9" not in targets and "a5" not in targets  # ... not elsewhere
+    with pytest.raises(IllegalActionError, match="beside one of your players"):
+        play(state, "cone a5")
+    events = play(state, "cone e6")
+    assert "Team A puts a cone on e6." in texts(events)
+    # HM-CONE-4: nobody moves onto a cone, and no throw passes over one.
+    play(state, "3d6=4")
+    assert not any(a.endswith("-e6") for a in legal(state))
+    assert "/\\" in state.render()
+
+
+def test_HM_CONE_3_with_all_cones_in_play_one_is_moved() -> None:
+    eight = ["a1", "h1", "a17", "h17", "b5", "c5", "e6", "g4"]
+    state = lane(potholes=True, cones=eight)
+    play(state, "3d6=10", "throw A2 d11", "3d6=12")
+    moves = legal(state)
+    # Only cones beside A's players may move: e6 (beside A1) and h1 (beside A7 on g1).
+    assert moves and {a.split()[1] for a in moves} == {"e6", "h1"}
+    with pytest.raises(IllegalActionError, match="all 8 cones are in play"):
+        play(state, "cone e9")
+    play(state, "cone e6 d6")
+    assert state.cones >> state.field.parse_cell("d6") & 1
+    assert not state.cones >> state.field.parse_cell("e6") & 1

@@ -88,6 +88,8 @@ RULINGS = {
     "HM-R43": "The All-Star Monster's Up Move is offered once per Up Call, after the aim.",
     "HM-R44": "Expert: coaches list the strategy results they rule out (expert_disabled); "
     "those count for nothing.",
+    "HM-R45": "Pothole Markers: 4 cones in the end-zone back corners; after each turnover the "
+    "losing team adds one beside its players, moving one once 8 are out.",
 }
 
 SPEC = register(

@@ -16,6 +16,8 @@ action                    notation            meaning
 :class:`MonsterMove`      ``monster B3 e7``   the Monster face: move a defender up to 5
 :class:`MonsterStay`      ``monster stay``    ... or let it stand
 :class:`PivotTo`          ``pivot e9``        Pro: the new Handler pivots the disc (``end``: not)
+:class:`ConeTo`           ``cone e9``         Pothole Markers: add a cone on e9
+:class:`ConeMove`         ``cone e9 f9``      ... or move the cone on e9 to f9
 :class:`CallDoubleTeam`   ``double team``     Pro: the Handler calls a double team
 :class:`Rethrow` / PlayOn ``rethrow`` / ``play on``  Pro: after an Intercept
 chance                    ``3d6=11``, ``2d6=7``, ``light=huck``, ``dark=no-big``, ``toss=A``,
@@ -159,6 +161,23 @@ class PivotTo(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class ConeTo(Action):
+    cell: str
+
+    def notation(self) -> str:
+        return f"cone {self.cell}"
+
+
+@dataclass(frozen=True, slots=True)
+class ConeMove(Action):
+    source: str
+    cell: str
+
+    def notation(self) -> str:
+        return f"cone {self.source} {self.cell}"
+
+
+@dataclass(frozen=True, slots=True)
 class CallDoubleTeam(Action):
     def notation(self) -> str:
         return "double team"
@@ -226,6 +245,13 @@ def parse_decision(text: str) -> Action:
         return PullTo(_cell(rest))
     if word == "pivot":
         return PivotTo(_cell(rest))
+    if word == "cone":
+        cells = rest.split(" ")
+        if len(cells) == 1:
+            return ConeTo(_cell(cells[0]))
+        if len(cells) == 2:
+            return ConeMove(_cell(cells[0]), _cell(cells[1]))
+        raise NotationError(f"'{text}' needs one or two spaces, e.g. 'cone e9' or 'cone e9 f9'")
     if word in ("throw", "monster"):
         parts = rest.split(" ")
         if len(parts) != 2:
@@ -249,6 +275,8 @@ class Catalogue:
         self.disc = tuple(PlaceDisc(n) for n in names)
         self.pull = tuple(PullTo(n) for n in names)
         self.pivot = tuple(PivotTo(n) for n in names)
+        self.cone = tuple(ConeTo(n) for n in names)
+        self.cone_move = tuple(tuple(ConeMove(a, b) for b in names) for a in names)
         self.move = tuple(tuple(MoveTo(p, n) for n in names) for p in range(NUM_PLAYERS))
         self.throw = tuple(tuple(ThrowTo(p, n) for n in names) for p in range(NUM_PLAYERS))
         self.monster = tuple(tuple(MonsterMove(p, n) for n in names) for p in range(NUM_PLAYERS))
@@ -258,7 +286,9 @@ class Catalogue:
         self.dark = tuple(Roll("dark", f) for f in DARK_FACES)
         self.pin = tuple(Roll("pin", f) for f in PIN_LIGHT + PIN_DARK)
         self.spin = {v: Roll("spin", str(v)) for v in TEAM_PIN}
-        every: list[Action] = [*self.place, *self.disc, *self.pull, *self.pivot]
+        every: list[Action] = [*self.place, *self.disc, *self.pull, *self.pivot, *self.cone]
+        for moves in self.cone_move:
+            every.extend(moves)
         for rows in (self.move, self.throw, self.monster):
             for row in rows:
                 every.extend(row)
@@ -271,6 +301,8 @@ class Catalogue:
         self.place_by_mask: MaskSelector[Action] = MaskSelector(self.place)
         self.pull_by_mask: MaskSelector[Action] = MaskSelector(self.pull)
         self.pivot_by_mask: MaskSelector[Action] = MaskSelector(self.pivot)
+        self.cone_by_mask: MaskSelector[Action] = MaskSelector(self.cone)
+        self.cone_move_by_mask = tuple(MaskSelector(row) for row in self.cone_move)
         self.disc_by_mask: MaskSelector[Action] = MaskSelector(self.disc)
         self.move_by_mask = tuple(MaskSelector(row) for row in self.move)
         self.throw_by_mask = tuple(MaskSelector(row) for row in self.throw)

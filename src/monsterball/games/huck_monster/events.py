@@ -316,3 +316,12 @@ class DoubleTeamCalled(Event):
     def describe(self) -> str:
         names = ", ".join(player_name(p) for p in self.players)
         return f"Double team called: {names} must move 2 spaces from the disc."
+
+
+@dataclass(frozen=True, slots=True)
+class ConePlaced(Event):
+    team: int
+    cell: str
+
+    def describe(self) -> str:
+        return f"{_Team(self.team)} puts a cone on {self.cell}."

@@ -123,6 +123,12 @@ class HuckMonsterOptions(GameOptions):
         "comma-separated (e.g. 'huck,hammer,pin-doink'); they count for nothing when rolled.",
         ruling="HM-R44",
     )
+    potholes: bool = option(
+        False,
+        "Mini Cone kit, Pothole Markers: cones block spaces; each turnover the new defense "
+        "adds a cone (up to 8), then moves one.",
+        ruling="HM-R45",
+    )
     callahans: bool = option(
         False,
         "Pro: an uncontested Intercept inside its own end zone scores (a Callahan).",
@@ -167,6 +173,7 @@ class HuckMonsterOptions(GameOptions):
         "emergency-pickup": {"strategy_equipment": "pin", "team_pins": True},
         "game-disc": {"strategy_equipment": "game-disc"},
         "all-stars": {"all_stars": True},
+        "pothole": {"potholes": True},
         "pro": {
             "callahans": True,
             "handler_pivot": True,
@@ -187,6 +194,7 @@ class HuckMonsterOptions(GameOptions):
         "Chilly-O / Electric-D Team Pins instead of team dice.",
         "game-disc": "The Strategy Game Discs instead of strategy dice.",
         "all-stars": "The Mini Sideline kit: a Sideline All-Star on each team (A1, B1).",
+        "pothole": "The Mini Cone kit's Pothole Markers game: cones as obstacles.",
         "pro": "The Pro rules built so far: Callahans, Handler Pivot, The Rethrow, Double Team.",
     }
 

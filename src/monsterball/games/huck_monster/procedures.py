@@ -33,6 +33,8 @@ from monsterball.games.huck_monster.actions import (
     ROLL,
     STAY,
     STRATEGY,
+    ConeMove,
+    ConeTo,
     EndMove,
     MonsterMove,
     MoveTo,
@@ -68,8 +70,10 @@ from monsterball.games.huck_monster.rules import (
     team_roll,
 )
 from monsterball.games.huck_monster.state import (
+    MAX_CONES,
     NOBODY,
     HuckMonsterState,
+    pothole_start,
     team_of,
     team_players,
 )
@@ -189,6 +193,7 @@ class StartPoint(Procedure[State]):
         state.clear_action()
         state.poach = False
         state.strategy_used = [False, False]
+        state.cones = pothole_start(state.field, state.options) if state.options.potholes else 0
         state.emit(ev.PointStarted(self.offense, state.north_team, self.restart))
         return (SetUp(self.offense),)
 
@@ -767,6 +772,14 @@ def _finish(state: State, *, by_cap: bool) -> Transition:
 
 
 def _turnover(state: State) -> Transition:
+    """HM-TO-*, then (Pothole Markers) the new defense's cone (HM-CONE-2/3)."""
+    after = _change_possession(state)
+    if state.options.potholes and after:
+        return (*after, Potholes())
+    return after
+
+
+def _change_possession(state: State) -> Transition:
     """HM-TO-1..5: possession changes; the defender who won becomes the Handler. A stall or
     a throw that falls short leaves the disc loose for the new offense to take (HM-TO-4)."""
     kind = state.outcome
@@ -1361,6 +1374,74 @@ class UpMove(Procedure[State]):
         return "the All-Star Monster's Up Move"
 
 
+@dataclass(frozen=True, slots=True)
+class Potholes(Procedure[State]):
+    """HM-CONE-2/3 / HM-R45: after a turnover the new defense adds a cone on an open field
+    space beside one of its players (``cone e9``); with all 8 in play it moves a cone from
+    beside one of its players to an open space beside one (``cone e9 f9``)."""
+
+    rule = "HM-CONE-2"
+
+    def _near(self, state: State) -> int:
+        return state.field.dilate(state.occupied[state.defense]) & ~state.any_end_zone()
+
+    def _targets(self, state: State) -> int:
+        return self._near(state) & state.open_spaces()
+
+    def _movable(self, state: State) -> int:
+        return state.cones & state.field.dilate(state.occupied[state.defense])
+
+    def _adding(self, state: State) -> bool:
+        return bin(state.cones).count("1") < MAX_CONES
+
+    def actor(self, state: State) -> int:
+        if not self._targets(state) or (not self._adding(state) and not self._movable(state)):
+            return AUTO
+        return state.defense
+
+    def resolve(self, state: State) -> Transition:
+        return ()  # nowhere to put a cone
+
+    def legal_actions(self, state: State) -> list[Action]:
+        targets = self._targets(state)
+        if self._adding(state):
+            return state.actions.cone_by_mask.select(targets)
+        out: list[Action] = []
+        for source in iter_bits(self._movable(state)):
+            out.extend(state.actions.cone_move_by_mask[source].select(targets))
+        return out
+
+    def check(self, state: State, action: Action) -> None:
+        adding = self._adding(state)
+        if adding and not isinstance(action, ConeTo):
+            raise IllegalActionError("add a cone first: 'cone e9' (fewer than 8 are in play)")
+        if not adding and not isinstance(action, ConeMove):
+            raise IllegalActionError("all 8 cones are in play: move one, e.g. 'cone e9 f9'")
+        assert isinstance(action, ConeTo | ConeMove)
+        if not self._targets(state) >> _cell(state, action.cell) & 1:
+            raise IllegalActionError(
+                f"a cone goes on an open field space beside one of your players, not {action.cell}"
+            )
+        if (
+            isinstance(action, ConeMove)
+            and not self._movable(state) >> _cell(state, action.source) & 1
+        ):
+            raise IllegalActionError(
+                f"there is no cone beside one of your players on {action.source}"
+            )
+
+    def apply(self, state: State, action: Action) -> Transition:
+        assert isinstance(action, ConeTo | ConeMove)
+        if isinstance(action, ConeMove):
+            state.cones &= ~(1 << _cell(state, action.source))
+        state.cones |= 1 << _cell(state, action.cell)
+        state.emit(ev.ConePlaced(state.defense, action.cell))
+        return ()
+
+    def describe(self) -> str:
+        return "Pothole Markers: the new defense places a cone"
+
+
 def first_steps(options: HuckMonsterOptions) -> tuple[Procedure[State], ...]:
     return (ChooseOffense(),)
 
@@ -1383,6 +1464,7 @@ ALL_STEPS: tuple[type[Procedure[State]], ...] = (
     RethrowChoice,
     DoubleTeam,
     UpMove,
+    Potholes,
 )
 
 __all__ = ["ALL_STEPS", "DARK_FACES", "LIGHT_FACES", "first_steps"]

@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 def render_text(state: HuckMonsterState) -> str:
     """North at the top; on a hex field odd rows are drawn half a space to the right.
     ``A1`` a player, ``A1*`` the Handler, ``()`` the disc, ``::`` an empty end-zone space,
-    ``=`` a line space, ``..`` an empty field space, ``~~`` the disc's path in the air."""
+    ``=`` a line space, ``..`` an empty field space, ``~~`` the disc's path in the air,
+    ``/\\`` a cone, ``**`` a Stealth Space."""
     opts = state.options
     field = state.field
     hexes = opts.grid == "hex"
@@ -38,6 +39,10 @@ def render_text(state: HuckMonsterState) -> str:
                 token = "() "
             elif c in path:
                 token = "~~ "
+            elif state.cones >> c & 1:
+                token = "/\\ "
+            elif state.stealth >> c & 1:
+                token = "** "
             elif row in lines_rows:
                 token = "== "
             elif zones >> c & 1:

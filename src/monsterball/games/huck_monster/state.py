@@ -51,7 +51,7 @@ OUTCOMES = ("", "catch", "turnover", "intercepted", "stall", "short")
 BOARD_KEYS = (
     "players", "disc", "holder", "offense", "north_team", "score", "winner", "up_calls",
     "strategy_used", "action", "base", "light", "halved", "receiver", "path", "progress",
-    "bidders", "hammered", "poach", "outcome", "taker", "coach_turn",
+    "bidders", "hammered", "poach", "outcome", "taker", "coach_turn", "cones",
 )  # fmt: skip
 
 
@@ -92,6 +92,7 @@ class HuckMonsterState(GameState):
         "base",
         "bidders",
         "coach_turn",
+        "cones",
         "disc",
         "field",
         "halved",
@@ -131,6 +132,7 @@ class HuckMonsterState(GameState):
         self.clear_action()
         self.poach = False
         self.coach_turn = [0, 0]
+        self.cones = 0
         from monsterball.games.huck_monster.procedures import first_steps
 
         self.stack = first_steps(options)
@@ -184,6 +186,7 @@ class HuckMonsterState(GameState):
         other.taker = self.taker
         other.poach = self.poach
         other.coach_turn = self.coach_turn[:]
+        other.cones = self.cones
 
     # -- the field --------------------------------------------------------------------------
 
@@ -224,8 +227,9 @@ class HuckMonsterState(GameState):
         return self.occupied[0] | self.occupied[1]
 
     def open_spaces(self) -> int:
-        """Spaces with neither a player nor the disc."""
-        blocked = self.all_occupied()
+        """Spaces with no player, disc or cone (cones "cannot be occupied ... or be thrown
+        over", HM-CONE-4)."""
+        blocked = self.all_occupied() | self.cones
         if self.disc >= 0:
             blocked |= 1 << self.disc
         return self.field.full_mask & ~blocked
@@ -527,6 +531,7 @@ class HuckMonsterState(GameState):
             "outcome": self.outcome,
             "taker": player_name(self.taker) if self.taker >= 0 else None,
             "coach_turn": list(self.coach_turn),
+            "cones": [self.field.name(c) for c in iter_bits(self.cones)],
         }
 
     def _board_from_dict(self, data: Mapping[str, Any]) -> None:
@@ -603,6 +608,13 @@ class HuckMonsterState(GameState):
             raise PositionError(f"board 'outcome' must be one of {OUTCOMES}")
         self.outcome = data["outcome"]
         self.taker = _player_or_none(data["taker"], "taker")
+        if not isinstance(data["cones"], list):
+            raise PositionError("board 'cones' must be a list of spaces")
+        self.cones = 0
+        for cell in data["cones"]:
+            self.cones |= 1 << _parse(self.field.parse_cell, cell, "cones")
+        if self.cones & (self.all_occupied() | (1 << self.disc if self.disc >= 0 else 0)):
+            raise PositionError("a cone cannot share a space with a player or the disc")
 
     def _cell_or_none(self, value: Any, where: str) -> int:
         return NOBODY if value is None else _parse(self.field.parse_cell, value, where)
@@ -681,6 +693,17 @@ def stealth_spaces(field: Grid, options: HuckMonsterOptions) -> int:
         mask |= 1 << field.cell(col, first)
         mask |= 1 << field.cell(width - 1 - col, last)
     return mask
+
+
+MAX_CONES = 8  # "The 8 mini cones in the Mini Cone Gamekit"
+
+
+def pothole_start(field: Grid, options: HuckMonsterOptions) -> int:
+    """HM-CONE-1 / HM-R45: the "orange end zone positions" are not published; the engine puts
+    one cone in each back corner of both end zones (4 cones), clear of the lines."""
+    last_row, last_col = options.length - 1, options.width - 1
+    corners = ((0, 0), (last_col, 0), (0, last_row), (last_col, last_row))
+    return sum(1 << field.cell(c, r) for c, r in corners)
 
 
 def _parse(parser: Any, value: Any, where: str) -> int:
