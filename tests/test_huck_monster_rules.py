@@ -1234,3 +1234,37 @@ def test_HM_CONE_3_with_all_cones_in_play_one_is_moved() -> None:
     play(state, "cone e6 d6")
     assert state.cones >> state.field.parse_cell("d6") & 1
     assert not state.cones >> state.field.parse_cell("e6") & 1
+
+
+# -- Pro: Beaten Defenders --------------------------------------------------------------------
+
+
+def test_HM_BEAT_1_HM_R46_the_disc_passes_over_a_defender_it_has_beaten() -> None:
+    state = lane({"B3": "d10"}, beaten_defenders=True)  # B3 stands on the lane
+    play(state, "3d6=10")
+    assert "throw A2 d11" in legal(state)
+    events = play(state, "throw A2 d11", "3d6=9", "2d6=5", "2d6=6")
+    # B3 bids before the disc passes over him; beaten, the disc flies on to d11.
+    assert bids(events) == [("B1", "mark", False), ("B2", "intercept", False),
+                            ("B3", "intercept", False)]  # fmt: skip
+    assert state.field.name(state.disc) == "d11"
+    won = lane({"B3": "d10"}, beaten_defenders=True)
+    events = play(won, "3d6=10", "throw A2 d11", "3d6=9", "2d6=5", "2d6=11")
+    assert bids(events)[-1] == ("B3", "intercept", True) and won.holder == 9
+    assert won.field.name(won.disc) == "e9"  # stopped before him
+    off = lane({"B3": "d10"})
+    play(off, "3d6=10")
+    assert "throw A2 d11" not in legal(off)  # the standard game never passes over players
+
+
+def test_HM_BEAT_2_HM_BEAT_3_never_two_defenders_in_a_row_nor_an_offensive_player() -> None:
+    two = lane({"B3": "d10", "B6": "e9"}, beaten_defenders=True)
+    play(two, "3d6=10")
+    assert "throw A2 d11" not in legal(two)
+    teammate = lane({"A3": "d10"}, beaten_defenders=True)
+    play(teammate, "3d6=10")
+    assert "throw A2 d11" not in legal(teammate)
+    # A defender who would wait for the catch still bids when the disc passes over him.
+    guard = lane({"B4": "d10", "B3": "h3"}, beaten_defenders=True)  # d10 is beside d11
+    events = play(guard, "3d6=10", "throw A2 d11", "3d6=9", "2d6=5", "2d6=7")
+    assert bids(events)[-1] == ("B4", "intercept", False)

@@ -147,6 +147,11 @@ class HuckMonsterOptions(GameOptions):
         choices=("off", "uncontested", "any"),
         ruling="HM-R34",
     )
+    beaten_defenders: bool = option(
+        False,
+        "Pro: the disc may pass over defenders it has beaten (never two side by side).",
+        ruling="HM-R46",
+    )
     double_team: bool = option(
         False,
         "Pro: several defenders may mark the Handler's disc; the Handler may call "
@@ -179,6 +184,7 @@ class HuckMonsterOptions(GameOptions):
             "handler_pivot": True,
             "rethrow": "uncontested",
             "double_team": True,
+            "beaten_defenders": True,
         },
     }
     PRESET_DOCS: ClassVar[dict[str, str]] = {
@@ -195,7 +201,8 @@ class HuckMonsterOptions(GameOptions):
         "game-disc": "The Strategy Game Discs instead of strategy dice.",
         "all-stars": "The Mini Sideline kit: a Sideline All-Star on each team (A1, B1).",
         "pothole": "The Mini Cone kit's Pothole Markers game: cones as obstacles.",
-        "pro": "The Pro rules built so far: Callahans, Handler Pivot, The Rethrow, Double Team.",
+        "pro": "The Pro rules built so far: Callahans, Handler Pivot, The Rethrow, Double Team, "
+        "Beaten Defenders.",
     }
 
     @property

@@ -661,7 +661,10 @@ class UpCall(Procedure[State]):
         guards = state.catch_guards(final, state.receiver)
         for i in range(max(state.progress, 0), len(state.path) - 1):
             cell = state.path[i]
-            for p in state.players_in(state.adjacent(cell) & ~guards, defense):
+            # HM-BEAT-1: a defender the disc is about to pass over must bid (and be beaten)
+            # first, even one who would otherwise wait for the catch.
+            ahead = 1 << state.path[i + 1] & state.defender_cells()
+            for p in state.players_in(ahead | (state.adjacent(cell) & ~guards), defense):
                 if state.bidders >> p & 1:
                     continue
                 state.progress = i
@@ -898,7 +901,7 @@ class Aim(Procedure[State]):
         names = tuple(state.field.name(c) for c in path)
         state.emit(ev.Thrown(action.receiver, action.cell, names))
         for c in path[:-1]:
-            if state.defender_cells() >> c & 1:
+            if hammer and state.defender_cells() >> c & 1 and state.hammered < 0:
                 # HM-R20: the disc passes over him, so he makes no bid on this throw.
                 state.hammered = state.player_at(c)
                 state.bidders |= 1 << state.hammered

@@ -316,8 +316,11 @@ class HuckMonsterState(GameState):
         field = self.field
         start = self.disc
         open_ = self.open_spaces()
+        beaten = self.options.beaten_defenders
         if self.options.throw_path == "straight":
-            finals = self._straight_finals(count, open_, hammer)
+            finals = self._straight_finals(count, open_, hammer, beaten)
+        elif beaten:
+            finals = self._beaten_finals(count, open_)
         else:
             finals = self._open_finals(count, open_, hammer)
         finals &= ~(1 << start)
@@ -351,15 +354,36 @@ class HuckMonsterState(GameState):
             f0, f1 = g0, g1
         return field.dilate(seen0 | seen1) & open_
 
-    def _straight_finals(self, count: int, open_: int, hammer: bool) -> int:
+    def _beaten_finals(self, count: int, open_: int) -> int:
+        """HM-BEAT-1..3: the path may pass over defenders (who must bid first and be beaten),
+        never two side by side, and never over an offensive player."""
+        field = self.field
+        defenders = self.defender_cells()
+        seen_open = f_open = 1 << self.disc
+        seen_def = f_def = 0
+        for _ in range(count - 1):
+            g_open = field.dilate(f_open | f_def) & open_ & ~seen_open
+            g_def = field.dilate(f_open) & defenders & ~seen_def
+            if not (g_open or g_def):
+                break
+            seen_open |= g_open
+            seen_def |= g_def
+            f_open, f_def = g_open, g_def
+        return field.dilate(seen_open | seen_def) & open_
+
+    def _straight_finals(self, count: int, open_: int, hammer: bool, beaten: bool) -> int:
         finals = 0
         blockers = self.defender_cells()
         for ray in self.field.rays[self.disc]:
             crossed = False
+            previous_defender = False
             for cell in ray[:count]:
                 bit = 1 << cell
                 if open_ & bit:
                     finals |= bit
+                    previous_defender = False
+                elif beaten and blockers & bit and not previous_defender:
+                    previous_defender = True
                 elif hammer and not crossed and blockers & bit:
                     crossed = True
                 else:
@@ -398,6 +422,7 @@ class HuckMonsterState(GameState):
             return ray[: ray.index(final) + 1]
         waiting = self.adjacent(start) | self.catch_guards(final, receiver)
         candidates = [c for c in iter_bits(defenders & ~waiting)]
+        beaten = self.options.beaten_defenders
         vias: list[int | None] = [None]
         if hammer:
             vias += list(iter_bits(defenders))
@@ -406,10 +431,11 @@ class HuckMonsterState(GameState):
             for exposed in combinations(candidates, size):
                 shunned = sum(1 << c for c in candidates if c not in exposed)
                 inter = open_ & ~field.dilate(shunned)
+                crossable = defenders & ~field.dilate(shunned) if beaten else 0
                 for via in vias:
                     if via is not None and shunned >> via & 1:
                         continue
-                    path = self._route(start, final, inter, count, via)
+                    path = self._route(start, final, inter, count, via, crossable)
                     if path is None:
                         continue
                     bidders = size - (via is not None and via in exposed)
@@ -422,42 +448,59 @@ class HuckMonsterState(GameState):
         return best[1]
 
     def _route(
-        self, start: int, final: int, inter: int, count: int, via: int | None
+        self,
+        start: int,
+        final: int,
+        inter: int,
+        count: int,
+        via: int | None,
+        crossable: int = 0,
     ) -> tuple[int, ...] | None:
         """Shortest path start -> final within ``count`` steps whose intermediate spaces are
-        in ``inter`` (plus ``via``, which the path must cross)."""
+        in ``inter`` (plus ``via``, which the path must cross, and ``crossable`` defenders,
+        never two in a row)."""
         if via is None:
-            first = self._segment(start, final, inter)
+            first = self._segment(start, final, inter, crossable)
             return first if first is not None and len(first) <= count else None
-        to_via = self._segment(start, via, inter)
+        to_via = self._segment(start, via, inter, crossable)
         if to_via is None:
             return None
-        rest = self._segment(via, final, inter)
+        rest = self._segment(via, final, inter, crossable)
         if rest is None or len(to_via) + len(rest) > count:
             return None
         return to_via + rest
 
-    def _segment(self, start: int, target: int, inter: int) -> tuple[int, ...] | None:
-        """BFS from ``start`` through ``inter`` into ``target``; the spaces entered."""
+    def _segment(
+        self, start: int, target: int, inter: int, crossable: int = 0
+    ) -> tuple[int, ...] | None:
+        """BFS from ``start`` through ``inter`` (and ``crossable`` spaces, never two in a
+        row) into ``target``; the spaces entered."""
         field = self.field
-        parent = {start: start}
-        frontier = [start]
+        # A node is (space, entered a crossable space last).
+        root = (start, False)
+        parent: dict[tuple[int, bool], tuple[int, bool]] = {root: root}
+        frontier = [root]
         while frontier:
             nxt = []
-            for cell in frontier:
+            for node in frontier:
+                cell, crossed = node
                 for n in field.neighbours[cell]:
-                    if n in parent:
-                        continue
                     if n == target:
-                        parent[n] = cell
                         path = [n]
-                        while path[-1] != start:
-                            path.append(parent[path[-1]])
-                        path.pop()
+                        back = node
+                        while back != root:
+                            path.append(back[0])
+                            back = parent[back]
                         return tuple(reversed(path))
                     if inter >> n & 1:
-                        parent[n] = cell
-                        nxt.append(n)
+                        child = (n, False)
+                    elif crossable >> n & 1 and not crossed:
+                        child = (n, True)
+                    else:
+                        continue
+                    if child not in parent:
+                        parent[child] = node
+                        nxt.append(child)
             frontier = nxt
         return None
 
@@ -644,8 +687,9 @@ class HuckMonsterState(GameState):
             for p in placed:
                 if self.field.coords(self.pos[p])[1] != self.line_row(team_of(p)):
                     raise PositionError(f"during set-up {player_name(p)} must stand on his line")
+        crossing = self.hammered >= 0 or self.options.beaten_defenders
         for cell in self.path:
-            if self.all_occupied() >> cell & 1 and self.bidders == 0 and self.hammered < 0:
+            if self.all_occupied() >> cell & 1 and self.bidders == 0 and not crossing:
                 raise PositionError("the disc's path crosses a player without a Hammer")
         for step in self.stack:
             _validate_step(step)
