@@ -42,6 +42,7 @@ BLANK_BOARD: dict[str, Any] = {
     "taker": None,
     "coach_turn": [0, 0],
     "cones": [],
+    "potholes": False,
 }
 assert set(BLANK_BOARD) | {"players"} == set(BOARD_KEYS)
 
@@ -61,13 +62,15 @@ def position(
     **board: Any,
 ) -> HuckMonsterState:
     """A state with ``players`` placed (the rest parked unless ``park`` is False)."""
+    opts = opts or options()
+    board.setdefault("potholes", opts.potholes)  # the point's style follows the options
     placed: dict[str, str | None] = dict(PARK) if park else {n: None for n in PARK}
     placed.update(players)
     data = {
         "format": 1,
         "game": SPEC.id,
         "rules_version": SPEC.rules_version,
-        "options": (opts or options()).to_dict(),
+        "options": opts.to_dict(),
         "ply": 0,
         "board": {**BLANK_BOARD, "players": placed, **board},
         "stack": [procedure_to_dict(p) for p in stack],

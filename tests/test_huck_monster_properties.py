@@ -18,7 +18,7 @@ from monsterball.games.huck_monster import HuckMonsterOptions, HuckMonsterState
 
 PRESETS = sorted(HuckMonsterOptions.PRESETS)
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
-SETTLED = ("SetUp", "PlaceTheDisc", "StartPoint", "ChooseOffense")
+SETTLED = ("SetUp", "PlaceTheDisc", "StartPoint", "ChooseOffense", "ChooseGameStyle")
 
 
 def check_invariants(state: HuckMonsterState, previous_score: list[int]) -> None:
@@ -97,13 +97,25 @@ def option_sets(draw: Any) -> HuckMonsterOptions:
         first_offense=draw(st.sampled_from(["A", "B", "toss"])),
         coach_rotation=draw(st.sampled_from(["rulebook", "every-action"])),
         max_up_calls=draw(st.integers(1, 10)),
+        strategy_equipment=draw(st.sampled_from(["dice", "pin", "game-disc"])),
+        team_pins=draw(st.booleans()),
+        stealth_spaces=draw(st.booleans()),
+        all_stars=draw(st.booleans()),
+        potholes=draw(st.booleans()),
+        style_each_point=draw(st.booleans()),
+        callahans=draw(st.booleans()),
+        handler_pivot=draw(st.booleans()),
+        rethrow=draw(st.sampled_from(["off", "uncontested", "any"])),
+        double_team=draw(st.booleans()),
+        beaten_defenders=draw(st.booleans()),
+        expert_disabled=draw(st.sampled_from(["", "huck", "no-big,pin-doink"])),
     )
     assert isinstance(opts, HuckMonsterOptions)
     return opts
 
 
 @given(data=st.data(), seed=SEEDS)
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_random_option_combinations_keep_the_invariants(data: st.DataObject, seed: int) -> None:
     options = option_sets(data.draw)
     state = random_game(options, seed, check_every=5)

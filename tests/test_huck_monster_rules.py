@@ -1268,3 +1268,18 @@ def test_HM_BEAT_2_HM_BEAT_3_never_two_defenders_in_a_row_nor_an_offensive_playe
     guard = lane({"B4": "d10", "B3": "h3"}, beaten_defenders=True)  # d10 is beside d11
     events = play(guard, "3d6=10", "throw A2 d11", "3d6=9", "2d6=5", "2d6=7")
     assert bids(events)[-1] == ("B4", "intercept", False)
+
+
+def test_HM_CONE_5_HM_R47_the_receiving_team_picks_each_points_style() -> None:
+    state = SPEC.new_game(options(style_each_point=True))
+    assert state.current_player() == 0 and legal(state) == {"style standard", "style pothole"}
+    events = play(state, "style pothole")
+    assert "Team A chooses the game style for this point: pothole." in texts(events)
+    assert bin(state.cones).count("1") == 4 and state.potholes
+    plain = SPEC.new_game(options(style_each_point=True, potholes=True))
+    play(plain, "style standard")
+    assert plain.cones == 0 and not plain.potholes
+    # After a point the team scored upon chooses again.
+    scored = scoring_throw("e15", opts={"style_each_point": True})
+    play(scored, "3d6=5", "throw A2 e14")
+    assert scored.current_player() == 1 and legal(scored) == {"style standard", "style pothole"}

@@ -91,6 +91,8 @@ RULINGS = {
     "HM-R45": "Pothole Markers: 4 cones in the end-zone back corners; after each turnover the "
     "losing team adds one beside its players, moving one once 8 are out.",
     "HM-R46": "Beaten Defenders: a crossed defender bids (once) as the disc reaches him.",
+    "HM-R47": "With style_each_point the receiving team picks standard or pothole before each "
+    "point.",
 }
 
 SPEC = register(

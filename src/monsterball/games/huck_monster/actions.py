@@ -18,6 +18,7 @@ action                    notation            meaning
 :class:`PivotTo`          ``pivot e9``        Pro: the new Handler pivots the disc (``end``: not)
 :class:`ConeTo`           ``cone e9``         Pothole Markers: add a cone on e9
 :class:`ConeMove`         ``cone e9 f9``      ... or move the cone on e9 to f9
+:class:`ChooseStyle`      ``style pothole``   the receiving team picks the point's game style
 :class:`CallDoubleTeam`   ``double team``     Pro: the Handler calls a double team
 :class:`Rethrow` / PlayOn ``rethrow`` / ``play on``  Pro: after an Intercept
 chance                    ``3d6=11``, ``2d6=7``, ``light=huck``, ``dark=no-big``, ``toss=A``,
@@ -178,6 +179,17 @@ class ConeMove(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class ChooseStyle(Action):
+    style: str
+
+    def notation(self) -> str:
+        return f"style {self.style}"
+
+
+GAME_STYLES = ("standard", "pothole")
+
+
+@dataclass(frozen=True, slots=True)
 class CallDoubleTeam(Action):
     def notation(self) -> str:
         return "double team"
@@ -245,6 +257,10 @@ def parse_decision(text: str) -> Action:
         return PullTo(_cell(rest))
     if word == "pivot":
         return PivotTo(_cell(rest))
+    if word == "style":
+        if rest not in GAME_STYLES:
+            raise NotationError(f"'{rest}' is not a game style ({', '.join(GAME_STYLES)})")
+        return ChooseStyle(rest)
     if word == "cone":
         cells = rest.split(" ")
         if len(cells) == 1:
@@ -276,6 +292,7 @@ class Catalogue:
         self.pull = tuple(PullTo(n) for n in names)
         self.pivot = tuple(PivotTo(n) for n in names)
         self.cone = tuple(ConeTo(n) for n in names)
+        self.style = tuple(ChooseStyle(name) for name in GAME_STYLES)
         self.cone_move = tuple(tuple(ConeMove(a, b) for b in names) for a in names)
         self.move = tuple(tuple(MoveTo(p, n) for n in names) for p in range(NUM_PLAYERS))
         self.throw = tuple(tuple(ThrowTo(p, n) for n in names) for p in range(NUM_PLAYERS))
@@ -293,6 +310,7 @@ class Catalogue:
             for row in rows:
                 every.extend(row)
         every += [END, ROLL, STRATEGY, REROLL, KEEP, STAY, DOUBLE_TEAM, RETHROW, PLAY_ON]
+        every += self.style
         every += self.toss
         for n in (2, 3):
             every.extend(self.sums[n].values())

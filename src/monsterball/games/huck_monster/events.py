@@ -325,3 +325,12 @@ class ConePlaced(Event):
 
     def describe(self) -> str:
         return f"{_Team(self.team)} puts a cone on {self.cell}."
+
+
+@dataclass(frozen=True, slots=True)
+class StyleChosen(Event):
+    team: int
+    style: str
+
+    def describe(self) -> str:
+        return f"{_Team(self.team)} chooses the game style for this point: {self.style}."

@@ -129,6 +129,12 @@ class HuckMonsterOptions(GameOptions):
         "adds a cone (up to 8), then moves one.",
         ruling="HM-R45",
     )
+    style_each_point: bool = option(
+        False,
+        "Mini Cone kit: before each point's pull the receiving team chooses the game style "
+        "('style standard' or 'style pothole').",
+        ruling="HM-R47",
+    )
     callahans: bool = option(
         False,
         "Pro: an uncontested Intercept inside its own end zone scores (a Callahan).",

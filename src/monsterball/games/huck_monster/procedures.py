@@ -33,6 +33,7 @@ from monsterball.games.huck_monster.actions import (
     ROLL,
     STAY,
     STRATEGY,
+    ChooseStyle,
     ConeMove,
     ConeTo,
     EndMove,
@@ -193,12 +194,44 @@ class StartPoint(Procedure[State]):
         state.clear_action()
         state.poach = False
         state.strategy_used = [False, False]
-        state.cones = pothole_start(state.field, state.options) if state.options.potholes else 0
         state.emit(ev.PointStarted(self.offense, state.north_team, self.restart))
+        if state.options.style_each_point:
+            return (SetUp(self.offense), ChooseGameStyle(self.offense))
+        _lay_cones(state)
         return (SetUp(self.offense),)
 
     def describe(self) -> str:
         return "the start of a point"
+
+
+def _lay_cones(state: State) -> None:
+    """HM-CONE-1: a Pothole Markers point starts with its cones in place."""
+    state.cones = pothole_start(state.field, state.options) if state.potholes else 0
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseGameStyle(Procedure[State]):
+    """HM-CONE-5 / HM-R47: "The new offensive team has the option to change game styles at the
+    end of every point. Select the game type before the initial Pull"."""
+
+    team: int
+    rule = "HM-CONE-5"
+
+    def actor(self, state: State) -> int:
+        return self.team
+
+    def legal_actions(self, state: State) -> list[Action]:
+        return list(state.actions.style)
+
+    def apply(self, state: State, action: Action) -> Transition:
+        assert isinstance(action, ChooseStyle)
+        state.potholes = action.style == "pothole"
+        _lay_cones(state)
+        state.emit(ev.StyleChosen(self.team, action.style))
+        return ()
+
+    def describe(self) -> str:
+        return f"team {TEAM_NAMES[self.team]} choosing the game style"
 
 
 @dataclass(frozen=True, slots=True)
@@ -777,7 +810,7 @@ def _finish(state: State, *, by_cap: bool) -> Transition:
 def _turnover(state: State) -> Transition:
     """HM-TO-*, then (Pothole Markers) the new defense's cone (HM-CONE-2/3)."""
     after = _change_possession(state)
-    if state.options.potholes and after:
+    if state.potholes and after:
         return (*after, Potholes())
     return after
 
@@ -1468,6 +1501,7 @@ ALL_STEPS: tuple[type[Procedure[State]], ...] = (
     DoubleTeam,
     UpMove,
     Potholes,
+    ChooseGameStyle,
 )
 
 __all__ = ["ALL_STEPS", "DARK_FACES", "LIGHT_FACES", "first_steps"]

@@ -51,7 +51,7 @@ OUTCOMES = ("", "catch", "turnover", "intercepted", "stall", "short")
 BOARD_KEYS = (
     "players", "disc", "holder", "offense", "north_team", "score", "winner", "up_calls",
     "strategy_used", "action", "base", "light", "halved", "receiver", "path", "progress",
-    "bidders", "hammered", "poach", "outcome", "taker", "coach_turn", "cones",
+    "bidders", "hammered", "poach", "outcome", "taker", "coach_turn", "cones", "potholes",
 )  # fmt: skip
 
 
@@ -106,6 +106,7 @@ class HuckMonsterState(GameState):
         "path",
         "poach",
         "pos",
+        "potholes",
         "progress",
         "receiver",
         "score",
@@ -133,6 +134,7 @@ class HuckMonsterState(GameState):
         self.poach = False
         self.coach_turn = [0, 0]
         self.cones = 0
+        self.potholes = options.potholes  # this point's style (HM-CONE-5 may change it)
         from monsterball.games.huck_monster.procedures import first_steps
 
         self.stack = first_steps(options)
@@ -187,6 +189,7 @@ class HuckMonsterState(GameState):
         other.poach = self.poach
         other.coach_turn = self.coach_turn[:]
         other.cones = self.cones
+        other.potholes = self.potholes
 
     # -- the field --------------------------------------------------------------------------
 
@@ -575,6 +578,7 @@ class HuckMonsterState(GameState):
             "taker": player_name(self.taker) if self.taker >= 0 else None,
             "coach_turn": list(self.coach_turn),
             "cones": [self.field.name(c) for c in iter_bits(self.cones)],
+            "potholes": self.potholes,
         }
 
     def _board_from_dict(self, data: Mapping[str, Any]) -> None:
@@ -627,11 +631,12 @@ class HuckMonsterState(GameState):
         if data["light"] not in ("", *LIGHT_FACES, *PIN_ALL):
             raise PositionError(f"board 'light' must be '' or one of {', '.join(LIGHT_FACES)}")
         self.light = data["light"]
-        for flag in ("halved", "poach"):
+        for flag in ("halved", "poach", "potholes"):
             if not isinstance(data[flag], bool):
                 raise PositionError(f"board '{flag}' must be true or false")
         self.halved = data["halved"]
         self.poach = data["poach"]
+        self.potholes = data["potholes"]
         self.receiver = _player_or_none(data["receiver"], "receiver")
         if not isinstance(data["path"], list):
             raise PositionError("board 'path' must be a list of spaces")
@@ -669,6 +674,7 @@ class HuckMonsterState(GameState):
             raise PositionError("a game with a winner must have an empty stack")
         setting_up = bool(self.stack) and type(self.stack[-1]).__name__ in (
             "ChooseOffense",
+            "ChooseGameStyle",
             "StartPoint",
             "SetUp",
             "PlaceTheDisc",
@@ -744,7 +750,10 @@ MAX_CONES = 8  # "The 8 mini cones in the Mini Cone Gamekit"
 
 def pothole_start(field: Grid, options: HuckMonsterOptions) -> int:
     """HM-CONE-1 / HM-R45: the "orange end zone positions" are not published; the engine puts
-    one cone in each back corner of both end zones (4 cones), clear of the lines."""
+    one cone in each back corner of both end zones (4 cones), clear of the lines (none when the
+    end zones are a single row)."""
+    if options.end_zone_depth < 2:
+        return 0  # one-row end zones are all line: no corner is free of the line-up
     last_row, last_col = options.length - 1, options.width - 1
     corners = ((0, 0), (last_col, 0), (0, last_row), (last_col, last_row))
     return sum(1 << field.cell(c, r) for c, r in corners)
