@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 from monsterball.core.errors import PositionError
 from monsterball.core.game import CHANCE, TERMINAL, GameSpec, GameState
 from monsterball.core.geometry import Grid, grid, iter_bits
+from monsterball.core.positions import check_keys, parse_name, parse_team, place_players
 from monsterball.core.procedures import Procedure
 from monsterball.games.huck_monster.actions import (
     NUM_PLAYERS,
@@ -584,29 +585,18 @@ class HuckMonsterState(GameState):
     def _board_from_dict(self, data: Mapping[str, Any]) -> None:
 
         self._attach_tables()
-        expected = set(BOARD_KEYS)
-        missing = expected - set(data)
-        if missing:
-            raise PositionError(f"board is missing {', '.join(sorted(missing))}")
-        extra = set(data) - expected
-        if extra:
-            raise PositionError(f"board has unknown field(s) {', '.join(sorted(extra))}")
-        players = data["players"]
-        if not isinstance(players, Mapping) or len(players) != NUM_PLAYERS:
-            raise PositionError("board 'players' must map A1..A7 and B1..B7 to spaces")
+        check_keys(data, BOARD_KEYS)
         self.pos = [NOBODY] * NUM_PLAYERS
         self.occupied = [0, 0]
-        seen: set[int] = set()
-        for name, cell in players.items():
-            p = _parse(parse_player, name, "players")
-            if p in seen:
-                raise PositionError(f"player {player_name(p)} is listed twice")
-            seen.add(p)
-            if cell is not None:
-                c = _parse(self.field.parse_cell, cell, f"players.{name}")
-                if self.all_occupied() & (1 << c):
-                    raise PositionError(f"two players stand on {cell}")
-                self.move_player(p, c)
+        place_players(
+            data["players"],
+            NUM_PLAYERS,
+            parse_player=parse_player,
+            player_name=player_name,
+            parse_cell=self.field.parse_cell,
+            place=self.move_player,
+            what="A1..A7 and B1..B7 to spaces",
+        )
         self.disc = self._cell_or_none(data["disc"], "disc")
         self.holder = _player_or_none(data["holder"], "holder")
         self.offense = _team(data["offense"], "offense")
@@ -640,7 +630,7 @@ class HuckMonsterState(GameState):
         self.receiver = _player_or_none(data["receiver"], "receiver")
         if not isinstance(data["path"], list):
             raise PositionError("board 'path' must be a list of spaces")
-        self.path = tuple(_parse(self.field.parse_cell, c, "path") for c in data["path"])
+        self.path = tuple(parse_name(self.field.parse_cell, c, "path") for c in data["path"])
         progress = data["progress"]
         if not isinstance(progress, int) or not -1 <= progress < max(len(self.path), 1):
             raise PositionError("board 'progress' must index the path (or be -1)")
@@ -649,7 +639,7 @@ class HuckMonsterState(GameState):
             raise PositionError("board 'bidders' must be a list of players")
         self.bidders = 0
         for name in data["bidders"]:
-            self.bidders |= 1 << _parse(parse_player, name, "bidders")
+            self.bidders |= 1 << parse_name(parse_player, name, "bidders")
         self.hammered = _player_or_none(data["hammered"], "hammered")
         self.coach_turn = _ints(data["coach_turn"], 2, "coach_turn")
         if data["outcome"] not in OUTCOMES:
@@ -660,12 +650,12 @@ class HuckMonsterState(GameState):
             raise PositionError("board 'cones' must be a list of spaces")
         self.cones = 0
         for cell in data["cones"]:
-            self.cones |= 1 << _parse(self.field.parse_cell, cell, "cones")
+            self.cones |= 1 << parse_name(self.field.parse_cell, cell, "cones")
         if self.cones & (self.all_occupied() | (1 << self.disc if self.disc >= 0 else 0)):
             raise PositionError("a cone cannot share a space with a player or the disc")
 
     def _cell_or_none(self, value: Any, where: str) -> int:
-        return NOBODY if value is None else _parse(self.field.parse_cell, value, where)
+        return NOBODY if value is None else parse_name(self.field.parse_cell, value, where)
 
     def _validate_position(self) -> None:
         if not self.stack and self.winner == NOBODY:
@@ -759,18 +749,8 @@ def pothole_start(field: Grid, options: HuckMonsterOptions) -> int:
     return sum(1 << field.cell(c, r) for c, r in corners)
 
 
-def _parse(parser: Any, value: Any, where: str) -> int:
-    if not isinstance(value, str):
-        raise PositionError(f"'{where}' must be a string, got {value!r}")
-    try:
-        result: int = parser(value)
-    except ValueError as exc:
-        raise PositionError(f"'{where}': {exc}") from exc
-    return result
-
-
 def _player_or_none(value: Any, where: str) -> int:
-    return NOBODY if value is None else _parse(parse_player, value, where)
+    return NOBODY if value is None else parse_name(parse_player, value, where)
 
 
 def _ints(value: Any, n: int, where: str) -> list[int]:
@@ -784,9 +764,7 @@ def _ints(value: Any, n: int, where: str) -> list[int]:
 
 
 def _team(value: Any, where: str) -> int:
-    if value not in TEAM_NAMES:
-        raise PositionError(f"'{where}' must be 'A' or 'B', got {value!r}")
-    return TEAM_NAMES.index(value)
+    return parse_team(value, TEAM_NAMES, where)
 
 
 def bind_spec(spec: GameSpec) -> None:

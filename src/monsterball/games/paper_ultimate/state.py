@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 from monsterball.core.errors import PositionError
 from monsterball.core.game import CHANCE, TERMINAL, GameSpec, GameState
 from monsterball.core.geometry import SquareGrid, grid, iter_bits
+from monsterball.core.positions import check_keys, parse_name, parse_team, place_players
 from monsterball.core.procedures import Procedure
 from monsterball.games.paper_ultimate.actions import (
     NUM_PLAYERS,
@@ -300,33 +301,25 @@ class PaperUltimateState(GameState):
             "marker_only",
             "surplus_must_leave",
         }
-        missing = expected - set(data)
-        if missing:
-            raise PositionError(f"board is missing {', '.join(sorted(missing))}")
-        extra = set(data) - expected
-        if extra:
-            raise PositionError(f"board has unknown field(s) {', '.join(sorted(extra))}")
-        players = data["players"]
-        if not isinstance(players, Mapping) or len(players) != NUM_PLAYERS:
-            raise PositionError("board 'players' must map A1..A4 and B1..B4 to fields")
+        check_keys(data, expected)
         self.pos = [NOBODY] * NUM_PLAYERS
         self.occupied = [0, 0]
-        seen: set[int] = set()
-        for name, cell in players.items():
-            p = _parse(parse_player, name, "players")
-            if p in seen:
-                raise PositionError(f"player {player_name(p)} is listed twice")
-            seen.add(p)
-            if cell is not None:
-                c = _parse(self.field.parse_cell, cell, f"players.{name}")
-                if self.all_occupied() & (1 << c):
-                    raise PositionError(f"two players stand on {cell}")
-                self.move_player(p, c)
+        place_players(
+            data["players"],
+            NUM_PLAYERS,
+            parse_player=parse_player,
+            player_name=player_name,
+            parse_cell=self.field.parse_cell,
+            place=self.move_player,
+            what="A1..A4 and B1..B4 to fields",
+        )
         self.disc = (
-            NOBODY if data["disc"] is None else _parse(self.field.parse_cell, data["disc"], "disc")
+            NOBODY
+            if data["disc"] is None
+            else parse_name(self.field.parse_cell, data["disc"], "disc")
         )
         self.holder = (
-            NOBODY if data["holder"] is None else _parse(parse_player, data["holder"], "holder")
+            NOBODY if data["holder"] is None else parse_name(parse_player, data["holder"], "holder")
         )
         self.offense = _team(data["offense"], "offense")
         self.north_team = _team(data["north_team"], "north_team")
@@ -345,7 +338,7 @@ class PaperUltimateState(GameState):
             raise PositionError("board 'winner' must be -1, 0, 1 or 2")
         self.winner = data["winner"]
         mo = data["marker_only"]
-        self.marker_only = NOBODY if mo is None else _parse(parse_player, mo, "marker_only")
+        self.marker_only = NOBODY if mo is None else parse_name(parse_player, mo, "marker_only")
         if not isinstance(data["surplus_must_leave"], bool):
             raise PositionError("board 'surplus_must_leave' must be true or false")
         self.surplus_must_leave = data["surplus_must_leave"]
@@ -402,20 +395,8 @@ def _validate_step_fields(step: Procedure[Any]) -> None:
             )
 
 
-def _parse(parser: Any, value: Any, where: str) -> int:
-    if not isinstance(value, str):
-        raise PositionError(f"'{where}' must be a string, got {value!r}")
-    try:
-        result: int = parser(value)
-    except ValueError as exc:
-        raise PositionError(f"'{where}': {exc}") from exc
-    return result
-
-
 def _team(value: Any, where: str) -> int:
-    if value not in TEAM_NAMES:
-        raise PositionError(f"'{where}' must be 'A' or 'B', got {value!r}")
-    return TEAM_NAMES.index(value)
+    return parse_team(value, TEAM_NAMES, where)
 
 
 def bind_spec(spec: GameSpec) -> None:
