@@ -27,7 +27,8 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from monsterball.core.actions import Action
-from monsterball.core.errors import IllegalActionError, PositionError
+from monsterball.core.errors import IllegalActionError, NotationError, PositionError
+from monsterball.core.geometry import Grid
 
 if TYPE_CHECKING:
     from monsterball.core.game import GameState
@@ -82,6 +83,20 @@ class Procedure(Generic[S]):
     def describe(self) -> str:
         """A short phrase for messages and the rendered board."""
         return type(self).__name__
+
+
+def wrong_kind(step: Procedure[Any], action: Action) -> IllegalActionError:
+    """The error for an action of a kind the current step never takes."""
+    return IllegalActionError(f"'{action}' is not possible during {step.describe()}")
+
+
+def action_cell(field: Grid, name: str) -> int:
+    """The cell an action names; a well-formed name off this field is an illegal action,
+    not a syntax error."""
+    try:
+        return field.parse_cell(name)
+    except NotationError as exc:
+        raise IllegalActionError(str(exc)) from None
 
 
 def procedure_to_dict(procedure: Procedure[Any]) -> dict[str, Any]:

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from monsterball.core.actions import Action, Roll
-from monsterball.core.errors import IllegalActionError, NotationError
+from monsterball.core.errors import IllegalActionError
 from monsterball.core.game import AUTO, CHANCE, uniform
 from monsterball.core.geometry import iter_bits
-from monsterball.core.procedures import Procedure, Transition
+from monsterball.core.procedures import Procedure, Transition, action_cell, wrong_kind
 from monsterball.games.huck_monster import events as ev
 from monsterball.games.huck_monster.actions import (
     DOUBLE_TEAM,
@@ -81,17 +81,6 @@ from monsterball.games.huck_monster.state import (
 
 State = HuckMonsterState
 MONSTER_MOVE = 5  # HM-SD-12: "up to 5 spaces"
-
-
-def _wrong_kind(step: Procedure[State], action: Action) -> IllegalActionError:
-    return IllegalActionError(f"'{action}' is not possible during {step.describe()}")
-
-
-def _cell(state: State, name: str) -> int:
-    try:
-        return state.field.parse_cell(name)
-    except NotationError as exc:
-        raise IllegalActionError(str(exc)) from None
 
 
 def _sum_outcomes(state: State, dice: int) -> list[tuple[Action, Fraction]]:
@@ -252,8 +241,8 @@ class SetUp(Procedure[State]):
 
     def check(self, state: State, action: Action) -> None:
         if not isinstance(action, Place):
-            raise _wrong_kind(self, action)
-        cell = _cell(state, action.cell)
+            raise wrong_kind(self, action)
+        cell = action_cell(state.field, action.cell)
         if not self._free(state) >> cell & 1:
             raise IllegalActionError(
                 f"{action.cell} is not an open space on team {TEAM_NAMES[self.team]}'s line"
@@ -262,7 +251,7 @@ class SetUp(Procedure[State]):
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, Place)
         player = next(p for p in team_players(self.team) if state.pos[p] == NOBODY)
-        state.move_player(player, _cell(state, action.cell))
+        state.move_player(player, action_cell(state.field, action.cell))
         state.emit(ev.Placed(player, action.cell))
         if any(state.pos[p] == NOBODY for p in team_players(self.team)):
             return (self,)
@@ -292,13 +281,13 @@ class PlaceTheDisc(Procedure[State]):
 
     def check(self, state: State, action: Action) -> None:
         if not isinstance(action, PlaceDisc):
-            raise _wrong_kind(self, action)
-        if not self._free(state) >> _cell(state, action.cell) & 1:
+            raise wrong_kind(self, action)
+        if not self._free(state) >> action_cell(state.field, action.cell) & 1:
             raise IllegalActionError(f"{action.cell} is not an open space on the defensive line")
 
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, PlaceDisc)
-        state.disc = _cell(state, action.cell)
+        state.disc = action_cell(state.field, action.cell)
         state.emit(ev.DiscPlaced(action.cell))
         return (PullRoll(),)
 
@@ -347,8 +336,8 @@ class PullLanding(Procedure[State]):
 
     def check(self, state: State, action: Action) -> None:
         if not isinstance(action, PullTo):
-            raise _wrong_kind(self, action)
-        if not state.pull_landings(self.count) >> _cell(state, action.cell) & 1:
+            raise wrong_kind(self, action)
+        if not state.pull_landings(self.count) >> action_cell(state.field, action.cell) & 1:
             raise IllegalActionError(
                 f"a pull of {self.count} cannot land on {action.cell}: it moves the full count, "
                 "one open space at a time toward the receiving team"
@@ -356,7 +345,7 @@ class PullLanding(Procedure[State]):
 
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, PullTo)
-        state.disc = _cell(state, action.cell)
+        state.disc = action_cell(state.field, action.cell)
         state.emit(ev.Pulled(state.defense, self.count, action.cell))
         _claim_if_next_to(state)
         return (TeamMoves("loose", 1, 0),)
@@ -532,13 +521,13 @@ class Moving(Procedure[State]):
                 raise IllegalActionError(f"the move cannot end yet: {why}")
             return
         if not isinstance(action, MoveTo):
-            raise _wrong_kind(self, action)
+            raise wrong_kind(self, action)
         name = player_name(action.player)
         if team_of(action.player) != self.team:
             raise IllegalActionError(f"{name} is not on team {TEAM_NAMES[self.team]}")
         if action.player == state.holder:
             raise IllegalActionError(f"{name} is in possession of the disc and cannot move")
-        cell = _cell(state, action.cell)
+        cell = action_cell(state.field, action.cell)
         budget = self._budget(state, action.player)
         if not state.move_reach(action.player, budget) >> cell & 1:
             raise IllegalActionError(
@@ -553,7 +542,7 @@ class Moving(Procedure[State]):
             state.emit(ev.MoveEnded(self.team, self.left))
             return ()
         assert isinstance(action, MoveTo)
-        cell = _cell(state, action.cell)
+        cell = action_cell(state.field, action.cell)
         cost = state.move_costs(action.player, self._budget(state, action.player))[cell]
         state.move_player(action.player, cell)
         free = self.free
@@ -911,8 +900,8 @@ class Aim(Procedure[State]):
 
     def check(self, state: State, action: Action) -> None:
         if not isinstance(action, ThrowTo):
-            raise _wrong_kind(self, action)
-        cell = _cell(state, action.cell)
+            raise wrong_kind(self, action)
+        cell = action_cell(state.field, action.cell)
         name = player_name(action.receiver)
         if team_of(action.receiver) != state.offense or action.receiver == state.holder:
             raise IllegalActionError(f"{name} cannot receive this throw")
@@ -924,7 +913,7 @@ class Aim(Procedure[State]):
 
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, ThrowTo)
-        cell = _cell(state, action.cell)
+        cell = action_cell(state.field, action.cell)
         hammer = is_hammer(light_effect(state.light, THROW))
         path = state.best_path(action.receiver, cell, self.count, hammer=hammer)
         state.receiver = action.receiver
@@ -1100,7 +1089,11 @@ class Bid(Procedure[State]):
         if self.stage == "monster" and isinstance(action, MonsterMove):
             if team_of(action.player) != state.defense:
                 raise IllegalActionError(f"{player_name(action.player)} is not a defender")
-            if not self._monster_spots(state, action.player) >> _cell(state, action.cell) & 1:
+            if (
+                not self._monster_spots(state, action.player)
+                >> action_cell(state.field, action.cell)
+                & 1
+            ):
                 raise IllegalActionError(
                     f"the Monster {player_name(action.player)} cannot reach {action.cell}: up "
                     "to 5 spaces through open spaces, not onto the disc's path"
@@ -1167,7 +1160,7 @@ class Bid(Procedure[State]):
             return nxt._after_face(state)
         if stage == "monster":
             if isinstance(action, MonsterMove):
-                state.move_player(action.player, _cell(state, action.cell))
+                state.move_player(action.player, action_cell(state.field, action.cell))
                 state.emit(ev.MonsterMoved(action.player, action.cell))
                 if self.face == "pin-monster":
                     # HM-R41: a pin Monster may act twice in the same play.
@@ -1246,8 +1239,8 @@ class Pivot(Procedure[State]):
         if isinstance(action, EndMove):
             return
         if not isinstance(action, PivotTo):
-            raise _wrong_kind(self, action)
-        if not state.pivot_spaces() >> _cell(state, action.cell) & 1:
+            raise wrong_kind(self, action)
+        if not state.pivot_spaces() >> action_cell(state.field, action.cell) & 1:
             raise IllegalActionError(
                 f"the disc cannot pivot to {action.cell}: only to an open space beside the "
                 "Handler, around him without passing a player, and not into an end zone"
@@ -1255,7 +1248,7 @@ class Pivot(Procedure[State]):
 
     def apply(self, state: State, action: Action) -> Transition:
         if isinstance(action, PivotTo):
-            state.disc = _cell(state, action.cell)
+            state.disc = action_cell(state.field, action.cell)
             state.emit(ev.Pivoted(state.holder, action.cell))
         return ()
 
@@ -1335,7 +1328,7 @@ class DoubleTeam(Procedure[State]):
                 raise IllegalActionError(
                     f"{player_name(action.player)} is not a double-teaming defender to move"
                 )
-            if not self._spots(state, action.player) >> _cell(state, action.cell) & 1:
+            if not self._spots(state, action.player) >> action_cell(state.field, action.cell) & 1:
                 raise IllegalActionError(
                     f"{player_name(action.player)} must move to an open space 2 from the disc"
                 )
@@ -1350,7 +1343,7 @@ class DoubleTeam(Procedure[State]):
             return (DoubleTeam("move", ()),)
         if self.stage == "move":
             assert isinstance(action, MoveTo)
-            state.move_player(action.player, _cell(state, action.cell))
+            state.move_player(action.player, action_cell(state.field, action.cell))
             state.emit(ev.Moved(action.player, action.cell, 0, 0))
             nxt = DoubleTeam("move", (*self.moved, action.player))
             return (nxt,) if nxt._pending(state) else (DoubleTeam("keep", ()),)
@@ -1392,17 +1385,17 @@ class UpMove(Procedure[State]):
         if action == STAY:
             return
         if not isinstance(action, MonsterMove):
-            raise _wrong_kind(self, action)
+            raise wrong_kind(self, action)
         if action.player != state.defense * 7:
             raise IllegalActionError(f"only the All-Star {player_name(state.defense * 7)} may move")
-        if not self._spots(state) >> _cell(state, action.cell) & 1:
+        if not self._spots(state) >> action_cell(state.field, action.cell) & 1:
             raise IllegalActionError(
                 f"the All-Star cannot reach {action.cell}: up to 5 open spaces, not onto the path"
             )
 
     def apply(self, state: State, action: Action) -> Transition:
         if isinstance(action, MonsterMove):
-            state.move_player(action.player, _cell(state, action.cell))
+            state.move_player(action.player, action_cell(state.field, action.cell))
             state.emit(ev.MonsterMoved(action.player, action.cell))
         return ()
 
@@ -1454,13 +1447,13 @@ class Potholes(Procedure[State]):
         if not adding and not isinstance(action, ConeMove):
             raise IllegalActionError("all 8 cones are in play: move one, e.g. 'cone e9 f9'")
         assert isinstance(action, ConeTo | ConeMove)
-        if not self._targets(state) >> _cell(state, action.cell) & 1:
+        if not self._targets(state) >> action_cell(state.field, action.cell) & 1:
             raise IllegalActionError(
                 f"a cone goes on an open field space beside one of your players, not {action.cell}"
             )
         if (
             isinstance(action, ConeMove)
-            and not self._movable(state) >> _cell(state, action.source) & 1
+            and not self._movable(state) >> action_cell(state.field, action.source) & 1
         ):
             raise IllegalActionError(
                 f"there is no cone beside one of your players on {action.source}"
@@ -1469,8 +1462,8 @@ class Potholes(Procedure[State]):
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, ConeTo | ConeMove)
         if isinstance(action, ConeMove):
-            state.cones &= ~(1 << _cell(state, action.source))
-        state.cones |= 1 << _cell(state, action.cell)
+            state.cones &= ~(1 << action_cell(state.field, action.source))
+        state.cones |= 1 << action_cell(state.field, action.cell)
         state.emit(ev.ConePlaced(state.defense, action.cell))
         return ()
 

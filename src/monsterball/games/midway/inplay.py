@@ -5,10 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from monsterball.core.actions import Action
-from monsterball.core.errors import IllegalActionError, NotationError
 from monsterball.core.game import AUTO
-from monsterball.core.procedures import Procedure, Transition
+from monsterball.core.procedures import Procedure, Transition, action_cell, wrong_kind
 from monsterball.games.midway.actions import (
     PER_TEAM,
     player_name,
@@ -25,14 +23,10 @@ def note(state: State, what: str, text: str) -> None:
 
 
 def cell_of(state: State, name: str) -> int:
-    try:
-        return state.field.parse_cell(name)
-    except NotationError as exc:
-        raise IllegalActionError(str(exc)) from None
+    return action_cell(state.field, name)
 
 
-def wrong(step: Procedure[State], action: Action) -> IllegalActionError:
-    return IllegalActionError(f"'{action}' is not possible during {step.describe()}")
+wrong = wrong_kind
 
 
 def injure(state: State, player: int, game: bool) -> None:

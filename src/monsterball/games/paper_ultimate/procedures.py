@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from monsterball.core.actions import Action, Roll
-from monsterball.core.errors import IllegalActionError, NotationError
+from monsterball.core.errors import IllegalActionError
 from monsterball.core.game import AUTO, CHANCE, uniform
 from monsterball.core.geometry import iter_bits
-from monsterball.core.procedures import Procedure, Transition
+from monsterball.core.procedures import Procedure, Transition, action_cell, wrong_kind
 from monsterball.games.paper_ultimate import events as ev
 from monsterball.games.paper_ultimate.actions import (
     DECLARE_TURN,
@@ -47,18 +47,6 @@ from monsterball.games.paper_ultimate.state import (
 )
 
 State = PaperUltimateState
-
-
-def _wrong_kind(step: Procedure[State], action: Action) -> IllegalActionError:
-    return IllegalActionError(f"'{action}' is not possible during {step.describe()}")
-
-
-def _cell(state: State, name: str) -> int:
-    try:
-        return state.field.parse_cell(name)
-    except NotationError as exc:
-        # Well-formed but off this pitch: an illegal action, not a syntax error.
-        raise IllegalActionError(str(exc)) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,8 +112,8 @@ class SetUp(Procedure[State]):
 
     def check(self, state: State, action: Action) -> None:
         if not isinstance(action, Place):
-            raise _wrong_kind(self, action)
-        cell = _cell(state, action.cell)
+            raise wrong_kind(self, action)
+        cell = action_cell(state.field, action.cell)
         if not state.end_zone(self.team) & (1 << cell):
             raise IllegalActionError(
                 f"{action.cell} is not in team {TEAM_NAMES[self.team]}'s end zone"
@@ -136,7 +124,7 @@ class SetUp(Procedure[State]):
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, Place)
         player = next(p for p in team_players(self.team) if state.pos[p] == NOBODY)
-        state.move_player(player, _cell(state, action.cell))
+        state.move_player(player, action_cell(state.field, action.cell))
         state.emit(ev.Placed(player, action.cell))
         if any(state.pos[p] == NOBODY for p in team_players(self.team)):
             return (self,)
@@ -190,8 +178,8 @@ class Pull(Procedure[State]):
 
     def check(self, state: State, action: Action) -> None:
         if not isinstance(action, PullTo):
-            raise _wrong_kind(self, action)
-        cell = _cell(state, action.cell)
+            raise wrong_kind(self, action)
+        cell = action_cell(state.field, action.cell)
         if not self._targets(state) & (1 << cell):
             raise IllegalActionError(
                 f"the pull must land on an empty field of the opposing end zone; {action.cell} "
@@ -201,7 +189,7 @@ class Pull(Procedure[State]):
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, PullTo)
         puller = state.holder
-        state.disc = _cell(state, action.cell)
+        state.disc = action_cell(state.field, action.cell)
         state.holder = NOBODY
         state.emit(ev.Pulled(puller, action.cell))
         return (Running(state.offense, 0),)  # PU-RUN-3: the offense runs first
@@ -268,7 +256,7 @@ class Running(Procedure[State]):
                 raise IllegalActionError(reason)
             return
         if not isinstance(action, RunTo):
-            raise _wrong_kind(self, action)
+            raise wrong_kind(self, action)
         p = action.player
         name = player_name(p)
         if team_of(p) != self.team:
@@ -281,7 +269,7 @@ class Running(Procedure[State]):
             raise IllegalActionError(
                 f"only the marker {player_name(state.marker_only)} may move in this step"
             )
-        cell = _cell(state, action.cell)
+        cell = action_cell(state.field, action.cell)
         if not state.run_destinations(p) & (1 << cell):
             raise IllegalActionError(_unreachable_reason(state, p, cell))
 
@@ -289,7 +277,7 @@ class Running(Procedure[State]):
         if isinstance(action, RunTo):
             p = action.player
             start = state.field.name(state.pos[p])
-            cell = _cell(state, action.cell)
+            cell = action_cell(state.field, action.cell)
             state.move_player(p, cell)
             state.emit(ev.Ran(p, start, action.cell))
             if state.holder == NOBODY and cell == state.disc:
@@ -356,7 +344,7 @@ class Throwing(Procedure[State]):
                 )
             return
         if not isinstance(action, PassTo):
-            raise _wrong_kind(self, action)
+            raise wrong_kind(self, action)
         if action.player not in targets:
             raise IllegalActionError(_pass_reason(state, action.player))
 
