@@ -197,6 +197,30 @@ def rules(game: Annotated[str, typer.Argument(help="Game id or alias.")]) -> Non
         console.print(rulings)
 
 
+# -- serve --------------------------------------------------------------------------------
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="TCP port.")] = 8000,
+    db: Annotated[
+        str, typer.Option(help="SQLAlchemy URL of the game store (PostgreSQL works too).")
+    ] = "sqlite:///monsterball.db",
+) -> None:
+    """Serve the web app: play in the browser (hot-seat, against bots, online rooms, replays)."""
+    import uvicorn
+
+    from monsterball.web.app import create_app
+
+    try:
+        application = create_app(db)
+    except Exception as exc:  # a bad URL or an unreachable database: say which
+        _fail(f"cannot open the game store '{db}': {exc}")
+    _console().print(f"monsterball: open http://{host}:{port}/ (games stored in {db})")
+    uvicorn.run(application, host=host, port=port, log_level="warning", ws_max_size=1 << 16)
+
+
 # -- play ---------------------------------------------------------------------------------
 
 

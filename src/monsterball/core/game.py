@@ -21,6 +21,7 @@ from fractions import Fraction
 from typing import Any, ClassVar, Self
 
 from monsterball.core.actions import Action, ActionTable, Event, Roll, parse_roll
+from monsterball.core.board import Board
 from monsterball.core.errors import (
     GameOverError,
     IllegalActionError,
@@ -178,6 +179,12 @@ class GameState:
 
     # -- positions --------------------------------------------------------------------------
 
+    def board(self, seat: int | None = None) -> Board:
+        """What ``seat`` may see, drawn in the shared board format (docs/web.md)."""
+        if self.spec.board is None:
+            raise NotImplementedError(f"{self.spec.id} has no board drawing")
+        return self.spec.board(self, seat)
+
     def to_position(self) -> dict[str, Any]:
         """The whole state as JSON-ready data; :meth:`GameSpec.from_position` reads it back."""
         return {
@@ -238,6 +245,8 @@ class GameSpec:
     # docs/rules/<game>.md, and the traceability test keeps the two in step.
     rulings: Mapping[str, str] = field(default_factory=dict)
     extra: Mapping[str, Any] = field(default_factory=dict)
+    # Draws a position as ``seat`` may see it, in the shared format of core.board (for UIs).
+    board: Callable[[GameState, int | None], Board] | None = None
 
     @property
     def num_seats(self) -> int:

@@ -10,6 +10,8 @@ from monsterball.core.options import GameOptions
 from monsterball.core.procedures import stack_kinds
 from monsterball.core.registry import register
 from monsterball.games.huck_monster.actions import action_table, parse_decision
+from monsterball.games.huck_monster.board import board_view
+from monsterball.games.huck_monster.coaching import acting_coach
 from monsterball.games.huck_monster.options import HuckMonsterOptions
 from monsterball.games.huck_monster.procedures import ALL_STEPS
 from monsterball.games.huck_monster.state import HuckMonsterState, bind_spec
@@ -112,6 +114,9 @@ SPEC = register(
         aliases=("hm", "huck", "huck-and-monster", "huck+monster"),
         coaches=(2, 4),
         rulings=RULINGS,
+        board=board_view,
+        # Servers and UIs ask which of a team's two coaches acts now (HM-R28).
+        extra={"acting_coach": acting_coach},
     )
 )
 bind_spec(SPEC)

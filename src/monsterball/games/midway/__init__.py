@@ -10,6 +10,7 @@ from monsterball.core.options import GameOptions
 from monsterball.core.procedures import stack_kinds
 from monsterball.core.registry import register
 from monsterball.games.midway.actions import action_table, parse_decision
+from monsterball.games.midway.board import board_view
 from monsterball.games.midway.options import MidwayOptions
 from monsterball.games.midway.procedures import ALL_STEPS
 from monsterball.games.midway.state import MidwayState, bind_spec
@@ -74,6 +75,7 @@ SPEC = register(
         action_table=_action_table,
         aliases=("motm", "monsters-of-the-midway", "monsters"),
         rulings=RULINGS,
+        board=board_view,
     )
 )
 bind_spec(SPEC)

@@ -58,7 +58,7 @@ def render_text(state: MidwayState, seat: int | None) -> str:
             elif state.ball == cell and state.carrier >= 0 and state.carrier not in hidden:
                 text = text[0] + "*"
             row.append(text)
-        lines.append(f"{r + 1:>2} {indent}{' '.join(row)}{'' if r % 2 else ' '} {_yards(r)}")
+        lines.append(f"{r + 1:>2} {indent}{' '.join(row)}{'' if r % 2 else ' '} {yard_label(r)}")
     letters = "  ".join(chr(ord("a") + c) for c in range(f.width))
     lines.append(f"   {letters}")
     a, b = state.score
@@ -81,7 +81,7 @@ def render_text(state: MidwayState, seat: int | None) -> str:
     return "\n".join(lines + roster)
 
 
-def _yards(row: int) -> str:
+def yard_label(row: int) -> str:
     """The yard line at the north edge of a row (G: goal line, EZ: end zone)."""
     if row <= 1 or row >= 22:
         return "EZ"

@@ -9,6 +9,7 @@ from monsterball.core.options import GameOptions
 from monsterball.core.procedures import stack_kinds
 from monsterball.core.registry import register
 from monsterball.games.paper_ultimate.actions import action_table, parse_decision
+from monsterball.games.paper_ultimate.board import board_view
 from monsterball.games.paper_ultimate.options import PaperUltimateOptions
 from monsterball.games.paper_ultimate.procedures import ALL_STEPS
 from monsterball.games.paper_ultimate.state import PaperUltimateState, bind_spec
@@ -60,6 +61,7 @@ SPEC = register(
         action_table=_action_table,
         aliases=("pu", "paper", "ultimade"),
         rulings=RULINGS,
+        board=board_view,
     )
 )
 bind_spec(SPEC)

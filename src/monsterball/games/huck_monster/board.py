@@ -1,0 +1,73 @@
+"""Huck + Monster drawn in the shared board format (:mod:`monsterball.core.board`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from monsterball.core import board as b
+from monsterball.core.game import GameState
+
+if TYPE_CHECKING:
+    from monsterball.games.huck_monster.state import HuckMonsterState
+
+
+def board_view(state: GameState, seat: int | None = None) -> b.Board:
+    hm: HuckMonsterState = state  # type: ignore[assignment]
+    view = hm.view(seat)
+    opts = hm.options
+    north = view["north_team"]
+    south = "B" if north == "A" else "A"
+    holder, receiver = view["holder"], view["receiver"]
+    bidders = set(view["bidders"])
+    pieces = []
+    for name, cell in view["players"].items():
+        if cell is None:
+            continue
+        flags = [
+            flag
+            for flag, on in (
+                ("holder", name == holder),
+                ("receiver", name == receiver),
+                ("bidder", name in bidders),
+            )
+            if on
+        ]
+        pieces.append(b.piece(name, name[0], cell, title=_title(name, flags), flags=flags))
+    marks = b.marks("cone", view["cones"]) + b.marks("stealth", b.cell_names(hm.field, hm.stealth))
+    if view["path"]:
+        marks += b.marks("path", view["path"][max(view["progress"], -1) + 1 :])
+    score = view["score"]
+    panel = [
+        ["Score", f"A {score[0]} - B {score[1]} (to {opts.points_to_win})"],
+        ["Offense", view["offense"]],
+        ["Up Call", str(view["up_calls"])],
+    ]
+    if view["action"]:
+        count = f"{view['action']} {view['base']}"
+        if view["light"]:
+            count += f" + {view['light']}"
+        if view["halved"]:
+            count += " (halved)"
+        panel.append(["Play", count])
+    if bidders:
+        panel.append(["Bidding", ", ".join(sorted(bidders))])
+    used = [t for t, on in zip("AB", view["strategy_used"], strict=True) if on]
+    panel.append(["Strategy used", ", ".join(used) or "none"])
+    panel.append(["Now", view["step"]])
+    disc = view["disc"]
+    return b.board(
+        grid="hex" if opts.grid == "hex" else "square",
+        cols=opts.width,
+        rows=opts.length,
+        zones=b.end_zones(opts.end_zone_depth, opts.length, north, south),
+        lines=[hm.line_row(0), hm.line_row(1)],
+        pieces=pieces,
+        ball={"cell": disc, "kind": "disc", "held": holder is not None} if disc else None,
+        panel=panel,
+        north_team=north,
+        board_marks=marks,
+    )
+
+
+def _title(name: str, flags: list[str]) -> str:
+    return " ".join([name, *(f"({f})" for f in flags)])

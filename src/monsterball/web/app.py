@@ -1,0 +1,322 @@
+"""The HTTP and WebSocket API (docs/web.md) and the static browser client.
+
+``create_app(db_url)`` builds an app over its own store, so tests run many servers side by
+side and a restart is just a new app over the same database.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from importlib import resources
+from typing import Annotated, Any, Literal
+
+from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+
+from monsterball.core.record import record_to_string
+from monsterball.core.registry import all_games
+from monsterball.web.live import BOT_LEVELS, MODES, Rejected
+from monsterball.web.rooms import Room, Rooms, Watcher
+from monsterball.web.store import DEFAULT_DB_URL, Store
+
+MAX_BODY_BYTES = 64 * 1024
+MAX_MESSAGE_BYTES = 4 * 1024
+STATUS = {
+    "bad-request": 400,
+    "illegal": 400,
+    "bad-json": 400,
+    "spectator": 403,
+    "wrong-seat": 403,
+    "bad-token": 403,
+    "not-found": 404,
+    "stale": 409,
+    "finished": 409,
+    "not-finished": 409,
+    "too-large": 413,
+}
+STATIC = resources.files("monsterball.web") / "static"
+
+
+class NewGame(BaseModel):
+    game: str = Field(max_length=40)
+    preset: str | None = Field(default=None, max_length=40)
+    options: dict[str, Any] = Field(default_factory=dict, max_length=64)
+    mode: Literal["hotseat", "bot", "online"] = "hotseat"
+    coaches: int = Field(default=2, ge=1, le=8)
+    bots: dict[str, str] = Field(default_factory=dict, max_length=8)
+    seed: int | None = Field(default=None, ge=0, lt=2**62)
+
+
+class Act(BaseModel):
+    token: str = Field(max_length=64)
+    action: str = Field(max_length=200)
+    ply: int = Field(ge=0)
+
+
+class Fork(BaseModel):
+    ply: int = Field(ge=0)
+    mode: Literal["hotseat", "bot", "online"] = "hotseat"
+    coaches: int = Field(default=2, ge=1, le=8)
+    bots: dict[str, str] = Field(default_factory=dict, max_length=8)
+
+
+def error(code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message}, status_code=STATUS.get(code, 400))
+
+
+def create_app(db_url: str = DEFAULT_DB_URL, *, store: Store | None = None) -> FastAPI:
+    store = store or Store(db_url)
+    rooms = Rooms(store)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        store.close()
+
+    app = FastAPI(title="monsterball", lifespan=lifespan)
+    app.state.rooms = rooms
+
+    @app.middleware("http")
+    async def limit_body(
+        request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
+        length = request.headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
+            return error("too-large", f"request bodies are limited to {MAX_BODY_BYTES} bytes")
+        return await call_next(request)
+
+    @app.exception_handler(Rejected)
+    async def rejected(_: Request, exc: Rejected) -> JSONResponse:
+        return error(exc.code, exc.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'] if p != 'body') or 'body'}: {e['msg']}"
+            for e in exc.errors()
+        )
+        return error("bad-request", problems or "malformed request")
+
+    # -- pages ---------------------------------------------------------------------------
+
+    def page() -> FileResponse:
+        return FileResponse(str(STATIC / "index.html"), media_type="text/html")
+
+    app.get("/", include_in_schema=False)(page)
+    app.get("/play/{game_id}", include_in_schema=False)(page)
+    app.get("/replay/{game_id}", include_in_schema=False)(page)
+    app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+
+    # -- API -----------------------------------------------------------------------------
+
+    @app.get("/api/catalog")
+    async def catalog() -> dict[str, Any]:
+        return {
+            "games": [
+                {
+                    "id": spec.id,
+                    "title": spec.title,
+                    "summary": spec.summary,
+                    "seats": list(spec.seat_names),
+                    "coaches": list(spec.coaches),
+                    "presets": [
+                        {"name": name, "doc": spec.options_type.PRESET_DOCS.get(name, "")}
+                        for name in spec.options_type.PRESETS
+                    ],
+                }
+                for spec in all_games()
+            ],
+            "modes": list(MODES),
+            "bot_levels": list(BOT_LEVELS),
+        }
+
+    @app.post("/api/games", status_code=201)
+    async def create(body: NewGame) -> dict[str, Any]:
+        room = await rooms.create(
+            game=body.game,
+            preset=body.preset,
+            options=body.options,
+            mode=body.mode,
+            coaches=body.coaches,
+            bots=body.bots,
+            seed=body.seed,
+        )
+        return created(room)
+
+    def created(room: Room) -> dict[str, Any]:
+        live = room.live
+        return {
+            "id": live.id,
+            "game": live.summary(),
+            "chairs": [
+                {
+                    "name": c.name,
+                    "seat": c.seat,
+                    "kind": c.kind,
+                    "token": c.token if c.kind == "human" else None,
+                    "url": f"/play/{live.id}?token={c.token}" if c.kind == "human" else None,
+                }
+                for c in live.chairs
+            ],
+            "watch": f"/play/{live.id}",
+        }
+
+    @app.get("/api/games")
+    async def list_games(
+        status: Annotated[Literal["playing", "finished"] | None, Query()] = None,
+        limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    ) -> dict[str, Any]:
+        rows = store.list(status=status, limit=limit)
+        return {
+            "games": [
+                {
+                    "id": r.id,
+                    "game": r.game,
+                    "preset": r.preset,
+                    "mode": r.mode,
+                    "status": r.status,
+                    "result": r.result,
+                    "moves": r.plies,
+                    "updated": r.updated_at.isoformat(),
+                    "parent": r.parent_id,
+                }
+                for r in rows
+            ]
+        }
+
+    @app.get("/api/games/{game_id}")
+    async def game_state(
+        game_id: str, token: Annotated[str | None, Query(max_length=64)] = None
+    ) -> dict[str, Any]:
+        room = await rooms.get(game_id)
+        return room.live.message_for(room.live.chair_for(token))
+
+    @app.post("/api/games/{game_id}/act")
+    async def act(game_id: str, body: Act) -> dict[str, Any]:
+        room = await rooms.get(game_id)
+        await rooms.submit(room, body.token, body.action, body.ply)
+        return room.live.message_for(room.live.chair_for(body.token))
+
+    @app.get("/api/games/{game_id}/replay")
+    async def replay(
+        game_id: str, step: Annotated[int | None, Query(ge=0)] = None
+    ) -> dict[str, Any]:
+        history = await rooms.history(game_id)
+        total = len(history.actions)
+        at = total if step is None else min(step, total)
+        state = rooms.replay_state(history, at)
+        return {
+            "game": history.live.summary(),
+            "step": at,
+            "steps": total,
+            "ply": state.ply,
+            "board": state.board(None),
+            "prompt": state.stack[-1].describe() if state.stack else state.result_text(),
+            "result": state.result_text(),
+            "log": [e.for_seat(None) for e in history.live.log[:at]][-200:],
+        }
+
+    @app.get("/api/games/{game_id}/record")
+    async def record(game_id: str) -> PlainTextResponse:
+        row = store.get(game_id)
+        if row is None:
+            raise Rejected("not-found", f"no game '{game_id}'")
+        if row.status != "finished":
+            raise Rejected(
+                "not-finished", "the record (with every secret choice) is ready when the game ends"
+            )
+        history = await rooms.history(game_id)
+        text = record_to_string(rooms.record(history, row))
+        return PlainTextResponse(
+            text,
+            media_type="application/x-ndjson",
+            headers={"content-disposition": f'attachment; filename="{row.game}-{row.id}.jsonl"'},
+        )
+
+    @app.post("/api/games/{game_id}/fork", status_code=201)
+    async def fork(game_id: str, body: Fork) -> dict[str, Any]:
+        row = store.get(game_id)
+        if row is None:
+            raise Rejected("not-found", f"no game '{game_id}'")
+        if row.status != "finished":
+            raise Rejected("not-finished", "only finished games can be forked (secrets stay safe)")
+        history = await rooms.history(game_id)
+        state = rooms.replay_state(history, body.ply)
+        if state.is_terminal():
+            raise Rejected("bad-request", "the game is already over at that step")
+        room = await rooms.create(
+            game=row.game,
+            preset=row.preset,
+            options={},
+            mode=body.mode,
+            coaches=body.coaches,
+            bots=body.bots,
+            seed=rooms.fork_seed(row, body.ply),
+            start=state.to_position(),
+            parent=(row.id, body.ply),
+        )
+        return created(room)
+
+    # -- WebSocket -----------------------------------------------------------------------
+
+    @app.websocket("/ws/{game_id}")
+    async def socket(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
+        await websocket.accept()
+        try:
+            room = await rooms.get(game_id)
+            chair = room.live.chair_for(token)
+        except Rejected as exc:
+            await websocket.send_json({"type": "error", "error": exc.code, "message": exc.message})
+            await websocket.close(code=4404 if exc.code == "not-found" else 4403)
+            return
+        watcher = Watcher(chair, websocket.send_json)
+        rooms.watch(room, watcher)
+        try:
+            await websocket.send_json(room.live.message_for(chair))
+            while True:
+                raw = await websocket.receive_text()
+                reply = await handle(room, chair, raw)
+                if reply is not None:
+                    await websocket.send_json(reply)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            rooms.unwatch(room, watcher)
+
+    async def handle(room: Room, chair: Any, raw: str) -> dict[str, Any] | None:
+        if len(raw.encode()) > MAX_MESSAGE_BYTES:
+            return ws_error("too-large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
+        try:
+            message = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            return ws_error("bad-json", f"not JSON: {exc.msg} at character {exc.pos}")
+        if not isinstance(message, dict):
+            return ws_error("bad-json", "a message must be a JSON object")
+        kind = message.get("type")
+        if kind == "ping":
+            return {"type": "pong"}
+        if kind == "state":
+            return room.live.message_for(chair)
+        if kind != "act":
+            return ws_error("bad-request", f"unknown message type {kind!r} (act, state, ping)")
+        action, ply = message.get("action"), message.get("ply")
+        if not isinstance(action, str) or not isinstance(ply, int) or isinstance(ply, bool):
+            return ws_error(
+                "bad-request", "an act message needs 'action' (text) and 'ply' (number)"
+            )
+        try:
+            await rooms.submit(room, chair.token if chair else None, action, ply)
+        except Rejected as exc:
+            return ws_error(exc.code, exc.message)
+        return None
+
+    return app
+
+
+def ws_error(code: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "error": code, "message": message}

@@ -1,0 +1,336 @@
+"""Live games on the server: the authoritative state, who may act, and what each client sees.
+
+Nothing here knows FastAPI: :class:`LiveGame` takes actions from tokens and produces the
+message each chair (or a spectator) should see, so the rules of the room are tested without a
+network. The state changes only after its move is stored (see :mod:`monsterball.web.store`).
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from monsterball.bots import make_bot
+from monsterball.core.actions import Action
+from monsterball.core.dice import SeededSampler, derive_seed
+from monsterball.core.errors import MonsterballError
+from monsterball.core.game import CHANCE, TERMINAL, GameSpec, GameState
+from monsterball.core.registry import get_game
+from monsterball.core.seating import Seating
+from monsterball.web.store import GameRow, StoredMove
+
+MODES = ("hotseat", "bot", "online")
+LOG_TAIL = 80
+BOT_LEVELS: dict[str, str] = {"easy": "random", "medium": "random", "hard": "random"}
+_CELL = re.compile(r"^[a-z]{1,2}\d{1,2}$")
+_SPLIT = re.compile(r"[\s\-@>]+")
+
+
+class Rejected(Exception):
+    """An action the room refuses; ``code`` is machine-readable, the message is for people."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass
+class Chair:
+    """A coach's place at the table: which seat (team) it acts for, and who sits in it."""
+
+    name: str
+    seat: int
+    kind: str  # "human" or "bot"
+    bot: str | None
+    token: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "seat": self.seat,
+            "kind": self.kind,
+            "bot": self.bot,
+            "token": self.token,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Chair:
+        return cls(data["name"], data["seat"], data["kind"], data.get("bot"), data["token"])
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+def make_chairs(spec: GameSpec, coaches: int, bots: Mapping[str, str]) -> list[Chair]:
+    """Chairs for a game: one per seat, or (four-coach games) several per seat in rotation
+    order. ``bots`` maps a seat name to a bot level; a bot fills every chair of that seat."""
+    if coaches not in spec.coaches:
+        allowed = ", ".join(str(c) for c in spec.coaches)
+        raise Rejected("bad-request", f"{spec.id} is played by {allowed} coaches, not {coaches}")
+    per_seat = coaches // spec.num_seats
+    for seat_name, level in bots.items():
+        if seat_name not in spec.seat_names:
+            raise Rejected("bad-request", f"no seat '{seat_name}' in {spec.id}")
+        bot_name(level)
+    chairs = []
+    for turn in range(per_seat):
+        for seat, seat_name in enumerate(spec.seat_names):
+            chair_name = seat_name if per_seat == 1 else f"{seat_name}-{turn + 1}"
+            bot_level = bots.get(seat_name)
+            kind = "bot" if bot_level else "human"
+            chairs.append(Chair(chair_name, seat, kind, bot_level, new_token()))
+    return chairs
+
+
+def bot_name(level: str) -> str:
+    """The registered bot behind a difficulty level (or a bot's own name)."""
+    from monsterball.bots import BOTS
+
+    name = BOT_LEVELS.get(level, level)
+    if name not in BOTS:
+        known = ", ".join([*BOT_LEVELS, *BOTS])
+        raise Rejected("bad-request", f"unknown bot level '{level}'; known: {known}")
+    return name
+
+
+@dataclass
+class LogEntry:
+    ply: int
+    seat: int  # -1 for chance
+    by: str
+    notation: str
+    public: str
+    events: list[str] = field(default_factory=list)
+
+    def for_seat(self, seat: int | None) -> dict[str, Any]:
+        own = seat is not None and seat == self.seat
+        return {
+            "ply": self.ply,
+            "by": self.by,
+            "action": self.notation if own else self.public,
+            "events": self.events,
+        }
+
+
+def action_hint(notation: str, public: str, pieces: set[str]) -> dict[str, Any]:
+    """How a click UI reaches an action: the piece it names first and the cell it names last
+    (either may be missing: those actions become buttons)."""
+    piece = cell = None
+    for token in _SPLIT.split(notation):
+        if token in pieces and piece is None:
+            piece = token
+        elif _CELL.match(token):
+            cell = token
+    return {"a": notation, "label": public, "piece": piece, "cell": cell}
+
+
+class LiveGame:
+    """One game being played on the server."""
+
+    def __init__(self, row: GameRow, state: GameState, sampler: SeededSampler):
+        self.row = row
+        self.id = row.id
+        self.spec: GameSpec = state.spec
+        self.state = state
+        self.sampler = sampler
+        self.chairs = [Chair.from_dict(c) for c in row.chairs]
+        self.log: list[LogEntry] = []
+        self.seating: Seating | None = None
+        per_seat = len(self.chairs) // self.spec.num_seats
+        if per_seat > 1:
+            self.seating = Seating.of(
+                *(
+                    [c.name for c in self.chairs if c.seat == seat]
+                    for seat in range(self.spec.num_seats)
+                )
+            )
+
+    # -- building ------------------------------------------------------------------------
+
+    @classmethod
+    def start(cls, row: GameRow) -> LiveGame:
+        spec = get_game(row.game)
+        options = spec.options_type.from_dict(row.options)
+        state = spec.from_position(row.start) if row.start else spec.new_game(options)
+        return cls(row, state, SeededSampler(row.seed))
+
+    @classmethod
+    def load(cls, row: GameRow, moves: Sequence[StoredMove]) -> LiveGame:
+        """Rebuild a stored game by replaying its moves, checking each die against the seed."""
+        live = cls.start(row)
+        for move in moves:
+            if move.ply != live.state.ply + 1 - live.first_ply:
+                raise MonsterballError(f"game {row.id}: stored moves skip to ply {move.ply}")
+            action = live.spec.parse_action(move.action)
+            if live.state.current_player() == CHANCE:
+                expected = live.sampler.choose(live.state.chance_outcomes())
+                if expected != action:
+                    raise MonsterballError(
+                        f"game {row.id} ply {move.ply}: the seed rolls {expected}, "
+                        f"the store has {move.action}"
+                    )
+            live._apply(action)
+        return live
+
+    @property
+    def first_ply(self) -> int:
+        """Ply of the start position (a fork starts part-way through its parent)."""
+        return int(self.row.start["ply"]) if self.row.start else 0
+
+    @property
+    def moves_made(self) -> int:
+        return self.state.ply - self.first_ply
+
+    # -- who acts ------------------------------------------------------------------------
+
+    def acting_chair(self) -> Chair | None:
+        actor = self.state.current_player()
+        if actor < 0:
+            return None
+        chairs = [c for c in self.chairs if c.seat == actor]
+        if len(chairs) == 1 or self.seating is None:
+            return chairs[0]
+        coach_of: Callable[[GameState, Seating], str | None] | None = self.spec.extra.get(
+            "acting_coach"
+        )
+        name = coach_of(self.state, self.seating) if coach_of else None
+        return next((c for c in chairs if c.name == name), chairs[0])
+
+    def chair_for(self, token: str | None) -> Chair | None:
+        if not token:
+            return None
+        for chair in self.chairs:
+            if secrets.compare_digest(chair.token, token):
+                return chair
+        raise Rejected("bad-token", "this link's seat token is not valid for this game")
+
+    def is_hotseat(self) -> bool:
+        return self.row.mode == "hotseat"
+
+    def may_act(self, chair: Chair | None) -> bool:
+        """Hot-seat: any human chair's token acts for whichever human is to act."""
+        acting = self.acting_chair()
+        if chair is None or acting is None or acting.kind != "human":
+            return False
+        return chair is acting or (self.is_hotseat() and chair.kind == "human")
+
+    # -- moves ---------------------------------------------------------------------------
+
+    def check_submission(self, chair: Chair | None, text: str, based_on: int) -> Action:
+        """Everything that may be wrong with a submission, checked before anything changes."""
+        if self.state.is_terminal():
+            raise Rejected("finished", f"the game is over: {self.state.result_text()}")
+        if chair is None:
+            raise Rejected("spectator", "spectators cannot act; open a seat's link to play")
+        if based_on != self.state.ply:
+            raise Rejected(
+                "stale",
+                f"the move was based on move {based_on}, but the game is at move "
+                f"{self.state.ply}; nothing was changed",
+            )
+        if not self.may_act(chair):
+            acting = self.acting_chair()
+            who = acting.name if acting else "the dice"
+            raise Rejected("wrong-seat", f"it is not {chair.name}'s turn: {who} is to act")
+        try:
+            action = self.spec.parse_action(text)
+            self.state.check(action, seat=self.state.current_player())
+        except MonsterballError as exc:
+            raise Rejected("illegal", str(exc)) from None
+        return action
+
+    def next_automatic(self) -> tuple[Action, str] | None:
+        """The die to roll or the bot to ask, if the next move is not a human's."""
+        actor = self.state.current_player()
+        if actor == TERMINAL:
+            return None
+        if actor == CHANCE:
+            return self.sampler.choose(self.state.chance_outcomes()), "chance"
+        chair = self.acting_chair()
+        if chair is None or chair.kind != "bot":
+            return None
+        return self.bot_move(chair), chair.name
+
+    def bot_move(self, chair: Chair) -> Action:
+        # Seeded by the ply, so a restarted server asks a bot exactly what it asked before.
+        bot = make_bot(bot_name(chair.bot or "easy"), derive_seed(self.row.seed, self.state.ply))
+        return bot.choose(self.state, chair.seat)
+
+    def stored_move(self, action: Action) -> StoredMove:
+        actor = self.state.current_player()
+        by = "chance" if actor == CHANCE else self.spec.seat_name(actor)
+        return StoredMove(self.moves_made + 1, by, action.notation())
+
+    def _apply(self, action: Action) -> None:
+        actor = self.state.current_player()
+        chair = self.acting_chair()
+        by = "dice" if actor == CHANCE else (chair.name if chair else self.spec.seat_name(actor))
+        public = getattr(action, "public_text", action.notation)()
+        events = self.state.apply_unchecked(action)
+        self.log.append(
+            LogEntry(
+                self.state.ply, actor, by, action.notation(), public, [e.describe() for e in events]
+            )
+        )
+
+    def commit(self, action: Action) -> None:
+        """Apply an action that is checked and already stored."""
+        self._apply(action)
+
+    # -- what clients see ----------------------------------------------------------------
+
+    def status(self) -> str:
+        return "finished" if self.state.is_terminal() else "playing"
+
+    def message_for(self, chair: Chair | None, *, host: bool = False) -> dict[str, Any]:
+        state = self.state
+        acting = self.acting_chair()
+        acts = self.may_act(chair)
+        seat: int | None
+        if acts:
+            seat = state.current_player()
+        elif chair is not None:
+            seat = chair.seat
+        else:
+            seat = None
+        board = state.board(seat)
+        legal: list[dict[str, Any]] = []
+        if acts:
+            pieces = {p["id"] for p in board["pieces"]}
+            legal = [
+                action_hint(a.notation(), getattr(a, "public_text", a.notation)(), pieces)
+                for a in state.legal_actions()
+            ]
+        actor = state.current_player()
+        return {
+            "type": "state",
+            "game": self.summary(),
+            "chairs": [
+                {"name": c.name, "seat": c.seat, "kind": c.kind, "bot": c.bot} for c in self.chairs
+            ],
+            "you": chair.name if chair else None,
+            "to_act": "dice" if actor == CHANCE else (acting.name if acting else None),
+            "prompt": state.stack[-1].describe() if state.stack else state.result_text(),
+            "board": board,
+            "text": state.render(seat),
+            "legal": legal,
+            "log": [e.for_seat(seat) for e in self.log[-LOG_TAIL:]],
+        }
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "game": self.spec.id,
+            "title": self.spec.title,
+            "preset": self.row.preset,
+            "mode": self.row.mode,
+            "status": self.status(),
+            "result": self.state.result_text(),
+            "ply": self.state.ply,
+            "parent": self.row.parent_id,
+        }

@@ -1,0 +1,148 @@
+"""Where games live: SQLAlchemy tables for games and their moves (SQLite by default,
+PostgreSQL by URL).
+
+A move is committed before the server applies it to the live state, and the insert is
+guarded by the game's move count, so a crash or a restart loses nothing that a client was told
+happened, and two submissions for the same move number cannot both land.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    event,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+
+DEFAULT_DB_URL = "sqlite:///monsterball.db"
+
+
+class StaleMove(Exception):
+    """The stored game has moved on since the move was based on it."""
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40))
+    preset: Mapped[str | None] = mapped_column(String(40))
+    rules_version: Mapped[str] = mapped_column(String(60))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    start: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    mode: Mapped[str] = mapped_column(String(16))
+    # One entry per chair (a coach's place): name, seat index, kind, bot level, token.
+    chairs: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16), default="playing")
+    result: Mapped[str] = mapped_column(Text, default="")
+    plies: Mapped[int] = mapped_column(Integer, default=0)
+    parent_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    parent_ply: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    updated_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class MoveRow(Base):
+    __tablename__ = "moves"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    ply: Mapped[int] = mapped_column(Integer, primary_key=True)
+    by: Mapped[str] = mapped_column(String(16))
+    action: Mapped[str] = mapped_column(String(200))
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMove:
+    ply: int
+    by: str
+    action: str
+
+
+class Store:
+    """Synchronous, short transactions; one instance per server."""
+
+    def __init__(self, url: str = DEFAULT_DB_URL):
+        self.url = url
+        self.engine: Engine = create_engine(url, future=True)
+        if self.engine.dialect.name == "sqlite":
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        Base.metadata.create_all(self.engine)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def create(self, row: GameRow, moves: Sequence[StoredMove] = ()) -> None:
+        with self._sessions.begin() as session:
+            session.add(row)
+            session.flush()
+            for move in moves:
+                session.add(MoveRow(game_id=row.id, ply=move.ply, by=move.by, action=move.action))
+
+    def append(self, game_id: str, move: StoredMove, *, status: str, result: str) -> None:
+        """Store ``move`` as the game's next ply; StaleMove if the game is not at ply - 1."""
+        try:
+            with self._sessions.begin() as session:
+                done = session.execute(
+                    update(GameRow)
+                    .where(GameRow.id == game_id, GameRow.plies == move.ply - 1)
+                    .values(plies=move.ply, status=status, result=result, updated_at=_now())
+                )
+                if done.rowcount != 1:  # type: ignore[attr-defined]
+                    raise StaleMove(f"game {game_id} is not at ply {move.ply - 1}")
+                session.add(MoveRow(game_id=game_id, ply=move.ply, by=move.by, action=move.action))
+        except IntegrityError:
+            raise StaleMove(f"ply {move.ply} of game {game_id} is already stored") from None
+
+    def get(self, game_id: str) -> GameRow | None:
+        with self._sessions() as session:
+            return session.get(GameRow, game_id)
+
+    def moves(self, game_id: str) -> list[StoredMove]:
+        with self._sessions() as session:
+            rows = session.scalars(
+                select(MoveRow).where(MoveRow.game_id == game_id).order_by(MoveRow.ply)
+            )
+            return [StoredMove(r.ply, r.by, r.action) for r in rows]
+
+    def list(self, *, status: str | None = None, limit: int = 50) -> list[GameRow]:
+        with self._sessions() as session:
+            query = select(GameRow).order_by(GameRow.updated_at.desc()).limit(limit)
+            if status is not None:
+                query = query.where(GameRow.status == status)
+            return list(session.scalars(query))
+
+
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    # WAL lets readers (game lists) run beside the writer; FULL sync keeps every committed move
+    # on disk across a power cut, which is the promise to players.
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
