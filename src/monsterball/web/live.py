@@ -244,17 +244,18 @@ class LiveGame:
             raise Rejected("illegal", str(exc)) from None
         return action
 
-    def next_automatic(self) -> tuple[Action, str] | None:
-        """The die to roll or the bot to ask, if the next move is not a human's."""
+    def automatic(self) -> str | Chair | None:
+        """Who makes the next move if it is not a human's: "chance", a bot's chair, or None."""
         actor = self.state.current_player()
         if actor == TERMINAL:
             return None
         if actor == CHANCE:
-            return self.sampler.choose(self.state.chance_outcomes()), "chance"
+            return "chance"
         chair = self.acting_chair()
-        if chair is None or chair.kind != "bot":
-            return None
-        return self.bot_move(chair), chair.name
+        return chair if chair is not None and chair.kind == "bot" else None
+
+    def roll(self) -> Action:
+        return self.sampler.choose(self.state.chance_outcomes())
 
     def bot_move(self, chair: Chair) -> Action:
         # Seeded by the ply, so a restarted server asks a bot exactly what it asked before.

@@ -8,7 +8,9 @@ follow a human's move are made the same way before the lock is released.
 from __future__ import annotations
 
 import asyncio
+import functools
 import secrets
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,10 +23,13 @@ from monsterball.core.game import GameState
 from monsterball.core.record import GameRecord, Recorder
 from monsterball.core.registry import get_game
 from monsterball.web.live import MODES, Chair, LiveGame, Rejected, make_chairs
-from monsterball.web.store import GameRow, StaleMove, Store
+from monsterball.web.store import GameRow, StaleMove, Store, StoredMove
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 CHECKPOINT_EVERY = 64
+# Automatic moves (dice, bots) stored per transaction: at most this many, or this long.
+AUTO_BATCH = 256
+AUTO_SECONDS = 0.2
 
 
 @dataclass(eq=False)
@@ -138,8 +143,7 @@ class Rooms:
             chair = live.chair_for(token)
             action = live.check_submission(chair, text, based_on)
             await self._store_and_apply(live, action)
-        await self.broadcast(room)
-        await self.advance(room)
+        await self.advance(room, unseen=True)
 
     async def _store_and_apply(self, live: LiveGame, action: Any) -> None:
         move = live.stored_move(action)
@@ -148,34 +152,51 @@ class Rooms:
         status = "finished" if after.is_terminal() else "playing"
         try:
             await anyio.to_thread.run_sync(
-                lambda: self.store.append(live.id, move, status=status, result=after.result_text())
+                lambda: self.store.append(
+                    live.id, [move], status=status, result=after.result_text()
+                )
             )
         except StaleMove as exc:
             raise Rejected("stale", f"{exc}; nothing was changed") from None
         live.commit(action)
 
-    async def advance(self, room: Room) -> None:
-        """Roll dice and let bots move until a human must act (or the game ends)."""
-        unseen = False  # dice rolled since watchers were last told
+    async def advance(self, room: Room, *, unseen: bool = False) -> None:
+        """Roll dice and let bots move until a human must act (or the game ends), telling the
+        watchers after each stored batch; ``unseen``: they have not been told of the last move.
+
+        Automatic moves are applied first and stored in batches (one transaction per bot
+        decision that takes a while, or per AUTO_BATCH moves): if storing fails, the room is
+        dropped and rebuilt from the store, and watchers are only ever told of stored moves."""
         while True:
             async with room.lock:
                 live = room.live
+                batch: list[StoredMove] = []
+                started = time.monotonic()
                 try:
-                    step = await anyio.to_thread.run_sync(live.next_automatic)
-                    if step is not None:
-                        await self._store_and_apply(live, step[0])
+                    while len(batch) < AUTO_BATCH and time.monotonic() - started < AUTO_SECONDS:
+                        who = live.automatic()
+                        if who is None:
+                            break
+                        if isinstance(who, Chair):  # a bot may think for a while
+                            action = await anyio.to_thread.run_sync(live.bot_move, who)
+                        else:
+                            action = live.roll()
+                        batch.append(live.stored_move(action))
+                        live.commit(action)
+                    if batch:
+                        status, result = live.status(), live.state.result_text()
+                        store = functools.partial(self.store.append, status=status, result=result)
+                        await anyio.to_thread.run_sync(store, live.id, batch)
                 except Exception:
-                    # The sampler may have moved past what is stored: rebuild from the store.
                     self.rooms.pop(live.id, None)
                     raise
-            if step is None:
-                break
-            unseen = True
-            if step[1] != "chance":  # show each bot move as it happens
+            if batch:
+                unseen = True
+            if unseen:
                 await self.broadcast(room)
                 unseen = False
-        if unseen:
-            await self.broadcast(room)
+            if not batch or live.automatic() is None:
+                return
 
     # -- watching ------------------------------------------------------------------------
 

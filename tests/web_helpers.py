@@ -1,0 +1,70 @@
+"""Shared pieces of the web tests: an app over a temporary database, and a real server."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+
+import monsterball.games  # noqa: F401  (registers the games)
+from monsterball.web.app import create_app
+
+
+def app_at(path: Path):
+    return create_app(f"sqlite:///{path}")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def server(db: Path, port: int | None = None) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """`monsterball serve` in a child process, as a user runs it; yields its URL and process."""
+    port = port or free_port()
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "monsterball.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            f"sqlite:///{db}",
+        ],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                httpx.get(base + "/api/catalog", timeout=1)
+                break
+            except httpx.HTTPError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    out = proc.stdout.read().decode() if proc.stdout else ""
+                    raise RuntimeError(f"server did not start: {out}") from None
+                time.sleep(0.1)
+        yield base, proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(timeout=10)
+
+
+def first_move(message: dict) -> str:
+    return message["legal"][0]["a"]
