@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup play test test-fast lint typecheck bench golden clean
+.PHONY: setup serve play test test-fast lint typecheck bench golden clean chromium load
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -12,14 +12,25 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-setup: $(STAMP)
+setup: $(STAMP) chromium
 
-## The main job: a game of Paper Ultimate against the random bot in the terminal.
+## The main job: the web app on http://127.0.0.1:8000/ (games kept in ./monsterball.db).
+serve: $(STAMP)
+	$(BIN)/monsterball serve $(SERVE_ARGS)
+
+## A game of Paper Ultimate against the random bot in the terminal.
 play: $(STAMP)
 	$(BIN)/monsterball play paper-ultimate --bot random
 
+## Debian's Chromium for the browser tests (never `playwright install`: it downloads).
+chromium:
+	@test -x /usr/bin/chromium || { \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+
 ## All tests, lint and type checks (what CI runs).
-test: $(STAMP)
+test: $(STAMP) chromium
 	$(BIN)/ruff check src tests scripts
 	$(BIN)/ruff format --check src tests scripts
 	$(BIN)/mypy
@@ -27,7 +38,7 @@ test: $(STAMP)
 
 ## The quick edit-test loop: everything but tests marked slow.
 test-fast: $(STAMP)
-	$(BIN)/pytest -n 2 -q -m "not slow"
+	$(BIN)/pytest -n 2 -q -m "not slow and not browser"
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests scripts
@@ -41,9 +52,13 @@ typecheck: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python scripts/bench.py $(BENCH_ARGS)
 
+## Many bot-vs-bot games over WebSockets against a local server (LOAD_ARGS='--games 40').
+load: $(STAMP)
+	$(BIN)/python scripts/web_load.py $(LOAD_ARGS)
+
 ## Regenerate the golden replays after an intended behaviour change (review the diff!).
 golden: $(STAMP)
 	$(BIN)/python scripts/make_golden.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build .pytest_cache .mypy_cache .ruff_cache .hypothesis

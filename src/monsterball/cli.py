@@ -218,7 +218,16 @@ def serve(
     except Exception as exc:  # a bad URL or an unreachable database: say which
         _fail(f"cannot open the game store '{db}': {exc}")
     _console().print(f"monsterball: open http://{host}:{port}/ (games stored in {db})")
-    uvicorn.run(application, host=host, port=port, log_level="warning", ws_max_size=1 << 16)
+    # No permessage-deflate: compressing every state message cost more CPU than the whole move
+    # (scripts/web_load.py); messages are a few kB.
+    uvicorn.run(
+        application,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_max_size=1 << 16,
+        ws_per_message_deflate=False,
+    )
 
 
 # -- play ---------------------------------------------------------------------------------

@@ -7,16 +7,17 @@ side and a restart is just a new app over the same database.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from monsterball.core.record import record_to_string
 from monsterball.core.registry import all_games
@@ -81,14 +82,7 @@ def create_app(db_url: str = DEFAULT_DB_URL, *, store: Store | None = None) -> F
     app = FastAPI(title="monsterball", lifespan=lifespan)
     app.state.rooms = rooms
 
-    @app.middleware("http")
-    async def limit_body(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
-            return error("too-large", f"request bodies are limited to {MAX_BODY_BYTES} bytes")
-        return await call_next(request)
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
 
     @app.exception_handler(Rejected)
     async def rejected(_: Request, exc: Rejected) -> JSONResponse:
@@ -201,6 +195,15 @@ def create_app(db_url: str = DEFAULT_DB_URL, *, store: Store | None = None) -> F
         room = await rooms.get(game_id)
         await rooms.submit(room, body.token, body.action, body.ply)
         return room.live.message_for(room.live.chair_for(body.token))
+
+    @app.get("/api/games/{game_id}/text")
+    async def game_text(
+        game_id: str, token: Annotated[str | None, Query(max_length=64)] = None
+    ) -> PlainTextResponse:
+        """The game as text, as the seat of ``token`` may see it (spectators: public)."""
+        room = await rooms.get(game_id)
+        chair = room.live.chair_for(token)
+        return PlainTextResponse(room.live.state.render(chair.seat if chair else None))
 
     @app.get("/api/games/{game_id}/replay")
     async def replay(
@@ -316,6 +319,39 @@ def create_app(db_url: str = DEFAULT_DB_URL, *, store: Store | None = None) -> F
         return None
 
     return app
+
+
+class BodyLimit:
+    """Refuses request bodies over ``limit`` bytes, by their declared length or as they
+    arrive (a chunked body has no length), before any handler reads them."""
+
+    def __init__(self, app: ASGIApp, limit: int):
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await self._refuse(scope, receive, send)
+            return
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                raise Rejected("too-large", f"request bodies are limited to {self.limit} bytes")
+            return message
+
+        await self.app(scope, limited, send)
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        response = error("too-large", f"request bodies are limited to {self.limit} bytes")
+        await response(scope, receive, send)
 
 
 def ws_error(code: str, message: str) -> dict[str, Any]:

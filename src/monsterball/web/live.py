@@ -7,6 +7,7 @@ network. The state changes only after its move is stored (see :mod:`monsterball.
 
 from __future__ import annotations
 
+import functools
 import re
 import secrets
 from collections.abc import Callable, Mapping, Sequence
@@ -23,7 +24,7 @@ from monsterball.core.seating import Seating
 from monsterball.web.store import GameRow, StoredMove
 
 MODES = ("hotseat", "bot", "online")
-LOG_TAIL = 80
+LOG_TAIL = 40
 BOT_LEVELS: dict[str, str] = {"easy": "random", "medium": "random", "hard": "random"}
 _CELL = re.compile(r"^[a-z]{1,2}\d{1,2}$")
 _SPLIT = re.compile(r"[\s\-@>]+")
@@ -117,15 +118,19 @@ class LogEntry:
         }
 
 
+@functools.lru_cache(maxsize=65536)
+def _notation_tokens(notation: str) -> tuple[tuple[str, ...], str | None]:
+    """The words of an action's notation that may name a piece, and the last cell it names."""
+    words = tuple(_SPLIT.split(notation))
+    cells = [w for w in words if _CELL.match(w)]
+    return words, (cells[-1] if cells else None)
+
+
 def action_hint(notation: str, public: str, pieces: set[str]) -> dict[str, Any]:
     """How a click UI reaches an action: the piece it names first and the cell it names last
     (either may be missing: those actions become buttons)."""
-    piece = cell = None
-    for token in _SPLIT.split(notation):
-        if token in pieces and piece is None:
-            piece = token
-        elif _CELL.match(token):
-            cell = token
+    words, cell = _notation_tokens(notation)
+    piece = next((w for w in words if w in pieces), None)
     return {"a": notation, "label": public, "piece": piece, "cell": cell}
 
 
@@ -318,7 +323,9 @@ class LiveGame:
             "to_act": "dice" if actor == CHANCE else (acting.name if acting else None),
             "prompt": state.stack[-1].describe() if state.stack else state.result_text(),
             "board": board,
-            "text": state.render(seat),
+            # The text picture is sent only where the board has nothing to draw (the Midway
+            # draft, set-up); otherwise clients ask for it (GET .../text).
+            "text": state.render(seat) if not board["pieces"] else None,
             "legal": legal,
             "log": [e.for_seat(seat) for e in self.log[-LOG_TAIL:]],
         }

@@ -207,9 +207,13 @@ class Rooms:
         room.watchers.discard(watcher)
 
     async def broadcast(self, room: Room) -> None:
+        made: dict[str | None, dict[str, Any]] = {}  # one message per chair, however many tabs
         for watcher in list(room.watchers):
+            key = watcher.chair.name if watcher.chair else None
+            if key not in made:
+                made[key] = room.live.message_for(watcher.chair)
             try:
-                await watcher.send(room.live.message_for(watcher.chair))
+                await watcher.send(made[key])
             except Exception:  # a closed socket: its handler will unwatch it
                 room.watchers.discard(watcher)
 

@@ -62,4 +62,5 @@ def board_view(state: GameState, seat: int | None = None) -> b.Board:
             ["Now", view["step"]],
         ],
         north_team=attacks_north,
+        board_marks=marks,
     )

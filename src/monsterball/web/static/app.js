@@ -285,6 +285,7 @@ function playPage(gameId) {
   let retry = 500;
   let errorText = "";
   let choices = null;
+  let textOpen = false;
 
   function connect() {
     const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${gameId}` +
@@ -372,9 +373,22 @@ function playPage(gameId) {
       el("button", { onclick: () => { choices = null; render(); } }, "cancel")) : null;
     const typed = el("input", { placeholder: "or type a move, e.g. A3-e7", "data-testid": "typed", disabled: !mine });
     const typedForm = el("form", { onsubmit: (event) => { event.preventDefault(); if (typed.value.trim()) send(typed.value.trim()); } }, typed);
-    const details = el("details", { open: state.board.pieces.length === 0 },
-      el("summary", {}, "Text view"), el("div", { class: "textview" }, state.text || ""));
-    main.replaceChildren(el("div", { class: "play" },
+    const textView = el("div", { class: "textview", "data-testid": "text" }, state.text || "");
+    const details = el("details", { open: textOpen || state.text !== null },
+      el("summary", {}, "Text view"), textView);
+    const loadText = async () => {
+      if (state.text !== null) return;
+      const query = token ? `?token=${encodeURIComponent(token)}` : "";
+      const response = await fetch(`/api/games/${gameId}/text${query}`);
+      textView.textContent = await response.text();
+    };
+    details.addEventListener("toggle", () => {
+      textOpen = details.open && state.text === null;
+      if (details.open) loadText();
+    });
+    if (details.open) loadText();
+    main.replaceChildren(el("div", { class: "play", "data-ply": state.game.ply, "data-pending": pending,
+      "data-selected": selected || "" },
       el("div", { class: "board-wrap" }, board),
       el("div", { class: "side" },
         el("div", { class: "card" }, turn, chairs,
@@ -397,9 +411,15 @@ async function replayPage(gameId) {
   let step = 0;
   let data = await api(`/api/games/${gameId}/replay?step=0`);
   const total = data.steps;
+  let ticket = 0;
   async function go(to) {
+    // Quick clicks overlap: show only the answer to the latest request.
+    const mine = ++ticket;
     step = Math.max(0, Math.min(total, to));
-    data = await api(`/api/games/${gameId}/replay?step=${step}`);
+    const answer = await api(`/api/games/${gameId}/replay?step=${step}`);
+    if (mine !== ticket) return;
+    data = answer;
+    step = answer.step;
     render();
   }
   async function fork() {

@@ -1,0 +1,155 @@
+"""Load test: many concurrent bot-vs-bot games over WebSockets against a local server.
+
+Each game is an online room with a random-playing client per seat; a client sends a move when
+its seat is to act and times the wait until the server's next state reaches it. Prints moves
+per second and the latency percentiles (also as JSON with --json). Starts its own
+`monsterball serve` on a temporary SQLite file unless --url points at a running server.
+
+    python scripts/web_load.py --games 40 --seconds 30 --game paper-ultimate
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+from websockets.asyncio.client import connect
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from web_helpers import free_port
+
+
+async def seat_client(url: str, rng: random.Random, latencies: list[float], stop: float) -> int:
+    """Plays one seat until the game ends or time is up; returns the moves it made."""
+    moves = 0
+    async with connect(url, max_size=1 << 22) as ws:
+        message = json.loads(await ws.recv())
+        while time.monotonic() < stop:
+            if message.get("type") == "state" and message["game"]["status"] == "finished":
+                break
+            if message.get("type") == "state" and message["legal"]:
+                ply = message["game"]["ply"]
+                choice = rng.choice(message["legal"])["a"]
+                sent = time.perf_counter()
+                await ws.send(json.dumps({"type": "act", "action": choice, "ply": ply}))
+                while True:
+                    message = json.loads(await ws.recv())
+                    if message.get("type") == "error":
+                        raise RuntimeError(message["message"])
+                    if message["game"]["ply"] > ply:
+                        break
+                latencies.append(time.perf_counter() - sent)
+                moves += 1
+            else:
+                try:
+                    message = json.loads(await asyncio.wait_for(ws.recv(), stop - time.monotonic()))
+                except TimeoutError:
+                    break
+    return moves
+
+
+async def run(base: str, args: argparse.Namespace) -> dict[str, object]:
+    latencies: list[float] = []
+    ws_base = base.replace("http", "ws", 1)
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        rooms = []
+        for i in range(args.games):
+            created = (
+                await http.post(
+                    "/api/games",
+                    json={"game": args.game, "preset": args.preset, "mode": "online", "seed": i},
+                )
+            ).json()
+            rooms.append(created)
+    started = time.monotonic()
+    stop = started + args.seconds
+    tasks = [
+        seat_client(
+            f"{ws_base}/ws/{room['id']}?token={chair['token']}",
+            random.Random(f"{i}-{chair['name']}"),
+            latencies,
+            stop,
+        )
+        for i, room in enumerate(rooms)
+        for chair in room["chairs"]
+    ]
+    results = await asyncio.gather(*tasks)
+    elapsed = time.monotonic() - started
+    ordered = sorted(latencies)
+
+    def pct(p: float) -> float:
+        return ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000 if ordered else 0.0
+
+    return {
+        "game": args.game,
+        "preset": args.preset,
+        "games": args.games,
+        "clients": len(tasks),
+        "seconds": round(elapsed, 2),
+        "moves": sum(results),
+        "moves_per_second": round(sum(results) / elapsed, 1),
+        "latency_ms": {
+            "p50": round(pct(0.50), 2),
+            "p90": round(pct(0.90), 2),
+            "p99": round(pct(0.99), 2),
+            "mean": round(statistics.fmean(ordered) * 1000, 2) if ordered else 0.0,
+        },
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--url", help="a running server (default: start one)")
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--game", default="paper-ultimate")
+    parser.add_argument("--preset", default=None)
+    parser.add_argument("--json", type=Path, help="also write the results here")
+    args = parser.parse_args()
+    server = None
+    base = args.url
+    if base is None:
+        port = free_port()
+        db = Path(tempfile.mkdtemp()) / "load.db"
+        server = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "monsterball.cli",
+                "serve",
+                "--port",
+                str(port),
+                "--db",
+                f"sqlite:///{db}",
+            ],
+            stdout=subprocess.DEVNULL,
+        )
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(300):
+            try:
+                httpx.get(base + "/api/catalog", timeout=1)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+    try:
+        results = asyncio.run(run(base, args))
+    finally:
+        if server is not None:
+            server.terminate()
+            server.wait()
+    print(json.dumps(results, indent=2))
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,90 @@
+"""What the server sends each seat of Monsters of the Midway hides what the rules hide
+(MW-MAGIC-2, MW-MAGIC-4, MW-MAGIC-8, rulings MW-R10, MW-R11): the other seat's and the
+spectators' messages are identical whichever counter is the real caster."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from monsterball.web.live import LiveGame
+from monsterball.web.store import GameRow
+from mw_scenarios import SPEC, act, setup, start_phase
+
+GROUP = ("f12", "g12", "g13", "h12")
+CHAIRS = [
+    {"name": "A", "seat": 0, "kind": "human", "bot": None, "token": "token-a"},
+    {"name": "B", "seat": 1, "kind": "human", "bot": None, "token": "token-b"},
+]
+
+
+def live_before_the_secret_choice(mode: str = "online") -> LiveGame:
+    state = setup(
+        {"A1": "g12", "A2": "c10", "B1": "g16", "B2": "m20"},
+        types={"A1": "brownie", "B1": "elf"},
+        carrier="A1",
+        los="g10",
+    )
+    start_phase(state, 0)
+    act(state, "cast A1 mirror", "d6=6")
+    act(state, "image h12", "image f12", "image g13")
+    row = GameRow(
+        id="hidden",
+        game=SPEC.id,
+        preset=None,
+        rules_version=SPEC.rules_version,
+        options=state.options.to_dict(),
+        seed=1,
+        start=state.to_position(),
+        mode=mode,
+        chairs=CHAIRS,
+        status="playing",
+        result="",
+        plies=0,
+    )
+    return LiveGame.start(row)
+
+
+def after_choice(real: str, mode: str = "online") -> LiveGame:
+    live = live_before_the_secret_choice(mode)
+    chair = live.chair_for("token-a")
+    live.commit(live.check_submission(chair, f"real {real}", live.state.ply))
+    return live
+
+
+@pytest.mark.parametrize("watcher", ["token-b", None])
+def test_MW_R10_other_seat_and_spectators_get_identical_messages_whatever_is_real(watcher):
+    messages = set()
+    for real in GROUP:
+        live = after_choice(real)
+        message = live.message_for(live.chair_for(watcher))
+        messages.add(json.dumps(message, sort_keys=True))
+    assert len(messages) == 1
+    message = json.loads(messages.pop())
+    assert "A1" not in {p["id"] for p in message["board"]["pieces"]}
+    assert message["board"]["ball"] is None  # carried by the hidden caster
+    assert sorted(m["cell"] for m in message["board"]["marks"] if m["kind"] == "image") == sorted(
+        GROUP
+    )
+    assert message["log"][-1]["action"].startswith("real (")
+
+
+def test_MW_R10_the_casters_own_seat_sees_the_truth():
+    live = after_choice("g13")
+    mine = live.message_for(live.chair_for("token-a"))
+    a1 = next(p for p in mine["board"]["pieces"] if p["id"] == "A1")
+    assert a1["cell"] == "g13"
+    assert mine["log"][-1]["action"] == "real g13"
+
+
+def test_MW_R10_the_other_seats_legal_moves_are_identical_whatever_is_real():
+    legal = set()
+    for real in GROUP:
+        live = after_choice(real)
+        chair_a = live.chair_for("token-a")
+        live.commit(live.check_submission(chair_a, "end", live.state.ply))
+        message = live.message_for(live.chair_for("token-b"))
+        assert message["legal"], "the defense moves next"
+        legal.add(json.dumps(message["legal"]))
+    assert len(legal) == 1
