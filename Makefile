@@ -22,12 +22,16 @@ serve: $(STAMP)
 play: $(STAMP)
 	$(BIN)/monsterball play paper-ultimate --bot random
 
-## Debian's Chromium for the browser tests (never `playwright install`: it downloads).
+## Debian packages the tests use: Chromium for the browser tests (never `playwright install`:
+## it downloads) and PostgreSQL for the store test (each test starts its own server).
 chromium:
-	@test -x /usr/bin/chromium || { \
+	@missing=""; test -x /usr/bin/chromium || missing="chromium"; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
+	if [ -n "$$missing" ]; then \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	fi
 
 ## All tests, lint and type checks (what CI runs).
 test: $(STAMP) chromium
