@@ -396,3 +396,30 @@ def test_random_clients_play_a_whole_game_over_sockets(client):
                     latest[seat] = sockets[seat].receive_json()
         assert latest["A"]["game"]["status"] == "finished"
         assert "wins" in latest["B"]["game"]["result"]
+
+
+def test_four_coach_sockets_only_the_acting_coach_is_offered_moves(client):
+    created = create(client, game="huck-monster", mode="online", coaches=4, seed=9)
+    t = tokens(created)
+    gid = created["id"]
+    names = ["A-1", "A-2", "B-1", "B-2"]
+    sockets = [client.websocket_connect(f"/ws/{gid}?token={t[n]}") for n in names]
+    opened = [s.__enter__() for s in sockets]
+    try:
+        latest = {n: ws.receive_json() for n, ws in zip(names, opened, strict=True)}
+        acted = set()
+        for _ in range(60):
+            offered = [n for n in names if latest[n]["legal"]]
+            assert len(offered) == 1, offered  # exactly one coach may act
+            coach = offered[0]
+            assert all(latest[n]["to_act"] == coach for n in names)
+            acted.add(coach)
+            ws = opened[names.index(coach)]
+            ply = latest[coach]["game"]["ply"]
+            ws.send_json({"type": "act", "action": first_move(latest[coach]), "ply": ply})
+            for n, other in zip(names, opened, strict=True):
+                latest[n] = other.receive_json()
+        assert acted == set(names)
+    finally:
+        for s in reversed(sockets):
+            s.__exit__(None, None, None)

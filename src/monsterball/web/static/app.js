@@ -265,6 +265,15 @@ function panelCard(board, extra = []) {
     [...extra, ...board.panel].map(([k, v]) => el("tr", {}, el("td", {}, k), el("td", {}, v)))));
 }
 
+function diceCard(log) {
+  // The latest dice, newest first, with what they decided (the log's words).
+  const rolls = log.filter((e) => e.by === "dice").slice(-4).reverse();
+  if (!rolls.length) return null;
+  return el("div", { class: "card", "data-testid": "dice" }, el("h2", {}, "Dice"),
+    el("ul", { class: "log" }, rolls.map((e) => el("li", {},
+      el("strong", {}, e.action), e.events.length ? ` — ${e.events.join(" ")}` : ""))));
+}
+
 function logList(entries) {
   const list = el("ul", { class: "log", "data-testid": "log" },
     entries.map((e) => el("li", {},
@@ -396,6 +405,7 @@ function playPage(gameId) {
           choiceBar, actionBar, mine ? typedForm : null,
           selected ? el("p", {}, `Selected ${selected}: click a highlighted space.`) : null),
         panelCard(state.board, [["Move", String(state.game.ply)]]),
+        diceCard(state.log),
         el("div", { class: "card" }, el("h2", {}, "What happened"), logList(state.log.slice().reverse())),
         el("div", { class: "card" }, details,
           state.game.status === "finished" ? el("a", { href: `/replay/${gameId}`, "data-testid": "to-replay" }, "Replay this game") : null))));
