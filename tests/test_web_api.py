@@ -234,24 +234,25 @@ def test_a_new_server_over_the_same_database_continues_every_game(tmp_path):
 
 def test_killed_server_process_restarts_with_no_move_lost(tmp_path):
     db = tmp_path / "games.db"
+    http = httpx.Client(timeout=60)
     with server(db) as (base, proc):
-        created = httpx.post(
+        created = http.post(
             f"{base}/api/games", json={"game": "paper-ultimate", "mode": "hotseat", "seed": 3}
         ).json()
         gid, token = created["id"], tokens(created)["A"]
-        message = httpx.get(f"{base}/api/games/{gid}", params={"token": token}).json()
+        message = http.get(f"{base}/api/games/{gid}", params={"token": token}).json()
         for _ in range(15):
-            message = httpx.post(
+            message = http.post(
                 f"{base}/api/games/{gid}/act",
                 json={"token": token, "action": first_move(message), "ply": message["game"]["ply"]},
             ).json()
         proc.kill()  # SIGKILL: no shutdown handlers run
         proc.wait()
     with server(db) as (base, _):
-        again = httpx.get(f"{base}/api/games/{gid}", params={"token": token}).json()
+        again = http.get(f"{base}/api/games/{gid}", params={"token": token}).json()
         assert again["game"]["ply"] == message["game"]["ply"]
         assert again["board"] == message["board"]
-        moved = httpx.post(
+        moved = http.post(
             f"{base}/api/games/{gid}/act",
             json={"token": token, "action": first_move(again), "ply": again["game"]["ply"]},
         )

@@ -205,6 +205,7 @@ def test_replay_viewer_steps_downloads_and_plays_on(browser, base_url):
             "bots": {"A": "easy", "B": "easy"},
             "seed": 4,
         },
+        timeout=120,  # the server plays the whole bot game before it answers
     ).json()
     errors: list[str] = []
     page = new_page(browser, errors)
@@ -228,7 +229,7 @@ def test_replay_viewer_steps_downloads_and_plays_on(browser, base_url):
     )
     shot(page, "replay-step-40")
     href = page.get_attribute("[data-testid=download]", "href")
-    record = httpx.get(base_url + href)
+    record = httpx.get(base_url + href, timeout=60)
     assert record.status_code == 200 and record.text.startswith('{"record":"monsterball"')
     page.click("[data-testid=fork]")
     page.wait_for_url(re.compile(r".*/play/[0-9a-f]+\?token=.*"))
