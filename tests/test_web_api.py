@@ -46,6 +46,15 @@ def act(client, game_id, token, action, ply):
     )
 
 
+def test_settings_are_read_like_the_command_lines_opt(client):
+    created = create(
+        client, game="huck-monster", preset="pro", settings=["points_to_win=3", "ties=defense"]
+    )
+    live = client.app.state.rooms.rooms[created["id"]].live
+    assert live.state.options.points_to_win == 3 and live.state.options.ties == "defense"
+    assert live.state.options.callahans  # the preset still applies
+
+
 def test_catalog_lists_every_game_with_presets_and_bot_levels(client):
     catalog = client.get("/api/catalog").json()
     ids = {g["id"] for g in catalog["games"]}

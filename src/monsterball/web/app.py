@@ -47,6 +47,10 @@ class NewGame(BaseModel):
     game: str = Field(max_length=40)
     preset: str | None = Field(default=None, max_length=40)
     options: dict[str, Any] = Field(default_factory=dict, max_length=64)
+    # key=value strings, read like `monsterball play --opt key=value`
+    settings: list[Annotated[str, Field(max_length=400)]] = Field(
+        default_factory=list, max_length=64
+    )
     mode: Literal["hotseat", "bot", "online"] = "hotseat"
     coaches: int = Field(default=2, ge=1, le=8)
     bots: dict[str, str] = Field(default_factory=dict, max_length=8)
@@ -135,6 +139,7 @@ def create_app(db_url: str = DEFAULT_DB_URL, *, store: Store | None = None) -> F
             game=body.game,
             preset=body.preset,
             options=body.options,
+            settings=body.settings,
             mode=body.mode,
             coaches=body.coaches,
             bots=body.bots,

@@ -11,7 +11,7 @@ import asyncio
 import functools
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,6 +70,7 @@ class Rooms:
         preset: str | None,
         options: Mapping[str, Any],
         mode: str,
+        settings: Sequence[str] = (),
         coaches: int,
         bots: Mapping[str, str],
         seed: int | None,
@@ -80,10 +81,11 @@ class Rooms:
             raise Rejected("bad-request", f"mode must be one of {', '.join(MODES)}, not '{mode}'")
         try:
             spec = get_game(game)
+            chosen = {**options, **spec.options_type.parse_assignments(settings)}
             opts = (
                 spec.options_type.from_dict(start["options"])
                 if start
-                else spec.options(preset, **dict(options))
+                else spec.options(preset, **chosen)
             )
         except MonsterballError as exc:
             raise Rejected("bad-request", str(exc)) from None

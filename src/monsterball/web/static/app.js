@@ -58,6 +58,8 @@ async function lobby() {
   const botSeat = el("select", { name: "botseat", "data-testid": "bot-seat" });
   const coachesSelect = el("select", { name: "coaches", "data-testid": "coaches" });
   const seedInput = el("input", { name: "seed", type: "number", min: 0, placeholder: "random" });
+  const optionsInput = el("input", { name: "options", "data-testid": "options",
+    placeholder: "e.g. points_to_win=3; strategy_dice=false" });
   const message = el("p", { class: "error" });
   const links = el("div");
 
@@ -79,6 +81,7 @@ async function lobby() {
     el("label", {}, "Play", modeSelect),
     el("label", {}, "Bot", levelSelect, botSeat),
     el("label", {}, "Coaches", coachesSelect),
+    el("label", {}, "Options (see `monsterball rules GAME`)", optionsInput),
     el("label", {}, "Seed (optional)", seedInput),
     el("button", { class: "primary", type: "submit", "data-testid": "start" }, "Start"),
     message, links);
@@ -94,6 +97,8 @@ async function lobby() {
       bots: mode === "bot" ? { [botSeat.value]: levelSelect.value } : {},
     };
     if (seedInput.value !== "") body.seed = Number(seedInput.value);
+    // The same key=value settings as `monsterball play --opt`, separated by semicolons.
+    body.settings = optionsInput.value.split(";").map((p) => p.trim()).filter(Boolean);
     try {
       const created = await api("/api/games", { method: "POST", body });
       const humans = created.chairs.filter((c) => c.kind === "human");
