@@ -145,6 +145,9 @@ class LiveGame:
         self.sampler = sampler
         self.chairs = [Chair.from_dict(c) for c in row.chairs]
         self.log: list[LogEntry] = []
+        # A room keeps only the recent log (clients get LOG_TAIL entries; replays rebuild the
+        # whole log from the store), so a 3,000-move game does not hold 3,000 entries.
+        self.log_limit: int | None = None
         self.seating: Seating | None = None
         per_seat = len(self.chairs) // self.spec.num_seats
         if per_seat > 1:
@@ -283,6 +286,8 @@ class LiveGame:
                 self.state.ply, actor, by, action.notation(), public, [e.describe() for e in events]
             )
         )
+        if self.log_limit is not None and len(self.log) > 2 * self.log_limit:
+            del self.log[: -self.log_limit]
 
     def commit(self, action: Action) -> None:
         """Apply an action that is checked and already stored."""

@@ -22,7 +22,7 @@ from monsterball.core.errors import MonsterballError
 from monsterball.core.game import GameState
 from monsterball.core.record import GameRecord, Recorder
 from monsterball.core.registry import get_game
-from monsterball.web.live import MODES, Chair, LiveGame, Rejected, make_chairs
+from monsterball.web.live import LOG_TAIL, MODES, Chair, LiveGame, Rejected, make_chairs
 from monsterball.web.store import GameRow, StaleMove, Store, StoredMove
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
@@ -43,6 +43,9 @@ class Room:
     live: LiveGame
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: set[Watcher] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self.live.log_limit = LOG_TAIL
 
 
 @dataclass
