@@ -25,7 +25,10 @@ def check_invariants(state: HuckMonsterState, previous_score: list[int]) -> None
     placed = [c for c in state.pos if c >= 0]
     assert len(placed) == len(set(placed)), "two players on one space"
     if state.stack and type(state.stack[-1]).__name__ not in SETTLED:
-        assert len(placed) == 14, "7 players a side once the pull is thrown"
+        fielded = sorted([*state.roster(0), *state.roster(1)])
+        on_field = [p for p, c in enumerate(state.pos) if c >= 0]
+        assert on_field == fielded, "the point's players (7, or 5 in Hot Hex) are all placed"
+        assert len(placed) == (10 if state.style == "hot-hex" else 14)
         assert state.disc >= 0, "one disc on the field"
     if state.disc >= 0:
         assert state.disc not in placed, "the disc shares a space with a player"
@@ -101,13 +104,15 @@ def option_sets(draw: Any) -> HuckMonsterOptions:
         team_pins=draw(st.booleans()),
         stealth_spaces=draw(st.booleans()),
         all_stars=draw(st.booleans()),
-        potholes=draw(st.booleans()),
+        **draw(st.sampled_from([{}, {"potholes": True}, {"hot_hex": True}])),
         style_each_point=draw(st.booleans()),
         callahans=draw(st.booleans()),
         handler_pivot=draw(st.booleans()),
         rethrow=draw(st.sampled_from(["off", "uncontested", "any"])),
         double_team=draw(st.booleans()),
         beaten_defenders=draw(st.booleans()),
+        continues=draw(st.sampled_from(["off", "one-die", "rethrow"])),
+        contested_count=draw(st.booleans()),
         expert_disabled=draw(st.sampled_from(["", "huck", "no-big,pin-doink"])),
     )
     assert isinstance(opts, HuckMonsterOptions)

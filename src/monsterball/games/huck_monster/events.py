@@ -15,6 +15,7 @@ ROLE_NAMES = {
     "intercept": "Intercept",
     "catch-mark": "Mark at the catch",
     "challenge": "Challenge",
+    "continue": "Continue",
 }
 
 
@@ -334,3 +335,25 @@ class StyleChosen(Event):
 
     def describe(self) -> str:
         return f"{_Team(self.team)} chooses the game style for this point: {self.style}."
+
+
+@dataclass(frozen=True, slots=True)
+class Continued(Event):
+    player: int
+    cell: str
+
+    def describe(self) -> str:
+        return f"{player_name(self.player)} Continues the throw from {self.cell}."
+
+
+@dataclass(frozen=True, slots=True)
+class CountContested(Event):
+    player: int
+    said: int
+    count: int
+
+    def describe(self) -> str:
+        return (
+            f"{player_name(self.player)}'s coach says the count is {self.said}, but it is "
+            f"{self.count}: a contested count, the disc stops where he took it."
+        )
