@@ -135,9 +135,7 @@ def test_HM_PRO_1_HM_R48_the_remaining_count_includes_the_throws_strategy_result
 # -- the Continue with The Rethrow ------------------------------------------------------------
 
 
-def test_HM_RETHROW_1_HM_RETHROW_2_HM_R49_a_continue_rethrows_with_3_dice_in_a_new_up_call() -> (
-    None
-):
+def test_HM_PRO_3_HM_R49_a_rethrow_continue_rolls_3_dice_in_a_new_up_call() -> None:
     state = open_lane(continues="rethrow")
     play(state, "3d6=10", "throw A2 d11", "2d6=5", "continue A3")
     # HM-RETHROW-3: the other team may still play on.
@@ -152,7 +150,7 @@ def test_HM_RETHROW_1_HM_RETHROW_2_HM_R49_a_continue_rethrows_with_3_dice_in_a_n
     assert "MoveRolled" not in kinds(events)
 
 
-def test_HM_RETHROW_3_HM_R49_playing_on_makes_the_continue_a_completed_catch() -> None:
+def test_HM_PRO_3_HM_RETHROW_3_playing_on_makes_the_continue_a_completed_catch() -> None:
     state = open_lane(continues="rethrow")
     events = play(state, "3d6=10", "throw A2 d11", "2d6=5", "continue A3", "play on")
     assert "Team B plays on: teams move." in texts(events)
@@ -171,6 +169,10 @@ def test_HM_PRO_2_HM_R50_the_coach_states_the_count_from_memory() -> None:
         state.check(SPEC.parse_action("continue A3"))
     events = play(state, "continue A3 9", "1d6=4")
     assert "Team A rolls 13 for the Continue." in texts(events)
+    # No count to remember when a Rethrow Continue rolls 3 fresh dice.
+    rethrow = open_lane(continues="rethrow", contested_count=True)
+    play(rethrow, "3d6=10", "throw A2 d11", "2d6=5")
+    assert legal(rethrow) == {"continue A3", "end"}
 
 
 def test_HM_PRO_2_HM_R50_a_wrong_count_stops_the_disc_where_the_continue_took_it() -> None:
@@ -221,7 +223,7 @@ def hex_throw(receiver_cell: str, **opts: object) -> HuckMonsterState:
     return state
 
 
-def test_HM_KIT_1_HM_R51_only_a_catch_inside_the_hex_scores_and_nobody_switches_ends() -> None:
+def test_HM_KIT_2_HM_R51_only_a_catch_inside_the_hex_scores_and_nobody_switches_ends() -> None:
     state = hex_throw("e9")  # e9 is the centre of the hex
     events = play(state, "3d6=6", "throw A2 e8")
     assert "Scored" in kinds(events) and state.score == [1, 0]
@@ -239,7 +241,7 @@ def test_HM_KIT_1_HM_R51_only_a_catch_inside_the_hex_scores_and_nobody_switches_
     assert "Caught" in kinds(events) and "Scored" not in kinds(events)
 
 
-def test_HM_KIT_1_HM_R51_callahans_count_inside_the_hex() -> None:
+def test_HM_KIT_2_HM_R51_callahans_count_inside_the_hex() -> None:
     # B2 stands alone in the hex (e9) beside the path (e8, f9, f10, g11) and intercepts: a
     # Callahan, although the Pro option 'callahans' is off.
     state = hex_throw("g12", **{"throw_path": "straight"})
@@ -248,7 +250,7 @@ def test_HM_KIT_1_HM_R51_callahans_count_inside_the_hex() -> None:
     assert "CallahanScored" in kinds(events) and state.score == [0, 1]
 
 
-def test_HM_KIT_1_HM_R52_one_offensive_player_inside_the_hex() -> None:
+def test_HM_KIT_3_HM_R52_one_offensive_player_inside_the_hex() -> None:
     opts = options(hot_hex=True)
     players = {"A1": "e6", "A2": "e9", "A3": "c7", "A6": None, "A7": None, "B6": None,
                "B7": None}  # fmt: skip
@@ -266,7 +268,7 @@ def test_HM_KIT_1_HM_R52_one_offensive_player_inside_the_hex() -> None:
     assert any(m.startswith("A3-") and m.split("-")[1] in zone for m in legal(state))
 
 
-def test_HM_KIT_1_cones_block_and_pothole_and_hot_hex_do_not_mix() -> None:
+def test_HM_KIT_2_cones_block_and_pothole_and_hot_hex_do_not_mix() -> None:
     state = hex_throw("e9")
     cone = next(c for c in range(state.field.size) if state.cones >> c & 1)
     assert not state.open_spaces() >> cone & 1
@@ -274,9 +276,20 @@ def test_HM_KIT_1_cones_block_and_pothole_and_hot_hex_do_not_mix() -> None:
         options(hot_hex=True, potholes=True)
 
 
-def test_HM_CONE_5_HM_R47_hot_hex_can_be_chosen_for_a_point() -> None:
+def test_HM_CONE_5_HM_R47_HM_R53_hot_hex_can_be_chosen_for_a_point_cone_push_cannot() -> None:
     state = SPEC.new_game(options(style_each_point=True))
+    assert not any("cone" in a for a in legal(state))  # HM-R53: not a point's style
     play(state, "style hot-hex")
     assert bin(state.cones).count("1") == 6 and state.style == "hot-hex"
     play(state, *(f"place {c}3" for c in "abcde"))
     assert state.current_player() == 1
+
+
+def test_HM_R19_HM_R20_a_halved_hammer_throw_falls_before_the_defender_it_passes_over() -> None:
+    # Hammer over B3 (d10); B1's Footer halves the 5 to 2: the count runs out on B3's space,
+    # so the disc falls on the space before him (e9), never on a player.
+    state = base.lane({"B3": "d10", "B2": "h4"}, strategy=True)
+    play(state, "strategy", "light=hammer", "3d6=5", "throw A2 d11")
+    events = play(state, "strategy", "dark=footer", "3d6=2")
+    assert "The halved count runs out: the disc falls at e9; turnover." in texts(events)
+    assert state.field.name(state.disc) == "e9"

@@ -683,6 +683,12 @@ class UpCall(Procedure[State]):
         if len(state.path) > travel:
             # HM-R19: a Footer halved the count below the path's length.
             stop = state.path[travel - 1] if travel > 0 else state.disc
+            while travel > 1 and state.all_occupied() >> stop & 1:
+                # It cannot fall on a defender it was passing over: the space before him.
+                travel -= 1
+                stop = state.path[travel - 1]
+            if state.all_occupied() >> stop & 1:
+                stop = state.disc
             state.disc = stop
             state.emit(ev.FellShort(state.field.name(stop)))
             state.outcome = "short"
