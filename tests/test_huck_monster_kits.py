@@ -286,10 +286,10 @@ def test_HM_CONE_5_HM_R47_HM_R53_hot_hex_can_be_chosen_for_a_point_cone_push_can
 
 
 def test_HM_R19_HM_R20_a_halved_hammer_throw_falls_before_the_defender_it_passes_over() -> None:
-    # Hammer over B3 (d10); B1's Footer halves the 5 to 2: the count runs out on B3's space,
-    # so the disc falls on the space before him (e9), never on a player.
-    state = base.lane({"B3": "d10", "B2": "h4"}, strategy=True)
+    # Hammer over B3 (d10); B2's Footer (intercepting at e9) halves the 5 to 2: the count runs
+    # out on B3's space, so the disc falls on the space before him (e9), never on a player.
+    state = base.lane({"B3": "d10", "B1": "h5"}, strategy=True)
     play(state, "strategy", "light=hammer", "3d6=5", "throw A2 d11")
-    events = play(state, "strategy", "dark=footer", "3d6=2")
+    events = play(state, "strategy", "dark=footer", "2d6=2")
     assert "The halved count runs out: the disc falls at e9; turnover." in texts(events)
     assert state.field.name(state.disc) == "e9"
