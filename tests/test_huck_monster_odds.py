@@ -197,7 +197,7 @@ def continue_position(**opts: object) -> HuckMonsterState:
             "B3": "a10",
             "B4": "a11",
             "B5": "e13",
-        },  # fmt: skip
+        },
         disc="e8",
         holder="A1",
         stack=[UpCall("aim"), OffenseAction("throw", "declare")],
