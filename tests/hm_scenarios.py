@@ -46,6 +46,7 @@ BLANK_BOARD: dict[str, Any] = {
     "thrower": None,
     "continuing": False,
     "continue_from": 0,
+    "cone_stacks": {},
 }
 assert set(BLANK_BOARD) | {"players"} == set(BOARD_KEYS)
 

@@ -12,6 +12,8 @@ from monsterball.core.errors import IllegalActionError, OptionsError
 from monsterball.core.game import CHANCE
 from monsterball.games.huck_monster import HuckMonsterState
 from monsterball.games.huck_monster.procedures import (
+    ConeThrows,
+    ConeTurn,
     ContinueChoice,
     ContinueOptOut,
     MoveRoll,
@@ -293,3 +295,88 @@ def test_HM_R19_HM_R20_a_halved_hammer_throw_falls_before_the_defender_it_passes
     events = play(state, "strategy", "dark=footer", "2d6=2")
     assert "The halved count runs out: the disc falls at e9; turnover." in texts(events)
     assert state.field.name(state.disc) == "e9"
+
+
+# -- Cone Push ----------------------------------------------------------------------------------
+
+ROW9 = [f"{c}9" for c in "abcdefg"]  # the 7 cones on the centre line
+
+
+def cone_push(a1: str, b1: str, left: int, cones: list[str], **board: object) -> HuckMonsterState:
+    """Team A to throw with ``left`` count; A1 and B1 the only players; A attacks north."""
+    return position(
+        {"A1": a1, "B1": b1},
+        park=False,
+        stack=[ConeTurn(0, "move"), ConeThrows(0, left)],
+        opts=options(cone_push=True),
+        up_calls=1,
+        cones=cones,
+        **board,
+    )
+
+
+def test_HM_KIT_4_HM_R53_HM_R54_cone_push_sets_up_7_cones_and_one_player_a_side() -> None:
+    state = SPEC.new_game(options(cone_push=True))
+    assert sorted(state.field.name(c) for c in range(state.field.size) if state.cones >> c & 1) == (
+        sorted(ROW9)
+    )
+    # "Place one player anywhere in your end zone".
+    assert legal(state) == {f"place {c}{r}" for c in "abcdefgh" for r in (1, 2, 3)}
+    play(state, "place e1")
+    assert legal(state) == {f"place {c}{r}" for c in "abcdefgh" for r in (15, 16, 17)}
+    play(state, "place d17")
+    assert state.current_player() == CHANCE and state.up_calls == 1  # A rolls 3 dice to throw
+    assert state.disc == -1 and [p for p, c in enumerate(state.pos) if c >= 0] == [0, 7]
+    with pytest.raises(OptionsError, match="match of its own"):
+        options(cone_push=True, style_each_point=True)
+
+
+def test_HM_KIT_5_HM_R54_a_throw_pays_the_flight_and_the_push_and_may_be_split() -> None:
+    state = cone_push("e5", "d17", 12, ROW9)
+    field = state.field
+    e9, a1 = field.parse_cell("e9"), field.parse_cell("e5")
+    flight = 1 + min(field.distance(a1, n) for n in field.neighbours[e9])
+    ray = field.rays[e9][0]  # pushed straight along the first direction, 2 spaces
+    target = field.name(ray[1])
+    events = play(state, f"cone e9 {target}")
+    pushed = next(e for e in events if type(e).__name__ == "ConePushed")
+    assert pushed.cost == flight + 2 and pushed.left == 12 - flight - 2  # type: ignore[attr-defined]
+    assert state.cones >> ray[1] & 1 and not state.cones >> e9 & 1
+    # The rest of the count stays for another throw; 'end' passes to the 2-dice move.
+    assert isinstance(top(state), ConeThrows) and top(state).left == 12 - flight - 2  # type: ignore[attr-defined]
+    play(state, "end")
+    assert {a.notation() for a, _ in state.chance_outcomes()} == {f"2d6={v}" for v in range(2, 13)}
+    play(state, "2d6=4")
+    assert isinstance(top(state), Moving) and top(state).left == 4  # type: ignore[attr-defined]
+    # A push that costs more than the count left is refused.
+    poor = cone_push("e5", "d17", 4, ROW9)
+    with pytest.raises(IllegalActionError, match="no throw of 4"):
+        play(poor, f"cone e9 {target}")
+
+
+def test_HM_KIT_6_HM_R54_a_cone_in_the_end_zone_scores_and_goes_back_to_the_line() -> None:
+    state = cone_push("e12", "a17", 10, ["e14"])
+    field = state.field
+    e14 = field.parse_cell("e14")
+    into = next(ray for ray in field.rays[e14] if ray and field.coords(ray[0])[1] == 14)
+    events = play(state, f"cone e14 {field.name(into[0])}")
+    assert "Team A pushes a cone into the end zone! A 1 - B 0." in texts(events)
+    assert state.score == [1, 0] and state.cones == 0
+    # B defends that end zone: it puts the cone back on the centre line, then A throws on.
+    assert state.current_player() == 1
+    assert legal(state) == {f"cone {c}9" for c in "abcdefgh"}
+    play(state, "cone c9")
+    assert state.current_player() == 0 and isinstance(top(state), ConeThrows)
+
+
+def test_HM_KIT_5_HM_KIT_6_HM_R54_cones_stack_and_the_fourth_cone_wins() -> None:
+    state = cone_push("e12", "a17", 18, ["e14", "f14"], score=[2, 0])
+    field = state.field
+    # Push f14 one space onto e14 (a stack of 2), then the stack into the end zone: 2 cones.
+    events = play(state, "cone f14 e14")
+    assert state.cone_stacks == {field.parse_cell("e14"): 2}
+    assert "stack" not in texts(events)[0]
+    into = next(r for r in field.rays[field.parse_cell("e14")] if r and field.coords(r[0])[1] == 14)
+    events = play(state, f"cone e14 {field.name(into[0])}")
+    assert "Team A pushes 2 cones into the end zone! A 4 - B 0." in texts(events)
+    assert state.winner == 0 and state.is_terminal()

@@ -103,7 +103,9 @@ RULINGS = {
     "HM-R51": "Hot Hex: cones on the corners of the ring 2 from the centre; inside (centre and "
     "neighbours) scores for both teams; 5 a side; Callahans count; no switch of ends.",
     "HM-R52": "Hot Hex: no offensive player moves into the hex while a teammate is inside.",
-    "HM-R53": "Cone Push is a match of its own, not a point's style; not built yet.",
+    "HM-R53": "Cone Push (cone_push) is a match of its own to 4 cones, never a point's style.",
+    "HM-R54": "Cone Push: a throw pays the disc's flight to a cone plus its straight push; "
+    "cones stack; a cone in an end zone scores for the attacker and goes back to the line.",
 }
 
 SPEC = register(

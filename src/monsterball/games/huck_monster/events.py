@@ -357,3 +357,32 @@ class CountContested(Event):
             f"{player_name(self.player)}'s coach says the count is {self.said}, but it is "
             f"{self.count}: a contested count, the disc stops where he took it."
         )
+
+
+@dataclass(frozen=True, slots=True)
+class ConePushed(Event):
+    team: int
+    source: str
+    cell: str
+    cones: int
+    cost: int
+    left: int
+
+    def describe(self) -> str:
+        what = "the cone" if self.cones == 1 else f"the stack of {self.cones} cones"
+        return (
+            f"{_Team(self.team)} throws at {what} on {self.source} and pushes it to {self.cell} "
+            f"(count {self.cost}, {self.left} left)."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ConesScored(Event):
+    team: int
+    cones: int
+    score: tuple[int, int]
+
+    def describe(self) -> str:
+        a, b = self.score
+        n = "a cone" if self.cones == 1 else f"{self.cones} cones"
+        return f"{_Team(self.team)} pushes {n} into the end zone! A {a} - B {b}."

@@ -135,6 +135,12 @@ class HuckMonsterOptions(GameOptions):
         "common scoring area; one offensive player inside it at a time; Callahans count.",
         ruling="HM-R51",
     )
+    cone_push: bool = option(
+        False,
+        "Mini Cone kit, Cone Push: a match of its own, one player a side; throws of 3 dice "
+        "push the 7 centre cones, 2 dice move; first to push 4 cones into the other end zone.",
+        ruling="HM-R53",
+    )
     style_each_point: bool = option(
         False,
         "Mini Cone kit: before each point's pull the receiving team chooses the game style "
@@ -208,6 +214,7 @@ class HuckMonsterOptions(GameOptions):
         "all-stars": {"all_stars": True},
         "pothole": {"potholes": True},
         "hot-hex": {"hot_hex": True},
+        "cone-push": {"cone_push": True},
         "pro": {
             "callahans": True,
             "handler_pivot": True,
@@ -233,6 +240,7 @@ class HuckMonsterOptions(GameOptions):
         "all-stars": "The Mini Sideline kit: a Sideline All-Star on each team (A1, B1).",
         "pothole": "The Mini Cone kit's Pothole Markers game: cones as obstacles.",
         "hot-hex": "The Mini Cone kit's Hot Hex game: 5 a side, score inside the centre hex.",
+        "cone-push": "The Mini Cone kit's Cone Push match: push 4 cones into the other end zone.",
         "pro": "The Pro rules: Callahans, Handler Pivot, The Rethrow (for Intercepts and "
         "Continues), Double Team, Beaten Defenders.",
         "pro-continue": "The Continue as the Up Call describes it (1 extra die, same Up Call), "
@@ -242,6 +250,8 @@ class HuckMonsterOptions(GameOptions):
     @property
     def default_style(self) -> str:
         """The game style of a point unless the receiving team picks one (HM-R47)."""
+        if self.cone_push:
+            return "cone-push"
         return "pothole" if self.potholes else "hot-hex" if self.hot_hex else "standard"
 
     @property
@@ -263,10 +273,16 @@ class HuckMonsterOptions(GameOptions):
                 f"option 'expert_disabled' names unknown outcome(s) {', '.join(unknown)}; "
                 f"known: {', '.join(sorted(known))}"
             )
-        if self.potholes and self.hot_hex:
+        games = [n for n in ("potholes", "hot_hex", "cone_push") if getattr(self, n)]
+        if len(games) > 1:
             raise OptionsError(
-                "options 'potholes' and 'hot_hex' are two different Mini Cone games: pick one "
-                "(style_each_point lets the receiving team switch between them)"
+                f"options {' and '.join(repr(g) for g in games)} are different Mini Cone games: "
+                "pick one (style_each_point lets the receiving team switch between the first two)"
+            )
+        if self.cone_push and self.style_each_point:
+            raise OptionsError(
+                "Cone Push is a match of its own, not the style of a point: it cannot be "
+                "combined with 'style_each_point' (HM-R53)"
             )
         if self.length < 2 * self.end_zone_depth + 5:
             raise OptionsError(

@@ -50,13 +50,15 @@ PIN_ALL = PIN_LIGHT + PIN_DARK
 # How an Up Call ends: a catch, a defender's successful bid, a stall, a throw that falls short.
 # "contested": a wrong count stopped the disc where a Continue took it (HM-R50).
 OUTCOMES = ("", "catch", "turnover", "intercepted", "stall", "short", "contested")
-STYLES = ("standard", "pothole", "hot-hex")  # the game styles a point can be played in
+STYLES = ("standard", "pothole", "hot-hex", "cone-push")  # cone-push: the whole match
 HOT_HEX_PLAYERS = 5  # "Assemble 5 team players in each end zone"
+CONE_PUSH_CONES = 7  # "Place 7 cones along the center line"
+CONE_PUSH_TARGET = 4  # "Win the match by pushing 4 cones into your opponent's end zone"
 BOARD_KEYS = (
     "players", "disc", "holder", "offense", "north_team", "score", "winner", "up_calls",
     "strategy_used", "action", "base", "light", "halved", "receiver", "path", "progress",
     "bidders", "hammered", "poach", "outcome", "taker", "coach_turn", "cones", "style",
-    "thrower", "continuing", "continue_from",
+    "thrower", "continuing", "continue_from", "cone_stacks",
 )  # fmt: skip
 
 
@@ -101,6 +103,7 @@ class HuckMonsterState(GameState):
         "base",
         "bidders",
         "coach_turn",
+        "cone_stacks",
         "cones",
         "continue_from",
         "continuing",
@@ -148,6 +151,7 @@ class HuckMonsterState(GameState):
         self.poach = False
         self.coach_turn = [0, 0]
         self.cones = 0
+        self.cone_stacks: dict[int, int] = {}  # Cone Push: cells holding 2+ cones
         self.style = options.default_style  # this point's style (HM-CONE-5 may change it)
         from monsterball.games.huck_monster.procedures import first_steps
 
@@ -209,6 +213,7 @@ class HuckMonsterState(GameState):
         other.poach = self.poach
         other.coach_turn = self.coach_turn[:]
         other.cones = self.cones
+        other.cone_stacks = dict(self.cone_stacks)
         other.style = self.style
         other.thrower = self.thrower
         other.continuing = self.continuing
@@ -223,7 +228,7 @@ class HuckMonsterState(GameState):
     def roster(self, team: int) -> range:
         """The players ``team`` fields this point: Hot Hex is 5 a side (HM-KIT-1), so A6, A7,
         B6 and B7 sit out; otherwise all 7."""
-        size = HOT_HEX_PLAYERS if self.style == "hot-hex" else PLAYERS_PER_TEAM
+        size = {"hot-hex": HOT_HEX_PLAYERS, "cone-push": 1}.get(self.style, PLAYERS_PER_TEAM)
         return range(team * PLAYERS_PER_TEAM, team * PLAYERS_PER_TEAM + size)
 
     def scoring_zone(self, team: int) -> int:
@@ -616,6 +621,7 @@ class HuckMonsterState(GameState):
             "thrower": player_name(self.thrower) if self.thrower >= 0 else None,
             "continuing": self.continuing,
             "continue_from": self.continue_from,
+            "cone_stacks": {self.field.name(c): n for c, n in sorted(self.cone_stacks.items())},
         }
 
     def _board_from_dict(self, data: Mapping[str, Any]) -> None:
@@ -692,6 +698,16 @@ class HuckMonsterState(GameState):
         self.cones = 0
         for cell in data["cones"]:
             self.cones |= 1 << parse_name(self.field.parse_cell, cell, "cones")
+        stacks = data["cone_stacks"]
+        if not isinstance(stacks, dict):
+            raise PositionError("board 'cone_stacks' must map spaces to cone counts")
+        self.cone_stacks = {}
+        for cell, n in stacks.items():
+            where = parse_name(self.field.parse_cell, cell, "cone_stacks")
+            counted = isinstance(n, int) and not isinstance(n, bool) and n >= 2
+            if not counted or not self.cones >> where & 1:
+                raise PositionError("a cone stack is 2 or more cones on a space with a cone")
+            self.cone_stacks[where] = n
         if self.cones & (self.all_occupied() | (1 << self.disc if self.disc >= 0 else 0)):
             raise PositionError("a cone cannot share a space with a player or the disc")
 
@@ -705,6 +721,7 @@ class HuckMonsterState(GameState):
             raise PositionError("a game with a winner must have an empty stack")
         setting_up = bool(self.stack) and type(self.stack[-1]).__name__ in (
             "ChooseOffense",
+            "ConePushSetUp",
             "ChooseGameStyle",
             "StartPoint",
             "SetUp",
@@ -724,7 +741,7 @@ class HuckMonsterState(GameState):
                 raise PositionError("the Handler must be on the offense")
             if self.disc < 0 or not self.adjacent(self.disc) >> self.pos[self.holder] & 1:
                 raise PositionError("the Handler must stand next to the disc")
-        if setting_up:
+        if setting_up and self.style != "cone-push":  # Cone Push: anywhere in the end zone
             for p in placed:
                 if self.field.coords(self.pos[p])[1] != self.line_row(team_of(p)):
                     raise PositionError(f"during set-up {player_name(p)} must stand on his line")
@@ -745,7 +762,7 @@ _STEP_FIELDS: dict[str, tuple[Any, ...]] = {
     "stage": (
         0, 1, 2, 3, "start", "aim", "aim-now", "up-move", "fly", "catch", "guarded", "end",
         "declare", "face", "dice", "redice", "strip", "monster", "hotbid", "decide", "first",
-        "second", "call", "move", "keep", "continue", "continue-start", "choose",
+        "second", "call", "move", "keep", "continue", "continue-start", "choose", "next",
     ),
     "kind": ("normal", "catch", "loose", "stall", "throw"),
     "role": ("mark", "intercept", "catch-mark", "challenge"),
@@ -812,6 +829,14 @@ def hot_hex(field: Grid, options: HuckMonsterOptions) -> tuple[int, int]:
             cones |= 1 << ray[1]
     zone = field.neighbour_mask[centre] | 1 << centre
     return cones, zone
+
+
+def cone_push_start(field: Grid, options: HuckMonsterOptions) -> int:
+    """HM-KIT-4 / HM-R54: the 7 cones on the centre row, centred (on an even width the last
+    space is left open)."""
+    row = options.length // 2
+    first = (options.width - CONE_PUSH_CONES) // 2
+    return sum(1 << field.cell(first + i, row) for i in range(CONE_PUSH_CONES))
 
 
 def _player_or_none(value: Any, where: str) -> int:
