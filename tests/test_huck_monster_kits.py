@@ -11,6 +11,7 @@ from hm_scenarios import SPEC, kinds, legal, name, options, play, position, text
 from monsterball.core.errors import IllegalActionError, OptionsError
 from monsterball.core.game import CHANCE
 from monsterball.games.huck_monster import HuckMonsterState
+from monsterball.games.huck_monster.coaching import acting_team
 from monsterball.games.huck_monster.procedures import (
     ConeThrows,
     ConeTurn,
@@ -51,6 +52,7 @@ def test_HM_PRO_1_HM_R48_an_unguarded_player_next_to_the_path_continues_with_one
     # 1 die added to what is left of the throw's 10 after entering one space: 9 + 4.
     assert state.current_player() == CHANCE
     assert {a.notation() for a, _ in state.chance_outcomes()} == {f"1d6={v}" for v in range(1, 7)}
+    assert acting_team(state) == 0  # the offense's coach rolls the Continue's die (HM-4P-2)
     events = play(state, "1d6=4")
     assert "Team A rolls 13 for the Continue." in texts(events)
     # Rethrown at once from where he took it, in the same Up Call, with no team moves.
