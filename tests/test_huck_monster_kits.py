@@ -204,6 +204,11 @@ def test_HM_KIT_1_HM_R51_hot_hex_fields_5_a_side_inside_a_hex_of_six_cones() -> 
     # "one space between each point": no two cones side by side.
     cells = [state.field.parse_cell(c) for c in cones]
     assert min(state.field.distance(a, b) for a in cells for b in cells if a != b) == 2
+    # Six cones round a 7-space (hex) or 9-space (square) scoring area on every field shape.
+    for shape in ({"grid": "square"}, {"width": 11, "length": 12, "end_zone_depth": 1}):
+        other = SPEC.new_game(options(hot_hex=True, **shape))  # type: ignore[arg-type]
+        assert bin(other.hex_cones).count("1") == 6 and not other.hex_cones & other.hex_zone
+        assert bin(other.hex_zone).count("1") == (9 if "grid" in shape else 7)
     play(state, *(f"place {c}3" for c in "abcde"))
     assert state.current_player() == 1  # five placed: B lines up
     play(state, *(f"place {c}15" for c in "abcde"), "disc f15")
