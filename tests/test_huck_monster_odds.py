@@ -91,6 +91,8 @@ def engine_catch_probability(state: HuckMonsterState) -> Fraction:
         choice = "reroll" if step.roll <= offense else "keep"
     elif "strategy" in legal and isinstance(step, Bid) and step.role == "mark":
         choice = "strategy"
+    elif "throw A2 d11" in legal:
+        choice = "throw A2 d11"  # a Continue's throw, once its count is rolled
     else:
         choice = "roll"
     child = state.clone()
@@ -217,27 +219,12 @@ def continue_position(**opts: object) -> HuckMonsterState:
     return state
 
 
-def engine_continue_probability(state: HuckMonsterState) -> Fraction:
-    """From the Continue's roll: each count, then the throw back to A2 on d11."""
-    total = Fraction(0)
-    for action, p in state.chance_outcomes():
-        child = state.clone()
-        child.apply(action)
-        aim = next(a for a in child.legal_actions() if a.notation() == "throw A2 d11")
-        events = child.apply(aim)
-        if any(isinstance(e, ev.Caught) for e in events):
-            total += p
-        elif not any(isinstance(e, ev.TurnedOver) for e in events):
-            total += p * engine_catch_probability(child)
-    return total
-
-
 @pytest.mark.parametrize("pins", [False, True])
 def test_the_engine_agrees_on_a_one_die_continue(pins: bool) -> None:
     state = continue_position(continues="one-die", team_pins=pins)
     state.apply(next(a for a in state.legal_actions() if a.notation() == "continue A3"))
     setup = UpCallSetup(mark=True, challenges=1, continue_dice=1, remaining=3, team_pins=pins)
-    assert engine_continue_probability(state) == catch_probability(setup)
+    assert engine_catch_probability(state) == catch_probability(setup)
     # The Continue's die against a Mark's 3 dice: adding it to 3 left is a long shot.
     assert catch_probability(setup) < catch_probability(UpCallSetup(mark=True, challenges=1))
 
@@ -249,7 +236,7 @@ def test_the_engine_agrees_on_a_rethrow_continue_with_an_all_star() -> None:
         if text in legal:
             state.apply(legal[text])
     setup = UpCallSetup(mark=True, challenges=1, continue_dice=3)
-    assert engine_continue_probability(state) == catch_probability(setup)
+    assert engine_catch_probability(state) == catch_probability(setup)
     star = UpCallSetup(mark=True, challenges=1, continue_dice=3, all_star_throw=True)
     assert catch_probability(star) > catch_probability(setup)
     with pytest.raises(ValueError, match="strategy dice during Continues"):

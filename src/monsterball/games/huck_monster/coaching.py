@@ -10,7 +10,6 @@ from __future__ import annotations
 from monsterball.core.seating import Seating
 from monsterball.games.huck_monster.procedures import (
     Bid,
-    ConeMoveRoll,
     ConeThrowRoll,
     ContinueRoll,
     MoveRoll,
@@ -28,7 +27,7 @@ def acting_team(state: HuckMonsterState) -> int | None:
     seat = state.current_player()
     if seat >= 0:
         return seat
-    if isinstance(top, (MoveRoll, Moving, ConeThrowRoll, ConeMoveRoll)):
+    if isinstance(top, (MoveRoll, Moving, ConeThrowRoll)):
         return top.team
     if isinstance(top, (OffenseAction, ContinueRoll)):
         return state.offense

@@ -440,16 +440,17 @@ def _nearest_open_next_to(state: State, player: int, near: int, within: int) -> 
 
 @dataclass(frozen=True, slots=True)
 class MoveRoll(Procedure[State]):
-    """HM-MOVE-1: a team rolls its 3 team dice for its move count."""
+    """HM-MOVE-1: a team rolls its 3 team dice for its move count (2 in Cone Push, HM-KIT-5)."""
 
     team: int
+    dice: int = 3
     rule = "HM-MOVE-1"
 
     def actor(self, state: State) -> int:
         return CHANCE
 
     def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
-        return _sum_outcomes(state, 3)
+        return _sum_outcomes(state, self.dice)
 
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, Roll)
@@ -1765,7 +1766,8 @@ class ConeTurn(Procedure[State]):
         if self.stage == "move":
             if state.winner != NOBODY:
                 return ()
-            return (ConeTurn(self.team, "next"), ConeMoveRoll(self.team))
+            # "Roll two dice at the end of your turn to move players".
+            return (ConeTurn(self.team, "next"), MoveRoll(self.team, 2))
         return (ConeTurn(1 - self.team, "start"),)
 
     def describe(self) -> str:
@@ -1934,29 +1936,6 @@ class ConeBack(Procedure[State]):
         return f"Cone Push: team {TEAM_NAMES[self.team]} puts a scored cone back on the line"
 
 
-@dataclass(frozen=True, slots=True)
-class ConeMoveRoll(Procedure[State]):
-    """HM-KIT-4: "Roll two dice at the end of your turn to move players"."""
-
-    team: int
-    rule = "HM-KIT-4"
-
-    def actor(self, state: State) -> int:
-        return CHANCE
-
-    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
-        return _sum_outcomes(state, 2)
-
-    def apply(self, state: State, action: Action) -> Transition:
-        assert isinstance(action, Roll)
-        count = int(action.value)
-        state.emit(ev.MoveRolled(self.team, count))
-        return (Moving(self.team, count, _star(state, self.team * 7, "move")),)
-
-    def describe(self) -> str:
-        return f"Cone Push: team {TEAM_NAMES[self.team]} rolls 2 dice to move"
-
-
 def first_steps(options: HuckMonsterOptions) -> tuple[Procedure[State], ...]:
     return (ChooseOffense(),)
 
@@ -1989,7 +1968,6 @@ ALL_STEPS: tuple[type[Procedure[State]], ...] = (
     ConeThrowRoll,
     ConeThrows,
     ConeBack,
-    ConeMoveRoll,
 )
 
 __all__ = ["ALL_STEPS", "DARK_FACES", "LIGHT_FACES", "first_steps"]

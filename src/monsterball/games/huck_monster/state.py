@@ -771,7 +771,7 @@ _STEP_FIELDS: dict[str, tuple[Any, ...]] = {
     "left": tuple(range(0, 37)),
     "free": tuple(range(0, 6)),
     "roll": tuple(range(0, 19)),
-    "dice": (1, 3),
+    "dice": (1, 2, 3),
 }  # fmt: skip
 
 
