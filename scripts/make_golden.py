@@ -44,6 +44,9 @@ GAMES: dict[tuple[str, str], tuple[int, dict[str, Any]]] = {
     ("huck-monster", "game-disc"): (210, {"max_up_calls": 40}),
     ("huck-monster", "all-stars"): (211, {"max_up_calls": 40}),
     ("huck-monster", "pothole"): (212, {"max_up_calls": 40}),
+    ("huck-monster", "hot-hex"): (213, {"max_up_calls": 40}),
+    ("huck-monster", "pro-continue"): (214, {"max_up_calls": 40}),
+    ("huck-monster", "cone-push"): (215, {"max_up_calls": 40}),
     # Midway: few plays and capped phases keep the files small.
     ("midway", "standard"): (201, {"plays": 3, "max_phases": 16}),
     ("midway", "compass"): (202, {"plays": 3, "max_phases": 16}),

@@ -42,7 +42,11 @@ BLANK_BOARD: dict[str, Any] = {
     "taker": None,
     "coach_turn": [0, 0],
     "cones": [],
-    "potholes": False,
+    "style": "standard",
+    "thrower": None,
+    "continuing": False,
+    "continue_from": 0,
+    "cone_stacks": {},
 }
 assert set(BLANK_BOARD) | {"players"} == set(BOARD_KEYS)
 
@@ -63,7 +67,7 @@ def position(
 ) -> HuckMonsterState:
     """A state with ``players`` placed (the rest parked unless ``park`` is False)."""
     opts = opts or options()
-    board.setdefault("potholes", opts.potholes)  # the point's style follows the options
+    board.setdefault("style", opts.default_style)  # the point's style follows the options
     placed: dict[str, str | None] = dict(PARK) if park else {n: None for n in PARK}
     placed.update(players)
     data = {

@@ -91,6 +91,8 @@ def engine_catch_probability(state: HuckMonsterState) -> Fraction:
         choice = "reroll" if step.roll <= offense else "keep"
     elif "strategy" in legal and isinstance(step, Bid) and step.role == "mark":
         choice = "strategy"
+    elif "throw A2 d11" in legal:
+        choice = "throw A2 d11"  # a Continue's throw, once its count is rolled
     else:
         choice = "roll"
     child = state.clone()
@@ -179,3 +181,72 @@ def test_odds_cover_all_star_stats() -> None:
     other = sum((p for t, p in dice_sum(2) if t <= 10), Fraction(0))
     setup = UpCallSetup(intercepts=2, throw_count=10, all_star_bid="intercept")
     assert catch_probability(setup) == one * other
+
+
+# -- the Continue (HM-PRO-1, HM-PRO-3) ----------------------------------------------------------
+
+
+def continue_position(**opts: object) -> HuckMonsterState:
+    """A1 throws 4 to A2 (d12) along e9, d10, d11; B2 (d9) bids at e9 and loses; A3 (f9)
+    Continues there. On the Continue throw B2 marks the disc on e9 and B5 (e13) challenges."""
+    state = position(
+        {
+            "A1": "e7",
+            "A2": "d12",
+            "A3": "f9",
+            "B1": "h4",
+            "B2": "d9",
+            "B3": "a10",
+            "B4": "a11",
+            "B5": "e13",
+        },
+        disc="e8",
+        holder="A1",
+        stack=[UpCall("aim"), OffenseAction("throw", "declare")],
+        opts=options(throw_path="straight", strategy_dice=False, **opts),  # type: ignore[arg-type]
+        up_calls=1,
+    )
+    pins = state.options.team_pins
+    for text in ("spin=4" if pins else "3d6=4", "throw A2 d11", "spin=2" if pins else "2d6=2"):
+        if state.current_player() != CHANCE:
+            legal = {a.notation(): a for a in state.legal_actions()}
+            if "monster stay" in legal:  # the All-Star's Up Move: he stays
+                state.apply(legal["monster stay"])
+        if state.current_player() == CHANCE:
+            state.apply(next(a for a, _ in state.chance_outcomes() if a.notation() == text))
+        else:
+            state.apply(next(a for a in state.legal_actions() if a.notation() == text))
+    return state
+
+
+@pytest.mark.parametrize("pins", [False, True])
+def test_the_engine_agrees_on_a_one_die_continue(pins: bool) -> None:
+    state = continue_position(continues="one-die", team_pins=pins)
+    state.apply(next(a for a in state.legal_actions() if a.notation() == "continue A3"))
+    setup = UpCallSetup(mark=True, challenges=1, continue_dice=1, remaining=3, team_pins=pins)
+    assert engine_catch_probability(state) == catch_probability(setup)
+    # The Continue's die against a Mark's 3 dice: adding it to 3 left is a long shot.
+    assert catch_probability(setup) < catch_probability(UpCallSetup(mark=True, challenges=1))
+
+
+def test_the_engine_agrees_on_a_rethrow_continue_with_an_all_star() -> None:
+    state = continue_position(continues="rethrow", all_stars=True)
+    for text in ("monster stay", "continue A3", "rethrow"):
+        legal = {a.notation(): a for a in state.legal_actions()}
+        if text in legal:
+            state.apply(legal[text])
+    setup = UpCallSetup(mark=True, challenges=1, continue_dice=3)
+    assert engine_catch_probability(state) == catch_probability(setup)
+    star = UpCallSetup(mark=True, challenges=1, continue_dice=3, all_star_throw=True)
+    assert catch_probability(star) > catch_probability(setup)
+    with pytest.raises(ValueError, match="strategy dice during Continues"):
+        UpCallSetup(continue_dice=1, offense_strategy="throw")
+
+
+def test_cli_odds_cover_the_continue() -> None:
+    result = CliRunner().invoke(
+        app, ["odds", "hm", "--mark", "--continue-dice", "1", "--remaining", "6", "--by-count"]
+    )
+    assert result.exit_code == 0, result.output
+    p = catch_probability(UpCallSetup(mark=True, continue_dice=1, remaining=6))
+    assert f"{p.numerator}/{p.denominator}" in result.output and "count left" in result.output

@@ -18,15 +18,27 @@ from monsterball.games.huck_monster import HuckMonsterOptions, HuckMonsterState
 
 PRESETS = sorted(HuckMonsterOptions.PRESETS)
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
-SETTLED = ("SetUp", "PlaceTheDisc", "StartPoint", "ChooseOffense", "ChooseGameStyle")
+SETTLED = (
+    "SetUp", "PlaceTheDisc", "StartPoint", "ChooseOffense", "ChooseGameStyle", "ConePushSetUp",
+)  # fmt: skip
+PLAYERS = {"hot-hex": 10, "cone-push": 2}
 
 
 def check_invariants(state: HuckMonsterState, previous_score: list[int]) -> None:
     placed = [c for c in state.pos if c >= 0]
     assert len(placed) == len(set(placed)), "two players on one space"
     if state.stack and type(state.stack[-1]).__name__ not in SETTLED:
-        assert len(placed) == 14, "7 players a side once the pull is thrown"
-        assert state.disc >= 0, "one disc on the field"
+        fielded = sorted([*state.roster(0), *state.roster(1)])
+        on_field = [p for p, c in enumerate(state.pos) if c >= 0]
+        assert on_field == fielded, "the point's players (7, 5 in Hot Hex, 1) are all placed"
+        assert len(placed) == PLAYERS.get(state.style, 14)
+        # In Cone Push "Disc returns to player after each throw": never on the field.
+        assert (state.disc >= 0) == (state.style != "cone-push"), "one disc on the field"
+    if state.style == "cone-push":
+        cones = bin(state.cones).count("1") + sum(n - 1 for n in state.cone_stacks.values())
+        scored_back = sum(state.score)
+        assert cones <= 7 and cones + scored_back >= 7, "7 cones, less those not yet put back"
+        assert not state.cones & state.any_end_zone(), "a cone in an end zone has scored"
     if state.disc >= 0:
         assert state.disc not in placed, "the disc shares a space with a player"
     assert state.occupied[0] & state.occupied[1] == 0
@@ -35,7 +47,8 @@ def check_invariants(state: HuckMonsterState, previous_score: list[int]) -> None
         assert state.holder // 7 == state.offense
         assert state.field.neighbour_mask[state.disc] >> state.pos[state.holder] & 1
     assert all(s >= p for s, p in zip(state.score, previous_score, strict=True))
-    assert sum(state.score) - sum(previous_score) <= 1
+    # One point at a time; in Cone Push a stack scores all its cones at once.
+    assert sum(state.score) - sum(previous_score) <= (7 if state.style == "cone-push" else 1)
 
 
 def random_game(
@@ -83,6 +96,7 @@ def test_random_play_keeps_the_invariants_in_every_preset(preset: str, seed: int
 
 def option_sets(draw: Any) -> HuckMonsterOptions:
     depth = draw(st.integers(1, 4))
+    mini = draw(st.sampled_from([{}, {"potholes": True}, {"hot_hex": True}, {"cone_push": True}]))
     opts = SPEC.options(
         grid=draw(st.sampled_from(["hex", "square"])),
         width=draw(st.integers(8, 11)),
@@ -101,13 +115,16 @@ def option_sets(draw: Any) -> HuckMonsterOptions:
         team_pins=draw(st.booleans()),
         stealth_spaces=draw(st.booleans()),
         all_stars=draw(st.booleans()),
-        potholes=draw(st.booleans()),
-        style_each_point=draw(st.booleans()),
+        **mini,
+        # Cone Push is a match of its own, never a point's style (HM-R53).
+        style_each_point=draw(st.booleans()) and "cone_push" not in mini,
         callahans=draw(st.booleans()),
         handler_pivot=draw(st.booleans()),
         rethrow=draw(st.sampled_from(["off", "uncontested", "any"])),
         double_team=draw(st.booleans()),
         beaten_defenders=draw(st.booleans()),
+        continues=draw(st.sampled_from(["off", "one-die", "rethrow"])),
+        contested_count=draw(st.booleans()),
         expert_disabled=draw(st.sampled_from(["", "huck", "no-big,pin-doink"])),
     )
     assert isinstance(opts, HuckMonsterOptions)

@@ -1272,14 +1272,15 @@ def test_HM_BEAT_2_HM_BEAT_3_never_two_defenders_in_a_row_nor_an_offensive_playe
 
 def test_HM_CONE_5_HM_R47_the_receiving_team_picks_each_points_style() -> None:
     state = SPEC.new_game(options(style_each_point=True))
-    assert state.current_player() == 0 and legal(state) == {"style standard", "style pothole"}
+    styles = {"style standard", "style pothole", "style hot-hex"}
+    assert state.current_player() == 0 and legal(state) == styles
     events = play(state, "style pothole")
     assert "Team A chooses the game style for this point: pothole." in texts(events)
-    assert bin(state.cones).count("1") == 4 and state.potholes
+    assert bin(state.cones).count("1") == 4 and state.style == "pothole"
     plain = SPEC.new_game(options(style_each_point=True, potholes=True))
     play(plain, "style standard")
-    assert plain.cones == 0 and not plain.potholes
+    assert plain.cones == 0 and plain.style == "standard"
     # After a point the team scored upon chooses again.
     scored = scoring_throw("e15", opts={"style_each_point": True})
     play(scored, "3d6=5", "throw A2 e14")
-    assert scored.current_player() == 1 and legal(scored) == {"style standard", "style pothole"}
+    assert scored.current_player() == 1 and legal(scored) == styles

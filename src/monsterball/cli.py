@@ -649,6 +649,18 @@ def odds_cmd(
             "role (mark, intercept, catch-mark, challenge)."
         ),
     ] = "none",
+    continue_dice: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            max=3,
+            help="Huck + Monster Pro: the throw is a Continue's, with 1 die added to "
+            "--remaining, or 3 dice (The Rethrow); 0: an ordinary throw.",
+        ),
+    ] = 0,
+    remaining: Annotated[
+        int, typer.Option(min=0, max=36, help="The count a one-die Continue adds its die to.")
+    ] = 0,
     by_count: Annotated[
         bool, typer.Option("--by-count", help="Also list the odds for each throw count.")
     ] = False,
@@ -676,6 +688,8 @@ def odds_cmd(
             all_star_throw=all_star == "throw",
             all_star_catch=all_star == "catch",
             all_star_bid=all_star if all_star not in ("throw", "catch") else "none",
+            continue_dice=continue_dice,
+            remaining=remaining,
         )
     except ValueError as exc:
         _fail(str(exc))
@@ -685,7 +699,13 @@ def odds_cmd(
         f"P(catch) = {p.numerator}/{p.denominator} = {float(p):.4%}   "
         f"P(turnover) = {float(1 - p):.4%}"
     )
-    if by_count:
+    if by_count and continue_dice == 1:
+        table = Table("count left", "P(catch)")
+        for left in range(19):
+            one = catch_probability(dataclasses.replace(setup, remaining=left))
+            table.add_row(str(left), f"{float(one):.4%}")
+        console.print(table)
+    elif by_count and not continue_dice:
         table = Table("throw count", "P(catch)")
         for count in range(1 if team_pins else 3, 19):
             one = catch_probability(dataclasses.replace(setup, throw_count=count))

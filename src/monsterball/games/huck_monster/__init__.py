@@ -16,7 +16,7 @@ from monsterball.games.huck_monster.options import HuckMonsterOptions
 from monsterball.games.huck_monster.procedures import ALL_STEPS
 from monsterball.games.huck_monster.state import HuckMonsterState, bind_spec
 
-RULES_VERSION = "huck-monster/1.0.0"
+RULES_VERSION = "huck-monster/1.1.0"
 
 
 def _new_state(options: GameOptions) -> GameState:
@@ -93,8 +93,21 @@ RULINGS = {
     "HM-R45": "Pothole Markers: 4 cones in the end-zone back corners; after each turnover the "
     "losing team adds one beside its players, moving one once 8 are out.",
     "HM-R46": "Beaten Defenders: a crossed defender bids (once) as the disc reaches him.",
-    "HM-R47": "With style_each_point the receiving team picks standard or pothole before each "
-    "point.",
+    "HM-R47": "With style_each_point the receiving team picks standard, pothole or hot-hex "
+    "before each point.",
+    "HM-R48": "Continue: an offensive player with no defender beside him, next to a space the "
+    "disc enters (not thrower or Receiver), adds 1 die to the count left and rethrows from "
+    "there; no strategy dice; a Team Pin spin counts half, rounded up.",
+    "HM-R49": "Under The Rethrow (continues=rethrow) the Continue rolls 3 dice in a new Up "
+    "Call; the other team may play on (a completed catch).",
+    "HM-R50": "Contested count: the coach states the one-die Continue's remaining count; a "
+    "wrong one stops the disc there, the Continue keeps it, the Up Call ends.",
+    "HM-R51": "Hot Hex: cones on the corners of the ring 2 from the centre; inside (centre and "
+    "neighbours) scores for both teams; 5 a side; Callahans count; no switch of ends.",
+    "HM-R52": "Hot Hex: no offensive player moves into the hex while a teammate is inside.",
+    "HM-R53": "Cone Push (cone_push) is a match of its own to 4 cones, never a point's style.",
+    "HM-R54": "Cone Push: a throw pays the disc's flight to a cone plus its straight push; "
+    "cones stack; a cone in an end zone scores for the attacker and goes back to the line.",
 }
 
 SPEC = register(

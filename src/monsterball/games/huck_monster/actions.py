@@ -20,8 +20,11 @@ action                    notation            meaning
 :class:`ConeMove`         ``cone e9 f9``      ... or move the cone on e9 to f9
 :class:`ChooseStyle`      ``style pothole``   the receiving team picks the point's game style
 :class:`CallDoubleTeam`   ``double team``     Pro: the Handler calls a double team
-:class:`Rethrow` / PlayOn ``rethrow`` / ``play on``  Pro: after an Intercept
-chance                    ``3d6=11``, ``2d6=7``, ``light=huck``, ``dark=no-big``, ``toss=A``,
+:class:`Rethrow` / PlayOn ``rethrow`` / ``play on``  Pro: after an Intercept or a Continue
+:class:`ContinueBy`       ``continue A3``     Pro: A3 Continues the throw (``continue A3 5``:
+                                              with the remembered count, HM-R50)
+chance                    ``3d6=11``, ``2d6=7``, ``1d6=4``, ``light=huck``, ``dark=no-big``,
+                          ``toss=A``,
                           ``pin=pin-flick`` (Playmaker Pin), ``spin=14`` (Team Pin)
 ========================  ==================  ===========================================
 
@@ -186,7 +189,21 @@ class ChooseStyle(Action):
         return f"style {self.style}"
 
 
-GAME_STYLES = ("standard", "pothole")
+GAME_STYLES = ("standard", "pothole", "hot-hex")
+MAX_COUNT = 36  # the highest count a coach can state for a contested count (HM-R50)
+
+
+@dataclass(frozen=True, slots=True)
+class ContinueBy(Action):
+    """Pro: ``player`` Continues the throw; ``count`` is the remaining throw count the coach
+    states from memory under the contested-count rule (None without it)."""
+
+    player: int
+    count: int | None = None
+
+    def notation(self) -> str:
+        said = "" if self.count is None else f" {self.count}"
+        return f"continue {player_name(self.player)}{said}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,6 +278,12 @@ def parse_decision(text: str) -> Action:
         if rest not in GAME_STYLES:
             raise NotationError(f"'{rest}' is not a game style ({', '.join(GAME_STYLES)})")
         return ChooseStyle(rest)
+    if word == "continue":
+        parts = rest.split(" ")
+        if len(parts) not in (1, 2) or (len(parts) == 2 and not parts[1].isdigit()):
+            raise NotationError(f"'{text}' needs a player and maybe a count: 'continue A3 5'")
+        count = int(parts[1]) if len(parts) == 2 else None
+        return ContinueBy(parse_player(parts[0]), count)
     if word == "cone":
         cells = rest.split(" ")
         if len(cells) == 1:
@@ -277,7 +300,8 @@ def parse_decision(text: str) -> Action:
     raise NotationError(
         f"'{text}' is not an action; try e.g. 'A3-e7', 'end', 'roll', 'strategy', "
         "'throw A4 e9', 'place c15', 'disc d15', 'pull e5', 'reroll', 'keep', "
-        "'monster B3 e7', 'monster stay', 'pivot e9', 'double team', 'rethrow', 'play on'"
+        "'monster B3 e7', 'monster stay', 'pivot e9', 'double team', 'rethrow', 'play on', "
+        "'continue A3'"
     )
 
 
@@ -292,13 +316,13 @@ class Catalogue:
         self.pull = tuple(PullTo(n) for n in names)
         self.pivot = tuple(PivotTo(n) for n in names)
         self.cone = tuple(ConeTo(n) for n in names)
-        self.style = tuple(ChooseStyle(name) for name in GAME_STYLES)
+        self.style = tuple(ChooseStyle(name) for name in GAME_STYLES[:2])
         self.cone_move = tuple(tuple(ConeMove(a, b) for b in names) for a in names)
         self.move = tuple(tuple(MoveTo(p, n) for n in names) for p in range(NUM_PLAYERS))
         self.throw = tuple(tuple(ThrowTo(p, n) for n in names) for p in range(NUM_PLAYERS))
         self.monster = tuple(tuple(MonsterMove(p, n) for n in names) for p in range(NUM_PLAYERS))
         self.toss = (Roll("toss", "A"), Roll("toss", "B"))
-        self.sums = {n: {v: Roll(f"{n}d6", str(v)) for v, _ in dice_sum(n)} for n in (2, 3)}
+        self.sums = {n: {v: Roll(f"{n}d6", str(v)) for v, _ in dice_sum(n)} for n in (1, 2, 3)}
         self.light = tuple(Roll("light", f) for f in LIGHT_FACES)
         self.dark = tuple(Roll("dark", f) for f in DARK_FACES)
         self.pin = tuple(Roll("pin", f) for f in PIN_LIGHT + PIN_DARK)
@@ -315,6 +339,16 @@ class Catalogue:
         for n in (2, 3):
             every.extend(self.sums[n].values())
         every += [*self.light, *self.dark, *self.pin, *self.spin.values()]
+        # Added with the Continue and Hot Hex, after the rest so older encodings keep their
+        # numbers.
+        self.style += (ChooseStyle("hot-hex"),)
+        self.cont = tuple(ContinueBy(p) for p in range(NUM_PLAYERS))
+        self.cont_count = tuple(
+            tuple(ContinueBy(p, n) for n in range(MAX_COUNT + 1)) for p in range(NUM_PLAYERS)
+        )
+        every += [self.style[-1], *self.sums[1].values(), *self.cont]
+        for counted in self.cont_count:
+            every.extend(counted)
         self.table = ActionTable(every)
         self.place_by_mask: MaskSelector[Action] = MaskSelector(self.place)
         self.pull_by_mask: MaskSelector[Action] = MaskSelector(self.pull)

@@ -8,7 +8,14 @@ rotation rule, see ``procedures._rotate``); this module maps the count to a coac
 from __future__ import annotations
 
 from monsterball.core.seating import Seating
-from monsterball.games.huck_monster.procedures import Bid, MoveRoll, Moving, OffenseAction
+from monsterball.games.huck_monster.procedures import (
+    Bid,
+    ConeThrowRoll,
+    ContinueRoll,
+    MoveRoll,
+    Moving,
+    OffenseAction,
+)
 from monsterball.games.huck_monster.state import HuckMonsterState
 
 
@@ -20,9 +27,9 @@ def acting_team(state: HuckMonsterState) -> int | None:
     seat = state.current_player()
     if seat >= 0:
         return seat
-    if isinstance(top, (MoveRoll, Moving)):
+    if isinstance(top, (MoveRoll, Moving, ConeThrowRoll)):
         return top.team
-    if isinstance(top, OffenseAction):
+    if isinstance(top, (OffenseAction, ContinueRoll)):
         return state.offense
     if isinstance(top, Bid):
         return state.defense

@@ -15,6 +15,7 @@ ROLE_NAMES = {
     "intercept": "Intercept",
     "catch-mark": "Mark at the catch",
     "challenge": "Challenge",
+    "continue": "Continue",
 }
 
 
@@ -334,3 +335,54 @@ class StyleChosen(Event):
 
     def describe(self) -> str:
         return f"{_Team(self.team)} chooses the game style for this point: {self.style}."
+
+
+@dataclass(frozen=True, slots=True)
+class Continued(Event):
+    player: int
+    cell: str
+
+    def describe(self) -> str:
+        return f"{player_name(self.player)} Continues the throw from {self.cell}."
+
+
+@dataclass(frozen=True, slots=True)
+class CountContested(Event):
+    player: int
+    said: int
+    count: int
+
+    def describe(self) -> str:
+        return (
+            f"{player_name(self.player)}'s coach says the count is {self.said}, but it is "
+            f"{self.count}: a contested count, the disc stops where he took it."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ConePushed(Event):
+    team: int
+    source: str
+    cell: str
+    cones: int
+    cost: int
+    left: int
+
+    def describe(self) -> str:
+        what = "the cone" if self.cones == 1 else f"the stack of {self.cones} cones"
+        return (
+            f"{_Team(self.team)} throws at {what} on {self.source} and pushes it to {self.cell} "
+            f"(count {self.cost}, {self.left} left)."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ConesScored(Event):
+    team: int
+    cones: int
+    score: tuple[int, int]
+
+    def describe(self) -> str:
+        a, b = self.score
+        n = "a cone" if self.cones == 1 else f"{self.cones} cones"
+        return f"{_Team(self.team)} pushes {n} into the end zone! A {a} - B {b}."

@@ -48,7 +48,12 @@ class UpCallSetup:
 
     ``offense_strategy`` adds the light die to the throw or the catch; ``defense_strategy``
     adds the dark die to the first bid of that kind. ``path_length`` is how many spaces the
-    disc must fly (it matters only when a Footer halves the count)."""
+    disc must fly (it matters only when a Footer halves the count).
+
+    ``continue_dice`` makes the throw a Continue's (HM-PRO-1, HM-R48/R49): 1 die added to the
+    ``remaining`` count of the incoming throw, or (The Rethrow) 3 fresh team dice; a Team Pin
+    spin counts half, rounded up; ``all_star_throw`` then adds his Continue +3; and neither
+    team may use strategy dice."""
 
     mark: bool = False
     intercepts: int = 0
@@ -66,6 +71,8 @@ class UpCallSetup:
     all_star_throw: bool = False
     all_star_catch: bool = False
     all_star_bid: str = "none"
+    continue_dice: int = 0
+    remaining: int = 0
 
     def __post_init__(self) -> None:
         if self.offense_strategy not in OFFENSE_STRATEGY:
@@ -84,6 +91,17 @@ class UpCallSetup:
             raise ValueError(f"all-star bid must be one of {', '.join(DEFENSE_STRATEGY)}")
         if self.equipment not in ("dice", "pin", "game-disc"):
             raise ValueError("equipment must be 'dice', 'pin' or 'game-disc'")
+        if self.continue_dice not in (0, 1, 3):
+            raise ValueError("continue dice are 0 (no Continue), 1 or 3 (The Rethrow)")
+        if self.continue_dice and self.throw_count is not None:
+            raise ValueError("a Continue rolls its count: give 'remaining', not 'throw_count'")
+        if self.continue_dice and (self.offense_strategy, self.defense_strategy) != (
+            "none",
+            "none",
+        ):
+            raise ValueError("neither team may roll strategy dice during Continues")
+        if not 0 <= self.remaining <= 36 or (self.remaining and self.continue_dice != 1):
+            raise ValueError("'remaining' (0..36) is the count a one-die Continue adds to")
 
 
 Cont = Callable[[bool, str], Fraction]
@@ -170,13 +188,26 @@ def _with_roll(
     Space and an All-Star's stat; Strip keeps the better of the roll and a re-roll's
     expectation."""
     star = setup.all_star_throw if action == THROW else setup.all_star_catch
-    bonus = int(setup.stealth_offense) + (all_star_stat(action, True) if star else 0)
+    stat = "continue" if action == THROW and setup.continue_dice else action
+    bonus = int(setup.stealth_offense) + (all_star_stat(stat, True) if star else 0)
     roll = team_roll(3, setup.team_pins)
+    if action == THROW and setup.continue_dice:
+        roll = continue_roll(setup)
     dist = roll if fixed is None else ((fixed, Fraction(1)),)
     if not strip:
         return sum((p * value(t + bonus) for t, p in dist), Fraction(0))
     reroll = sum((p * value(t + bonus) for t, p in roll), Fraction(0))
     return sum((p * max(value(t + bonus), reroll) for t, p in dist), Fraction(0))
+
+
+def continue_roll(setup: UpCallSetup) -> tuple[tuple[int, Fraction], ...]:
+    """A Continue's count before bonuses: the count left plus 1 die, or 3 fresh dice; a Team
+    Pin spin counts half, rounded up (HM-TPIN-2, HM-R48)."""
+    dist: dict[int, Fraction] = {}
+    for value, p in team_roll(setup.continue_dice, setup.team_pins):
+        count = setup.remaining + ((value + 1) // 2 if setup.team_pins else value)
+        dist[count] = dist.get(count, Fraction(0)) + p
+    return tuple(sorted(dist.items()))
 
 
 def catch_probability(setup: UpCallSetup) -> Fraction:

@@ -129,10 +129,22 @@ class HuckMonsterOptions(GameOptions):
         "adds a cone (up to 8), then moves one.",
         ruling="HM-R45",
     )
+    hot_hex: bool = option(
+        False,
+        "Mini Cone kit, Hot Hex: 5 players a side; six cones in a hex at the centre ring the "
+        "common scoring area; one offensive player inside it at a time; Callahans count.",
+        ruling="HM-R51",
+    )
+    cone_push: bool = option(
+        False,
+        "Mini Cone kit, Cone Push: a match of its own, one player a side; throws of 3 dice "
+        "push the 7 centre cones, 2 dice move; first to push 4 cones into the other end zone.",
+        ruling="HM-R53",
+    )
     style_each_point: bool = option(
         False,
         "Mini Cone kit: before each point's pull the receiving team chooses the game style "
-        "('style standard' or 'style pothole').",
+        "('style standard', 'style pothole' or 'style hot-hex').",
         ruling="HM-R47",
     )
     callahans: bool = option(
@@ -164,6 +176,22 @@ class HuckMonsterOptions(GameOptions):
         "'double team' after the throw roll.",
         ruling="HM-R35",
     )
+    continues: str = option(
+        "off",
+        "Pro: an unguarded offensive player next to the disc's path may Continue it: 'one-die' "
+        "(the Up Call rule: 1 die added to the remaining count, rethrown at once from where he "
+        "took it), 'rethrow' (The Rethrow: he catches without a roll and rethrows with 3 dice, "
+        "a new Up Call without team moves, unless a team plays on) or 'off'.",
+        choices=("off", "one-die", "rethrow"),
+        ruling="HM-R48",
+    )
+    contested_count: bool = option(
+        False,
+        "Pro, 'extremely optional': a coach who Continues ('one-die') must state the "
+        "remaining throw count from memory ('continue A3 5'); a wrong count stops the disc "
+        "where he took it and the Up Call ends there.",
+        ruling="HM-R50",
+    )
     max_up_calls: int = option(
         0,
         "End the game after this many Up Calls (0: no limit); the higher score wins, level "
@@ -185,13 +213,17 @@ class HuckMonsterOptions(GameOptions):
         "game-disc": {"strategy_equipment": "game-disc"},
         "all-stars": {"all_stars": True},
         "pothole": {"potholes": True},
+        "hot-hex": {"hot_hex": True},
+        "cone-push": {"cone_push": True},
         "pro": {
             "callahans": True,
             "handler_pivot": True,
             "rethrow": "uncontested",
             "double_team": True,
             "beaten_defenders": True,
+            "continues": "rethrow",
         },
+        "pro-continue": {"continues": "one-die", "contested_count": True},
     }
     PRESET_DOCS: ClassVar[dict[str, str]] = {
         "starting-7": "The Starting 7 Pickup game: to 7, strategy dice, this project's rulings.",
@@ -207,9 +239,20 @@ class HuckMonsterOptions(GameOptions):
         "game-disc": "The Strategy Game Discs instead of strategy dice.",
         "all-stars": "The Mini Sideline kit: a Sideline All-Star on each team (A1, B1).",
         "pothole": "The Mini Cone kit's Pothole Markers game: cones as obstacles.",
-        "pro": "The Pro rules built so far: Callahans, Handler Pivot, The Rethrow, Double Team, "
-        "Beaten Defenders.",
+        "hot-hex": "The Mini Cone kit's Hot Hex game: 5 a side, score inside the centre hex.",
+        "cone-push": "The Mini Cone kit's Cone Push match: push 4 cones into the other end zone.",
+        "pro": "The Pro rules: Callahans, Handler Pivot, The Rethrow (for Intercepts and "
+        "Continues), Double Team, Beaten Defenders.",
+        "pro-continue": "The Continue as the Up Call describes it (1 extra die, same Up Call), "
+        "with the contested count.",
     }
+
+    @property
+    def default_style(self) -> str:
+        """The game style of a point unless the receiving team picks one (HM-R47)."""
+        if self.cone_push:
+            return "cone-push"
+        return "pothole" if self.potholes else "hot-hex" if self.hot_hex else "standard"
 
     @property
     def disabled_outcomes(self) -> frozenset[str]:
@@ -229,6 +272,17 @@ class HuckMonsterOptions(GameOptions):
             raise OptionsError(
                 f"option 'expert_disabled' names unknown outcome(s) {', '.join(unknown)}; "
                 f"known: {', '.join(sorted(known))}"
+            )
+        games = [n for n in ("potholes", "hot_hex", "cone_push") if getattr(self, n)]
+        if len(games) > 1:
+            raise OptionsError(
+                f"options {' and '.join(repr(g) for g in games)} are different Mini Cone games: "
+                "pick one (style_each_point lets the receiving team switch between the first two)"
+            )
+        if self.cone_push and self.style_each_point:
+            raise OptionsError(
+                "Cone Push is a match of its own, not the style of a point: it cannot be "
+                "combined with 'style_each_point' (HM-R53)"
             )
         if self.length < 2 * self.end_zone_depth + 5:
             raise OptionsError(

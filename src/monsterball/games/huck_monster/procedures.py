@@ -36,6 +36,7 @@ from monsterball.games.huck_monster.actions import (
     ChooseStyle,
     ConeMove,
     ConeTo,
+    ContinueBy,
     EndMove,
     MonsterMove,
     MoveTo,
@@ -71,9 +72,11 @@ from monsterball.games.huck_monster.rules import (
     team_roll,
 )
 from monsterball.games.huck_monster.state import (
+    CONE_PUSH_TARGET,
     MAX_CONES,
     NOBODY,
     HuckMonsterState,
+    cone_push_start,
     pothole_start,
     team_of,
     team_players,
@@ -157,6 +160,10 @@ class ChooseOffense(Procedure[State]):
         state.emit(ev.OffenseChosen(team, tossed))
         # The first offense defends the south end zone and attacks north.
         state.north_team = team
+        if state.style == "cone-push":
+            state.offense = team
+            state.cones = cone_push_start(state.field, state.options)
+            return (ConePushSetUp(team),)
         return (StartPoint(team, False),)
 
     def describe(self) -> str:
@@ -194,8 +201,11 @@ class StartPoint(Procedure[State]):
 
 
 def _lay_cones(state: State) -> None:
-    """HM-CONE-1: a Pothole Markers point starts with its cones in place."""
-    state.cones = pothole_start(state.field, state.options) if state.potholes else 0
+    """HM-CONE-1 / HM-KIT-1: a Pothole Markers or Hot Hex point starts with its cones."""
+    if state.style == "pothole":
+        state.cones = pothole_start(state.field, state.options)
+    else:
+        state.cones = state.hex_cones if state.style == "hot-hex" else 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,7 +224,7 @@ class ChooseGameStyle(Procedure[State]):
 
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, ChooseStyle)
-        state.potholes = action.style == "pothole"
+        state.style = action.style
         _lay_cones(state)
         state.emit(ev.StyleChosen(self.team, action.style))
         return ()
@@ -250,10 +260,10 @@ class SetUp(Procedure[State]):
 
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, Place)
-        player = next(p for p in team_players(self.team) if state.pos[p] == NOBODY)
+        player = next(p for p in state.roster(self.team) if state.pos[p] == NOBODY)
         state.move_player(player, action_cell(state.field, action.cell))
         state.emit(ev.Placed(player, action.cell))
-        if any(state.pos[p] == NOBODY for p in team_players(self.team)):
+        if any(state.pos[p] == NOBODY for p in state.roster(self.team)):
             return (self,)
         if self.team == state.offense:
             return (SetUp(1 - self.team),)
@@ -407,7 +417,7 @@ def _nearest_takes(state: State) -> None:
     """HM-R8: after a stall the new offense could not reach the disc: its player nearest
     the disc takes it, and the disc goes to the open space next to him nearest its spot."""
     dist = state.field.distance_row(state.disc)
-    player = min(team_players(state.offense), key=lambda p: (dist[state.pos[p]], p))
+    player = min(state.roster(state.offense), key=lambda p: (dist[state.pos[p]], p))
     spot = _nearest_open_next_to(state, player, state.disc, 0)
     if spot != NOBODY:
         state.disc = spot
@@ -430,16 +440,17 @@ def _nearest_open_next_to(state: State, player: int, near: int, within: int) -> 
 
 @dataclass(frozen=True, slots=True)
 class MoveRoll(Procedure[State]):
-    """HM-MOVE-1: a team rolls its 3 team dice for its move count."""
+    """HM-MOVE-1: a team rolls its 3 team dice for its move count (2 in Cone Push, HM-KIT-5)."""
 
     team: int
+    dice: int = 3
     rule = "HM-MOVE-1"
 
     def actor(self, state: State) -> int:
         return CHANCE
 
     def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
-        return _sum_outcomes(state, 3)
+        return _sum_outcomes(state, self.dice)
 
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, Roll)
@@ -477,6 +488,8 @@ class Moving(Procedure[State]):
             for p in team_players(self.team)
             if p != state.holder and state.pos[p] >= 0
         }
+        if self.team == state.offense and state.style == "hot-hex":
+            reach = _one_inside_the_hex(state, reach)
         reach = {p: m for p, m in reach.items() if m}
         if state.disc < 0:
             return reach, ""
@@ -486,7 +499,7 @@ class Moving(Procedure[State]):
                 return _chase(state, reach, ring)
             return reach, ""
         if self.team == state.defense and state.holder != NOBODY and not state.options.double_team:
-            marks = [p for p in team_players(self.team) if ring >> state.pos[p] & 1]
+            marks = state.players_in(ring, self.team)
             if len(marks) > 1:
                 leave = {p: reach.get(p, 0) & ~ring for p in marks}
                 leave = {p: m for p, m in leave.items() if m}
@@ -566,6 +579,14 @@ class Moving(Procedure[State]):
         return f"team {TEAM_NAMES[self.team]} moving ({self.left} left{extra})"
 
 
+def _one_inside_the_hex(state: State, reach: dict[int, int]) -> dict[int, int]:
+    """HM-KIT-1 / HM-R52: "Only one offensive players is allowed inside the hex per team
+    move": no offensive player may step into the hex while a teammate stands inside it."""
+    inside = state.players_in(state.hex_zone, state.offense)
+    return {p: m if not [q for q in inside if q != p] else m & ~state.hex_zone
+            for p, m in reach.items()}  # fmt: skip
+
+
 _RULE = (
     "a loose disc must be chased as closely as the count allows, and only one defender may "
     "stand next to the Handler's disc"
@@ -617,6 +638,8 @@ class UpCall(Procedure[State]):
             "fly": self._fly,
             "catch": self._catch,
             "guarded": self._guarded,
+            "continue": self._continue,
+            "continue-start": self._continue_start,
             "end": self._end,
         }
         return stages[self.stage](state)
@@ -667,6 +690,12 @@ class UpCall(Procedure[State]):
         if len(state.path) > travel:
             # HM-R19: a Footer halved the count below the path's length.
             stop = state.path[travel - 1] if travel > 0 else state.disc
+            while travel > 1 and state.all_occupied() >> stop & 1:
+                # It cannot fall on a defender it was passing over: the space before him.
+                travel -= 1
+                stop = state.path[travel - 1]
+            if state.all_occupied() >> stop & 1:
+                stop = state.disc
             state.disc = stop
             state.emit(ev.FellShort(state.field.name(stop)))
             state.outcome = "short"
@@ -693,6 +722,10 @@ class UpCall(Procedure[State]):
                 if not state.all_occupied() >> cell & 1:
                     state.disc = cell  # (over a hammered defender it stays in the air)
                 return (UpCall("fly"), _bid(state, p, INTERCEPT))
+            if i >= state.continue_from and continuers(state, i):
+                state.progress = i
+                state.disc = cell
+                return (UpCall("continue"), ContinueChoice())  # HM-PRO-1
         state.progress = len(state.path) - 1
         state.disc = final
         return (UpCall("catch"),)
@@ -730,12 +763,41 @@ class UpCall(Procedure[State]):
         player, role = guards[0]
         return (UpCall("guarded"), _bid(state, player, role))
 
+    def _continue(self, state: State) -> Transition:
+        """After the offense's Continue decision (HM-PRO-1, HM-R48/R49)."""
+        if state.outcome:
+            return (UpCall("end"),)
+        if state.holder == NOBODY:
+            return self._fly(state)  # declined: the disc flies on
+        if state.options.continues == "rethrow":
+            return (UpCall("continue-start"),)
+        return (UpCall("aim-now"), ContinueRoll(1))
+
+    def _continue_start(self, state: State) -> Transition:
+        """HM-RETHROW-1/2 for a Continue: a new Up Call at once, no team moves; the Continue
+        rolls 3 team dice, without strategy dice (HM-R49)."""
+        cap = state.options.max_up_calls
+        if cap and state.up_calls >= cap:
+            return _finish(state, by_cap=True)
+        state.up_calls += 1
+        state.strategy_used = [False, False]
+        state.poach = False
+        state.clear_action()
+        state.continuing = True
+        state.action = THROW
+        state.emit(ev.UpCallStarted(state.up_calls, state.holder))
+        _rotate(state, state.offense, "throw")
+        return (UpCall("aim-now"), ContinueRoll(3))
+
     def _end(self, state: State) -> Transition:
         outcome = state.outcome
         if outcome == "catch":
             return _complete_catch(state)
-        if outcome == "intercepted" and state.options.callahans and _is_callahan(state):
+        callahans = state.options.callahans or state.style == "hot-hex"
+        if outcome == "intercepted" and callahans and _is_callahan(state):
             return _callahan(state)
+        if outcome == "contested":
+            return _contested(state)
         return _turnover(state)
 
     def describe(self) -> str:
@@ -746,9 +808,20 @@ def _complete_catch(state: State) -> Transition:
     receiver = state.receiver
     state.holder = receiver
     state.clear_action()
-    if state.attacking_end_zone(state.offense) >> state.pos[receiver] & 1:
-        return _score(state, receiver, switch_ends=True)
+    if state.scoring_zone(state.offense) >> state.pos[receiver] & 1:
+        # HM-R51: the hex is common to both teams, so nobody switches ends after a Hot Hex
+        # point; the scorer pulls from the end it defended.
+        return _score(state, receiver, switch_ends=state.style != "hot-hex")
     return (TeamMoves("catch", 1, 0),)
+
+
+def _contested(state: State) -> Transition:
+    """HM-PRO-2 / HM-R50: a forgotten count stops the disc where the Continue took it: the Up
+    Call ends there, "partially completed", and the player acting on the disc, the Continue,
+    keeps it. It is not a catch (no point, no pivot); team moves follow."""
+    state.holder = state.receiver
+    state.clear_action()
+    return (TeamMoves("normal", 1, 0),)
 
 
 def _score(state: State, player: int, *, switch_ends: bool) -> Transition:
@@ -773,11 +846,11 @@ def _uncontested(state: State, player: int) -> bool:
 
 
 def _is_callahan(state: State) -> bool:
-    """HM-CALL-1/3: an uncontested Intercept inside its own end zone."""
+    """HM-CALL-1/3: an uncontested Intercept inside its own end zone; in Hot Hex ("Callahans
+    count", HM-R51) inside the common hex, with or without the Pro option."""
     taker = state.taker
-    return bool(state.end_zone(team_of(taker)) >> state.pos[taker] & 1) and _uncontested(
-        state, taker
-    )
+    zone = state.hex_zone if state.style == "hot-hex" else state.end_zone(team_of(taker))
+    return bool(zone >> state.pos[taker] & 1) and _uncontested(state, taker)
 
 
 def _callahan(state: State) -> Transition:
@@ -799,7 +872,7 @@ def _finish(state: State, *, by_cap: bool) -> Transition:
 def _turnover(state: State) -> Transition:
     """HM-TO-*, then (Pothole Markers) the new defense's cone (HM-CONE-2/3)."""
     after = _change_possession(state)
-    if state.potholes and after:
+    if state.style == "pothole" and after:
         return (*after, Potholes())
     return after
 
@@ -917,6 +990,7 @@ class Aim(Procedure[State]):
         hammer = is_hammer(light_effect(state.light, THROW))
         path = state.best_path(action.receiver, cell, self.count, hammer=hammer)
         state.receiver = action.receiver
+        state.thrower = state.holder
         state.holder = NOBODY  # the disc is in the air
         state.path = path
         state.progress = -1
@@ -1026,7 +1100,7 @@ def _match(state: State) -> None:
     """HM-PIN-3 Match / HM-R41: every defender goes 1:1 to the offensive player with his number,
     onto the open space beside him nearest where he stood (not on the disc's path ahead)."""
     ahead = sum(1 << c for c in state.path[state.progress + 1 :])
-    for d in team_players(state.defense):
+    for d in state.roster(state.defense):
         mate = d - 7 if d >= 7 else d + 7
         if state.adjacent(state.pos[mate]) >> state.pos[d] & 1:
             continue
@@ -1039,7 +1113,8 @@ def _match(state: State) -> None:
 
 
 def _strategy_open(state: State, team: int) -> bool:
-    return state.options.strategy_dice and not state.strategy_used[team]
+    # "Neither team may roll strategy dice during Continues" (HM-PRO-1).
+    return state.options.strategy_dice and not state.strategy_used[team] and not state.continuing
 
 
 @dataclass(frozen=True, slots=True)
@@ -1081,7 +1156,7 @@ class Bid(Procedure[State]):
 
     def _monster_moves(self, state: State) -> list[Action]:
         out: list[Action] = [STAY]
-        for p in team_players(state.defense):
+        for p in state.roster(state.defense):
             out.extend(state.actions.monster_by_mask[p].select(self._monster_spots(state, p)))
         return out
 
@@ -1471,6 +1546,396 @@ class Potholes(Procedure[State]):
         return "Pothole Markers: the new defense places a cone"
 
 
+# -- the Continue (Pro) --------------------------------------------------------------------
+
+
+def continuers(state: State, index: int) -> list[int]:
+    """HM-PRO-1 / HM-R48: offensive players who may Continue the throw at ``path[index]``:
+    next to that space, "unguarded by Mark, Intercept, or Challenge players" (no defender
+    beside them), neither the thrower nor the Receiver. None over a crossed defender."""
+    if state.options.continues == "off":
+        return []
+    cell = state.path[index]
+    if state.all_occupied() >> cell & 1:
+        return []
+    near = state.players_in(state.adjacent(cell), state.offense)
+    return [p for p in near if p not in (state.thrower, state.receiver) and _uncontested(state, p)]
+
+
+def remaining_count(state: State) -> int:
+    """The incoming throw's count left when the disc reaches ``path[progress]``: the count
+    it flies with (strategy result included) less the spaces it has entered (HM-R48)."""
+    travel = offense_count(state.base, state.light, THROW, state.halved)
+    return max(0, travel - (state.progress + 1))
+
+
+def _take_continue(state: State, player: int, base: int) -> None:
+    """The Continue holds the disc where he took it: a new throw starts from there, with no
+    strategy dice; an All-Star who bid keeps his one action per Up Call (HM-STAR-6)."""
+    star_bid = state.bidders & (1 << state.defense * 7) if state.options.all_stars else 0
+    same_up_call = state.options.continues == "one-die"
+    state.clear_action()
+    state.holder = player
+    state.base = base
+    state.action = THROW
+    state.continuing = True
+    state.bidders = star_bid if same_up_call else 0
+
+
+@dataclass(frozen=True, slots=True)
+class ContinueChoice(Procedure[State]):
+    """HM-PRO-1 / HM-R48: the disc passes an unguarded offensive player: the offense may
+    Continue (``continue A3``; with the contested count, ``continue A3 5``) or let it fly on
+    (``end``)."""
+
+    rule = "HM-PRO-1"
+
+    def actor(self, state: State) -> int:
+        return state.offense
+
+    def _counted(self, state: State) -> bool:
+        return state.options.contested_count and state.options.continues == "one-die"
+
+    def legal_actions(self, state: State) -> list[Action]:
+        out: list[Action] = []
+        for p in continuers(state, state.progress):
+            if self._counted(state):
+                out.extend(state.actions.cont_count[p])
+            else:
+                out.append(state.actions.cont[p])
+        return [*out, END]
+
+    def check(self, state: State, action: Action) -> None:
+        if isinstance(action, ContinueBy) and action.player not in continuers(
+            state, state.progress
+        ):
+            raise IllegalActionError(
+                f"{player_name(action.player)} cannot Continue: only an offensive player next "
+                "to the disc, with no defender beside him, who did not throw it and is not "
+                "the Receiver"
+            )
+        if isinstance(action, ContinueBy) and self._counted(state) and action.count is None:
+            raise IllegalActionError(
+                "the contested count is in play: state the remaining count, "
+                f"'continue {player_name(action.player)} N'"
+            )
+        Procedure.check(self, state, action)
+
+    def apply(self, state: State, action: Action) -> Transition:
+        if isinstance(action, EndMove):
+            state.continue_from = state.progress + 1
+            return ()
+        assert isinstance(action, ContinueBy)
+        player = action.player
+        _rotate(state, state.offense, "catch")  # the co-coach "acts to receive Continues"
+        remaining = remaining_count(state)
+        if self._counted(state) and action.count != remaining:
+            state.emit(ev.CountContested(player, action.count or 0, remaining))
+            state.receiver = player
+            state.outcome = "contested"
+            return ()
+        state.emit(ev.Continued(player, state.field.name(state.disc)))
+        if state.options.continues == "rethrow":
+            return (ContinueOptOut(player),)
+        _take_continue(state, player, remaining)
+        return ()
+
+    def describe(self) -> str:
+        return "the Continue: 'continue A3' or 'end' (the disc flies on)"
+
+
+@dataclass(frozen=True, slots=True)
+class ContinueOptOut(Procedure[State]):
+    """HM-RETHROW-3 / HM-R49: the offense chose to Continue (its rethrow); the defense may
+    still 'play on', and the Continue is then a standard completed catch."""
+
+    player: int
+    rule = "HM-RETHROW-3"
+
+    def actor(self, state: State) -> int:
+        return state.defense
+
+    def legal_actions(self, state: State) -> list[Action]:
+        return [RETHROW, PLAY_ON]
+
+    def apply(self, state: State, action: Action) -> Transition:
+        if action == PLAY_ON:
+            state.emit(ev.RethrowDecided(state.defense, False))
+            state.receiver = self.player
+            state.emit(ev.Caught(self.player, False))
+            state.outcome = "catch"
+            return ()
+        state.emit(ev.RethrowDecided(state.offense, True))
+        _take_continue(state, self.player, 0)
+        return ()
+
+    def describe(self) -> str:
+        return "the Continue's rethrow: the defense may let it happen or play on"
+
+
+@dataclass(frozen=True, slots=True)
+class ContinueRoll(Procedure[State]):
+    """HM-PRO-1 / HM-R48/R49: the Continue's roll: 1 die added to the remaining count, or
+    (The Rethrow) 3 team dice. A Team Pin spin counts half, rounded up (HM-TPIN-2); an
+    All-Star adds Continue +3 (HM-STAR-3); a Stealth Space +1."""
+
+    dice: int
+    rule = "HM-PRO-1"
+
+    def actor(self, state: State) -> int:
+        return CHANCE
+
+    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
+        return _sum_outcomes(state, self.dice)
+
+    def apply(self, state: State, action: Action) -> Transition:
+        assert isinstance(action, Roll)
+        value = int(action.value)
+        if state.options.team_pins:
+            value = (value + 1) // 2
+        bonus = _stealth(state, state.holder)
+        state.base += value + bonus + _star(state, state.holder, "continue")
+        state.emit(ev.DiceRolled(state.offense, "continue", state.base, False, bonus))
+        return ()
+
+    def describe(self) -> str:
+        return f"the Continue's {self.dice}d6"
+
+
+# -- Cone Push (Mini Cone kit) --------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ConePushSetUp(Procedure[State]):
+    """HM-KIT-4 / HM-R54: "Place one player anywhere in your end zone": A1 and B1, the first
+    offense first."""
+
+    team: int
+    rule = "HM-KIT-4"
+
+    def actor(self, state: State) -> int:
+        return self.team
+
+    def _free(self, state: State) -> int:
+        return state.end_zone(self.team) & state.open_spaces()
+
+    def legal_actions(self, state: State) -> list[Action]:
+        return state.actions.place_by_mask.select(self._free(state))
+
+    def check(self, state: State, action: Action) -> None:
+        if not isinstance(action, Place):
+            raise wrong_kind(self, action)
+        if not self._free(state) >> action_cell(state.field, action.cell) & 1:
+            raise IllegalActionError(
+                f"{action.cell} is not an open space of team {TEAM_NAMES[self.team]}'s end zone"
+            )
+
+    def apply(self, state: State, action: Action) -> Transition:
+        assert isinstance(action, Place)
+        player = self.team * 7
+        state.move_player(player, action_cell(state.field, action.cell))
+        state.emit(ev.Placed(player, action.cell))
+        if self.team == state.offense:
+            return (ConePushSetUp(1 - self.team),)
+        return (ConeTurn(state.offense, "start"),)
+
+    def describe(self) -> str:
+        return f"Cone Push: team {TEAM_NAMES[self.team]} places its player"
+
+
+@dataclass(frozen=True, slots=True)
+class ConeTurn(Procedure[State]):
+    """HM-KIT-4: a team's turn: 3 dice of throws at the cones, then 2 dice to move; then the
+    other team's turn. ``max_up_calls`` caps the turns (HM-R31)."""
+
+    team: int
+    stage: str
+    rule = "HM-KIT-4"
+
+    def actor(self, state: State) -> int:
+        return AUTO
+
+    def resolve(self, state: State) -> Transition:
+        if self.stage == "start":
+            cap = state.options.max_up_calls
+            if cap and state.up_calls >= cap:
+                return _finish(state, by_cap=True)
+            state.up_calls += 1
+            state.offense = self.team
+            return (ConeTurn(self.team, "move"), ConeThrowRoll(self.team))
+        if self.stage == "move":
+            if state.winner != NOBODY:
+                return ()
+            # "Roll two dice at the end of your turn to move players".
+            return (ConeTurn(self.team, "next"), MoveRoll(self.team, 2))
+        return (ConeTurn(1 - self.team, "start"),)
+
+    def describe(self) -> str:
+        return f"Cone Push: team {TEAM_NAMES[self.team]}'s turn"
+
+
+@dataclass(frozen=True, slots=True)
+class ConeThrowRoll(Procedure[State]):
+    """HM-KIT-4: "Take turns rolling 3 dice for throw distance" (an All-Star adds Throw +3)."""
+
+    team: int
+    rule = "HM-KIT-4"
+
+    def actor(self, state: State) -> int:
+        return CHANCE
+
+    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
+        return _sum_outcomes(state, 3)
+
+    def apply(self, state: State, action: Action) -> Transition:
+        assert isinstance(action, Roll)
+        count = int(action.value) + _star(state, self.team * 7, THROW)
+        state.emit(ev.DiceRolled(self.team, THROW, count, False))
+        return (ConeThrows(self.team, count),)
+
+    def describe(self) -> str:
+        return f"Cone Push: team {TEAM_NAMES[self.team]} rolls to throw"
+
+
+def cone_pushes(state: State, team: int, left: int) -> dict[tuple[int, int], int]:
+    """HM-KIT-4 / HM-R54: every push ``(cone, to) -> count`` the thrower can afford: the disc
+    flies from him through open spaces onto the cone (or stack), which then moves in a straight
+    line, any direction, one count a space, through open spaces; it stops on reaching another
+    cone (they stack). Players and the field's edge stop it."""
+    field = state.field
+    open_ = state.open_spaces()
+    dist = field.step_distances(state.pos[team * 7], open_, left)
+    out: dict[tuple[int, int], int] = {}
+    for source in iter_bits(state.cones):
+        reach = [dist[n] for n in field.neighbours[source] if n in dist]
+        if not reach:
+            continue
+        flight = 1 + min(reach)
+        for ray in field.rays[source]:
+            for k, cell in enumerate(ray[: left - flight], start=1):
+                if state.cones >> cell & 1:
+                    out[(source, cell)] = flight + k
+                    break
+                if not open_ >> cell & 1:
+                    break
+                out[(source, cell)] = flight + k
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class ConeThrows(Procedure[State]):
+    """HM-KIT-4: "Players may split count into multiple throws per turn": ``cone e9 e12``
+    throws at the cone (or stack) on e9 and pushes it to e12; ``end`` stops. "Disc returns to
+    player after each throw", so the disc never stays on the field."""
+
+    team: int
+    left: int
+    rule = "HM-KIT-4"
+
+    def actor(self, state: State) -> int:
+        return self.team
+
+    def legal_actions(self, state: State) -> list[Action]:
+        moves = state.actions.cone_move
+        pushes = cone_pushes(state, self.team, self.left)
+        return [*(moves[a][b] for a, b in pushes), END]
+
+    def check(self, state: State, action: Action) -> None:
+        if isinstance(action, EndMove):
+            return
+        if not isinstance(action, ConeMove):
+            raise wrong_kind(self, action)
+        key = (action_cell(state.field, action.source), action_cell(state.field, action.cell))
+        if key not in cone_pushes(state, self.team, self.left):
+            raise IllegalActionError(
+                f"no throw of {self.left} or less pushes a cone from {action.source} to "
+                f"{action.cell}: the disc flies to it through open spaces, then it moves in "
+                "a straight line through open spaces"
+            )
+
+    def apply(self, state: State, action: Action) -> Transition:
+        if isinstance(action, EndMove):
+            return ()
+        assert isinstance(action, ConeMove)
+        source = action_cell(state.field, action.source)
+        cell = action_cell(state.field, action.cell)
+        left = self.left - cone_pushes(state, self.team, self.left)[(source, cell)]
+        moved = state.cone_stacks.pop(source, 1)
+        state.cones &= ~(1 << source)
+        total = moved + (state.cone_stacks.pop(cell, 1) if state.cones >> cell & 1 else 0)
+        state.cones |= 1 << cell
+        if total > 1:
+            state.cone_stacks[cell] = total
+        state.emit(
+            ev.ConePushed(self.team, action.source, action.cell, moved, self.left - left, left)
+        )
+        more: Transition = (ConeThrows(self.team, left),) if left else ()
+        zone = next((t for t in (0, 1) if state.end_zone(t) >> cell & 1), NOBODY)
+        if zone == NOBODY:
+            return more
+        # A cone in an end zone scores for the team attacking it (an own goal too).
+        scorer = 1 - zone
+        state.cones &= ~(1 << cell)
+        state.cone_stacks.pop(cell, None)
+        state.score[scorer] += total
+        state.emit(ev.ConesScored(scorer, total, (state.score[0], state.score[1])))
+        if state.score[scorer] >= CONE_PUSH_TARGET:
+            state.winner = scorer
+            return _finish(state, by_cap=False)
+        return (*more, ConeBack(zone, total))  # "Defense Moves cone back to the line"
+
+    def describe(self) -> str:
+        return f"Cone Push: team {TEAM_NAMES[self.team]} throws ({self.left} left)"
+
+
+def _line_spaces(state: State) -> int:
+    """Open spaces of the centre line; if it is full, of the nearest rows outside the end
+    zones (HM-R54)."""
+    centre = state.options.length // 2
+    field_rows = ~state.any_end_zone()
+    for d in range(state.options.length):
+        for row in {centre - d, centre + d}:
+            if 0 <= row < state.options.length:
+                free = state.field.row_mask(row) & state.open_spaces() & field_rows
+                if free:
+                    return free
+    return 0
+
+
+@dataclass(frozen=True, slots=True)
+class ConeBack(Procedure[State]):
+    """HM-KIT-4 / HM-R54: "Defense Moves cone back to the line after each score": the team
+    scored upon puts each scored cone on an open space of the centre line (``cone e9``)."""
+
+    team: int
+    left: int
+    rule = "HM-KIT-4"
+
+    def actor(self, state: State) -> int:
+        return self.team if _line_spaces(state) else AUTO
+
+    def resolve(self, state: State) -> Transition:
+        return ()  # no open space left anywhere: the cone stays out
+
+    def legal_actions(self, state: State) -> list[Action]:
+        return state.actions.cone_by_mask.select(_line_spaces(state))
+
+    def check(self, state: State, action: Action) -> None:
+        if not isinstance(action, ConeTo):
+            raise wrong_kind(self, action)
+        if not _line_spaces(state) >> action_cell(state.field, action.cell) & 1:
+            raise IllegalActionError("the cone goes back on an open space of the centre line")
+
+    def apply(self, state: State, action: Action) -> Transition:
+        assert isinstance(action, ConeTo)
+        state.cones |= 1 << action_cell(state.field, action.cell)
+        state.emit(ev.ConePlaced(self.team, action.cell))
+        return (ConeBack(self.team, self.left - 1),) if self.left > 1 else ()
+
+    def describe(self) -> str:
+        return f"Cone Push: team {TEAM_NAMES[self.team]} puts a scored cone back on the line"
+
+
 def first_steps(options: HuckMonsterOptions) -> tuple[Procedure[State], ...]:
     return (ChooseOffense(),)
 
@@ -1495,6 +1960,14 @@ ALL_STEPS: tuple[type[Procedure[State]], ...] = (
     UpMove,
     Potholes,
     ChooseGameStyle,
+    ContinueChoice,
+    ContinueOptOut,
+    ContinueRoll,
+    ConePushSetUp,
+    ConeTurn,
+    ConeThrowRoll,
+    ConeThrows,
+    ConeBack,
 )
 
 __all__ = ["ALL_STEPS", "DARK_FACES", "LIGHT_FACES", "first_steps"]

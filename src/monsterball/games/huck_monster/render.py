@@ -17,7 +17,7 @@ def render_text(state: HuckMonsterState) -> str:
     """North at the top; on a hex field odd rows are drawn half a space to the right.
     ``A1`` a player, ``A1*`` the Handler, ``()`` the disc, ``::`` an empty end-zone space,
     ``=`` a line space, ``..`` an empty field space, ``~~`` the disc's path in the air,
-    ``/\\`` a cone, ``**`` a Stealth Space."""
+    ``/\\`` a cone (``/3`` a stack of 3), ``**`` a Stealth Space."""
     opts = state.options
     field = state.field
     hexes = opts.grid == "hex"
@@ -39,6 +39,8 @@ def render_text(state: HuckMonsterState) -> str:
                 token = "() "
             elif c in path:
                 token = "~~ "
+            elif c in state.cone_stacks:
+                token = f"/{state.cone_stacks[c]} "  # a Cone Push stack of that many cones
             elif state.cones >> c & 1:
                 token = "/\\ "
             elif state.stealth >> c & 1:
@@ -57,11 +59,14 @@ def render_text(state: HuckMonsterState) -> str:
     out.append("     " + "".join(f" {COLUMN_LETTERS[c]} " for c in range(opts.width)))
     out.append(f"      south end zone: team {south} defends")
     a, b = state.score
-    out.append(
-        f"Score A {a} - B {b} (to {opts.points_to_win}"
-        + (", win by 2" if opts.win_by == 2 else "")
-        + f") | offense: {TEAM_NAMES[state.offense]} | Up Call {state.up_calls}"
-    )
+    if state.style == "cone-push":
+        out.append(f"Cones A {a} - B {b} (to 4) | team {TEAM_NAMES[state.offense]}'s turn")
+    else:
+        out.append(
+            f"Score A {a} - B {b} (to {opts.points_to_win}"
+            + (", win by 2" if opts.win_by == 2 else "")
+            + f") | offense: {TEAM_NAMES[state.offense]} | Up Call {state.up_calls}"
+        )
     out.append(_up_call_line(state))
     to_act = state.current_player()
     if to_act == TERMINAL:

@@ -48,11 +48,17 @@ NOBODY = -1
 NO_FACE = ""
 PIN_ALL = PIN_LIGHT + PIN_DARK
 # How an Up Call ends: a catch, a defender's successful bid, a stall, a throw that falls short.
-OUTCOMES = ("", "catch", "turnover", "intercepted", "stall", "short")
+# "contested": a wrong count stopped the disc where a Continue took it (HM-R50).
+OUTCOMES = ("", "catch", "turnover", "intercepted", "stall", "short", "contested")
+STYLES = ("standard", "pothole", "hot-hex", "cone-push")  # cone-push: the whole match
+HOT_HEX_PLAYERS = 5  # "Assemble 5 team players in each end zone"
+CONE_PUSH_CONES = 7  # "Place 7 cones along the center line"
+CONE_PUSH_TARGET = 4  # "Win the match by pushing 4 cones into your opponent's end zone"
 BOARD_KEYS = (
     "players", "disc", "holder", "offense", "north_team", "score", "winner", "up_calls",
     "strategy_used", "action", "base", "light", "halved", "receiver", "path", "progress",
-    "bidders", "hammered", "poach", "outcome", "taker", "coach_turn", "cones", "potholes",
+    "bidders", "hammered", "poach", "outcome", "taker", "coach_turn", "cones", "style",
+    "thrower", "continuing", "continue_from", "cone_stacks",
 )  # fmt: skip
 
 
@@ -82,6 +88,10 @@ class HuckMonsterState(GameState):
       (mask of players who have bid on this throw), ``hammered`` (defender passed over)
     - ``poach``: the turnover was a Poach, so the new Handler rethrows at once
     - ``coach_turn[t]``: four-coach rotation counter (see ``coaching``)
+    - ``style``: this point's game style (standard, pothole, hot-hex; HM-CONE-5)
+    - ``thrower``: who threw the disc in the air; ``continuing``: that throw is a Continue
+      (no strategy dice, HM-PRO-1); ``continue_from``: the first path index where a Continue
+      may still be offered (the offense let the disc fly past the earlier ones)
     """
 
     options: HuckMonsterOptions
@@ -93,11 +103,16 @@ class HuckMonsterState(GameState):
         "base",
         "bidders",
         "coach_turn",
+        "cone_stacks",
         "cones",
+        "continue_from",
+        "continuing",
         "disc",
         "field",
         "halved",
         "hammered",
+        "hex_cones",
+        "hex_zone",
         "holder",
         "light",
         "north_team",
@@ -107,13 +122,14 @@ class HuckMonsterState(GameState):
         "path",
         "poach",
         "pos",
-        "potholes",
         "progress",
         "receiver",
         "score",
         "stealth",
         "strategy_used",
+        "style",
         "taker",
+        "thrower",
         "up_calls",
         "winner",
     )
@@ -135,7 +151,8 @@ class HuckMonsterState(GameState):
         self.poach = False
         self.coach_turn = [0, 0]
         self.cones = 0
-        self.potholes = options.potholes  # this point's style (HM-CONE-5 may change it)
+        self.cone_stacks: dict[int, int] = {}  # Cone Push: cells holding 2+ cones
+        self.style = options.default_style  # this point's style (HM-CONE-5 may change it)
         from monsterball.games.huck_monster.procedures import first_steps
 
         self.stack = first_steps(options)
@@ -148,6 +165,7 @@ class HuckMonsterState(GameState):
         self.stealth = (
             stealth_spaces(self.field, self.options) if self.options.stealth_spaces else 0
         )
+        self.hex_cones, self.hex_zone = hot_hex(self.field, self.options)
 
     def clear_action(self) -> None:
         self.action = ""
@@ -161,11 +179,16 @@ class HuckMonsterState(GameState):
         self.hammered = NOBODY
         self.outcome = ""
         self.taker = NOBODY
+        self.thrower = NOBODY
+        self.continuing = False
+        self.continue_from = 0
 
     def _copy_board(self, other: HuckMonsterState) -> None:
         other.field = self.field
         other.actions = self.actions
         other.stealth = self.stealth
+        other.hex_cones = self.hex_cones
+        other.hex_zone = self.hex_zone
         other.pos = self.pos[:]
         other.occupied = self.occupied[:]
         other.disc = self.disc
@@ -190,13 +213,28 @@ class HuckMonsterState(GameState):
         other.poach = self.poach
         other.coach_turn = self.coach_turn[:]
         other.cones = self.cones
-        other.potholes = self.potholes
+        other.cone_stacks = dict(self.cone_stacks)
+        other.style = self.style
+        other.thrower = self.thrower
+        other.continuing = self.continuing
+        other.continue_from = self.continue_from
 
     # -- the field --------------------------------------------------------------------------
 
     @property
     def defense(self) -> int:
         return 1 - self.offense
+
+    def roster(self, team: int) -> range:
+        """The players ``team`` fields this point: Hot Hex is 5 a side (HM-KIT-1), so A6, A7,
+        B6 and B7 sit out; otherwise all 7."""
+        size = {"hot-hex": HOT_HEX_PLAYERS, "cone-push": 1}.get(self.style, PLAYERS_PER_TEAM)
+        return range(team * PLAYERS_PER_TEAM, team * PLAYERS_PER_TEAM + size)
+
+    def scoring_zone(self, team: int) -> int:
+        """Where a catch by ``team`` scores: the attacked end zone, or in Hot Hex the common
+        hex (HM-KIT-1: "Players must be inside of the "Hex" to score points")."""
+        return self.hex_zone if self.style == "hot-hex" else self.attacking_end_zone(team)
 
     def end_zone(self, team: int) -> int:
         """Mask of the end zone ``team`` defends."""
@@ -579,7 +617,11 @@ class HuckMonsterState(GameState):
             "taker": player_name(self.taker) if self.taker >= 0 else None,
             "coach_turn": list(self.coach_turn),
             "cones": [self.field.name(c) for c in iter_bits(self.cones)],
-            "potholes": self.potholes,
+            "style": self.style,
+            "thrower": player_name(self.thrower) if self.thrower >= 0 else None,
+            "continuing": self.continuing,
+            "continue_from": self.continue_from,
+            "cone_stacks": {self.field.name(c): n for c, n in sorted(self.cone_stacks.items())},
         }
 
     def _board_from_dict(self, data: Mapping[str, Any]) -> None:
@@ -621,12 +663,17 @@ class HuckMonsterState(GameState):
         if data["light"] not in ("", *LIGHT_FACES, *PIN_ALL):
             raise PositionError(f"board 'light' must be '' or one of {', '.join(LIGHT_FACES)}")
         self.light = data["light"]
-        for flag in ("halved", "poach", "potholes"):
+        for flag in ("halved", "poach", "continuing"):
             if not isinstance(data[flag], bool):
                 raise PositionError(f"board '{flag}' must be true or false")
         self.halved = data["halved"]
         self.poach = data["poach"]
-        self.potholes = data["potholes"]
+        self.continuing = data["continuing"]
+        if data["style"] not in STYLES:
+            raise PositionError(f"board 'style' must be one of {', '.join(STYLES)}")
+        self.style = data["style"]
+        self.thrower = _player_or_none(data["thrower"], "thrower")
+        self.continue_from = _ints([data["continue_from"]], 1, "continue_from")[0]
         self.receiver = _player_or_none(data["receiver"], "receiver")
         if not isinstance(data["path"], list):
             raise PositionError("board 'path' must be a list of spaces")
@@ -651,6 +698,16 @@ class HuckMonsterState(GameState):
         self.cones = 0
         for cell in data["cones"]:
             self.cones |= 1 << parse_name(self.field.parse_cell, cell, "cones")
+        stacks = data["cone_stacks"]
+        if not isinstance(stacks, dict):
+            raise PositionError("board 'cone_stacks' must map spaces to cone counts")
+        self.cone_stacks = {}
+        for cell, n in stacks.items():
+            where = parse_name(self.field.parse_cell, cell, "cone_stacks")
+            counted = isinstance(n, int) and not isinstance(n, bool) and n >= 2
+            if not counted or not self.cones >> where & 1:
+                raise PositionError("a cone stack is 2 or more cones on a space with a cone")
+            self.cone_stacks[where] = n
         if self.cones & (self.all_occupied() | (1 << self.disc if self.disc >= 0 else 0)):
             raise PositionError("a cone cannot share a space with a player or the disc")
 
@@ -664,14 +721,19 @@ class HuckMonsterState(GameState):
             raise PositionError("a game with a winner must have an empty stack")
         setting_up = bool(self.stack) and type(self.stack[-1]).__name__ in (
             "ChooseOffense",
+            "ConePushSetUp",
             "ChooseGameStyle",
             "StartPoint",
             "SetUp",
             "PlaceTheDisc",
         )
         placed = [p for p in range(NUM_PLAYERS) if self.pos[p] >= 0]
-        if self.stack and not setting_up and len(placed) != NUM_PLAYERS:
-            raise PositionError("all 14 players must be on the field once the pull is thrown")
+        fielded = [*self.roster(0), *self.roster(1)]
+        if self.stack and not setting_up and sorted(placed) != fielded:
+            raise PositionError(
+                f"all {len(fielded)} players in play must be on the field once the pull is "
+                "thrown (and in Hot Hex A6, A7, B6 and B7 sit out)"
+            )
         if self.disc >= 0 and self.all_occupied() >> self.disc & 1:
             raise PositionError("the disc cannot share a space with a player")
         if self.holder != NOBODY:
@@ -679,7 +741,7 @@ class HuckMonsterState(GameState):
                 raise PositionError("the Handler must be on the offense")
             if self.disc < 0 or not self.adjacent(self.disc) >> self.pos[self.holder] & 1:
                 raise PositionError("the Handler must stand next to the disc")
-        if setting_up:
+        if setting_up and self.style != "cone-push":  # Cone Push: anywhere in the end zone
             for p in placed:
                 if self.field.coords(self.pos[p])[1] != self.line_row(team_of(p)):
                     raise PositionError(f"during set-up {player_name(p)} must stand on his line")
@@ -700,7 +762,7 @@ _STEP_FIELDS: dict[str, tuple[Any, ...]] = {
     "stage": (
         0, 1, 2, 3, "start", "aim", "aim-now", "up-move", "fly", "catch", "guarded", "end",
         "declare", "face", "dice", "redice", "strip", "monster", "hotbid", "decide", "first",
-        "second", "call", "move", "keep",
+        "second", "call", "move", "keep", "continue", "continue-start", "choose", "next",
     ),
     "kind": ("normal", "catch", "loose", "stall", "throw"),
     "role": ("mark", "intercept", "catch-mark", "challenge"),
@@ -709,6 +771,7 @@ _STEP_FIELDS: dict[str, tuple[Any, ...]] = {
     "left": tuple(range(0, 37)),
     "free": tuple(range(0, 6)),
     "roll": tuple(range(0, 19)),
+    "dice": (1, 2, 3),
 }  # fmt: skip
 
 
@@ -747,6 +810,33 @@ def pothole_start(field: Grid, options: HuckMonsterOptions) -> int:
     last_row, last_col = options.length - 1, options.width - 1
     corners = ((0, 0), (last_col, 0), (0, last_row), (last_col, last_row))
     return sum(1 << field.cell(c, r) for c, r in corners)
+
+
+def hot_hex(field: Grid, options: HuckMonsterOptions) -> tuple[int, int]:
+    """HM-KIT-1 / HM-R51: Hot Hex's six cones "in the center of the board in the shape of a
+    hex ... with one space between each point": the corners of the ring 2 spaces from the
+    centre space (on a square field, the 6 corners that are not straight ahead or behind).
+    The scoring area is inside the ring: the centre and its neighbours. Returns (cones, zone)."""
+    centre = field.cell(options.width // 2, options.length // 2)
+    rays = field.rays[centre]
+    if options.grid == "square":
+        # 8 directions: drop the two straight up and down the field (same column)
+        col = options.width // 2
+        rays = tuple(r for r in rays if not r or field.coords(r[0])[0] != col)
+    cones = 0
+    for ray in rays:
+        if len(ray) >= 2:
+            cones |= 1 << ray[1]
+    zone = field.neighbour_mask[centre] | 1 << centre
+    return cones, zone
+
+
+def cone_push_start(field: Grid, options: HuckMonsterOptions) -> int:
+    """HM-KIT-4 / HM-R54: the 7 cones on the centre row, centred (on an even width the last
+    space is left open)."""
+    row = options.length // 2
+    first = (options.width - CONE_PUSH_CONES) // 2
+    return sum(1 << field.cell(first + i, row) for i in range(CONE_PUSH_CONES))
 
 
 def _player_or_none(value: Any, where: str) -> int:
