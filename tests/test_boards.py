@@ -72,3 +72,20 @@ def test_huck_monster_board_shows_stealth_spaces_cones_and_the_line():
     assert midnight["grid"] == "hex" and midnight["lines"] == [2, 14]
     square = spec.new_game(spec.options("square-field")).board(None)
     assert square["grid"] == "square"
+
+
+def test_HM_R50_the_panel_hides_the_count_under_the_contested_count():
+    from monsterball.core.registry import get_game
+
+    spec = get_game("huck-monster")
+    for preset, hidden in (("pro-continue", True), ("pro", False)):
+        state = spec.new_game(spec.options(preset))
+        sampler, bot = SeededSampler(1), RandomBot(1)
+        while not state.view(None)["action"]:
+            actor = state.current_player()
+            pick = (
+                sampler.choose(state.chance_outcomes()) if actor < 0 else bot.choose(state, actor)
+            )
+            state.apply(pick)
+        play = dict(map(tuple, state.board(None)["panel"]))["Play"]
+        assert ("from memory" in play) == hidden

@@ -42,7 +42,10 @@ def board_view(state: GameState, seat: int | None = None) -> b.Board:
         ["Offense", view["offense"]],
         ["Up Call", str(view["up_calls"])],
     ]
-    if view["action"]:
+    if view["action"] and opts.contested_count and opts.continues == "one-die":
+        # HM-R50: the coach states the count from memory, so the panel does not show it.
+        panel.append(["Play", f"{view['action']} (count: from memory)"])
+    elif view["action"]:
         count = f"{view['action']} {view['base']}"
         if view["light"]:
             count += f" + {view['light']}"
