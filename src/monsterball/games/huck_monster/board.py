@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING
 
 from monsterball.core import board as b
 from monsterball.core.game import GameState
+from monsterball.games.huck_monster.options import HuckMonsterOptions
+from monsterball.games.huck_monster.state import CONE_PUSH_TARGET
 
 if TYPE_CHECKING:
     from monsterball.games.huck_monster.state import HuckMonsterState
@@ -38,7 +40,7 @@ def board_view(state: GameState, seat: int | None = None) -> b.Board:
         marks += b.marks("path", view["path"][max(view["progress"], -1) + 1 :])
     score = view["score"]
     panel = [
-        ["Score", f"A {score[0]} - B {score[1]} (to {opts.points_to_win})"],
+        ["Score", f"A {score[0]} - B {score[1]} ({_target(opts)})"],
         ["Offense", view["offense"]],
         ["Up Call", str(view["up_calls"])],
     ]
@@ -74,3 +76,9 @@ def board_view(state: GameState, seat: int | None = None) -> b.Board:
 
 def _title(name: str, flags: list[str]) -> str:
     return " ".join([name, *(f"({f})" for f in flags)])
+
+
+def _target(opts: HuckMonsterOptions) -> str:
+    if opts.cone_push:
+        return f"first to {CONE_PUSH_TARGET} cones"  # HM-R53: points_to_win does not apply
+    return f"to {opts.points_to_win}" + (", win by 2" if opts.win_by == 2 else "")
