@@ -64,6 +64,8 @@ class HeuristicBot:
     name = "heuristic"
 
     def __init__(self, seed: int = 0, width: int = 12):
+        if width < 1:
+            raise ValueError("the heuristic bot needs a width of at least 1")
         self.seed = seed
         self.width = width
         self.rng = random.Random(seed)
@@ -122,13 +124,33 @@ def bot_for_difficulty(game_id: str, level: str, seed: int) -> Bot:
 
 
 def make_bot(name: str, seed: int) -> Bot:
-    """A new bot by registry name, seeded; a ValueError lists the known names."""
+    """A new bot by registry name, seeded; a ValueError lists the known names.
+
+    A search bot takes a budget after a colon: ``mcts:200`` (iterations per decision) or
+    ``mcts:0.5s`` (seconds per decision); ``heuristic:N`` samples N actions per decision.
+    """
     key = name.strip().lower()
-    factory = BOTS.get(key)
+    base, _, arg = key.partition(":")
+    factory = BOTS.get(base)
     if factory is None:
         known = ", ".join(sorted(BOTS))
         raise ValueError(f"unknown bot '{name}'; known bots: {known}")
-    return factory(seed)
+    if not arg:
+        return factory(seed)
+    try:
+        if base == "mcts":
+            from monsterball.search import MCTSBot
+
+            if arg.endswith("s"):
+                return MCTSBot(seed, time_limit=float(arg[:-1]), name=key)
+            return MCTSBot(seed, iterations=int(arg), name=key)
+        if base == "heuristic":
+            bot = HeuristicBot(seed, width=int(arg))
+            bot.name = key
+            return bot
+    except ValueError as exc:
+        raise ValueError(f"bad budget in bot '{name}': {exc}") from None
+    raise ValueError(f"bot '{base}' takes no parameter (got '{name}')")
 
 
 def bot_seed(game_seed: int, seat: int) -> int:

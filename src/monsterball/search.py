@@ -37,7 +37,7 @@ from monsterball.core.game import CHANCE, TERMINAL, GameState
 from monsterball.heuristic import Heuristic, greedy_choice, heuristic_for
 
 DEFAULT_ITERATIONS = 400
-EXPLORATION = 0.8
+EXPLORATION = 0.1
 WIDEN = 2.0  # a decision node with n visits may have 1 + WIDEN * sqrt(n) children
 
 

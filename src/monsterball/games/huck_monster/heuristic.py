@@ -44,7 +44,7 @@ def _p_beats(dice: int, count: int) -> float:
             for face in range(1, 7):
                 nxt[total + face] += n
         ways = nxt
-    return sum(ways[count + 1 :]) / 6**dice
+    return float(sum(ways[count + 1 :])) / float(6**dice)
 
 
 def _progress(state: HuckMonsterState, cell: int, team: int) -> float:
@@ -146,11 +146,12 @@ def policy(
     if isinstance(first, ThrowTo):
         top = state.stack[-1]
         count = int(getattr(top, "count", 10))
-        return max(legal, key=lambda a: _throw_value(state, a, count) if isinstance(a, ThrowTo) else -9)
+        return max(
+            legal, key=lambda a: _throw_value(state, a, count) if isinstance(a, ThrowTo) else -9
+        )
     if any(isinstance(a, RollStrategy) for a in legal):
         # Save the Huck die for the catch; the Monster die goes on the first bid.
         if seat == state.offense and state.action != "catch":
             return next(a for a in legal if a != STRATEGY)
         return STRATEGY
     return None
-

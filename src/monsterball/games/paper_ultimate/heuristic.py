@@ -35,7 +35,9 @@ def _offense_value(state: PaperUltimateState) -> float:
     value = 0.2 + 0.5 * here
     if state.holder == NOBODY:
         dist = state.field.distance_row(disc)
-        nearest = min((dist[state.pos[p]] for p in team_players(off) if state.pos[p] >= 0), default=20)
+        nearest = min(
+            (dist[state.pos[p]] for p in team_players(off) if state.pos[p] >= 0), default=20
+        )
         return value - 0.04 * nearest
     targets = state.pass_targets()
     if not targets:
