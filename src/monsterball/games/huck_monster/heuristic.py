@@ -29,6 +29,7 @@ from monsterball.games.huck_monster.actions import (
     RollStrategy,
     ThrowTo,
 )
+from monsterball.games.huck_monster.rules import THROW, offense_count
 from monsterball.games.huck_monster.state import NOBODY, HuckMonsterState, team_players
 
 THROW_REACH = 12  # spaces: beyond a typical 3-dice Throw count
@@ -99,14 +100,59 @@ def _team_value(state: HuckMonsterState) -> float:
 
 
 def evaluate(state: GameState) -> float:
-    """Seat 0's value: the score first, then the offense's position."""
+    """Seat 0's value: the score first, then the offense's position. While a throw is in
+    the air, the expectation over its catch and its turnover."""
     assert isinstance(state, HuckMonsterState)
     if state.winner in (0, 1):
         return 1.0 if state.winner == 0 else -1.0
+    if state.action and state.receiver >= 0 and state.path and not state.outcome:
+        return _in_flight(state)
+    return _settled(state)
+
+
+def _in_flight(state: HuckMonsterState) -> float:
+    """A throw (or catch) under way: the chance that the bidders still to come all fail
+    against the count, times the value of the catch, plus the turnover's."""
+    count = (
+        max(1, offense_count(state.base, state.light, THROW, state.halved)) if state.base else 10
+    )
+    final = state.path[-1]
+    defenders = state.defender_cells()
+    bidders = 0
+    for c in state.path[max(state.progress, 0) :]:
+        if defenders >> c & 1:
+            bidders += 1
+    bidders += (
+        state.catch_guards(final, state.receiver) & ~_cells_of(state, state.bidders)
+    ).bit_count()
+    survive = (1 - _p_beats(2, count)) ** bidders
+    caught = state.clone()
+    caught.disc = final
+    caught.holder = state.receiver
+    caught.clear_action()
+    lost = caught.clone()
+    lost.offense = state.defense
+    lost.holder = NOBODY
+    return survive * _settled(caught) + (1 - survive) * _settled(lost, turnover=True)
+
+
+def _cells_of(state: HuckMonsterState, players: int) -> int:
+    mask = 0
+    for p in range(len(state.pos)):
+        if players >> p & 1 and state.pos[p] >= 0:
+            mask |= 1 << state.pos[p]
+    return mask
+
+
+def _settled(state: HuckMonsterState, *, turnover: bool = False) -> float:
     a, b = state.score
     target = max(1, state.options.points_to_win)
     raw = 2.5 * (a - b) / target
-    team = _team_value(state)
+    if turnover:
+        # The new offense picks the disc up where it came down.
+        team = 0.2 + 0.5 * _progress(state, state.disc, state.offense)
+    else:
+        team = _team_value(state)
     raw += team if state.offense == 0 else -team
     return math.tanh(raw)
 
