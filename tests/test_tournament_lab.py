@@ -81,7 +81,9 @@ def test_match_input_errors() -> None:
 
 
 def _game(a: str, b: str, winner_seat: int | None) -> MatchGame:
-    returns = (0.0, 0.0) if winner_seat is None else ((1.0, -1.0) if winner_seat == 0 else (-1.0, 1.0))
+    returns = (
+        (0.0, 0.0) if winner_seat is None else ((1.0, -1.0) if winner_seat == 0 else (-1.0, 1.0))
+    )
     return MatchGame(0, 0, 0, (a, b), returns, 10, "", 0.0)
 
 
@@ -169,7 +171,7 @@ def test_html_report_is_self_contained(tmp_path: Path) -> None:
     assert page.startswith("<!DOCTYPE html>")
     assert page.count("data:image/png;base64,") >= 3
     assert "points_to_win=1" in page and "points_to_win=2" in page
-    assert "src=\"http" not in page and "<script" not in page
+    assert 'src="http' not in page and "<script" not in page
 
 
 def test_simulate_sweep_command(tmp_path: Path) -> None:
