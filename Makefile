@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup play test test-fast lint typecheck bench golden clean
+.PHONY: setup play test test-fast lint typecheck bench bench-mcts golden clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -40,6 +40,10 @@ typecheck: $(STAMP)
 ## (e.g. make bench BENCH_ARGS='--seconds 10 --json bench.json').
 bench: $(STAMP)
 	$(BIN)/python scripts/bench.py $(BENCH_ARGS)
+
+## MCTS iterations/s per game and simulation games/s on 1 and 2 processes.
+bench-mcts: $(STAMP)
+	$(BIN)/python scripts/bench_mcts.py $(BENCH_ARGS)
 
 ## Regenerate the golden replays after an intended behaviour change (review the diff!).
 golden: $(STAMP)
