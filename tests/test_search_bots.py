@@ -212,3 +212,15 @@ def test_difficulties() -> None:
         bot_for_difficulty("pu", "nightmare", 1)
     with pytest.raises(UnknownGameError):
         bot_for_difficulty("calvinball", "easy", 1)
+
+
+def test_bots_break_endless_runs_of_decisions() -> None:
+    """Midway lets a team hand the ball back and forth without end; a deterministic bot
+    found that cycle (seed from a 20-game match). The streak guard ends it."""
+    from monsterball.core.dice import derive_seed
+
+    spec = get_game("midway")
+    seed = derive_seed(0, 19)
+    bots: list[Bot] = [HeuristicBot(bot_seed(seed, 0)), RandomBot(bot_seed(seed, 1))]
+    state, _, plies = play_game(spec, spec.options("short"), bots, seed, max_plies=20_000)
+    assert state.is_terminal() and plies < 20_000

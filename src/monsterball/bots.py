@@ -66,9 +66,12 @@ class HeuristicBot:
     def __init__(self, seed: int = 0, width: int = 12):
         if width < 1:
             raise ValueError("the heuristic bot needs a width of at least 1")
+        from monsterball.heuristic import StreakGuard
+
         self.seed = seed
         self.width = width
         self.rng = random.Random(seed)
+        self.guard = StreakGuard()
 
     def choose(self, state: GameState, seat: int) -> Action:
         from monsterball.heuristic import greedy_choice, heuristic_for
@@ -76,6 +79,9 @@ class HeuristicBot:
         legal = state.legal_actions()
         if not legal:
             raise ValueError(f"no legal action for seat {seat} at ply {state.ply}")
+        forced = self.guard.override(state, seat, legal, self.rng)
+        if forced is not None:
+            return forced
         if len(legal) == 1:
             return legal[0]
         heuristic = heuristic_for(state.spec)

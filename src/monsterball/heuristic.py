@@ -201,3 +201,33 @@ def greedy_choice(
         if value > best_value:
             best, best_value = action, value
     return best
+
+
+MAX_STREAK = 64
+
+
+class StreakGuard:
+    """Breaks endless runs of one seat's decisions with no dice in between (some rules
+    allow, say, handing the ball back and forth forever, and a deterministic bot can find
+    such a cycle): after ``MAX_STREAK`` such decisions in a row the bot plays 'end' if it
+    may, else a random legal action, until the run is broken."""
+
+    def __init__(self) -> None:
+        self.last_ply = -2
+        self.last_seat = -1
+        self.streak = 0
+
+    def override(
+        self, state: GameState, seat: int, legal: Sequence[Action], rng: random.Random
+    ) -> Action | None:
+        if state.ply == self.last_ply + 1 and seat == self.last_seat:
+            self.streak += 1
+        else:
+            self.streak = 0
+        self.last_ply, self.last_seat = state.ply, seat
+        if self.streak < MAX_STREAK:
+            return None
+        for action in legal:
+            if action.notation() == "end":
+                return action
+        return legal[rng.randrange(len(legal))]

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 from monsterball.core.actions import Action
 from monsterball.core.game import CHANCE, TERMINAL, GameState
-from monsterball.heuristic import Heuristic, greedy_choice, heuristic_for
+from monsterball.heuristic import Heuristic, StreakGuard, greedy_choice, heuristic_for
 
 DEFAULT_ITERATIONS = 400
 EXPLORATION = 0.1
@@ -349,11 +349,15 @@ class MCTSBot:
         self.rollout_policy = rollout_policy
         self.exploration = exploration
         self.last: SearchStats | None = None
+        self.guard = StreakGuard()
 
     def choose(self, state: GameState, seat: int) -> Action:
         legal = state.legal_actions()
         if not legal:
             raise ValueError(f"no legal action for seat {seat} at ply {state.ply}")
+        forced = self.guard.override(state, seat, legal, self.rng)
+        if forced is not None:
+            return forced
         if len(legal) == 1:
             return legal[0]
         if state.num_seats != 2:
