@@ -231,3 +231,14 @@ def test_luck_report(tmp_path: Path) -> None:
     assert set(data["luck"]) == {"A", "B"}
     missing = invoke("luck", str(tmp_path / "nope.jsonl"))
     assert missing.exit_code == 2 and "cannot read" in missing.output
+
+
+@pytest.mark.parametrize(
+    ("level", "bot"), [("easy", "random"), ("medium", "heuristic"), ("hard", "hard")]
+)
+def test_play_against_a_difficulty(level: str, bot: str) -> None:
+    result = invoke("play", "pu", "--bot", level, "--seed", "3", *PU, "--seat", "B")
+    assert result.exit_code == 0, result.output
+    assert f"A {bot}, B human" in result.output
+    bad = invoke("play", "pu", "--bot", "impossible")
+    assert bad.exit_code == 2 and "easy, medium, hard" in bad.output
