@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup serve play test test-fast lint typecheck bench golden clean chromium load
+.PHONY: setup serve play test test-fast lint typecheck bench bench-mcts golden clean chromium load
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -59,6 +59,10 @@ bench: $(STAMP)
 ## Many bot-vs-bot games over WebSockets against a local server (LOAD_ARGS='--games 40').
 load: $(STAMP)
 	$(BIN)/python scripts/web_load.py $(LOAD_ARGS)
+
+## MCTS iterations/s per game and simulation games/s on 1 and 2 processes.
+bench-mcts: $(STAMP)
+	$(BIN)/python scripts/bench_mcts.py $(BENCH_ARGS)
 
 ## Regenerate the golden replays after an intended behaviour change (review the diff!).
 golden: $(STAMP)

@@ -52,7 +52,9 @@ def test_make_bot() -> None:
     assert isinstance(bot, RandomBot)
     assert bot.name == "random"
     assert "random" in BOTS
-    with pytest.raises(ValueError, match="unknown bot 'alphazero'; known bots: random"):
+    with pytest.raises(
+        ValueError, match="unknown bot 'alphazero'; known bots: heuristic, mcts, random"
+    ):
         make_bot("alphazero", 1)
 
 

@@ -70,7 +70,7 @@ def test_bad_arguments_fail_before_playing() -> None:
         simulate(GAME, 1, overrides={"width": 2})
     with pytest.raises(OptionsError):
         simulate(GAME, 1, preset="nope")
-    with pytest.raises(ValueError, match="known bots: random"):
+    with pytest.raises(ValueError, match="known bots: heuristic, mcts, random"):
         simulate(GAME, 1, bots=("random", "deep-blue"))
     with pytest.raises(ValueError, match="2 seats"):
         simulate(GAME, 1, bots=("random",))

@@ -52,17 +52,111 @@ class RandomBot:
         return f"RandomBot(seed={self.seed})"
 
 
-BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot}
+class HeuristicBot:
+    """The game's own heuristic (``games/<game>/heuristic.py``): its rules for some
+    decisions, else the best of a few sampled actions by a one-step look-ahead with the
+    dice in front of it averaged (see :func:`monsterball.heuristic.greedy_choice`).
+
+    In a game with hidden information it judges a determinized copy (the hidden part
+    sampled from what its seat may see), never the truth.
+    """
+
+    name = "heuristic"
+
+    def __init__(self, seed: int = 0, width: int = 12):
+        if width < 1:
+            raise ValueError("the heuristic bot needs a width of at least 1")
+        from monsterball.heuristic import StreakGuard
+
+        self.seed = seed
+        self.width = width
+        self.rng = random.Random(seed)
+        self.guard = StreakGuard()
+
+    def choose(self, state: GameState, seat: int) -> Action:
+        from monsterball.heuristic import greedy_choice, heuristic_for
+
+        legal = state.legal_actions()
+        if not legal:
+            raise ValueError(f"no legal action for seat {seat} at ply {state.ply}")
+        forced = self.guard.override(state, seat, legal, self.rng)
+        if forced is not None:
+            return forced
+        if len(legal) == 1:
+            return legal[0]
+        heuristic = heuristic_for(state.spec)
+        seen = state
+        if heuristic.determinize is not None:
+            seen = heuristic.determinize(state, seat, self.rng)
+        return greedy_choice(heuristic, seen, seat, legal, self.rng, width=self.width)
+
+    def __repr__(self) -> str:
+        return f"HeuristicBot(seed={self.seed})"
+
+
+def _mcts(seed: int) -> Bot:
+    from monsterball.search import MCTSBot
+
+    return MCTSBot(seed)
+
+
+BOTS: dict[str, Callable[[int], Bot]] = {
+    "random": RandomBot,
+    "heuristic": HeuristicBot,
+    "mcts": _mcts,
+}
+
+DIFFICULTIES = ("easy", "medium", "hard")
+
+
+def bot_for_difficulty(game_id: str, level: str, seed: int) -> Bot:
+    """The bot behind a difficulty a player picks: ``easy`` the random bot, ``medium`` the
+    game's heuristic bot, ``hard`` the search bot with an interactive budget (at most
+    about 1 s per decision). ``game_id`` is checked (UnknownGameError) so a caller finds
+    out early; the bots themselves work for every registered game."""
+    from monsterball.core.registry import get_game
+
+    get_game(game_id)
+    key = level.strip().lower()
+    if key == "easy":
+        return RandomBot(seed)
+    if key == "medium":
+        return HeuristicBot(seed)
+    if key == "hard":
+        from monsterball.search import MCTSBot
+
+        return MCTSBot(seed, iterations=2000, time_limit=1.0, name="hard")
+    raise ValueError(f"unknown difficulty '{level}'; choose one of: {', '.join(DIFFICULTIES)}")
 
 
 def make_bot(name: str, seed: int) -> Bot:
-    """A new bot by registry name, seeded; a ValueError lists the known names."""
+    """A new bot by registry name, seeded; a ValueError lists the known names.
+
+    A search bot takes a budget after a colon: ``mcts:200`` (iterations per decision) or
+    ``mcts:0.5s`` (seconds per decision); ``heuristic:N`` samples N actions per decision.
+    """
     key = name.strip().lower()
-    factory = BOTS.get(key)
+    base, _, arg = key.partition(":")
+    factory = BOTS.get(base)
     if factory is None:
         known = ", ".join(sorted(BOTS))
         raise ValueError(f"unknown bot '{name}'; known bots: {known}")
-    return factory(seed)
+    if not arg:
+        return factory(seed)
+    try:
+        if base == "mcts":
+            from monsterball.search import MCTSBot
+
+            if arg.endswith("s"):
+                return MCTSBot(seed, time_limit=float(arg[:-1]), name=key)
+            return MCTSBot(seed, iterations=int(arg), name=key)
+        if base == "heuristic":
+            bot = HeuristicBot(seed, width=int(arg))
+            bot.name = key
+            return bot
+    except ValueError as exc:
+        raise ValueError(f"bad budget in bot '{name}': {exc}") from None
+    raise ValueError(f"bot '{base}' takes no parameter (got '{name}')")
 
 
 def bot_seed(game_seed: int, seat: int) -> int:

@@ -9,7 +9,10 @@ diverges exits with status 1.
 from __future__ import annotations
 
 import dataclasses
+import json
+import os
 import secrets
+import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Annotated, Any, NoReturn
@@ -27,7 +30,7 @@ from rich.progress import (
 from rich.table import Table
 
 from monsterball import __version__
-from monsterball.bots import BOTS, Bot, bot_seed, make_bot
+from monsterball.bots import BOTS, DIFFICULTIES, Bot, bot_for_difficulty, bot_seed, make_bot
 from monsterball.core.actions import Action, Event
 from monsterball.core.dice import SeededSampler
 from monsterball.core.errors import (
@@ -408,7 +411,11 @@ def _seat_index(spec: GameSpec, text: str) -> int:
 def play(
     game: Annotated[str, typer.Argument(help="Game id or alias.")],
     bot: Annotated[
-        str, typer.Option(help=f"Opponent: {', '.join(sorted(BOTS))}, or 'none' for hot seat.")
+        str,
+        typer.Option(
+            help=f"Opponent: {', '.join(sorted(BOTS))} (mcts:N or mcts:Ts for a budget), "
+            "a difficulty (easy, medium, hard), or 'none' for hot seat."
+        ),
     ] = "random",
     hotseat: Annotated[
         bool, typer.Option("--hotseat", help="Humans play every seat at one terminal.")
@@ -429,15 +436,29 @@ def play(
     spec = _spec(game)
     options = _options(spec, preset, opt)
     bot_name = bot.strip().lower()
-    if bot_name != "none" and bot_name not in BOTS:
-        _fail(f"unknown bot '{bot}'; known bots: {', '.join(sorted(BOTS))}, none")
+    if bot_name in DIFFICULTIES:
+        pass
+    elif bot_name != "none":
+        try:
+            make_bot(bot_name, 0)
+        except ValueError:
+            _fail(
+                f"unknown bot '{bot}'; known bots: {', '.join(sorted(BOTS))}, "
+                f"{', '.join(DIFFICULTIES)}, none"
+            )
     human = _seat_index(spec, seat) if seat is not None else 0
     if seed is None:
         seed = secrets.randbits(32)
     bots: dict[int, Bot] = {}
     if not hotseat and bot_name != "none":
         bots = {
-            s: make_bot(bot_name, bot_seed(seed, s)) for s in range(spec.num_seats) if s != human
+            s: (
+                bot_for_difficulty(spec.id, bot_name, bot_seed(seed, s))
+                if bot_name in DIFFICULTIES
+                else make_bot(bot_name, bot_seed(seed, s))
+            )
+            for s in range(spec.num_seats)
+            if s != human
         }
     state = spec.new_game(options)
     players = {
@@ -511,11 +532,17 @@ def replay_cmd(
 # -- simulate -----------------------------------------------------------------------------
 
 
+def _check_bot(name: str) -> None:
+    try:
+        make_bot(name, 0)
+    except ValueError as exc:
+        _fail(str(exc))
+
+
 def _parse_bots(spec: GameSpec, text: str) -> tuple[str, ...]:
     names = tuple(n.strip().lower() for n in text.split(",") if n.strip())
     for name in names:
-        if name not in BOTS:
-            _fail(f"unknown bot '{name}'; known bots: {', '.join(sorted(BOTS))}")
+        _check_bot(name)
     if len(names) != spec.num_seats:
         _fail(
             f"{spec.id} has {spec.num_seats} seats ({', '.join(spec.seat_names)}): "
@@ -552,35 +579,78 @@ def _summary_tables(summary: SimulationSummary) -> list[Table]:
     return [seats, other]
 
 
+def _progress_bar(console: Console) -> Progress:
+    return Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+    )
+
+
+def _write_text(path: Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        _fail(f"cannot write {path}: {exc.strerror or exc}")
+
+
 @app.command("simulate")
 def simulate_cmd(
     game: Annotated[str, typer.Argument(help="Game id or alias.")],
-    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")] = 100,
+    games: Annotated[
+        int, typer.Option("--games", "-n", min=1, help="Games to play (per rule setting).")
+    ] = 100,
     bots: Annotated[
         str, typer.Option(help="Comma-separated bots, one per seat in seat order.")
     ] = "random,random",
-    jobs: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 1,
+    jobs: Annotated[
+        int | None, typer.Option(min=1, help="Worker processes (default: every local core).")
+    ] = None,
     seed: Annotated[int, typer.Option(help="Master seed; game i uses a seed derived from it.")] = 0,
     preset: PresetOption = None,
     opt: OptAssignments = None,
     save_dir: Annotated[
         Path | None, typer.Option(help="Save every game's record in this directory.")
     ] = None,
+    sweep: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--sweep",
+            help="Vary an option: key=v1,v2,... (repeatable; every combination is played "
+            "with the same seeds). Reports first-offense win rate, points per possession, "
+            "turnovers by kind and length.",
+        ),
+    ] = None,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            "--ray",
+            help="Run the games on a Ray cluster at this address ('auto', host:port, or "
+            "'local'); needs the optional 'ray' extra.",
+        ),
+    ] = None,
+    report: Annotated[
+        Path | None, typer.Option(help="Write a self-contained HTML report (balance lab).")
+    ] = None,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Write the balance figures as JSON.")
+    ] = None,
 ) -> None:
-    """Play bot-vs-bot games and summarise win rates, draws and game lengths."""
+    """Play bot-vs-bot games and summarise them; with --sweep/--ray/--report/--json, run
+    the balance lab over rule settings."""
     spec = _spec(game)
     overrides = _overrides(spec, opt)
     _options(spec, preset, opt)  # report bad options before starting workers
     bot_names = _parse_bots(spec, bots)
     console = _console()
-    columns = (
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-    )
-    with Progress(*columns, console=console) as bar:
+    if sweep or ray is not None or report is not None or json_out is not None:
+        _lab(spec, games, bot_names, jobs, seed, preset, overrides, sweep, ray, report, json_out)
+        return
+    workers = jobs if jobs is not None else (os.cpu_count() or 1)
+    with _progress_bar(console) as bar:
         task = bar.add_task(f"{spec.id}: {' vs '.join(bot_names)}", total=games)
 
         def advance(done: int, total: int) -> None:
@@ -591,7 +661,7 @@ def simulate_cmd(
                 spec.id,
                 games,
                 bot_names,
-                jobs=jobs,
+                jobs=workers,
                 seed=seed,
                 preset=preset,
                 overrides=overrides,
@@ -606,6 +676,254 @@ def simulate_cmd(
         console.print(table)
     if save_dir is not None:
         console.print(f"Records saved in {save_dir}/game-NNNNN.jsonl")
+
+
+def _lab(
+    spec: GameSpec,
+    games: int,
+    bot_names: tuple[str, ...],
+    jobs: int | None,
+    seed: int,
+    preset: str | None,
+    overrides: dict[str, Any],
+    sweep_args: list[str] | None,
+    ray: str | None,
+    report: Path | None,
+    json_out: Path | None,
+) -> None:
+    from monsterball.lab import parse_sweep, sweep
+    from monsterball.report import sweep_html
+
+    try:
+        varied = parse_sweep(sweep_args or [])
+    except ValueError as exc:
+        _fail(str(exc))
+    base = {k: _value_text(v) for k, v in overrides.items()}
+    settings = [{**base, **v} for v in varied]
+    for setting in settings:
+        try:
+            spec.options_type.from_preset(
+                preset,
+                spec.options_type.parse_assignments([f"{k}={v}" for k, v in setting.items()]),
+            )
+        except MonsterballError as exc:
+            _fail(str(exc))
+    console = _console()
+    with _progress_bar(console) as bar:
+        task = bar.add_task(f"{spec.id}: {len(settings)} setting(s)", total=games * len(settings))
+
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        try:
+            result = sweep(
+                spec.id,
+                settings,
+                games,
+                bots=bot_names,
+                seed=seed,
+                preset=preset,
+                jobs=jobs,
+                ray_address=ray,
+                progress=advance,
+            )
+        except (ValueError, MonsterballError) as exc:
+            _fail(str(exc))
+        except KeyboardInterrupt:
+            _fail("interrupted", 130)
+    table = Table(title=f"{games} games per setting of {spec.id}, seed {seed} ({result.backend})")
+    for column in ("setting", "first offense wins", "points/possession", "turnovers/game", "plies"):
+        table.add_column(column, overflow="fold")
+    for s in result.settings:
+        e = s.first_offense_win
+        turnovers = ", ".join(f"{k} {v.mean:.2f}" for k, v in s.turnovers_per_game.items())
+        table.add_row(
+            s.label,
+            f"{e.mean:.1%} ({e.low:.1%}-{e.high:.1%})",
+            _plus_minus(s.points_per_possession, 3),
+            turnovers or "-",
+            _plus_minus(s.plies, 0),
+        )
+    console.print(table)
+    console.print(
+        f"{result.wall_time:.1f} s, {games * len(settings) / result.wall_time:.2f} games/s"
+    )
+    if json_out is not None:
+        _write_text(json_out, json.dumps(result.to_dict(), indent=2, sort_keys=True))
+        console.print(f"Figures written to {json_out}")
+    if report is not None:
+        try:
+            page = sweep_html(result)
+        except ValueError as exc:
+            _fail(str(exc))
+        _write_text(report, page)
+        console.print(f"Report written to {report}")
+
+
+def _plus_minus(e: Any, digits: int) -> str:
+    return f"{e.mean:.{digits}f} ± {e.high - e.mean:.{digits}f}"
+
+
+# -- match --------------------------------------------------------------------------------
+
+
+@app.command("match")
+def match_cmd(
+    game: Annotated[str, typer.Argument(help="Game id or alias.")],
+    bots: Annotated[
+        str,
+        typer.Option(
+            help="Comma-separated bots (two or more), e.g. random,heuristic,mcts:200 "
+            "(mcts:N iterations or mcts:Ts seconds per decision)."
+        ),
+    ],
+    games: Annotated[
+        int, typer.Option("--games", "-n", min=1, help="Games per pairing (seats alternate).")
+    ] = 20,
+    preset: PresetOption = None,
+    opt: OptAssignments = None,
+    jobs: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 1,
+    seed: Annotated[int, typer.Option(help="Master seed (the same dice for every pairing).")] = 0,
+    db: Annotated[Path, typer.Option(help="SQLite database the results are added to.")] = Path(
+        "monsterball-results.sqlite"
+    ),
+    no_db: Annotated[bool, typer.Option("--no-db", help="Do not store the results.")] = False,
+    csv_out: Annotated[Path | None, typer.Option("--csv", help="Export the games as CSV.")] = None,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Export the whole match as JSON.")
+    ] = None,
+) -> None:
+    """A round robin between bots: win rates with 95% CIs and Elo ratings."""
+    from monsterball.tournament import games_csv, match_json, run_match, save_match
+
+    spec = _spec(game)
+    overrides = _overrides(spec, opt)
+    _options(spec, preset, opt)
+    names = tuple(n.strip().lower() for n in bots.split(",") if n.strip())
+    for name in names:
+        _check_bot(name)
+    if len(names) < 2:
+        _fail("give at least two comma-separated bots, e.g. --bots random,heuristic")
+    if len(set(names)) != len(names):
+        _fail("each bot may appear once (give budgets to tell two search bots apart)")
+    pairings = len(names) * (len(names) - 1) // 2
+    console = _console()
+    with _progress_bar(console) as bar:
+        task = bar.add_task(f"{spec.id}: {', '.join(names)}", total=games * pairings)
+
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        try:
+            result = run_match(
+                spec.id,
+                names,
+                games,
+                seed=seed,
+                preset=preset,
+                overrides=overrides,
+                jobs=jobs,
+                progress=advance,
+            )
+        except (ValueError, MonsterballError) as exc:
+            _fail(str(exc))
+        except KeyboardInterrupt:
+            _fail("interrupted", 130)
+    table = Table(title=f"{spec.id}: {games} games per pairing, seed {seed}")
+    for column in (
+        "bot A",
+        "bot B",
+        "A wins",
+        "B wins",
+        "draws",
+        "A score",
+        "95% CI",
+        "plies",
+        "s/game",
+    ):
+        table.add_column(column, justify="left" if column.startswith("bot") else "right")
+    for p in result.pairings:
+        table.add_row(
+            p.bot_a,
+            p.bot_b,
+            str(p.wins_a),
+            str(p.wins_b),
+            str(p.draws),
+            f"{p.score_a:.1%}",
+            f"{p.ci_low:.1%} - {p.ci_high:.1%}",
+            f"{p.mean_plies:.0f}",
+            f"{p.seconds_per_game:.2f}",
+        )
+    console.print(table)
+    elo = Table(title="Elo (mean 1500)")
+    elo.add_column("bot")
+    elo.add_column("Elo", justify="right")
+    for name, rating in sorted(result.elo.items(), key=lambda kv: -kv[1]):
+        elo.add_row(name, f"{rating:.0f}")
+    console.print(elo)
+    if not no_db:
+        try:
+            match_id = save_match(result, db)
+        except sqlite3.Error as exc:
+            _fail(f"cannot store the results in {db}: {exc}")
+        console.print(f"Stored as match {match_id} in {db}")
+    if csv_out is not None:
+        _write_text(csv_out, games_csv(result))
+    if json_out is not None:
+        _write_text(json_out, match_json(result))
+
+
+# -- luck ---------------------------------------------------------------------------------
+
+
+@app.command("luck")
+def luck_cmd(
+    file: Annotated[Path, typer.Argument(help="A game record (.jsonl).")],
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
+) -> None:
+    """Each side's dice against expectation in a recorded game."""
+    from monsterball.report import luck_report
+
+    try:
+        record = read_record(file)
+    except OSError as exc:
+        _fail(f"cannot read {file}: {exc.strerror or exc}")
+    except UnicodeDecodeError:
+        _fail(f"{file}: not a text file")
+    except RecordError as exc:
+        _fail(f"{file}: malformed record: {exc}")
+    try:
+        report = luck_report(record)
+    except (RecordError, MonsterballError) as exc:
+        _fail(f"{file}: {exc}")
+    if json_out:
+        typer.echo(json.dumps(report.to_dict(), indent=2))
+        return
+    console = _console()
+    console.print(f"{report.game}: {report.result}; {report.chance_nodes} chance events")
+    table = Table(title="Luck: how far the dice moved the evaluation from its expectation")
+    table.add_column("side")
+    table.add_column("luck (sum of swings)", justify="right")
+    for seat, value in zip(report.seats, report.luck, strict=True):
+        table.add_row(seat, f"{value:+.3f}")
+    console.print(table)
+    if report.dice:
+        dice = Table(title="Numeric rolls")
+        for column in ("roll", "count", "mean", "expected", "z"):
+            dice.add_column(column, justify="right")
+        for label, t in sorted(report.dice.items()):
+            dice.add_row(
+                label, str(t.rolls), f"{t.mean:.2f}", f"{t.expected_mean:.2f}", f"{t.z:+.2f}"
+            )
+        console.print(dice)
+    if report.biggest:
+        swings = Table(title=f"Biggest swings (for {report.seats[0]})")
+        swings.add_column("ply", justify="right")
+        swings.add_column("outcome")
+        swings.add_column("swing", justify="right")
+        for ply, outcome, swing in report.biggest:
+            swings.add_row(str(ply), outcome, f"{swing:+.3f}")
+        console.print(swings)
 
 
 @app.command("odds")

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from monsterball.bots import make_bot
+from monsterball.bots import DIFFICULTIES, Bot, bot_for_difficulty, make_bot
 from monsterball.core.actions import Action
 from monsterball.core.dice import SeededSampler, derive_seed
 from monsterball.core.errors import MonsterballError
@@ -25,7 +25,7 @@ from monsterball.web.store import GameRow, StoredMove
 
 MODES = ("hotseat", "bot", "online")
 LOG_TAIL = 40
-BOT_LEVELS: dict[str, str] = {"easy": "random", "medium": "random", "hard": "random"}
+BOT_LEVELS = DIFFICULTIES  # easy: random, medium: heuristic, hard: search (bots.py)
 _CELL = re.compile(r"^[a-z]{1,2}\d{1,2}$")
 _SPLIT = re.compile(r"[\s\-@>]+")
 
@@ -77,7 +77,7 @@ def make_chairs(spec: GameSpec, coaches: int, bots: Mapping[str, str]) -> list[C
     for seat_name, level in bots.items():
         if seat_name not in spec.seat_names:
             raise Rejected("bad-request", f"no seat '{seat_name}' in {spec.id}")
-        bot_name(level)
+        new_bot(spec.id, level, 0)
     chairs = []
     for turn in range(per_seat):
         for seat, seat_name in enumerate(spec.seat_names):
@@ -88,15 +88,16 @@ def make_chairs(spec: GameSpec, coaches: int, bots: Mapping[str, str]) -> list[C
     return chairs
 
 
-def bot_name(level: str) -> str:
-    """The registered bot behind a difficulty level (or a bot's own name)."""
-    from monsterball.bots import BOTS
-
-    name = BOT_LEVELS.get(level, level)
-    if name not in BOTS:
-        known = ", ".join([*BOT_LEVELS, *BOTS])
-        raise Rejected("bad-request", f"unknown bot level '{level}'; known: {known}")
-    return name
+def new_bot(game_id: str, level: str, seed: int) -> Bot:
+    """The bot for a difficulty level, or a bot named as in `monsterball play --bot`
+    (``mcts:300``, ``heuristic``)."""
+    try:
+        if level in DIFFICULTIES:
+            return bot_for_difficulty(game_id, level, seed)
+        return make_bot(level, seed)
+    except ValueError as exc:
+        known = ", ".join(DIFFICULTIES)
+        raise Rejected("bad-request", f"unknown bot level '{level}' ({known}): {exc}") from None
 
 
 @dataclass
@@ -267,7 +268,7 @@ class LiveGame:
 
     def bot_move(self, chair: Chair) -> Action:
         # Seeded by the ply, so a restarted server asks a bot exactly what it asked before.
-        bot = make_bot(bot_name(chair.bot or "easy"), derive_seed(self.row.seed, self.state.ply))
+        bot = new_bot(self.spec.id, chair.bot or "easy", derive_seed(self.row.seed, self.state.ply))
         return bot.choose(self.state, chair.seat)
 
     def stored_move(self, action: Action) -> StoredMove:

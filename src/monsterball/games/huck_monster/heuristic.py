@@ -1,0 +1,203 @@
+"""Huck + Monster heuristics for the bots (see :mod:`monsterball.heuristic`).
+
+Written from the rulebook's tactics:
+
+- "Position offensive players to keep multiple passing lanes open": the offense is worth
+  more with open Receivers (no defender next to them) ahead of the disc and within a throw.
+- "Position at least one player within 3-5 spaces behind the Handler, in an open throw
+  lane ... for a Dump Pass": an open player just behind the disc counts too.
+- "Position many different defenders to guard Receivers. 'Layering' defenders ...": the
+  defense gains for every Receiver with a defender next to him, and for a Mark.
+- "Prioritize moving an offensive player to the game disc as soon as possible after the
+  Pull": a loose disc counts against the offense by its distance to the nearest player.
+- Aiming: the bot weighs how far a throw gains against the chance that the defenders on
+  its path and at the catch beat the count (2 dice for Intercepts and Challenges, 3 for a
+  Mark), and a catch in the end zone scores.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from functools import cache
+
+from monsterball.core.actions import Action
+from monsterball.core.game import GameState
+from monsterball.games.huck_monster.actions import (
+    STRATEGY,
+    RollStrategy,
+    ThrowTo,
+)
+from monsterball.games.huck_monster.rules import THROW, offense_count
+from monsterball.games.huck_monster.state import NOBODY, HuckMonsterState, team_players
+
+THROW_REACH = 12  # spaces: beyond a typical 3-dice Throw count
+
+
+@cache
+def _p_beats(dice: int, count: int) -> float:
+    """P(``dice`` six-sided dice total more than ``count``)."""
+    ways = [1]
+    for _ in range(dice):
+        nxt = [0] * (len(ways) + 6)
+        for total, n in enumerate(ways):
+            for face in range(1, 7):
+                nxt[total + face] += n
+        ways = nxt
+    return float(sum(ways[count + 1 :])) / float(6**dice)
+
+
+def _progress(state: HuckMonsterState, cell: int, team: int) -> float:
+    """0 at ``team``'s own goal end, 1 at the far end of the field it attacks."""
+    row = state.field.coords(cell)[1]
+    last = state.options.length - 1
+    return row / last if state.forward(team) > 0 else (last - row) / last
+
+
+def _team_value(state: HuckMonsterState) -> float:
+    """How good the position is for the offense, about -1..1 (score aside)."""
+    off = state.offense
+    field = state.field
+    defenders = state.occupied[1 - off]
+    disc = state.disc
+    if disc < 0:
+        return 0.0
+    value = 0.2 + 0.5 * _progress(state, disc, off)
+    dist = field.distance_row(disc)
+    holder = state.holder
+    if holder == NOBODY and not state.action:
+        nearest = min(
+            (dist[state.pos[p]] for p in team_players(off) if state.pos[p] >= 0), default=20
+        )
+        return value - 0.04 * nearest
+    here = _progress(state, disc, off)
+    best = 0.0
+    open_sum = 0.0
+    guarded = 0
+    dump = False
+    for p in team_players(off):
+        cell = state.pos[p]
+        if p == holder or cell < 0:
+            continue
+        d = dist[cell]
+        covered = state.adjacent(cell) & defenders
+        if covered:
+            guarded += covered.bit_count()
+            continue
+        if d > THROW_REACH:
+            continue
+        gain = _progress(state, cell, off) - here
+        if gain > 0:
+            open_sum += gain
+            best = max(best, gain)
+        elif 3 <= d <= 5:
+            dump = True
+    value += 0.8 * best + 0.2 * open_sum + (0.05 if dump else 0.0) - 0.02 * guarded
+    if holder != NOBODY and state.adjacent(disc) & defenders:
+        value -= 0.05  # marked
+    return value
+
+
+def evaluate(state: GameState) -> float:
+    """Seat 0's value: the score first, then the offense's position. While a throw is in
+    the air, the expectation over its catch and its turnover."""
+    assert isinstance(state, HuckMonsterState)
+    if state.winner in (0, 1):
+        return 1.0 if state.winner == 0 else -1.0
+    if state.action and state.receiver >= 0 and state.path and not state.outcome:
+        return _in_flight(state)
+    return _settled(state)
+
+
+def _in_flight(state: HuckMonsterState) -> float:
+    """A throw (or catch) under way: the chance that the bidders still to come all fail
+    against the count, times the value of the catch, plus the turnover's."""
+    count = (
+        max(1, offense_count(state.base, state.light, THROW, state.halved)) if state.base else 10
+    )
+    final = state.path[-1]
+    defenders = state.defender_cells()
+    bidders = 0
+    for c in state.path[max(state.progress, 0) :]:
+        if defenders >> c & 1:
+            bidders += 1
+    bidders += (
+        state.catch_guards(final, state.receiver) & ~_cells_of(state, state.bidders)
+    ).bit_count()
+    survive = (1 - _p_beats(2, count)) ** bidders
+    caught = state.clone()
+    caught.disc = final
+    caught.holder = state.receiver
+    caught.clear_action()
+    lost = caught.clone()
+    lost.offense = state.defense
+    lost.holder = NOBODY
+    return survive * _settled(caught) + (1 - survive) * _settled(lost, turnover=True)
+
+
+def _cells_of(state: HuckMonsterState, players: int) -> int:
+    mask = 0
+    for p in range(len(state.pos)):
+        if players >> p & 1 and state.pos[p] >= 0:
+            mask |= 1 << state.pos[p]
+    return mask
+
+
+def _settled(state: HuckMonsterState, *, turnover: bool = False) -> float:
+    a, b = state.score
+    target = max(1, state.options.points_to_win)
+    raw = 2.5 * (a - b) / target
+    if turnover:
+        # The new offense picks the disc up where it came down.
+        team = 0.2 + 0.5 * _progress(state, state.disc, state.offense)
+    else:
+        team = _team_value(state)
+    raw += team if state.offense == 0 else -team
+    return math.tanh(raw)
+
+
+def _throw_value(state: HuckMonsterState, action: ThrowTo, count: int) -> float:
+    cell = state.field.parse_cell(action.cell)
+    off = state.offense
+    defenders = state.defender_cells()
+    guards = state.catch_guards(cell, action.receiver).bit_count()
+    direct = state.field.distance(state.disc, cell)
+    # The defenders near the straight line stand in for the path's Intercepts.
+    lane = 0
+    for p in team_players(1 - off):
+        c = state.pos[p]
+        if c < 0 or not defenders >> c & 1:
+            continue
+        if state.field.distance(state.disc, c) + state.field.distance(c, cell) <= direct + 1:
+            lane += 1
+    mark = 1 if state.adjacent(state.disc) & defenders else 0
+    survive = (
+        (1 - _p_beats(3, count)) ** mark
+        * (1 - _p_beats(2, count)) ** lane
+        * (1 - _p_beats(2, count)) ** guards
+    )
+    progress = _progress(state, cell, off)
+    scoring = state.attacking_end_zone(off) >> cell & 1
+    gain = 2.0 if scoring else progress
+    return survive * gain - (1 - survive) * (0.6 + 0.4 * progress)
+
+
+def policy(
+    state: GameState, seat: int, legal: Sequence[Action], rng: random.Random
+) -> Action | None:
+    """Aiming and the strategy die by rule; moves are left to the look-ahead."""
+    assert isinstance(state, HuckMonsterState)
+    first = legal[0]
+    if isinstance(first, ThrowTo):
+        top = state.stack[-1]
+        count = int(getattr(top, "count", 10))
+        return max(
+            legal, key=lambda a: _throw_value(state, a, count) if isinstance(a, ThrowTo) else -9
+        )
+    if any(isinstance(a, RollStrategy) for a in legal):
+        # Save the Huck die for the catch; the Monster die goes on the first bid.
+        if seat == state.offense and state.action != "catch":
+            return next(a for a in legal if a != STRATEGY)
+        return STRATEGY
+    return None

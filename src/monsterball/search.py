@@ -1,0 +1,378 @@
+"""Monte Carlo tree search over the engine's decision and chance nodes, for every game.
+
+- **Decision nodes** pick children by UCT; long legal lists (a team move may have hundreds
+  of destinations) are opened gradually (progressive widening), the game heuristic's own
+  rule for the decision, if it has one, first.
+- **Chance nodes** hold one child per outcome and take the outcome that is most
+  under-visited relative to its exact probability (``p * N - n``, largest first), so the
+  visits follow the dice's distribution with no sampling noise and a chance node's value
+  is the expectation over the dice.
+- **Leaves** are judged by the game's heuristic evaluation, after an optional short
+  rollout (random or heuristic moves): the games are thousands of plies long, so search
+  never plays a game out.
+- **Hidden information** (a game whose heuristic defines ``determinize``): every
+  iteration starts from a fresh determinization, the opponent's secrets sampled from what
+  the searching seat may see, and walks a tree keyed by actions (information-set MCTS,
+  single observer); only children legal in this determinization are considered. Games
+  without hidden information keep each node's state and legal list, so an iteration costs
+  one clone, one ``apply`` and one evaluation.
+
+Values are from seat 0's side (the games are two-seat and zero-sum); a decision node of
+seat 1 maximises the negation.
+
+Budgets: ``iterations`` and/or ``time_limit`` seconds per decision, whichever ends first.
+With an iteration budget only, the bot is fully determined by its seed; a time budget
+depends on the machine's speed.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+
+from monsterball.core.actions import Action
+from monsterball.core.game import CHANCE, TERMINAL, GameState
+from monsterball.heuristic import Heuristic, StreakGuard, greedy_choice, heuristic_for
+
+DEFAULT_ITERATIONS = 400
+EXPLORATION = 0.1
+WIDEN = 2.0  # a decision node with n visits may have 1 + WIDEN * sqrt(n) children
+
+
+class Node:
+    """A node of the search tree: a decision or a chance node (or the end of the game)."""
+
+    __slots__ = (
+        "actor",
+        "children",
+        "legal",
+        "order",
+        "outcomes",
+        "state",
+        "total",
+        "visits",
+    )
+
+    def __init__(self, state: GameState | None, actor: int):
+        self.state = state  # kept for games without hidden information
+        self.actor = actor
+        self.visits = 0
+        self.total = 0.0  # sum of seat-0 values backed up through this node
+        self.children: dict[Action, Node] = {}
+        self.legal: list[Action] | None = None  # decisions: cached legal list (full info)
+        self.order: list[Action] | None = None  # decisions: untried actions, next last
+        self.outcomes: list[tuple[Action, float]] | None = None  # chance: with probabilities
+
+    def mean(self) -> float:
+        return self.total / self.visits if self.visits else 0.0
+
+
+@dataclass
+class SearchStats:
+    iterations: int = 0
+    seconds: float = 0.0
+    nodes: int = 0
+    root_visits: dict[str, int] = field(default_factory=dict)
+
+
+class MCTS:
+    """One search from a root position for ``seat``."""
+
+    def __init__(
+        self,
+        heuristic: Heuristic,
+        rng: random.Random,
+        *,
+        exploration: float = EXPLORATION,
+        rollout_depth: int = 0,
+        rollout_policy: str = "random",
+    ):
+        self.h = heuristic
+        self.rng = rng
+        self.c = exploration
+        self.rollout_depth = rollout_depth
+        self.rollout_policy = rollout_policy
+        self.nodes = 0
+
+    def search(
+        self,
+        state: GameState,
+        seat: int,
+        *,
+        iterations: int | None,
+        time_limit: float | None,
+    ) -> tuple[Action, SearchStats]:
+        if iterations is None and time_limit is None:
+            iterations = DEFAULT_ITERATIONS
+        hidden = self.h.determinize is not None
+        began = time.perf_counter()
+        deadline = began + time_limit if time_limit is not None else math.inf
+        root = Node(None if hidden else state.clone(), seat)
+        root.legal = state.legal_actions()
+        done = 0
+        while True:
+            if iterations is not None and done >= iterations:
+                break
+            if done & 7 == 0 and time.perf_counter() >= deadline and done > 0:
+                break
+            if hidden:
+                assert self.h.determinize is not None
+                self._iterate_hidden(root, self.h.determinize(state, seat, self.rng))
+            else:
+                self._iterate(root)
+            done += 1
+        sign = 1.0 if seat == 0 else -1.0
+        best = max(root.children.items(), key=lambda kv: (kv[1].visits, sign * kv[1].mean()))
+        stats = SearchStats(
+            iterations=done,
+            seconds=time.perf_counter() - began,
+            nodes=self.nodes,
+            root_visits={a.notation(): n.visits for a, n in root.children.items()},
+        )
+        return best[0], stats
+
+    # -- full information: states kept in the nodes ----------------------------------------
+
+    def _iterate(self, root: Node) -> None:
+        path = [root]
+        node = root
+        while True:
+            if node.actor == TERMINAL:
+                assert node.state is not None
+                value = self.h.value(node.state, 0)
+                break
+            if node.actor == CHANCE:
+                action = self._pick_outcome(node)
+            else:
+                action, fresh = self._pick_decision(node)
+                if fresh:
+                    child = self._expand(node, action)
+                    path.append(child)
+                    assert child.state is not None
+                    value = self._leaf_value(child.state)
+                    break
+            child_or_none = node.children.get(action)
+            if child_or_none is None:
+                child = self._expand(node, action)
+                path.append(child)
+                assert child.state is not None
+                value = self._leaf_value(child.state)
+                break
+            node = child_or_none
+            path.append(node)
+        for n in path:
+            n.visits += 1
+            n.total += value
+
+    def _expand(self, parent: Node, action: Action) -> Node:
+        assert parent.state is not None
+        state = parent.state.clone()
+        state.apply_unchecked(action)
+        child = Node(state, state.current_player())
+        parent.children[action] = child
+        self.nodes += 1
+        return child
+
+    def _pick_outcome(self, node: Node) -> Action:
+        if node.outcomes is None:
+            assert node.state is not None
+            node.outcomes = [(a, float(p)) for a, p in node.state.chance_outcomes()]
+        return self._stratified(node, node.outcomes)
+
+    def _stratified(self, node: Node, outcomes: list[tuple[Action, float]]) -> Action:
+        n = node.visits + 1
+        best = outcomes[0][0]
+        best_gap = -math.inf
+        for action, p in outcomes:
+            child = node.children.get(action)
+            gap = p * n - (child.visits if child is not None else 0)
+            if gap > best_gap:
+                best, best_gap = action, gap
+        return best
+
+    def _pick_decision(self, node: Node) -> tuple[Action, bool]:
+        """The child to follow, and whether it is new (to be expanded now)."""
+        if node.legal is None:
+            assert node.state is not None
+            node.legal = node.state.legal_actions()
+        legal = node.legal
+        if node.order is None:
+            node.order = self._first_order(node, legal)
+        limit = 1 + int(WIDEN * math.sqrt(node.visits))
+        if len(node.children) < min(limit, len(legal)):
+            return self._next_untried(node, legal), True
+        return self._uct(node, node.children), False
+
+    def _first_order(self, node: Node, legal: list[Action]) -> list[Action]:
+        """Untried actions, popped from the end: the heuristic's own rule for this decision
+        (if any) goes last so it is tried first; the rest are drawn at random as needed."""
+        order: list[Action] = []
+        if self.h.policy is not None and node.state is not None and len(legal) > 1:
+            ruled = self.h.policy(node.state, node.actor, legal, self.rng)
+            if ruled is not None:
+                order.append(ruled)
+        return order
+
+    def _next_untried(self, node: Node, legal: list[Action]) -> Action:
+        assert node.order is not None
+        while node.order:
+            action = node.order.pop()
+            if action not in node.children:
+                return action
+        # Draw an untried action at random (the legal list is not copied).
+        if len(node.children) >= len(legal):
+            return self._uct(node, node.children)
+        while True:
+            action = legal[self.rng.randrange(len(legal))]
+            if action not in node.children:
+                return action
+
+    def _uct(self, node: Node, children: dict[Action, Node]) -> Action:
+        sign = 1.0 if node.actor == 0 else -1.0
+        log_n = math.log(max(1, node.visits))
+        best: Action | None = None
+        best_score = -math.inf
+        for action, child in children.items():
+            if child.visits == 0:
+                return action
+            score = sign * child.total / child.visits + self.c * math.sqrt(log_n / child.visits)
+            if score > best_score:
+                best, best_score = action, score
+        assert best is not None
+        return best
+
+    def _leaf_value(self, state: GameState) -> float:
+        if self.rollout_depth and not state.is_terminal():
+            state = state.clone()
+            self._rollout(state)
+        return self.h.value(state, 0)
+
+    def _rollout(self, state: GameState) -> None:
+        rng = self.rng
+        for _ in range(self.rollout_depth):
+            actor = state.current_player()
+            if state.is_terminal():
+                return
+            if actor == CHANCE:
+                outcomes = state.chance_outcomes()
+                r = rng.random()
+                acc = 0.0
+                action = outcomes[-1][0]
+                for a, p in outcomes:
+                    acc += float(p)
+                    if r < acc:
+                        action = a
+                        break
+            else:
+                legal = state.legal_actions()
+                if self.rollout_policy == "heuristic":
+                    action = greedy_choice(self.h, state, actor, legal, rng, width=4)
+                else:
+                    action = legal[rng.randrange(len(legal))]
+            state.apply_unchecked(action)
+
+    # -- hidden information: a fresh determinization per iteration -------------------------
+
+    def _iterate_hidden(self, root: Node, state: GameState) -> None:
+        path = [root]
+        node = root
+        value: float | None = None
+        while True:
+            if state.is_terminal():
+                value = self.h.value(state, 0)
+                break
+            actor = state.current_player()
+            node.actor = actor
+            if actor == CHANCE:
+                outcomes = [(a, float(p)) for a, p in state.chance_outcomes()]
+                action = self._stratified(node, outcomes)
+            else:
+                legal = root.legal if node is root and root.legal else state.legal_actions()
+                allowed = set(legal)
+                available = {a: c for a, c in node.children.items() if a in allowed}
+                limit = 1 + int(WIDEN * math.sqrt(node.visits))
+                untried = len(available) < len(legal)
+                if untried and len(available) < limit:
+                    action = legal[self.rng.randrange(len(legal))]
+                    while action in available:
+                        action = legal[self.rng.randrange(len(legal))]
+                else:
+                    action = self._uct(node, available)
+            state.apply_unchecked(action)
+            child = node.children.get(action)
+            if child is None:
+                child = Node(None, state.current_player())
+                node.children[action] = child
+                self.nodes += 1
+                path.append(child)
+                value = self._leaf_value(state)
+                break
+            node = child
+            path.append(node)
+        for n in path:
+            n.visits += 1
+            n.total += value
+
+
+class MCTSBot:
+    """The search bot: MCTS with the game's heuristic at the leaves.
+
+    ``iterations`` and ``time_limit`` (seconds) bound each decision (default: 400
+    iterations); a decision with one legal action is played without searching.
+    """
+
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        iterations: int | None = None,
+        time_limit: float | None = None,
+        rollout_depth: int = 0,
+        rollout_policy: str = "random",
+        exploration: float = EXPLORATION,
+        name: str = "mcts",
+    ):
+        if iterations is not None and iterations < 1:
+            raise ValueError("iterations must be at least 1")
+        if time_limit is not None and time_limit <= 0:
+            raise ValueError("time_limit must be positive")
+        if rollout_policy not in ("random", "heuristic"):
+            raise ValueError("rollout_policy must be 'random' or 'heuristic'")
+        self.name = name
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.iterations = iterations
+        self.time_limit = time_limit
+        self.rollout_depth = rollout_depth
+        self.rollout_policy = rollout_policy
+        self.exploration = exploration
+        self.last: SearchStats | None = None
+        self.guard = StreakGuard()
+
+    def choose(self, state: GameState, seat: int) -> Action:
+        legal = state.legal_actions()
+        if not legal:
+            raise ValueError(f"no legal action for seat {seat} at ply {state.ply}")
+        forced = self.guard.override(state, seat, legal, self.rng)
+        if forced is not None:
+            return forced
+        if len(legal) == 1:
+            return legal[0]
+        if state.num_seats != 2:
+            raise ValueError("the search bot plays two-seat games")
+        search = MCTS(
+            heuristic_for(state.spec),
+            self.rng,
+            exploration=self.exploration,
+            rollout_depth=self.rollout_depth,
+            rollout_policy=self.rollout_policy,
+        )
+        action, self.last = search.search(
+            state, seat, iterations=self.iterations, time_limit=self.time_limit
+        )
+        return action
+
+    def __repr__(self) -> str:
+        return f"MCTSBot(seed={self.seed}, iterations={self.iterations}, time={self.time_limit})"
