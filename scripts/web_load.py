@@ -82,7 +82,9 @@ async def run(base: str, args: argparse.Namespace) -> dict[str, object]:
         for i, room in enumerate(rooms)
         for chair in room["chairs"]
     ]
-    results = await asyncio.gather(*tasks)
+    outcomes = await asyncio.gather(*tasks, return_exceptions=True)
+    failures = [o for o in outcomes if isinstance(o, BaseException)]
+    results = [o for o in outcomes if not isinstance(o, BaseException)]
     elapsed = time.monotonic() - started
     ordered = sorted(latencies)
 
@@ -96,6 +98,8 @@ async def run(base: str, args: argparse.Namespace) -> dict[str, object]:
         "clients": len(tasks),
         "seconds": round(elapsed, 2),
         "moves": sum(results),
+        "failed_clients": len(failures),
+        "first_failure": repr(failures[0]) if failures else None,
         "moves_per_second": round(sum(results) / elapsed, 1),
         "latency_ms": {
             "p50": round(pct(0.50), 2),

@@ -433,3 +433,31 @@ def test_four_coach_sockets_only_the_acting_coach_is_offered_moves(client):
     finally:
         for s in reversed(sockets):
             s.__exit__(None, None, None)
+
+
+def test_a_store_failure_is_reported_and_changes_nothing(client, monkeypatch):
+    created = create(client, game="paper-ultimate", mode="hotseat")
+    token = tokens(created)["A"]
+    gid = created["id"]
+    store = client.app.state.rooms.store
+    real_append = store.append
+    calls = []
+
+    def failing_once(*args, **kwargs):
+        if not calls:
+            calls.append(1)
+            raise OSError("disk full")
+        return real_append(*args, **kwargs)
+
+    monkeypatch.setattr(store, "append", failing_once)
+    with client.websocket_connect(f"/ws/{gid}?token={token}") as ws:
+        first = ws.receive_json()
+        move = {"type": "act", "action": first_move(first), "ply": first["game"]["ply"]}
+        ws.send_json(move)
+        failed = ws.receive_json()
+        assert failed["error"] == "server-error" and "nothing was changed" in failed["message"]
+        ws.send_json({"type": "state"})
+        assert ws.receive_json()["game"]["ply"] == first["game"]["ply"]
+        ws.send_json(move)  # the same move again, now stored
+        assert ws.receive_json()["game"]["ply"] == first["game"]["ply"] + 1
+    assert len(store.moves(gid)) == first["game"]["ply"] + 1

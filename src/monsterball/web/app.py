@@ -7,6 +7,7 @@ side and a restart is just a new app over the same database.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -39,8 +40,11 @@ STATUS = {
     "finished": 409,
     "not-finished": 409,
     "too-large": 413,
+    "server-error": 500,
 }
 STATIC = resources.files("monsterball.web") / "static"
+SERVER_ERROR = "the server could not do that (it is logged); nothing was changed, try again"
+log = logging.getLogger("monsterball.web")
 
 
 class NewGame(BaseModel):
@@ -91,6 +95,11 @@ def create_app(db_url: str = DEFAULT_DB_URL, *, store: Store | None = None) -> F
     @app.exception_handler(Rejected)
     async def rejected(_: Request, exc: Rejected) -> JSONResponse:
         return error(exc.code, exc.message)
+
+    @app.exception_handler(Exception)
+    async def failed(_: Request, exc: Exception) -> JSONResponse:
+        log.error("request failed", exc_info=exc)
+        return error("server-error", SERVER_ERROR)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
@@ -321,6 +330,9 @@ def create_app(db_url: str = DEFAULT_DB_URL, *, store: Store | None = None) -> F
             await rooms.submit(room, chair.token if chair else None, action, ply)
         except Rejected as exc:
             return ws_error(exc.code, exc.message)
+        except Exception:  # the store failed: the move was not applied, the socket stays open
+            log.exception("game %s: could not make move %r", room.live.id, action)
+            return ws_error("server-error", SERVER_ERROR)
         return None
 
     return app

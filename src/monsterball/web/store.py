@@ -8,7 +8,9 @@ happened, and two submissions for the same move number cannot both land.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -89,8 +91,12 @@ class Store:
     def __init__(self, url: str = DEFAULT_DB_URL):
         self.url = url
         self.engine: Engine = create_engine(url, future=True)
+        # SQLite has one writer at a time: writers queue on this lock in the process instead
+        # of failing with "database is locked" after the driver's busy timeout.
+        self._write_lock: threading.Lock | contextlib.nullcontext[None] = contextlib.nullcontext()
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
+            self._write_lock = threading.Lock()
         Base.metadata.create_all(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
@@ -98,7 +104,7 @@ class Store:
         self.engine.dispose()
 
     def create(self, row: GameRow, moves: Sequence[StoredMove] = ()) -> None:
-        with self._sessions.begin() as session:
+        with self._write_lock, self._sessions.begin() as session:
             session.add(row)
             session.flush()
             for move in moves:
@@ -115,7 +121,7 @@ class Store:
         if [m.ply for m in moves] != list(range(first, last + 1)):
             raise ValueError("moves to store must be consecutive")
         try:
-            with self._sessions.begin() as session:
+            with self._write_lock, self._sessions.begin() as session:
                 done = session.execute(
                     update(GameRow)
                     .where(GameRow.id == game_id, GameRow.plies == first - 1)
@@ -156,4 +162,5 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=30000")  # another process (a second server) may write
     cursor.close()
