@@ -127,12 +127,13 @@ def _notation_tokens(notation: str) -> tuple[tuple[str, ...], str | None]:
     return words, (cells[-1] if cells else None)
 
 
-def action_hint(notation: str, public: str, pieces: set[str]) -> dict[str, Any]:
+def action_hint(notation: str, pieces: set[str]) -> dict[str, Any]:
     """How a click UI reaches an action: the piece it names first and the cell it names last
-    (either may be missing: those actions become buttons)."""
+    (either may be missing: those actions become buttons). Only the seat that may act gets
+    these, so the full notation (secrets included) is its own to see."""
     words, cell = _notation_tokens(notation)
     piece = next((w for w in words if w in pieces), None)
-    return {"a": notation, "label": public, "piece": piece, "cell": cell}
+    return {"a": notation, "piece": piece, "cell": cell}
 
 
 class LiveGame:
@@ -314,10 +315,7 @@ class LiveGame:
         legal: list[dict[str, Any]] = []
         if acts:
             pieces = {p["id"] for p in board["pieces"]}
-            legal = [
-                action_hint(a.notation(), getattr(a, "public_text", a.notation)(), pieces)
-                for a in state.legal_actions()
-            ]
+            legal = [action_hint(a.notation(), pieces) for a in state.legal_actions()]
         actor = state.current_player()
         return {
             "type": "state",

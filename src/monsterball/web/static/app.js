@@ -380,10 +380,10 @@ function playPage(gameId) {
     const buttons = legal.filter((l) => !l.piece && !l.cell);
     const pieceOnly = selected ? legal.filter((l) => l.piece === selected && !l.cell) : [];
     const actionBar = el("div", { class: "actions", "data-testid": "actions" },
-      [...buttons, ...pieceOnly].map((l) => el("button", { onclick: () => send(l.a), disabled: pending, "data-action": l.a }, l.label)));
+      [...buttons, ...pieceOnly].map((l) => el("button", { onclick: () => send(l.a), disabled: pending, "data-action": l.a }, l.a)));
     const choiceBar = choices ? el("div", { class: "actions choice", "data-testid": "choices" },
       el("span", {}, "Which one?"),
-      choices.map((l) => el("button", { onclick: () => send(l.a), "data-action": l.a }, l.label)),
+      choices.map((l) => el("button", { onclick: () => send(l.a), "data-action": l.a }, l.a)),
       el("button", { onclick: () => { choices = null; render(); } }, "cancel")) : null;
     const typed = el("input", { placeholder: "or type a move, e.g. A3-e7", "data-testid": "typed", disabled: !mine });
     const typedForm = el("form", { onsubmit: (event) => { event.preventDefault(); if (typed.value.trim()) send(typed.value.trim()); } }, typed);
