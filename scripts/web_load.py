@@ -15,7 +15,6 @@ import asyncio
 import json
 import random
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -25,7 +24,7 @@ import httpx
 from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from web_helpers import free_port
+from web_helpers import server
 
 
 async def seat_client(url: str, rng: random.Random, latencies: list[float], stop: float) -> int:
@@ -119,37 +118,11 @@ def main() -> None:
     parser.add_argument("--preset", default=None)
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args()
-    server = None
-    base = args.url
-    if base is None:
-        port = free_port()
-        db = Path(tempfile.mkdtemp()) / "load.db"
-        server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "monsterball.cli",
-                "serve",
-                "--port",
-                str(port),
-                "--db",
-                f"sqlite:///{db}",
-            ],
-            stdout=subprocess.DEVNULL,
-        )
-        base = f"http://127.0.0.1:{port}"
-        for _ in range(300):
-            try:
-                httpx.get(base + "/api/catalog", timeout=1)
-                break
-            except httpx.HTTPError:
-                time.sleep(0.1)
-    try:
-        results = asyncio.run(run(base, args))
-    finally:
-        if server is not None:
-            server.terminate()
-            server.wait()
+    if args.url:
+        results = asyncio.run(run(args.url, args))
+    else:
+        with server(Path(tempfile.mkdtemp()) / "load.db") as (base, _):
+            results = asyncio.run(run(base, args))
     print(json.dumps(results, indent=2))
     if args.json:
         args.json.write_text(json.dumps(results, indent=2) + "\n")

@@ -77,13 +77,9 @@ class HeuristicBot:
         from monsterball.heuristic import greedy_choice, heuristic_for
 
         legal = state.legal_actions()
-        if not legal:
-            raise ValueError(f"no legal action for seat {seat} at ply {state.ply}")
-        forced = self.guard.override(state, seat, legal, self.rng)
-        if forced is not None:
-            return forced
-        if len(legal) == 1:
-            return legal[0]
+        obvious = self.guard.obvious(state, seat, legal, self.rng)
+        if obvious is not None:
+            return obvious
         heuristic = heuristic_for(state.spec)
         seen = state
         if heuristic.determinize is not None:

@@ -41,7 +41,7 @@ from monsterball.core.errors import (
 )
 from monsterball.core.game import CHANCE, GameSpec, GameState
 from monsterball.core.options import GameOptions, OptionInfo
-from monsterball.core.record import Recorder, read_record, replay
+from monsterball.core.record import GameRecord, Recorder, read_record, replay
 from monsterball.core.registry import all_games, get_game
 from monsterball.simulate import SimulationSummary, simulate
 
@@ -495,6 +495,18 @@ def play(
 # -- replay -------------------------------------------------------------------------------
 
 
+def _read_record_file(file: Path) -> GameRecord:
+    """A record from ``file``, or exit with what is wrong with it."""
+    try:
+        return read_record(file)
+    except OSError as exc:
+        _fail(f"cannot read {file}: {exc.strerror or exc}")
+    except UnicodeDecodeError:
+        _fail(f"{file}: not a text file")
+    except RecordError as exc:
+        _fail(f"{file}: malformed record: {exc}")
+
+
 @app.command("replay")
 def replay_cmd(
     file: Annotated[Path, typer.Argument(help="A game record (.jsonl).")],
@@ -504,14 +516,7 @@ def replay_cmd(
     show: Annotated[bool, typer.Option("--show", help="Print the final board.")] = False,
 ) -> None:
     """Replay a game record; exit 1 if it diverges, 2 if it cannot be read."""
-    try:
-        record = read_record(file)
-    except OSError as exc:
-        _fail(f"cannot read {file}: {exc.strerror or exc}")
-    except UnicodeDecodeError:
-        _fail(f"{file}: not a text file")
-    except RecordError as exc:
-        _fail(f"{file}: malformed record: {exc}")
+    record = _read_record_file(file)
     try:
         report = replay(record, verify=verify)
     except RecordError as exc:
@@ -884,14 +889,7 @@ def luck_cmd(
     """Each side's dice against expectation in a recorded game."""
     from monsterball.report import luck_report
 
-    try:
-        record = read_record(file)
-    except OSError as exc:
-        _fail(f"cannot read {file}: {exc.strerror or exc}")
-    except UnicodeDecodeError:
-        _fail(f"{file}: not a text file")
-    except RecordError as exc:
-        _fail(f"{file}: malformed record: {exc}")
+    record = _read_record_file(file)
     try:
         report = luck_report(record)
     except (RecordError, MonsterballError) as exc:

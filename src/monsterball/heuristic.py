@@ -231,3 +231,15 @@ class StreakGuard:
             if action.notation() == "end":
                 return action
         return legal[rng.randrange(len(legal))]
+
+    def obvious(
+        self, state: GameState, seat: int, legal: Sequence[Action], rng: random.Random
+    ) -> Action | None:
+        """The move to play without thinking: a streak-breaking one, or the only legal one.
+        Raises if there is none (a bot asked to move when it cannot)."""
+        if not legal:
+            raise ValueError(f"no legal action for seat {seat} at ply {state.ply}")
+        forced = self.override(state, seat, legal, rng)
+        if forced is not None:
+            return forced
+        return legal[0] if len(legal) == 1 else None

@@ -353,13 +353,9 @@ class MCTSBot:
 
     def choose(self, state: GameState, seat: int) -> Action:
         legal = state.legal_actions()
-        if not legal:
-            raise ValueError(f"no legal action for seat {seat} at ply {state.ply}")
-        forced = self.guard.override(state, seat, legal, self.rng)
-        if forced is not None:
-            return forced
-        if len(legal) == 1:
-            return legal[0]
+        obvious = self.guard.obvious(state, seat, legal, self.rng)
+        if obvious is not None:
+            return obvious
         if state.num_seats != 2:
             raise ValueError("the search bot plays two-seat games")
         search = MCTS(
