@@ -11,6 +11,7 @@ import asyncio
 import functools
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +28,7 @@ from monsterball.web.store import GameRow, StaleMove, Store, StoredMove
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 CHECKPOINT_EVERY = 64
+HISTORIES_KEPT = 16  # replays kept in memory (a long game's is a few hundred kB)
 # Automatic moves (dice, bots) stored per transaction: at most this many, or this long.
 AUTO_BATCH = 256
 AUTO_SECONDS = 0.2
@@ -62,6 +64,7 @@ class Rooms:
         self.store = store
         self.rooms: dict[str, Room] = {}
         self._loading = asyncio.Lock()
+        self._histories: OrderedDict[tuple[str, int], Replay] = OrderedDict()
         self._new_seed = new_seed or (lambda: secrets.randbits(62))
 
     # -- creating and finding ------------------------------------------------------------
@@ -225,10 +228,17 @@ class Rooms:
     # -- history -------------------------------------------------------------------------
 
     async def history(self, game_id: str) -> Replay:
-        """A fresh replay of the stored moves (finished games never change, so it is cached)."""
+        """The game's stored moves replayed, with checkpoints. Kept for the last few games
+        asked for, keyed by their move count, so stepping through a replay does not replay
+        the whole game at every step, and a game still being played is rebuilt as it grows."""
         row = await anyio.to_thread.run_sync(self.store.get, game_id)
         if row is None:
             raise Rejected("not-found", f"no game '{game_id}'")
+        key = (game_id, row.plies)
+        cached = self._histories.get(key)
+        if cached is not None:
+            self._histories.move_to_end(key)
+            return cached
         moves = await anyio.to_thread.run_sync(self.store.moves, game_id)
 
         def build() -> Replay:
@@ -242,7 +252,11 @@ class Rooms:
                 checkpoints.append(live.state.clone())
             return Replay(live, checkpoints, [m.action for m in moves])
 
-        return await anyio.to_thread.run_sync(build)
+        replay = await anyio.to_thread.run_sync(build)
+        self._histories[key] = replay
+        while len(self._histories) > HISTORIES_KEPT:
+            self._histories.popitem(last=False)
+        return replay
 
     def replay_state(self, replay: Replay, step: int) -> GameState:
         """The state after ``step`` of the game's moves (0: its start)."""
