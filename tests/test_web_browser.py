@@ -190,6 +190,9 @@ def test_online_room_two_browsers_play_each_other(browser, base_url):
         )
         assert move_number(pages[other]) > seen  # the other browser saw the move
     assert seats_moved == {"A", "B"}
+    game_id = links["A"].split("/")[2].split("?")[0]
+    host.goto(base_url + "/")  # the browser that made the room can find its seats again
+    assert host.get_attribute(f"[data-testid=resume-{game_id}-B]", "href") == links["B"]
     shot(pages["A"], "online-seat-A")
     shot(pages["B"], "online-seat-B")
     assert errors == []

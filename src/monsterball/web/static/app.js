@@ -102,6 +102,7 @@ async function lobby() {
     try {
       const created = await api("/api/games", { method: "POST", body });
       const humans = created.chairs.filter((c) => c.kind === "human");
+      remember(created.id, humans);
       if (mode === "online") {
         links.replaceChildren(el("div", { class: "links", "data-testid": "links" },
           el("strong", {}, "Share one link per seat:"),
@@ -117,6 +118,7 @@ async function lobby() {
     }
   };
 
+  const mine = remembered();
   const playing = await api("/api/games?status=playing&limit=20");
   const finished = await api("/api/games?status=finished&limit=30");
   const table = (rows, link, label) => el("table", { class: "games" },
@@ -124,10 +126,26 @@ async function lobby() {
       el("th", {}, "moves"), el("th", {}, "result"), el("th", {})),
     rows.map((g) => el("tr", {}, el("td", {}, g.game), el("td", {}, g.preset || "standard"),
       el("td", {}, g.mode), el("td", {}, g.moves), el("td", {}, g.result),
-      el("td", {}, el("a", { href: link(g), "data-testid": `${label}-${g.id}` }, label)))));
+      el("td", {}, el("a", { href: link(g), "data-testid": `${label}-${g.id}` }, label),
+        ...(label === "watch" && mine[g.id] ? mine[g.id].map((c) =>
+          [" · ", el("a", { href: c.url, "data-testid": `resume-${g.id}-${c.name}` }, `resume as ${c.name}`)]).flat() : [])))));
   main.replaceChildren(el("div", { class: "lobby" }, form, el("div", {},
     el("h2", {}, "Being played"), table(playing.games, (g) => `/play/${g.id}`, "watch"),
     el("h2", {}, "Finished — replays"), table(finished.games, (g) => `/replay/${g.id}`, "replay"))));
+}
+
+// Seat links of the games started in this browser, so the lobby can offer to resume them
+// (a link is the only key to a seat).
+function remembered() {
+  try { return JSON.parse(localStorage.getItem("monsterball-seats") || "{}"); } catch { return {}; }
+}
+
+function remember(gameId, chairs) {
+  const seats = remembered();
+  seats[gameId] = chairs.map((c) => ({ name: c.name, url: c.url }));
+  const ids = Object.keys(seats);
+  for (const old of ids.slice(0, Math.max(0, ids.length - 50))) delete seats[old];
+  localStorage.setItem("monsterball-seats", JSON.stringify(seats));
 }
 
 // -- drawing -----------------------------------------------------------------------------
