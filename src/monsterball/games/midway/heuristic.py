@@ -212,6 +212,10 @@ def policy(
         if punts:
             f = state.field
             return max(punts, key=lambda a: _progress(state, f.parse_cell(a.cell), seat))
+        if state.punter >= 0 and state.punter == state.carrier and state.phases <= 1:
+            # A punter who moves may not punt (MW-PUNT-3), and the punt comes in the
+            # second phase (MW-PUNT-2): stand still through the first.
+            return _word(legal, "end")
     return None
 
 
