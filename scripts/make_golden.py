@@ -52,6 +52,7 @@ GAMES: dict[tuple[str, str], tuple[int, dict[str, Any]]] = {
     ("midway", "compass"): (202, {"plays": 3, "max_phases": 16}),
     ("midway", "short"): (203, {}),
     ("midway", "exhibition"): (204, {}),
+    ("midway", "match"): (205, {"plays": 3}),
 }
 MAX_PLIES = 200_000
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+import mw_scenarios as mw
 from monsterball.bots import (
     Bot,
     HeuristicBot,
@@ -22,6 +23,7 @@ from monsterball.core.actions import Action, Roll
 from monsterball.core.errors import UnknownGameError
 from monsterball.core.game import GameState
 from monsterball.core.registry import get_game
+from monsterball.games.midway.actions import Move, Punt, parse_player
 from monsterball.heuristic import GENERIC, heuristic_for
 from monsterball.search import MCTS, MCTSBot, Node
 from mw_scenarios import act
@@ -224,3 +226,43 @@ def test_bots_break_endless_runs_of_decisions() -> None:
     bots: list[Bot] = [HeuristicBot(bot_seed(seed, 0)), RandomBot(bot_seed(seed, 1))]
     state, _, plies = play_game(spec, spec.options("short"), bots, seed, max_plies=20_000)
     assert state.is_terminal() and plies < 20_000
+
+
+def _open_field_run(**extra: Any) -> Any:
+    """Team A's carrier on g10 (A attacks north, toward higher rows) with a teammate
+    beside him and two defenders far downfield, at the start of A's movement phase."""
+    state = mw.setup({"A1": "g10", "A4": "f10", "B1": "a20", "B4": "n18"}, carrier="A1")
+    for key, value in extra.items():
+        setattr(state, key, value)
+    return mw.start_phase(state, 0)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_midway_heuristic_runs_the_ball_upfield(seed: int) -> None:
+    """In the open, the carrier steps toward the end zone (yards are the main term)."""
+    state = _open_field_run()
+    action = HeuristicBot(seed).choose(state, 0)
+    assert isinstance(action, Move) and action.player == parse_player("A1")
+    assert state.row(state.field.parse_cell(action.cell)) > mw.row_of("g10")
+
+
+def test_midway_evaluation_prefers_yards_and_points() -> None:
+    h = heuristic_for(get_game("midway"))
+
+    def live(carrier_at: str, score: tuple[int, int] = (0, 0)) -> Any:
+        state = mw.setup({"A1": carrier_at, "B1": "a20"}, carrier="A1", los="g10")
+        state.score = list(score)
+        return mw.start_phase(state, 0)
+
+    assert h.value(live("g16"), 0) > h.value(live("g10"), 0)
+    assert h.value(live("g10", (6, 0)), 0) > h.value(live("g16"), 0)
+
+
+def test_midway_heuristic_punts_on_fourth_down_out_of_range() -> None:
+    """Fourth down on the own 45% of the field: the snap receiver punts, as far as he can."""
+    state = _open_field_run(down=4, punter=parse_player("A1"), phases=1)
+    action = HeuristicBot(0).choose(state, 0)
+    assert isinstance(action, Punt)
+    punts = [a for a in state.legal_actions() if isinstance(a, Punt)]
+    deepest = max(state.row(state.field.parse_cell(a.cell)) for a in punts)
+    assert state.row(state.field.parse_cell(action.cell)) == deepest

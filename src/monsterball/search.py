@@ -34,10 +34,17 @@ from dataclasses import dataclass, field
 
 from monsterball.core.actions import Action
 from monsterball.core.game import CHANCE, TERMINAL, GameState
-from monsterball.heuristic import Heuristic, StreakGuard, greedy_choice, heuristic_for
+from monsterball.heuristic import (
+    Heuristic,
+    StreakGuard,
+    greedy_choice,
+    heuristic_for,
+    sample_candidates,
+)
 
 DEFAULT_ITERATIONS = 400
 EXPLORATION = 0.1
+CANDIDATES = 12  # how many of a game's own candidates a new decision node tries first
 WIDEN = 2.0  # a decision node with n visits may have 1 + WIDEN * sqrt(n) children
 
 
@@ -199,18 +206,23 @@ class MCTS:
             node.legal = node.state.legal_actions()
         legal = node.legal
         if node.order is None:
-            node.order = self._first_order(node, legal)
+            assert node.state is not None
+            node.order = self._first_order(node.state, node.actor, legal)
         limit = 1 + int(WIDEN * math.sqrt(node.visits))
         if len(node.children) < min(limit, len(legal)):
             return self._next_untried(node, legal), True
         return self._uct(node, node.children), False
 
-    def _first_order(self, node: Node, legal: list[Action]) -> list[Action]:
+    def _first_order(self, state: GameState, actor: int, legal: list[Action]) -> list[Action]:
         """Untried actions, popped from the end: the heuristic's own rule for this decision
-        (if any) goes last so it is tried first; the rest are drawn at random as needed."""
+        (if any) goes last so it is tried first, then the game's own candidates (if it
+        names them: with hundreds of legal moves, random widening rarely finds the few that
+        matter); the rest are drawn at random as needed."""
         order: list[Action] = []
-        if self.h.policy is not None and node.state is not None and len(legal) > 1:
-            ruled = self.h.policy(node.state, node.actor, legal, self.rng)
+        if self.h.candidates is not sample_candidates and len(legal) > 1:
+            order = self.h.candidates(state, actor, legal, self.rng, CANDIDATES)[::-1]
+        if self.h.policy is not None and len(legal) > 1:
+            ruled = self.h.policy(state, actor, legal, self.rng)
             if ruled is not None:
                 order.append(ruled)
         return order
@@ -295,8 +307,14 @@ class MCTS:
                 limit = 1 + int(WIDEN * math.sqrt(node.visits))
                 untried = len(available) < len(legal)
                 if untried and len(available) < limit:
-                    action = legal[self.rng.randrange(len(legal))]
-                    while action in available:
+                    if node.order is None:
+                        node.order = self._first_order(state, actor, legal)
+                    # The rule's and the candidates' actions first (while legal in this
+                    # determinization), then random ones.
+                    action = node.order.pop() if node.order else legal[0]
+                    while node.order and (action in available or action not in allowed):
+                        action = node.order.pop()
+                    while action in available or action not in allowed:
                         action = legal[self.rng.randrange(len(legal))]
                 else:
                     action = self._uct(node, available)

@@ -1,8 +1,14 @@
 """Monsters of the Midway heuristics for the bots (see :mod:`monsterball.heuristic`).
 
-From the rulebook's play: the team with the ball wants it far down the field with room
-around the carrier; the defense wants players next to the carrier (only they can
-tackle) and a late down; the draft takes the chart's best affordable monster.
+From the rulebook's play: there are no first downs (four downs to score, MW-SCRIM), so
+the team with the ball wants it far down the field, quickly, with blockers between the
+carrier and the defense and no defender next to him; a pass goes to a lineman who can
+reach an open hex downfield; fourth down out of field goal range is a punt, in range a
+field goal. The defense closes on the ball (only players next to the carrier can
+tackle). The draft takes the chart's best affordable monster but makes sure of a passer.
+
+The evaluation is a handful of sums over the 12 counters on the field: MCTS calls it at
+every leaf.
 
 Hidden information (MW-MAGIC-4, MW-MAGIC-8): the position of an opposing mirror-image
 caster among his counters, and where an opposing invisible player will reappear, are
@@ -18,8 +24,33 @@ from collections.abc import Sequence
 
 from monsterball.core.actions import Action
 from monsterball.core.game import GameState
-from monsterball.games.midway.actions import LENGTH, DraftPick
+from monsterball.games.midway.actions import (
+    LENGTH,
+    DraftPick,
+    Hand,
+    Move,
+    Name,
+    Place,
+    Punt,
+    Snap,
+    Tackle,
+    Throw,
+    Word,
+)
+from monsterball.games.midway.draft import affordable, draft_left, rating
 from monsterball.games.midway.state import NOBODY, MidwayState, team_of, team_players
+
+# Field position (0 at the own goal line .. 1 at the far end) below which fourth down is
+# a punt when no field goal is on: a failed fourth down hands the ball over where it is.
+PUNT_BELOW = 0.6
+# Weights of the evaluation, in "whole field" units for the team with the ball.
+FIELD = 1.1  # the ball's progress toward the end zone: the main term
+DOWN = 0.06  # each down left (there are no first downs: four downs to score)
+POINT = 0.25  # one point on the scoreboard (a touchdown outweighs a long drive)
+NEXT_TO = 0.05  # each free defender next to the carrier (a tackle try)
+ROOM = 0.012  # each hex between the carrier and the nearest free defender (up to 6)
+CHASE = 0.006  # each hex between a defender and the ball (up to 10): pursuit
+BLOCK = 0.02  # each blocker sharing a hex with a defender near the carrier
 
 
 def _progress(state: MidwayState, cell: int, team: int) -> float:
@@ -28,50 +59,246 @@ def _progress(state: MidwayState, cell: int, team: int) -> float:
     return row / last if state.forward(team) > 0 else (last - row) / last
 
 
-def _ball_value(state: MidwayState) -> float:
-    """For the team holding (or last holding) the ball, about -1..1."""
-    team = state.poss
+def _field_value(state: MidwayState, team: int, cell: int, down: int) -> float:
+    """What holding the ball at ``cell`` before ``down`` is worth to ``team``."""
+    return -0.3 + FIELD * _progress(state, cell, team) + DOWN * (4 - min(down, 4))
+
+
+def _free(state: MidwayState, p: int) -> bool:
+    return state.pos[p] >= 0 and state.available(p) and not state.frozen >> p & 1
+
+
+def _pass_value(state: MidwayState, team: int) -> float:
+    """A pass in the air: its target is worth as much as a lineman can reach it before a
+    defender; otherwise the ball comes back to the line (an incomplete pass)."""
+    target = state.ball
+    dist = state.field.distance_row(target)
+    spot = state.spot if state.spot >= 0 else target
+    mine = min(
+        (
+            dist[state.pos[p]] - state.mtype(p).mv
+            for p in team_players(team)
+            if state.linemen >> p & 1 and _free(state, p)
+        ),
+        default=99,
+    )
+    theirs = min(
+        (dist[state.pos[p]] for p in team_players(1 - team) if _free(state, p)), default=99
+    )
+    base = _field_value(state, team, spot, state.down + 1)
+    if mine > 0:
+        return base
+    chance = 0.6 if theirs > 1 else 0.35
+    return base + chance * (_field_value(state, team, target, state.down + 1) - base)
+
+
+def _ball_value(state: MidwayState) -> tuple[int, float]:
+    """(team, value for that team) of the ball's situation; the team is the one that has
+    (or is about to get) the ball."""
     cell = state.ball if state.ball >= 0 else state.spot
     if cell < 0:
-        return 0.0
-    value = 0.1 + 0.6 * _progress(state, cell, team) - 0.04 * max(0, state.down - 1)
+        return state.poss, 0.0
+    if state.ball_state in ("punt", "kick"):
+        team = 1 - state.offense  # a kicked ball goes to the other side
+        return team, _field_value(state, team, cell, 1)
+    team = state.poss
+    if state.ball_state == "pass":
+        return team, _pass_value(state, team)
+    value = _field_value(state, team, cell, state.down)
+    dist = state.field.distance_row(cell)
+    chase = 0
+    near = 99
+    next_to = 0
+    for p in team_players(1 - team):
+        if _free(state, p):
+            d = dist[state.pos[p]]
+            chase += min(d, 10)
+            near = min(near, d)
+            next_to += d <= 1
+    value += CHASE * chase
     carrier = state.carrier
-    if carrier >= 0 and state.pos[carrier] >= 0 and team_of(carrier) == team:
-        dist = state.field.distance_row(state.pos[carrier])
-        near = [
-            dist[state.pos[p]]
-            for p in team_players(1 - team)
-            if state.pos[p] >= 0 and state.available(p)
-        ]
-        if near:
-            value -= 0.06 * sum(1 for d in near if d <= 1)
-            value += 0.015 * min(min(near), 6)
+    if carrier >= 0 and team_of(carrier) == team and state.pos[carrier] >= 0:
+        value += ROOM * min(near, 6) - NEXT_TO * next_to
+        blocks = 0
+        for p in team_players(team):
+            here = state.pos[p]
+            if p != carrier and here >= 0 and dist[here] <= 3:
+                blocks += sum(1 for q in team_players(1 - team) if state.pos[q] == here)
+        value += BLOCK * blocks
     elif state.ball_state == "loose":
         value -= 0.1
-    return value
+    return team, value
 
 
 def evaluate(state: GameState) -> float:
-    """Seat 0's value: the score (weighing more as plays run out), then the ball."""
+    """Seat 0's value: the score, then the ball's field position and what stands around
+    it."""
     assert isinstance(state, MidwayState)
     if state.winner in (0, 1):
         return 1.0 if state.winner == 0 else -1.0
     a, b = state.score
     left = max(1, state.options.plays - state.plays)
-    raw = (a - b) / 7.0 * (1.0 + 4.0 / left)
-    ball = _ball_value(state)
-    raw += ball if state.poss == 0 else -ball
+    raw = (a - b) * POINT * (1.0 + 2.0 / left)
+    team, ball = _ball_value(state)
+    raw += ball if team == 0 else -ball
     return math.tanh(raw)
+
+
+# -- rules for some decisions ------------------------------------------------------------
+
+
+def _word(legal: Sequence[Action], word: str) -> Action | None:
+    return next((a for a in legal if isinstance(a, Word) and a.word == word), None)
+
+
+def _draft(state: MidwayState, seat: int, legal: Sequence[Action]) -> Action | None:
+    """The best-value pick, except that the last picks make sure of a passer."""
+    slots, _ = draft_left(state, seat)
+    has_passer = any(
+        state.roster[p] and state.chart.types[state.roster[p]].qb_range > 0
+        for p in team_players(seat)
+    )
+    if not has_passer and slots <= 3:
+        passers = [k for k in affordable(state, seat) if state.chart.types[k].qb_range > 0]
+        if passers:
+            pick = max(passers, key=lambda k: (rating(state, k), k))
+            return next(a for a in legal if isinstance(a, DraftPick) and a.kind == pick)
+    return next((a for a in legal if isinstance(a, DraftPick) and a.kind == "best"), None)
+
+
+def _kick_it(state: MidwayState, seat: int) -> bool:
+    """Fourth down out of reach of a score: punt."""
+    spot = state.spot if state.spot >= 0 else state.ball
+    return state.down >= 4 and spot >= 0 and _progress(state, spot, seat) < PUNT_BELOW
+
+
+def _snap(state: MidwayState, seat: int, legal: Sequence[Action]) -> Action | None:
+    fg = _word(legal, "fg")
+    if fg is not None:
+        a, b = state.score
+        behind = (b - a) if seat == 0 else (a - b)
+        last = state.options.plays - state.plays <= 1
+        if state.down >= 4 or (last and 0 <= behind <= 3):
+            return fg
+    snaps = [a for a in legal if isinstance(a, Snap)]
+    if not snaps:
+        return None
+    # The best arm takes the snap (he may pass or run; a punter only has to stand).
+    return max(
+        snaps,
+        key=lambda a: (
+            state.mtype(a.player).qb_range,
+            state.mtype(a.player).mv,
+            -a.player,
+        ),
+    )
 
 
 def policy(
     state: GameState, seat: int, legal: Sequence[Action], rng: random.Random
 ) -> Action | None:
-    """The draft takes the chart's best affordable monster."""
-    for action in legal:
-        if isinstance(action, DraftPick) and action.kind == "best":
-            return action
+    """The draft, formations ('auto': the standard pattern), the snap, field goals and
+    fourth-down punts; everything else is left to the look-ahead."""
+    assert isinstance(state, MidwayState)
+    first = legal[0]
+    if isinstance(first, DraftPick) or isinstance(legal[-1], DraftPick):
+        return _draft(state, seat, legal)
+    if isinstance(first, Place) or (isinstance(first, Word) and first.word == "auto"):
+        return _word(legal, "auto")
+    if isinstance(first, Snap) or _word(legal, "fg") is not None:
+        return _snap(state, seat, legal)
+    if state.offense == seat and state.kind == "scrimmage" and _kick_it(state, seat):
+        punts = [a for a in legal if isinstance(a, Punt)]
+        if punts:
+            f = state.field
+            return max(punts, key=lambda a: _progress(state, f.parse_cell(a.cell), seat))
+        if state.punter >= 0 and state.punter == state.carrier and state.phases <= 1:
+            # A punter who moves may not punt (MW-PUNT-3), and the punt comes in the
+            # second phase (MW-PUNT-2): stand still through the first.
+            return _word(legal, "end")
     return None
+
+
+# -- which actions are worth a look ---------------------------------------------------------
+
+
+def candidates(
+    state: GameState, seat: int, legal: Sequence[Action], rng: random.Random, k: int
+) -> list[Action]:
+    """Every move of the ball carrier, handoff, tackle, named block and one-word decision;
+    the best few passes, punts and moves toward the ball or into a defender (a block);
+    then a seeded sample of the rest up to ``k``."""
+    if len(legal) <= k:
+        return list(legal)
+    assert isinstance(state, MidwayState)
+    f = state.field
+    ball = state.ball
+    carrier = state.carrier
+    defense = 1 - state.poss
+    dist = f.distance_row(ball) if ball >= 0 else None
+    occupied_by_them = 0
+    for p in team_players(1 - seat):
+        if state.pos[p] >= 0:
+            occupied_by_them |= 1 << state.pos[p]
+    must: list[Action] = []
+    chase: list[tuple[int, Action]] = []
+    blocks: list[tuple[int, Action]] = []
+    aims: list[tuple[float, Action]] = []
+    rest: list[Action] = []
+    for a in legal:
+        if isinstance(a, Move):
+            if a.player == carrier:
+                must.append(a)
+                continue
+            c = f.parse_cell(a.cell)
+            if c == ball:
+                must.append(a)
+            elif dist is None:
+                rest.append(a)
+            elif seat == defense:
+                chase.append((dist[c], a))
+            elif occupied_by_them >> c & 1:
+                blocks.append((dist[c], a))
+            else:
+                rest.append(a)
+        elif isinstance(a, Word | Hand | Tackle | Name | Snap):
+            must.append(a)
+        elif isinstance(a, Throw):
+            aims.append((_throw_score(state, seat, f.parse_cell(a.cell)), a))
+        elif isinstance(a, Punt):
+            aims.append((_progress(state, f.parse_cell(a.cell), seat), a))
+        else:
+            rest.append(a)
+    out = must
+    chase.sort(key=lambda t: t[0])
+    blocks.sort(key=lambda t: t[0])
+    aims.sort(key=lambda t: -t[0])
+    out += [a for _, a in chase[:4]] + [a for _, a in blocks[:3]]
+    out += [a for s, a in aims[:3] if s > -1.0]
+    room = k - len(out)
+    if room > 0 and rest:
+        out += rng.sample(rest, min(room, len(rest)))
+    return out
+
+
+def _throw_score(state: MidwayState, seat: int, target: int) -> float:
+    """How good a pass to ``target`` looks: its progress if a lineman reaches it before
+    any defender, else -2 (not worth a look)."""
+    dist = state.field.distance_row(target)
+    mine = min(
+        (
+            dist[state.pos[p]] - state.mtype(p).mv
+            for p in team_players(seat)
+            if state.linemen >> p & 1 and _free(state, p)
+        ),
+        default=99,
+    )
+    if mine > 0:
+        return -2.0
+    theirs = min(
+        (dist[state.pos[p]] for p in team_players(1 - seat) if _free(state, p)), default=99
+    )
+    return _progress(state, target, seat) + (0.1 if theirs > 2 else 0.0)
 
 
 def determinize(state: GameState, seat: int, rng: random.Random) -> GameState:

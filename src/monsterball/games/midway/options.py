@@ -82,6 +82,7 @@ class MidwayOptions(GameOptions):
         "standard": {},
         "compass": {"direction": "compass"},
         "short": {"plays": 6, "max_phases": 12},
+        "match": {"plays": 16, "max_phases": 16},
         "exhibition": {
             "roster_a": "human,human,elf,orc,orc,bugbear,bugbear,dwarf,gnome,halfling",
             "roster_b": "brownie,pixie,werebear,gnoll,gnoll,hobgoblin,goblin,kobold,orc,orc",
@@ -93,5 +94,7 @@ class MidwayOptions(GameOptions):
         "standard": "The rulebook with this project's rulings: draft, 25 plays.",
         "compass": "Direction modifiers numbered by compass instead of by travel.",
         "short": "6 plays, plays capped at 12 phases: a short game for tests.",
+        "match": "16 plays, plays capped at 16 phases: long enough for each side to have "
+        "the ball a few times, short enough for bot matches.",
         "exhibition": "Two saved rosters (no draft), 8 plays, with magic users on team B.",
     }
