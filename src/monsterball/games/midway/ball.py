@@ -16,6 +16,7 @@ from monsterball.games.midway.actions import (
 )
 from monsterball.games.midway.contact import BlockRoll, DesignateBlock, TackleRound
 from monsterball.games.midway.inplay import (
+    D6Roll,
     InPlay,
     State,
     note,
@@ -122,7 +123,7 @@ class InterceptOrder(InPlay):
 
 
 @dataclass(frozen=True, slots=True)
-class CatchRoll(InPlay):
+class CatchRoll(D6Roll):
     """Pass Reception (or Interception) table: d6 against the opponents in the hex, with the
     receiving modifier widening the range (ruling MW-R7). ``purpose``: pass, intercept,
     kick or punt (a failed kick or punt catch is a fumble, MW-FUM-1)."""
@@ -131,15 +132,6 @@ class CatchRoll(InPlay):
     purpose: str
     rest: tuple[int, ...]
     rule = "MW-PASS-6"
-
-    def who(self, state: State) -> int:
-        return CHANCE
-
-    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
-        return [] if state.dead else uniform(state.actions.d6)
-
-    def auto(self, state: State) -> Transition:
-        return ()
 
     def target(self, state: State) -> int:
         p = self.player
@@ -221,7 +213,7 @@ class RecoveryRoll(InPlay):
 
 
 @dataclass(frozen=True, slots=True)
-class Scatter(InPlay):
+class Scatter(D6Roll):
     """Direction modifier (ruling MW-R3): d6 picks one of the six hexes around the ball,
     numbered clockwise from straight ahead along its travel (or by compass)."""
 
@@ -229,15 +221,6 @@ class Scatter(InPlay):
     ahead: int
     roller: int
     rule = "MW-FUM-1"
-
-    def who(self, state: State) -> int:
-        return CHANCE
-
-    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
-        return [] if state.dead else uniform(state.actions.d6)
-
-    def auto(self, state: State) -> Transition:
-        return ()
 
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, Roll)
@@ -273,20 +256,11 @@ class Scatter(InPlay):
 
 
 @dataclass(frozen=True, slots=True)
-class BounceCount(InPlay):
+class BounceCount(D6Roll):
     """MW-PUNT-7: the punt hits the ground: d6 is the number of phases it bounces, the
     first bounce now."""
 
     rule = "MW-PUNT-7"
-
-    def who(self, state: State) -> int:
-        return CHANCE
-
-    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
-        return [] if state.dead else uniform(state.actions.d6)
-
-    def auto(self, state: State) -> Transition:
-        return ()
 
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, Roll)
@@ -368,20 +342,11 @@ def _place_punt(state: State, travel: int, landing: bool) -> Transition:
 
 
 @dataclass(frozen=True, slots=True)
-class PuntCarry(InPlay):
+class PuntCarry(D6Roll):
     """MW-PUNT-5: at the punting team's next phase, d6 more hexes along the line, then a
     direction modifier gives the hex where the punt comes down."""
 
     rule = "MW-PUNT-5"
-
-    def who(self, state: State) -> int:
-        return CHANCE
-
-    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
-        return [] if state.dead else uniform(state.actions.d6)
-
-    def auto(self, state: State) -> Transition:
-        return ()
 
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, Roll)

@@ -17,6 +17,7 @@ from monsterball.games.midway.actions import (
     player_name,
 )
 from monsterball.games.midway.inplay import (
+    D6Roll,
     InPlay,
     State,
     cell_of,
@@ -144,20 +145,11 @@ class TackleRound(InPlay):
 
 
 @dataclass(frozen=True, slots=True)
-class TackleRoll(InPlay):
+class TackleRoll(D6Roll):
     """MW-TACK-6..9: the defensive coach rolls d6 + size modifier."""
 
     tackler: int
     rule = "MW-TACK-5"
-
-    def who(self, state: State) -> int:
-        return CHANCE
-
-    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
-        return [] if state.dead else uniform(state.actions.d6)
-
-    def auto(self, state: State) -> Transition:
-        return ()
 
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, Roll)
@@ -216,21 +208,12 @@ class DesignateBlock(InPlay):
 
 
 @dataclass(frozen=True, slots=True)
-class EttinRoll(InPlay):
+class EttinRoll(D6Roll):
     """MW-SPEC-8: an ettin starting a phase next to a teammate attacks him on a 6."""
 
     ettin: int
     mate: int
     rule = "MW-SPEC-8"
-
-    def who(self, state: State) -> int:
-        return CHANCE
-
-    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
-        return [] if state.dead else uniform(state.actions.d6)
-
-    def auto(self, state: State) -> Transition:
-        return ()
 
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, Roll)
@@ -248,7 +231,7 @@ class EttinRoll(InPlay):
 
 
 @dataclass(frozen=True, slots=True)
-class EttinAttack(InPlay):
+class EttinAttack(D6Roll):
     """The ettin's block (or tackle, on the carrier) against his teammate: neutralize or
     better (a tackle: tackled or slowed, read as stopped) takes the teammate's phase away
     (ruling MW-R12)."""
@@ -256,15 +239,6 @@ class EttinAttack(InPlay):
     ettin: int
     mate: int
     rule = "MW-SPEC-8"
-
-    def who(self, state: State) -> int:
-        return CHANCE
-
-    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
-        return [] if state.dead else uniform(state.actions.d6)
-
-    def auto(self, state: State) -> Transition:
-        return ()
 
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, Roll)

@@ -4,8 +4,10 @@ events, and the bookkeeping of possession, scores, injuries and spells."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
-from monsterball.core.game import AUTO
+from monsterball.core.actions import Action
+from monsterball.core.game import AUTO, CHANCE, uniform
 from monsterball.core.procedures import Procedure, Transition, action_cell, wrong_kind
 from monsterball.games.midway.actions import (
     PER_TEAM,
@@ -93,6 +95,21 @@ class InPlay(Procedure[State]):
 
     def auto(self, state: State) -> Transition:
         raise NotImplementedError
+
+
+class D6Roll(InPlay):
+    """An in-play step that is one roll of a die (the subclass's ``apply`` reads it)."""
+
+    __slots__ = ()
+
+    def who(self, state: State) -> int:
+        return CHANCE
+
+    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
+        return [] if state.dead else uniform(state.actions.d6)
+
+    def auto(self, state: State) -> Transition:
+        return ()
 
 
 def team_bits(team: int) -> int:

@@ -4,15 +4,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 
 from monsterball.core.actions import Action, Roll
-from monsterball.core.game import AUTO, CHANCE, uniform
+from monsterball.core.game import AUTO
 from monsterball.core.procedures import Transition
 from monsterball.games.midway.actions import (
     AtHex,
 )
 from monsterball.games.midway.inplay import (
+    D6Roll,
     InPlay,
     State,
     cell_of,
@@ -26,20 +26,11 @@ from monsterball.games.midway.state import team_of
 
 
 @dataclass(frozen=True, slots=True)
-class MirrorRoll(InPlay):
+class MirrorRoll(D6Roll):
     """MW-MAGIC-2: d6 / 2 (rounded up) mirror images."""
 
     caster: int
     rule = "MW-MAGIC-2"
-
-    def who(self, state: State) -> int:
-        return CHANCE
-
-    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
-        return [] if state.dead else uniform(state.actions.d6)
-
-    def auto(self, state: State) -> Transition:
-        return ()
 
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, Roll)
