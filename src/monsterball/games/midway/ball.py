@@ -16,8 +16,8 @@ from monsterball.games.midway.actions import (
 )
 from monsterball.games.midway.contact import BlockRoll, DesignateBlock, TackleRound
 from monsterball.games.midway.inplay import (
-    D6Roll,
     InPlay,
+    InPlayRoll,
     State,
     note,
     past_midfield,
@@ -123,7 +123,7 @@ class InterceptOrder(InPlay):
 
 
 @dataclass(frozen=True, slots=True)
-class CatchRoll(D6Roll):
+class CatchRoll(InPlayRoll):
     """Pass Reception (or Interception) table: d6 against the opponents in the hex, with the
     receiving modifier widening the range (ruling MW-R7). ``purpose``: pass, intercept,
     kick or punt (a failed kick or punt catch is a fumble, MW-FUM-1)."""
@@ -213,7 +213,7 @@ class RecoveryRoll(InPlay):
 
 
 @dataclass(frozen=True, slots=True)
-class Scatter(D6Roll):
+class Scatter(InPlayRoll):
     """Direction modifier (ruling MW-R3): d6 picks one of the six hexes around the ball,
     numbered clockwise from straight ahead along its travel (or by compass)."""
 
@@ -256,7 +256,7 @@ class Scatter(D6Roll):
 
 
 @dataclass(frozen=True, slots=True)
-class BounceCount(D6Roll):
+class BounceCount(InPlayRoll):
     """MW-PUNT-7: the punt hits the ground: d6 is the number of phases it bounces, the
     first bounce now."""
 
@@ -342,7 +342,7 @@ def _place_punt(state: State, travel: int, landing: bool) -> Transition:
 
 
 @dataclass(frozen=True, slots=True)
-class PuntCarry(D6Roll):
+class PuntCarry(InPlayRoll):
     """MW-PUNT-5: at the punting team's next phase, d6 more hexes along the line, then a
     direction modifier gives the hex where the punt comes down."""
 

@@ -17,8 +17,8 @@ from monsterball.games.midway.actions import (
     player_name,
 )
 from monsterball.games.midway.inplay import (
-    D6Roll,
     InPlay,
+    InPlayRoll,
     State,
     cell_of,
     end_mirror,
@@ -145,7 +145,7 @@ class TackleRound(InPlay):
 
 
 @dataclass(frozen=True, slots=True)
-class TackleRoll(D6Roll):
+class TackleRoll(InPlayRoll):
     """MW-TACK-6..9: the defensive coach rolls d6 + size modifier."""
 
     tackler: int
@@ -208,7 +208,7 @@ class DesignateBlock(InPlay):
 
 
 @dataclass(frozen=True, slots=True)
-class EttinRoll(D6Roll):
+class EttinRoll(InPlayRoll):
     """MW-SPEC-8: an ettin starting a phase next to a teammate attacks him on a 6."""
 
     ettin: int
@@ -231,7 +231,7 @@ class EttinRoll(D6Roll):
 
 
 @dataclass(frozen=True, slots=True)
-class EttinAttack(D6Roll):
+class EttinAttack(InPlayRoll):
     """The ettin's block (or tackle, on the carrier) against his teammate: neutralize or
     better (a tackle: tackled or slowed, read as stopped) takes the teammate's phase away
     (ruling MW-R12)."""

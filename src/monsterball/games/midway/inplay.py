@@ -97,8 +97,20 @@ class InPlay(Procedure[State]):
         raise NotImplementedError
 
 
-class D6Roll(InPlay):
-    """An in-play step that is one roll of a die (the subclass's ``apply`` reads it)."""
+class DieRoll(Procedure[State]):
+    """A step that is one roll of a die (the subclass's ``apply`` reads it)."""
+
+    __slots__ = ()
+
+    def actor(self, state: State) -> int:
+        return CHANCE
+
+    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
+        return uniform(state.actions.d6)
+
+
+class InPlayRoll(InPlay):
+    """An in-play step that is one roll of a die; nothing is rolled once the play is dead."""
 
     __slots__ = ()
 

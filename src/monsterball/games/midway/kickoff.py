@@ -19,6 +19,7 @@ from monsterball.games.midway.actions import (
     Word,
     player_name,
 )
+from monsterball.games.midway.inplay import DieRoll
 from monsterball.games.midway.moves import hobgoblin_setup_filter
 from monsterball.games.midway.options import TEAM_NAMES
 from monsterball.games.midway.play import (
@@ -424,18 +425,12 @@ class KickoffKick(Procedure[State]):
 
 
 @dataclass(frozen=True, slots=True)
-class KickLanding(Procedure[State]):
+class KickLanding(DieRoll):
     """MW-KICK-3/6: the direction modifier at the end of the path; out of bounds is a re-kick
     5 yards back, beyond the end zone a touchback."""
 
     team: int
     rule = "MW-KICK-6"
-
-    def actor(self, state: State) -> int:
-        return CHANCE
-
-    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
-        return uniform(state.actions.d6)
 
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, Roll)
@@ -463,19 +458,13 @@ class KickLanding(Procedure[State]):
 
 
 @dataclass(frozen=True, slots=True)
-class OnsideRoll(Procedure[State]):
+class OnsideRoll(DieRoll):
     """MW-KICK-8/11: an onside kick goes d6 hexes (+ the halfling's declared 1 or 2)
     straight toward the receivers; the kickers may recover it only past midfield."""
 
     team: int
     bonus: int
     rule = "MW-KICK-8"
-
-    def actor(self, state: State) -> int:
-        return CHANCE
-
-    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
-        return uniform(state.actions.d6)
 
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, Roll)

@@ -12,8 +12,8 @@ from monsterball.games.midway.actions import (
     AtHex,
 )
 from monsterball.games.midway.inplay import (
-    D6Roll,
     InPlay,
+    InPlayRoll,
     State,
     cell_of,
     note,
@@ -26,7 +26,7 @@ from monsterball.games.midway.state import team_of
 
 
 @dataclass(frozen=True, slots=True)
-class MirrorRoll(D6Roll):
+class MirrorRoll(InPlayRoll):
     """MW-MAGIC-2: d6 / 2 (rounded up) mirror images."""
 
     caster: int

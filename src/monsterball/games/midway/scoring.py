@@ -4,17 +4,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 
 from monsterball.core.actions import Action, Roll
-from monsterball.core.game import AUTO, CHANCE, uniform
+from monsterball.core.game import AUTO
 from monsterball.core.procedures import Procedure, Transition
 from monsterball.games.midway import chart
 from monsterball.games.midway.actions import (
     Name,
     player_name,
 )
-from monsterball.games.midway.inplay import score_text
+from monsterball.games.midway.inplay import DieRoll, score_text
 from monsterball.games.midway.options import TEAM_NAMES
 from monsterball.games.midway.play import (
     Scatter,
@@ -41,18 +40,12 @@ def big_blockers(state: State, team: int, on_field: bool) -> list[int]:
 
 
 @dataclass(frozen=True, slots=True)
-class FieldGoalRoll(Procedure[State]):
+class FieldGoalRoll(DieRoll):
     """Field Goal Success table (halfling kickers +1, ruling MW-R7)."""
 
     kicker: int
     distance: int
     rule = "MW-SCORE-6"
-
-    def actor(self, state: State) -> int:
-        return CHANCE
-
-    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
-        return uniform(state.actions.d6)
 
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, Roll)
@@ -115,7 +108,7 @@ def fg_good(state: State) -> Transition:
 
 
 @dataclass(frozen=True, slots=True)
-class KickBlockRoll(Procedure[State]):
+class KickBlockRoll(DieRoll):
     """MW-SCORE-3: d6, a 6 blocks the kick; then the kicking coach's d6, a 6 stuns the
     blocker for the next play."""
 
@@ -123,12 +116,6 @@ class KickBlockRoll(Procedure[State]):
     what: str
     kicker: int
     rule = "MW-SCORE-3"
-
-    def actor(self, state: State) -> int:
-        return CHANCE
-
-    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
-        return uniform(state.actions.d6)
 
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, Roll)
@@ -143,7 +130,7 @@ class KickBlockRoll(Procedure[State]):
 
 
 @dataclass(frozen=True, slots=True)
-class StunRoll(Procedure[State]):
+class StunRoll(DieRoll):
     """MW-SCORE-4: a 6 stuns the blocker (out of the ensuing kickoff / the next play). A
     blocked field goal is then a loose ball from the kicker's hex (MW-SCORE-8)."""
 
@@ -151,12 +138,6 @@ class StunRoll(Procedure[State]):
     what: str
     kicker: int
     rule = "MW-SCORE-4"
-
-    def actor(self, state: State) -> int:
-        return CHANCE
-
-    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
-        return uniform(state.actions.d6)
 
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, Roll)
@@ -179,17 +160,11 @@ class StunRoll(Procedure[State]):
 
 
 @dataclass(frozen=True, slots=True)
-class PatRoll(Procedure[State]):
+class PatRoll(DieRoll):
     """MW-SCORE-2: a result of 1-5 on d6 makes the kick."""
 
     kicker: int
     rule = "MW-SCORE-2"
-
-    def actor(self, state: State) -> int:
-        return CHANCE
-
-    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
-        return uniform(state.actions.d6)
 
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, Roll)
