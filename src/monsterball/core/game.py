@@ -224,6 +224,28 @@ class GameState:
         return f"<{type(self).__name__} ply={self.ply} to_act={self.current_player()}>"
 
 
+class TeamScoreState(GameState):
+    """A game between two teams that keep a score: ``winner`` is -1 while it is played, then
+    the winning seat, or 2 for a draw. Results read the same in every such game."""
+
+    __slots__ = ()
+    winner: int
+    score: list[int]
+
+    def returns(self) -> tuple[float, ...]:
+        if self.winner in (0, 1):
+            return (1.0, -1.0) if self.winner == 0 else (-1.0, 1.0)
+        return (0.0, 0.0)
+
+    def result_text(self) -> str:
+        a, b = self.score
+        if self.winner < 0:
+            return f"in progress, A {a} - B {b}"
+        if self.winner == 2:
+            return f"draw, A {a} - B {b}"
+        return f"team {self.spec.seat_name(self.winner)} wins, A {a} - B {b}"
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """A registered game: how to name it, configure it, start it and read its notation."""

@@ -26,7 +26,7 @@ from itertools import combinations
 from typing import Any, ClassVar
 
 from monsterball.core.errors import PositionError
-from monsterball.core.game import CHANCE, TERMINAL, GameSpec, GameState
+from monsterball.core.game import CHANCE, TERMINAL, GameSpec, TeamScoreState
 from monsterball.core.geometry import Grid, grid, iter_bits
 from monsterball.core.positions import check_keys, parse_name, parse_team, place_players
 from monsterball.core.procedures import Procedure
@@ -70,7 +70,7 @@ def team_players(team: int) -> range:
     return range(team * PLAYERS_PER_TEAM, (team + 1) * PLAYERS_PER_TEAM)
 
 
-class HuckMonsterState(GameState):
+class HuckMonsterState(TeamScoreState):
     """One position of Huck + Monster.
 
     Board fields (plain values, copied on clone):
@@ -547,19 +547,6 @@ class HuckMonsterState(GameState):
         return None
 
     # -- results ----------------------------------------------------------------------------
-
-    def returns(self) -> tuple[float, ...]:
-        if self.winner in (0, 1):
-            return (1.0, -1.0) if self.winner == 0 else (-1.0, 1.0)
-        return (0.0, 0.0)
-
-    def result_text(self) -> str:
-        a, b = self.score
-        if self.winner == NOBODY:
-            return f"in progress, A {a} - B {b}"
-        if self.winner == 2:
-            return f"draw, A {a} - B {b}"
-        return f"team {TEAM_NAMES[self.winner]} wins, A {a} - B {b}"
 
     # -- views ------------------------------------------------------------------------------
 

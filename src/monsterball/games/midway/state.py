@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from monsterball.core.errors import PositionError
-from monsterball.core.game import CHANCE, GameSpec, GameState
+from monsterball.core.game import CHANCE, GameSpec, TeamScoreState
 from monsterball.core.geometry import HexGrid, grid
 from monsterball.core.procedures import Procedure
 from monsterball.games.midway.actions import (
@@ -107,7 +107,7 @@ def team_players(team: int) -> range:
     return range(team * PER_TEAM, (team + 1) * PER_TEAM)
 
 
-class MidwayState(GameState):
+class MidwayState(TeamScoreState):
     """One position of Monsters of the Midway (see FIELDS for the board)."""
 
     options: MidwayOptions
@@ -326,19 +326,6 @@ class MidwayState(GameState):
         return out
 
     # -- results --------------------------------------------------------------------------------
-
-    def returns(self) -> tuple[float, ...]:
-        if self.winner in (0, 1):
-            return (1.0, -1.0) if self.winner == 0 else (-1.0, 1.0)
-        return (0.0, 0.0)
-
-    def result_text(self) -> str:
-        a, b = self.score
-        if self.winner == NOBODY:
-            return f"in progress, A {a} - B {b}"
-        if self.winner == 2:
-            return f"draw, A {a} - B {b}"
-        return f"team {TEAM_NAMES[self.winner]} wins, A {a} - B {b}"
 
     # -- views ----------------------------------------------------------------------------------
 
