@@ -184,7 +184,7 @@ class LiveGame:
                         f"game {row.id} ply {move.ply}: the seed rolls {expected}, "
                         f"the store has {move.action}"
                     )
-            live._apply(action)
+            live.commit(action)
         return live
 
     @property
@@ -277,7 +277,8 @@ class LiveGame:
         by = "chance" if actor == CHANCE else self.spec.seat_name(actor)
         return StoredMove(self.moves_made + 1, by, action.notation())
 
-    def _apply(self, action: Action) -> None:
+    def commit(self, action: Action) -> None:
+        """Apply an action that is checked and already stored, and log it."""
         actor = self.state.current_player()
         chair = self.acting_chair()
         by = "dice" if actor == CHANCE else (chair.name if chair else self.spec.seat_name(actor))
@@ -290,10 +291,6 @@ class LiveGame:
         )
         if self.log_limit is not None and len(self.log) > 2 * self.log_limit:
             del self.log[: -self.log_limit]
-
-    def commit(self, action: Action) -> None:
-        """Apply an action that is checked and already stored."""
-        self._apply(action)
 
     # -- what clients see ----------------------------------------------------------------
 

@@ -268,16 +268,17 @@ class Rooms:
         return state
 
     def record(self, replay: Replay, row: GameRow) -> GameRecord:
-        live = LiveGame.start(row)
+        """The game's record, as `monsterball play --save` would have written it."""
+        live = replay.live
         kinds: dict[str, str] = {}
         for chair in live.chairs:
             who = (chair.bot or "bot") if chair.kind == "bot" else "human"
             name = live.spec.seat_name(chair.seat)
             kinds[name] = who if name not in kinds else f"{kinds[name]}, {who}"
-        recorder = Recorder(live.state, seed=row.seed, players=kinds)
+        recorder = Recorder(replay.checkpoints[0].clone(), seed=row.seed, players=kinds)
         for text in replay.actions:
             recorder.apply(live.spec.parse_action(text), checked=False)
-        if live.state.is_terminal():
+        if recorder.state.is_terminal():
             recorder.finish()
         return recorder.record
 
