@@ -25,6 +25,7 @@ from monsterball.core.registry import all_games
 from monsterball.web.live import BOT_LEVELS, MODES, Rejected
 from monsterball.web.rooms import Room, Rooms, Watcher
 from monsterball.web.store import DEFAULT_DB_URL, Store
+from monsterball.web.ui import install as install_ui
 
 MAX_BODY_BYTES = 64 * 1024
 MAX_MESSAGE_BYTES = 4 * 1024
@@ -118,6 +119,7 @@ def create_app(db_url: str = DEFAULT_DB_URL, *, store: Store | None = None) -> F
     app.get("/play/{game_id}", include_in_schema=False)(page)
     app.get("/replay/{game_id}", include_in_schema=False)(page)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+    install_ui(app, rooms, store)  # the browser client's own routes (rules pages, rematch)
 
     # -- API -----------------------------------------------------------------------------
 

@@ -1,0 +1,337 @@
+// The game page: a seat's (or a spectator's) live view over a WebSocket.
+import { animate, die, drawBoard, flightIn, legend } from "./board.js";
+import { api, copyButton, el, errorPage } from "./util.js";
+
+const CELLS = /\b[a-z]\d{1,2}\b/g;
+
+export function lastMoveCells(log) {
+  const entry = log.slice().reverse().find((e) => e.by !== "dice");
+  return new Set(entry ? (entry.action.match(CELLS) || []) : []);
+}
+
+// What to do next, in words (the first-game guide).
+function guide(legal, selected, cellTargets) {
+  if (selected) return `Click a green space to move ${selected} there, or click ${selected} again to choose another piece.`;
+  const pieces = legal.some((l) => l.piece && l.cell);
+  if (pieces) return "Click one of your pieces with a yellow ring, then one of the green spaces it can reach.";
+  if (legal.some((l) => l.piece)) return "Click one of your pieces with a yellow ring to act with it.";
+  if (cellTargets.size) return "Click one of the yellow spaces on the board.";
+  const words = legal.slice(0, 3).map((l) => `“${l.a}”`).join(", ");
+  return `Choose with a button below (${words}${legal.length > 3 ? ", …" : ""}).`;
+}
+
+function beep() {
+  try {
+    const audio = new AudioContext();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.value = 660;
+    gain.gain.setValueAtTime(0.08, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.25);
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.25);
+  } catch { /* no audio: the title still says it */ }
+}
+
+function moveList(entries, current, onPick) {
+  const list = el("ol", { class: "moves", "data-testid": "move-list", "aria-label": "moves" },
+    entries.map((e, i) => el("li", { "data-testid": "move", "data-step": i + 1, class: [e.by === "dice" ? "dice" : "", current === i + 1 ? "current" : ""].join(" ") },
+      el("button", { type: "button", onclick: () => onPick(i + 1), "aria-label": `show the position after move ${i + 1}` },
+        el("span", { class: "ply" }, `${i + 1}.`), el("span", { class: "by" }, e.by), el("code", {}, e.action),
+        e.events.length ? el("span", { class: "words" }, e.events.join(" ")) : null))));
+  return list;
+}
+
+function yourTeam(state) {
+  const chair = state.chairs.find((c) => c.name === state.you);
+  return chair ? Object.keys(state.board.teams || { A: 0, B: 1 })[chair.seat] : null;
+}
+
+export function playPage(main, where, connection, gameId) {
+  const token = new URLSearchParams(location.search).get("token");
+  let socket = null;
+  let state = null;
+  let previousBoard = null;
+  let selected = null;
+  let pending = null; // the ply a sent move was based on, until the server answers
+  let retry = 500;
+  let errorText = "";
+  let notice = "";
+  let choices = null;
+  let online = false;
+  let everConnected = false;
+  let fatal = false;
+  let moves = [];
+  let viewing = null; // {step, data}: a past position shown from the replay API
+  let wasMine = false;
+  let sound = localStorage.getItem("monsterball-sound") === "on";
+  let textOpen = false;
+  const seenDice = new Set();
+
+  function setConnection(text, kind) {
+    connection.textContent = text;
+    connection.dataset.state = kind;
+    connection.setAttribute("data-testid", "connection");
+  }
+
+  function fail(title, message) {
+    fatal = true;
+    setConnection("not connected", "failed");
+    document.title = "monsterball — error";
+    errorPage(main, title, message);
+  }
+
+  function connect() {
+    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${gameId}` +
+      (token ? `?token=${encodeURIComponent(token)}` : "");
+    socket = new WebSocket(url);
+    setConnection(everConnected ? "reconnecting…" : "connecting…", "connecting");
+    socket.onclose = (event) => {
+      online = false;
+      if (fatal) return;
+      if (event.code === 4404 || event.code === 4403) {
+        fail("This game cannot be opened", event.reason || "the link is not valid");
+        return;
+      }
+      setConnection(`disconnected — reconnecting in ${Math.round(retry / 1000)} s…`, "offline");
+      if (state) render();
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 8000);
+    };
+    socket.onmessage = (event) => {
+      const message = JSON.parse(event.data);
+      if (message.type === "state") receive(message);
+      else if (message.type === "error") {
+        if (message.error === "bad-token" || message.error === "not-found") {
+          fail(message.error === "not-found" ? "No such game" : "This seat link is not valid", message.message);
+          return;
+        }
+        pending = null;
+        errorText = message.error === "too-many" ? `too many moves at once: ${message.message}` : message.message;
+        render();
+      }
+    };
+  }
+
+  function receive(message) {
+    const reconnected = !online && everConnected;
+    online = true;
+    retry = 500;
+    setConnection("connected", "connected");
+    if (reconnected) {
+      notice = pending !== null && message.game.ply === pending
+        ? "Reconnected. Your last move did not reach the server: make it again."
+        : "Reconnected: this is the current position.";
+    }
+    everConnected = true;
+    if (!state || message.game.ply !== state.game.ply) { selected = null; choices = null; }
+    if (state && message.game.ply !== state.game.ply) { errorText = ""; }
+    previousBoard = state && !viewing ? state.board : null;
+    state = message;
+    pending = null;
+    mergeLog(message.log);
+    const mine = state.legal.length > 0;
+    if (mine && !wasMine && sound && previousBoard) beep();
+    wasMine = mine;
+    render();
+  }
+
+  async function loadMoves() {
+    try {
+      const data = await api(`/api/games/${gameId}/moves${token ? `?token=${encodeURIComponent(token)}` : ""}`);
+      moves = data.moves;
+      if (state) render();
+    } catch { /* the live log still shows the latest moves */ }
+  }
+
+  function mergeLog(log) {
+    if (!log.length) return;
+    const last = moves.length ? moves[moves.length - 1].ply : null;
+    if (last === null && log[0].ply > 1 && !moves.length) { moves = log.slice(); loadMoves(); return; }
+    const fresh = log.filter((e) => last === null || e.ply > last);
+    if (fresh.length && last !== null && fresh[0].ply > last + 1) { loadMoves(); return; }
+    moves = moves.concat(fresh);
+  }
+
+  function send(action) {
+    if (!state || pending !== null || viewing) return;
+    errorText = "";
+    notice = "";
+    if (!online || !socket || socket.readyState !== WebSocket.OPEN) {
+      errorText = "Not connected: the move was not sent. The page reconnects by itself.";
+      render();
+      return;
+    }
+    pending = state.game.ply;
+    choices = null;
+    socket.send(JSON.stringify({ type: "act", action, ply: state.game.ply }));
+    render();
+  }
+
+  function choose(options) {
+    if (options.length === 1) send(options[0].a);
+    else { choices = options; render(); }
+  }
+
+  function onCell(cell) {
+    if (!state || pending !== null || !online || viewing) return;
+    errorText = "";
+    notice = "";
+    const legal = state.legal;
+    if (selected) {
+      const hits = legal.filter((l) => l.piece === selected && l.cell === cell);
+      if (hits.length) { choose(hits); return; }
+    }
+    const piece = state.board.pieces.find((p) => p.cell === cell);
+    if (piece) {
+      const own = legal.filter((l) => l.piece === piece.id);
+      if (own.some((l) => l.cell)) { selected = selected === piece.id ? null : piece.id; choices = null; render(); return; }
+      if (own.length) { choose(own); return; }
+    }
+    const atCell = legal.filter((l) => !l.piece && l.cell === cell);
+    if (atCell.length) { choose(atCell); return; }
+    selected = null;
+    render();
+  }
+
+  async function view(step) {
+    if (step >= moves.length) { viewing = null; render(); return; }
+    try {
+      viewing = { step, data: await api(`/api/games/${gameId}/replay?step=${step}`) };
+    } catch (error) { errorText = error.message; }
+    render();
+  }
+
+  async function rematch(button) {
+    button.disabled = true;
+    errorText = "";
+    try {
+      const made = await api(`/api/games/${gameId}/rematch`, { method: "POST", body: { token } });
+      if (state.game.mode === "online") {
+        const other = made.chairs.filter((c) => c.kind === "human" && c.url !== made.you);
+        notice = "";
+        rematchLinks = el("div", { class: "links", "data-testid": "rematch-links" },
+          el("strong", {}, "Rematch ready."),
+          el("div", {}, "Your seat: ", el("a", { href: made.you, "data-testid": "rematch-you" }, "open")),
+          other.map((c) => el("div", {}, `Send to your opponent (${c.name}): `, el("code", {}, location.origin + c.url), " ", copyButton(location.origin + c.url))));
+        render();
+      } else {
+        location.href = made.you;
+      }
+    } catch (error) { errorText = error.message; button.disabled = false; render(); }
+  }
+  let rematchLinks = null;
+
+  function endPanel() {
+    const score = state.board.panel.find(([k]) => k === "Score");
+    const button = el("button", { class: "primary", "data-testid": "rematch", "aria-label": "rematch with the seats swapped" }, "Rematch (seats swapped)");
+    button.onclick = () => rematch(button);
+    return el("div", { class: "card end-panel", "data-testid": "end-panel", role: "status" },
+      el("h2", {}, "Game over"),
+      el("p", { class: "result", "data-testid": "result" }, state.game.result),
+      score ? el("p", { class: "score" }, score[1]) : null,
+      el("div", { class: "actions" }, button,
+        el("a", { class: "button", href: "/", "data-testid": "new-game" }, "New game"),
+        el("a", { class: "button", href: `/replay/${gameId}`, "data-testid": "to-replay" }, "Replay"),
+        el("a", { class: "button", href: `/api/games/${gameId}/record`, "data-testid": "download" }, "Download")),
+      state.game.dice_seed ? el("p", { class: "fair" }, "Dice seed revealed: ", el("code", { "data-testid": "dice-seed" }, String(state.game.dice_seed))) : null,
+      rematchLinks);
+  }
+
+  function diceCard(log) {
+    const rolls = log.filter((e) => e.by === "dice").slice(-4).reverse();
+    if (!rolls.length) return null;
+    return el("div", { class: "card", "data-testid": "dice" }, el("h2", {}, "Dice"),
+      el("ul", { class: "dice-list" }, rolls.map((e) => {
+        const key = `${e.ply}`;
+        const fresh = !seenDice.has(key);
+        seenDice.add(key);
+        return el("li", {}, die(e.action, fresh), el("span", {}, e.events.join(" ")));
+      })));
+  }
+
+  function render() {
+    if (!state || fatal) return;
+    const legal = viewing || !online ? [] : state.legal;
+    const mine = state.legal.length > 0;
+    const board = viewing ? viewing.data.board : state.board;
+    const actionable = new Set(legal.filter((l) => l.piece).map((l) => l.piece));
+    const targets = new Set(selected ? legal.filter((l) => l.piece === selected && l.cell).map((l) => l.cell) : []);
+    const cellTargets = new Set(legal.filter((l) => !l.piece && l.cell).map((l) => l.cell));
+    const log = viewing ? viewing.data.log : state.log;
+    const drawing = drawBoard(board, { onCell, actionable, selected, targets, cellTargets, lastCells: lastMoveCells(log) });
+    if (!viewing && previousBoard) animate(drawing, previousBoard, board, flightIn(state.log.slice(-3)));
+    previousBoard = null;
+    const finished = state.game.status === "finished";
+    where.textContent = `${state.game.title} · ${state.game.preset || "standard"} · ${state.game.mode}`;
+    document.title = `${mine && !finished ? "(Your move) " : ""}${state.game.title} — monsterball`;
+    const acting = state.chairs.find((c) => c.name === state.to_act);
+    const thinking = !finished && acting && acting.kind === "bot";
+    const turn = finished ? null
+      : el("div", { class: `turn${mine ? " mine" : ""}`, "data-testid": "turn", "aria-live": "polite" },
+        mine ? `Your move (${state.to_act}): ${state.prompt}` : `${state.to_act || "…"} to act: ${state.prompt}`);
+    const chairs = el("div", { class: "chairs" }, state.chairs.map((c) =>
+      el("span", { class: [c.name === state.to_act ? "acting" : "", c.name === state.you ? "me" : ""].join(" ") },
+        `${c.name}${c.kind === "bot" ? ` (bot: ${c.bot})` : ""}${c.name === state.you ? " · you" : ""}`,
+        c.connected !== undefined && c.kind === "human" ? el("span", { class: `presence ${c.connected ? "on" : "off"}`, title: c.connected ? "connected" : "not connected" }, c.connected ? " ●" : " ○") : null)));
+    const buttons = legal.filter((l) => !l.piece && !l.cell);
+    const pieceOnly = selected ? legal.filter((l) => l.piece === selected && !l.cell) : [];
+    const actionBar = el("div", { class: "actions", "data-testid": "actions" },
+      [...buttons, ...pieceOnly].map((l) => el("button", { onclick: () => send(l.a), disabled: pending !== null, "data-action": l.a }, l.a)));
+    const choiceBar = choices ? el("div", { class: "actions choice", "data-testid": "choices" },
+      el("span", {}, "Which one?"),
+      choices.map((l) => el("button", { onclick: () => send(l.a), "data-action": l.a }, l.a)),
+      el("button", { onclick: () => { choices = null; render(); } }, "cancel")) : null;
+    const typed = el("input", { placeholder: "or type a move, e.g. A3-e7", "data-testid": "typed", "aria-label": "type a move in notation", disabled: !mine || !online });
+    const typedForm = el("form", { onsubmit: (event) => { event.preventDefault(); if (typed.value.trim()) send(typed.value.trim()); } }, typed);
+    const textView = el("div", { class: "textview", "data-testid": "text" }, state.text || "");
+    const details = el("details", { open: textOpen || state.text !== null }, el("summary", {}, "Text view"), textView);
+    const loadText = async () => {
+      if (state.text !== null) return;
+      const response = await fetch(`/api/games/${gameId}/text${token ? `?token=${encodeURIComponent(token)}` : ""}`);
+      textView.textContent = await response.text();
+    };
+    details.addEventListener("toggle", () => { textOpen = details.open && state.text === null; if (details.open) loadText(); });
+    if (details.open) loadText();
+    const soundBox = el("input", { type: "checkbox", checked: sound, "aria-label": "play a sound when it is your move" });
+    soundBox.onchange = () => { sound = soundBox.checked; localStorage.setItem("monsterball-sound", sound ? "on" : "off"); };
+    const banner = viewing
+      ? el("div", { class: "viewing", "data-testid": "viewing" }, `Showing the position after move ${viewing.step} of ${moves.length}. `,
+        el("button", { onclick: () => { viewing = null; render(); }, "data-testid": "live" }, "Back to the game"))
+      : null;
+    const offline = !online;
+    const moveCard = el("div", { class: "card" }, el("h2", {}, `Moves (${moves.length})`),
+      moveList(moves, viewing ? viewing.step : null, view));
+    main.replaceChildren(el("div", { class: `play${offline ? " offline" : ""}`, "data-ply": state.game.ply,
+      "data-pending": pending !== null, "data-selected": selected || "", "data-online": online },
+    el("div", { class: "board-col" },
+      banner,
+      el("div", { class: "board-wrap", "aria-disabled": offline || Boolean(viewing) }, drawing,
+        offline ? el("div", { class: "offline-veil", "data-testid": "offline", role: "status" }, "reconnecting…") : null),
+      legend(board, yourTeam(state))),
+    el("div", { class: "side" },
+      finished ? endPanel() : null,
+      el("div", { class: "card" }, turn,
+        thinking ? el("div", { class: "thinking", "data-testid": "thinking" }, `${acting.name} (bot) is thinking`, el("span", { class: "dots" }, "…")) : null,
+        chairs,
+        notice ? el("p", { class: "notice", "data-testid": "notice", role: "status" }, notice) : null,
+        errorText ? el("p", { class: "error", "data-testid": "move-error", role: "alert" }, errorText) : null,
+        mine && !finished && !viewing && online ? el("p", { class: "guide", "data-testid": "guide" }, guide(legal, selected, cellTargets)) : null,
+        choiceBar, actionBar, mine && !finished ? typedForm : null,
+        el("label", { class: "option" }, soundBox, " sound when it is my move"),
+        state.game.dice_commitment ? el("p", { class: "fair", title: "sha256 of the secret dice seed, revealed when the game ends" }, "Dice commitment: ",
+          el("code", { "data-testid": "dice-commitment" }, state.game.dice_commitment)) : null),
+      el("div", { class: "card panel" }, el("table", { class: "panel-table", "data-testid": "panel" },
+        [["Move", String(state.game.ply)], ...board.panel].map(([k, v]) => el("tr", {}, el("td", {}, k), el("td", {}, v))))),
+      diceCard(state.log),
+      moveCard,
+      el("div", { class: "card" }, details, el("p", {}, el("a", { href: `/rules/${state.game.game}` }, "How to play"))))));
+    const list = moveCard.querySelector(".moves");
+    if (list && !viewing) list.scrollTop = list.scrollHeight;
+  }
+
+  main.replaceChildren(el("p", { "data-testid": "connecting" }, "Connecting…"));
+  connect();
+  loadMoves();
+}

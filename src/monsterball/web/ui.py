@@ -1,0 +1,135 @@
+"""Routes that only the browser client needs (issue 14): the "How to play" pages, board
+pictures for the lobby, a game's full move list, and rematches.
+
+Kept apart from :mod:`monsterball.web.app` (the documented game API) and added by one call,
+``install(app, rooms, store)``.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Query
+from fastapi.responses import FileResponse, PlainTextResponse
+from pydantic import BaseModel, Field
+
+from monsterball.core.registry import all_games, get_game
+from monsterball.web.live import Rejected
+from monsterball.web.rooms import Rooms
+from monsterball.web.store import Store
+
+STATIC = resources.files("monsterball.web") / "static"
+# The rules pages are docs/rules/<game>.md: the wheel carries them as monsterball/web/rules
+# (pyproject's force-include); a source checkout reads them from docs/ directly.
+PACKAGED_RULES = resources.files("monsterball.web") / "rules"
+SOURCE_RULES = Path(__file__).resolve().parents[3] / "docs" / "rules"
+RULE_FILES = {
+    "huck-monster": "huck-monster.md",
+    "midway": "monsters-of-the-midway.md",
+    "paper-ultimate": "paper-ultimate.md",
+}
+
+
+class Rematch(BaseModel):
+    token: str | None = Field(default=None, max_length=64)
+
+
+@cache
+def rules_text(game: str) -> str | None:
+    name = RULE_FILES.get(game)
+    if name is None:
+        return None
+    packaged = PACKAGED_RULES / name
+    if packaged.is_file():
+        return packaged.read_text(encoding="utf-8")
+    source = SOURCE_RULES / name
+    return source.read_text(encoding="utf-8") if source.is_file() else None
+
+
+@cache
+def start_boards() -> dict[str, Any]:
+    """Each game's field at the start of a standard game (the lobby draws them small)."""
+    return {spec.id: spec.new_game(spec.options(None)).board(None) for spec in all_games()}
+
+
+def install(app: FastAPI, rooms: Rooms, store: Store) -> None:
+    def page() -> FileResponse:
+        return FileResponse(str(STATIC / "index.html"), media_type="text/html")
+
+    app.get("/rules/{game}", include_in_schema=False)(page)
+
+    @app.get("/api/rules/{game}")
+    async def rules(game: str) -> PlainTextResponse:
+        try:
+            spec = get_game(game)
+        except Exception:
+            raise Rejected("not-found", f"no game '{game}'") from None
+        text = rules_text(spec.id)
+        if text is None:
+            raise Rejected("not-found", f"no rules page for '{spec.id}' in this installation")
+        return PlainTextResponse(text, media_type="text/markdown")
+
+    @app.get("/api/ui/boards")
+    async def boards() -> dict[str, Any]:
+        return start_boards()
+
+    @app.get("/api/games/{game_id}/moves")
+    async def moves(
+        game_id: str, token: Annotated[str | None, Query(max_length=64)] = None
+    ) -> dict[str, Any]:
+        """Every move so far, as the seat of ``token`` may see it (spectators: public); the
+        n-th entry leads to step n of the replay API."""
+        room = await rooms.get(game_id)
+        chair = room.live.chair_for(token)
+        history = await rooms.history(game_id)
+        seat = chair.seat if chair else None
+        return {"moves": [e.for_seat(seat) for e in history.live.log]}
+
+    @app.post("/api/games/{game_id}/rematch", status_code=201)
+    async def rematch(game_id: str, body: Rematch) -> dict[str, Any]:
+        """A new game with the same rules, mode and bots, every seat swapped (a two-seat
+        game: A's coach plays B). ``you`` is the link of the asker's new chair."""
+        row = store.get(game_id)
+        if row is None:
+            raise Rejected("not-found", f"no game '{game_id}'")
+        room = await rooms.get(game_id)
+        asker = room.live.chair_for(body.token)
+        spec = room.live.spec
+        names = spec.seat_names
+        swap = {name: names[(i + 1) % len(names)] for i, name in enumerate(names)}
+        bots = {
+            swap[spec.seat_name(c["seat"])]: c["bot"] for c in row.chairs if c["kind"] == "bot"
+        }
+        new = await rooms.create(
+            game=row.game,
+            preset=row.preset,
+            options=row.options,
+            mode=row.mode,
+            coaches=len(row.chairs),
+            bots=bots,
+            seed=None,
+        )
+        chairs = [
+            {
+                "name": c.name,
+                "seat": c.seat,
+                "kind": c.kind,
+                "url": f"/play/{new.live.id}?token={c.token}" if c.kind == "human" else None,
+            }
+            for c in new.live.chairs
+        ]
+        humans = [c for c in chairs if c["kind"] == "human"]
+        mine = None
+        if asker is not None:
+            wanted = (asker.seat + 1) % len(names)
+            mine = next((c for c in humans if c["seat"] == wanted), None)
+        mine = mine or (humans[0] if humans else None)
+        return {
+            "id": new.live.id,
+            "chairs": chairs,
+            "you": mine["url"] if mine else None,
+            "watch": f"/play/{new.live.id}",
+        }
