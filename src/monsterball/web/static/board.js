@@ -269,18 +269,18 @@ function swatch(...nodes) {
 export function legend(board, you) {
   const items = [];
   for (const team of Object.keys(board.teams || { A: 0, B: 0 })) {
-    const g = svg("g", { class: `piece team-${team}` });
+    const g = svg("g", { class: `sample team-${team}` });
     g.append(svg("circle", { class: "body", cx: 11, cy: 11, r: 8 }));
     const end = (board.teams || {})[team];
     items.push([swatch(g), `team ${team}${team === you ? " (you)" : ""}${end ? ` — attacks the ${end} end` : ""}`]);
   }
-  const ring = (cls, text) => { const g = svg("g", { class: `piece ${cls}` }); g.append(svg("circle", { class: "body", cx: 11, cy: 11, r: 7, fill: "#888" })); items.push([swatch(g), text]); };
+  const ring = (cls, text) => { const g = svg("g", { class: `sample ${cls}` }); g.append(svg("circle", { class: "body", cx: 11, cy: 11, r: 7, fill: "#888" })); items.push([swatch(g), text]); };
   ring("actionable", "yellow ring: a piece you can act with");
   ring("selected", "green ring: the piece you chose — click a green space");
   items.push([swatch(svg("circle", { class: "holder-ring", cx: 11, cy: 11, r: 8 })), `dashed ring: holds the ${board.ball && board.ball.kind === "ball" ? "ball" : "disc"}`]);
   if (!board.ball || board.ball.kind !== "ball") items.push([swatch(svg("circle", { class: "disc", cx: 11, cy: 11, r: 6 })), "white circle: the disc"]);
   else items.push([swatch(svg("ellipse", { class: "ball", cx: 11, cy: 11, rx: 8, ry: 5 })), "brown oval: the ball"]);
-  items.push([swatch(svg("rect", { class: "cell last", x: 2, y: 2, width: 18, height: 18 })), "outlined spaces: the last move"]);
+  items.push([swatch(svg("rect", { class: "sample-cell last", x: 2, y: 2, width: 18, height: 18 })), "outlined spaces: the last move"]);
   const kinds = new Set(board.marks.map((m) => m.kind));
   const markText = { cone: "orange triangle: a cone", stealth: "purple dashed ring: a stealth space", path: "dots: the path", punt: "dots: the punt line", image: "grey counter: an image (which one is real is hidden)", vanished: "dashed circle: a vanished player", pothole: "brown dot: a pothole" };
   for (const kind of kinds) if (markText[kind]) items.push([null, markText[kind]]);

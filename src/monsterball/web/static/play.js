@@ -4,8 +4,9 @@ import { api, copyButton, el, errorPage } from "./util.js";
 
 const CELLS = /\b[a-z]\d{1,2}\b/g;
 
+// The spaces named by the latest move that names any (an "end" or a die names none).
 export function lastMoveCells(log) {
-  const entry = log.slice().reverse().find((e) => e.by !== "dice");
+  const entry = log.slice().reverse().find((e) => e.by !== "dice" && /\b[a-z]\d{1,2}\b/.test(e.action));
   return new Set(entry ? (entry.action.match(CELLS) || []) : []);
 }
 
@@ -217,7 +218,7 @@ export function playPage(main, where, connection, gameId) {
           other.map((c) => el("div", {}, `Send to your opponent (${c.name}): `, el("code", {}, location.origin + c.url), " ", copyButton(location.origin + c.url))));
         render();
       } else {
-        location.href = made.you;
+        location.href = made.you || made.watch;
       }
     } catch (error) { errorText = error.message; button.disabled = false; render(); }
   }
@@ -230,7 +231,7 @@ export function playPage(main, where, connection, gameId) {
     return el("div", { class: "card end-panel", "data-testid": "end-panel", role: "status" },
       el("h2", {}, "Game over"),
       el("p", { class: "result", "data-testid": "result" }, state.game.result),
-      score ? el("p", { class: "score" }, score[1]) : null,
+      score && !state.game.result.includes(score[1]) ? el("p", { class: "score" }, score[1]) : null,
       el("div", { class: "actions" }, button,
         el("a", { class: "button", href: "/", "data-testid": "new-game" }, "New game"),
         el("a", { class: "button", href: `/replay/${gameId}`, "data-testid": "to-replay" }, "Replay"),
@@ -273,7 +274,7 @@ export function playPage(main, where, connection, gameId) {
         mine ? `Your move (${state.to_act}): ${state.prompt}` : `${state.to_act || "…"} to act: ${state.prompt}`);
     const chairs = el("div", { class: "chairs" }, state.chairs.map((c) =>
       el("span", { class: [c.name === state.to_act ? "acting" : "", c.name === state.you ? "me" : ""].join(" ") },
-        `${c.name}${c.kind === "bot" ? ` (bot: ${c.bot})` : ""}${c.name === state.you ? " · you" : ""}`,
+        `${c.name}${c.kind === "bot" ? ` (bot: ${c.bot})` : ""}${c.name === state.you && state.game.mode !== "hotseat" ? " · you" : ""}`,
         c.connected !== undefined && c.kind === "human" ? el("span", { class: `presence ${c.connected ? "on" : "off"}`, title: c.connected ? "connected" : "not connected" }, c.connected ? " ●" : " ○") : null)));
     const buttons = legal.filter((l) => !l.piece && !l.cell);
     const pieceOnly = selected ? legal.filter((l) => l.piece === selected && !l.cell) : [];
@@ -309,7 +310,7 @@ export function playPage(main, where, connection, gameId) {
       banner,
       el("div", { class: "board-wrap", "aria-disabled": offline || Boolean(viewing) }, drawing,
         offline ? el("div", { class: "offline-veil", "data-testid": "offline", role: "status" }, "reconnecting…") : null),
-      legend(board, yourTeam(state))),
+      legend(board, state.game.mode === "hotseat" ? null : yourTeam(state))),
     el("div", { class: "side" },
       finished ? endPanel() : null,
       el("div", { class: "card" }, turn,
