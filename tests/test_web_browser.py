@@ -33,7 +33,7 @@ def test_hotseat_paper_ultimate_by_clicking(browser, base_url):
     page.wait_for_selector("[data-testid=board]")
     play_clicks(page, 40, seed=1)
     assert move_number(page) >= 15
-    authors = set(page.locator("[data-testid=log] .by").all_inner_texts())
+    authors = set(page.locator("[data-testid=move-list] .by").all_inner_texts())
     assert {"A", "B"} <= authors  # one screen played both teams
     shot(page, "hotseat-paper-ultimate")
     assert errors == []
@@ -46,7 +46,7 @@ def test_huck_monster_against_the_bot_by_clicking(browser, base_url):
     page.wait_for_selector("[data-testid=board]")
     assert page.locator(".chairs", has_text="bot").count() == 1
     play_clicks(page, 45, seed=2)
-    authors = set(page.locator("[data-testid=log] .by").all_inner_texts())
+    authors = set(page.locator("[data-testid=move-list] .by").all_inner_texts())
     assert {"A", "B", "dice"} <= authors  # the bot (B) and the dice answered
     assert page.locator("svg.board .piece").count() == 14
     shot(page, "bot-huck-monster")
@@ -142,11 +142,19 @@ def test_midway_draft_in_the_browser(browser, base_url):
     start_from_lobby(page, base_url, "midway", "hotseat")
     page.wait_for_selector("[data-testid=actions] button[data-action='draft best']")
     shot(page, "midway-draft")
-    page.click("[data-testid=actions] button[data-action='draft orc']")
+    page.click("[data-testid=draft] button[data-action='draft orc']")
     page.wait_for_function(
-        "() => [...document.querySelectorAll('[data-testid=log] li')]"
+        "() => [...document.querySelectorAll('[data-testid=move]')]"
         ".some(li => li.innerText.includes('draft orc'))"
     )
+    # The draft is a table of types with their cost, size, movement and ability (MW-DRAFT-1:
+    # 10 players for at most 210 points; an orc costs 10).
+    page.wait_for_selector("[data-testid=points-left]:has-text('200 of 210 points left')")
+    header = page.locator("[data-testid=draft] th").all_inner_texts()
+    assert {"cost", "size", "move", "ability"} <= {h.strip(" ▲▼") for h in header}
+    page.click("[data-testid=draft] button.sort:has-text('cost')")  # sorted by cost, descending
+    costs = [int(c) for c in page.locator("[data-testid=draft] td:nth-child(2)").all_inner_texts()]
+    assert costs == sorted(costs, reverse=True)
     while page.locator("[data-testid=actions] button[data-action='draft best']").count():
         page.click("[data-testid=actions] button[data-action='draft best']")
         time.sleep(0.1)

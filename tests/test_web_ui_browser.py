@@ -242,3 +242,76 @@ def test_no_horizontal_overflow(browser, base_url, width):
             assert box["height"] > 600  # a big screen gets a big board
         shot(page, f"{game}-{width}px")
     assert errors == []
+
+
+def test_catch_odds_while_aiming_are_the_odds_commands_figures(browser, base_url):
+    import random
+    import subprocess
+    import sys
+
+    from monsterball.core.registry import get_game
+    from monsterball.games.huck_monster.throw_odds import throw_odds
+
+    body = {"game": "huck-monster", "preset": "basic", "seed": 3}  # basic: no strategy dice
+    created = httpx.post(base_url + "/api/games", json=body).json()
+    game_id, token = created["id"], created["chairs"][0]["token"]
+    rng = random.Random(4)
+    state = httpx.get(f"{base_url}/api/games/{game_id}?token={token}").json()
+    for _ in range(1500):  # play on by the API until a Handler aims a throw someone bids on
+        move = rng.choice(state["legal"])["a"]
+        if any(a["a"].startswith("throw ") for a in state["legal"]):
+            targets = httpx.get(f"{base_url}/api/games/{game_id}/odds").json()["targets"]
+            contested = [t for t in targets if t["p"] < 1]
+            if contested:
+                break
+            move = targets[0]["action"]
+        answer = httpx.post(
+            f"{base_url}/api/games/{game_id}/act",
+            json={"token": token, "action": move, "ply": state["game"]["ply"]},
+        )
+        state = answer.json()
+    else:
+        pytest.fail("no contested throw was aimed in 1500 moves")
+    # The same position in this process, from the public move list.
+    spec = get_game("huck-monster")
+    local = spec.new_game(spec.options("basic"))
+    moves = httpx.get(f"{base_url}/api/games/{game_id}/moves?token={token}").json()["moves"]
+    for move in moves:
+        local.apply_unchecked(spec.parse_action(move["action"]))
+    expected = {o.action: o for o in throw_odds(local)}
+    assert expected
+
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    page.goto(f"{base_url}/play/{game_id}?token={token}")
+    page.wait_for_selector(".odds-list li")
+    receiver = contested[0]["receiver"]
+    page.click(f"svg.board [data-piece={receiver}]")
+    page.wait_for_selector(f"svg.board text[data-testid=odds]")
+    rows = page.locator(".odds-list li")
+    assert rows.count() == min(12, sum(o.receiver == receiver for o in expected.values()))
+    for i in range(rows.count()):
+        action = rows.nth(i).get_attribute("data-action")
+        figure = rows.nth(i).locator("[data-testid=odds]")
+        assert figure.inner_text() == f"{100 * float(expected[action].p_catch):.1f}%"
+    best = expected[rows.nth(rows.count() - 1).get_attribute("data-action")]
+    assert best.p_catch < 1
+    # ... and the figure is what `monsterball odds` says for that setup.
+    setup = best.setup
+    args = ["--throw", str(setup.throw_count), "--intercepts", str(setup.intercepts)]
+    args += ["--catch-marks", str(setup.catch_marks), "--challenges", str(setup.challenges)]
+    args += ["--mark"] if setup.mark else []
+    out = subprocess.run(
+        [sys.executable, "-m", "monsterball.cli", "odds", "huck-monster", *args],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    fraction = re.search(r"P\(catch\) = (\d+/\d+)", out)
+    assert fraction and rows.nth(rows.count() - 1).locator("[data-testid=odds]").get_attribute(
+        "title"
+    ) == fraction.group(1)
+    shot(page, "huck-monster-aiming-odds")
+    page.click("[data-testid=odds-toggle]")  # purists hide them
+    assert page.locator("[data-testid=odds]").count() == 0
+    assert errors == []

@@ -12,6 +12,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
 
+import anyio
 from fastapi import FastAPI, Query
 from fastapi.responses import FileResponse, PlainTextResponse
 from pydantic import BaseModel, Field
@@ -55,6 +56,69 @@ def start_boards() -> dict[str, Any]:
     return {spec.id: spec.new_game(spec.options(None)).board(None) for spec in all_games()}
 
 
+def midway_roster(state: Any) -> dict[str, Any]:
+    """Monsters of the Midway's draft chart, what each team has drafted, and every drafted
+    player's type (public: both coaches see the draft screen)."""
+    from monsterball.games.midway.actions import player_name
+    from monsterball.games.midway.draft import Draft, affordable, draft_left
+    from monsterball.games.midway.options import TEAM_NAMES
+
+    chart = state.chart
+    top = state.stack[-1] if state.stack else None
+    team = top.team if isinstance(top, Draft) else None
+    ok = set(affordable(state, team)) if team is not None else set()
+    per_team = chart.team_size
+    teams = []
+    for side, name in enumerate(TEAM_NAMES):
+        slots, points = draft_left(state, side)
+        picked = [k for k in state.roster[side * per_team : (side + 1) * per_team] if k]
+        teams.append({"team": name, "slots": slots, "points": points, "picked": picked})
+    return {
+        "drafting": TEAM_NAMES[team] if team is not None else None,
+        "max_points": chart.max_points,
+        "types": [
+            {
+                "type": name,
+                "points": row.points,
+                "mv": row.mv,
+                "size": row.size,
+                "qb": row.qb_range,
+                "rec": row.rec_mod,
+                "magic": row.magic,
+                "affordable": name in ok,
+            }
+            for name, row in ((n, chart.types[n]) for n in chart.names)
+        ],
+        "teams": teams,
+        "players": {player_name(p): kind for p, kind in enumerate(state.roster) if kind},
+    }
+
+
+def huck_odds(state: Any) -> dict[str, Any]:
+    from monsterball.games.huck_monster.throw_odds import caveats, throw_odds
+
+    targets = throw_odds(state)
+    return {
+        "ply": state.ply,
+        "targets": [
+            {
+                "action": o.action,
+                "cell": o.cell,
+                "receiver": o.receiver,
+                "p": float(o.p_catch),
+                "exact": f"{o.p_catch.numerator}/{o.p_catch.denominator}",
+                "count": o.setup.throw_count,
+                "mark": o.setup.mark,
+                "intercepts": o.setup.intercepts,
+                "catch_marks": o.setup.catch_marks,
+                "challenges": o.setup.challenges,
+            }
+            for o in targets
+        ],
+        "caveats": caveats(state) if targets else [],
+    }
+
+
 def install(app: FastAPI, rooms: Rooms, store: Store) -> None:
     def page() -> FileResponse:
         return FileResponse(str(STATIC / "index.html"), media_type="text/html")
@@ -88,6 +152,39 @@ def install(app: FastAPI, rooms: Rooms, store: Store) -> None:
         seat = chair.seat if chair else None
         return {"moves": [e.for_seat(seat) for e in history.live.log]}
 
+    @app.get("/api/games/{game_id}/odds")
+    async def odds(game_id: str) -> dict[str, Any]:
+        """Huck + Monster, while the Handler aims: the exact chance each target is caught
+        against the bidders the engine's path would meet (`monsterball odds` arithmetic)."""
+        room = await rooms.get(game_id)
+        if room.live.spec.id != "huck-monster":
+            return {"targets": [], "caveats": []}
+        state = room.live.state.clone()  # the room may move on while this is computed
+        return await anyio.to_thread.run_sync(huck_odds, state)
+
+    @app.get("/api/games/{game_id}/presence")
+    async def presence(game_id: str) -> dict[str, Any]:
+        """Open sockets per chair, and spectators: who is at the table now. Reads the rooms
+        in memory only (a game nobody has opened since a restart has nobody connected)."""
+        room = rooms.rooms.get(game_id)
+        if room is None and store.get(game_id) is None:
+            raise Rejected("not-found", f"no game '{game_id}'")
+        counts: dict[str, int] = {}
+        spectators = 0
+        for watcher in room.watchers if room else ():
+            if watcher.chair is None:
+                spectators += 1
+            else:
+                counts[watcher.chair.name] = counts.get(watcher.chair.name, 0) + 1
+        return {"chairs": counts, "spectators": spectators}
+
+    @app.get("/api/games/{game_id}/roster")
+    async def roster(game_id: str) -> dict[str, Any]:
+        room = await rooms.get(game_id)
+        if room.live.spec.id != "midway":
+            raise Rejected("bad-request", "only Monsters of the Midway drafts a roster")
+        return midway_roster(room.live.state)
+
     @app.post("/api/games/{game_id}/rematch", status_code=201)
     async def rematch(game_id: str, body: Rematch) -> dict[str, Any]:
         """A new game with the same rules, mode and bots, every seat swapped (a two-seat
@@ -100,9 +197,7 @@ def install(app: FastAPI, rooms: Rooms, store: Store) -> None:
         spec = room.live.spec
         names = spec.seat_names
         swap = {name: names[(i + 1) % len(names)] for i, name in enumerate(names)}
-        bots = {
-            swap[spec.seat_name(c["seat"])]: c["bot"] for c in row.chairs if c["kind"] == "bot"
-        }
+        bots = {swap[spec.seat_name(c["seat"])]: c["bot"] for c in row.chairs if c["kind"] == "bot"}
         new = await rooms.create(
             game=row.game,
             preset=row.preset,

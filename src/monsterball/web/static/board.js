@@ -266,7 +266,7 @@ function swatch(...nodes) {
   return root;
 }
 
-export function legend(board, you) {
+export function legend(board, you, ballKind = "disc") {
   const items = [];
   for (const team of Object.keys(board.teams || { A: 0, B: 0 })) {
     const g = svg("g", { class: `sample team-${team}` });
@@ -277,8 +277,8 @@ export function legend(board, you) {
   const ring = (cls, text) => { const g = svg("g", { class: `sample ${cls}` }); g.append(svg("circle", { class: "body", cx: 11, cy: 11, r: 7, fill: "#888" })); items.push([swatch(g), text]); };
   ring("actionable", "yellow ring: a piece you can act with");
   ring("selected", "green ring: the piece you chose — click a green space");
-  items.push([swatch(svg("circle", { class: "holder-ring", cx: 11, cy: 11, r: 8 })), `dashed ring: holds the ${board.ball && board.ball.kind === "ball" ? "ball" : "disc"}`]);
-  if (!board.ball || board.ball.kind !== "ball") items.push([swatch(svg("circle", { class: "disc", cx: 11, cy: 11, r: 6 })), "white circle: the disc"]);
+  items.push([swatch(svg("circle", { class: "holder-ring", cx: 11, cy: 11, r: 8 })), `dashed ring: holds the ${ballKind}`]);
+  if (ballKind !== "ball") items.push([swatch(svg("circle", { class: "disc", cx: 11, cy: 11, r: 6 })), "white circle: the disc"]);
   else items.push([swatch(svg("ellipse", { class: "ball", cx: 11, cy: 11, rx: 8, ry: 5 })), "brown oval: the ball"]);
   items.push([swatch(svg("rect", { class: "sample-cell last", x: 2, y: 2, width: 18, height: 18 })), "outlined spaces: the last move"]);
   const kinds = new Set(board.marks.map((m) => m.kind));

@@ -12,6 +12,9 @@ export function lastMoveCells(log) {
 
 // What to do next, in words (the first-game guide).
 function guide(legal, selected, cellTargets) {
+  if (selected && legal.some((l) => l.piece === selected && l.a.startsWith("throw "))) {
+    return `Click a green space to throw to ${selected}: the disc stops there, next to him. Click ${selected} again to choose another receiver.`;
+  }
   if (selected) return `Click a green space to move ${selected} there, or click ${selected} again to choose another piece.`;
   const pieces = legal.some((l) => l.piece && l.cell);
   if (pieces) return "Click one of your pieces with a yellow ring, then one of the green spaces it can reach.";
@@ -69,6 +72,11 @@ export function playPage(main, where, connection, gameId) {
   let sound = localStorage.getItem("monsterball-sound") === "on";
   let textOpen = false;
   const seenDice = new Set();
+  let odds = null; // Huck + Monster: catch odds of each target while aiming
+  let showOdds = localStorage.getItem("monsterball-odds") !== "off";
+  let presence = null; // open sockets per chair (polled: who is at the table)
+  let roster = null; // Midway: the draft chart and each drafted player's type
+  let draftSort = { key: "points", down: false };
 
   function setConnection(text, kind) {
     connection.textContent = text;
@@ -132,6 +140,8 @@ export function playPage(main, where, connection, gameId) {
     state = message;
     pending = null;
     mergeLog(message.log);
+    if (message.game.game === "midway") loadRoster();
+    if (message.legal.some((l) => l.a.startsWith("throw "))) loadOdds(message.game.ply);
     const mine = state.legal.length > 0;
     if (mine && !wasMine && sound && previousBoard) beep();
     wasMine = mine;
@@ -144,6 +154,71 @@ export function playPage(main, where, connection, gameId) {
       moves = data.moves;
       if (state) render();
     } catch { /* the live log still shows the latest moves */ }
+  }
+
+  async function loadOdds(ply) {
+    try {
+      const answer = await api(`/api/games/${gameId}/odds`);
+      if (answer.ply === ply) { odds = answer; render(); }
+    } catch { odds = null; }
+  }
+
+  function oddsCard(legal) {
+    const current = odds && state && odds.ply === state.game.ply && odds.targets.length && legal.length ? odds : null;
+    const toggle = el("input", { type: "checkbox", checked: showOdds, "data-testid": "odds-toggle", "aria-label": "show the catch odds" });
+    toggle.onchange = () => { showOdds = toggle.checked; localStorage.setItem("monsterball-odds", showOdds ? "on" : "off"); render(); };
+    if (!current) return null;
+    const bids = (t) => [t.mark ? "a Mark" : "", t.intercepts ? `${t.intercepts} Intercept${t.intercepts > 1 ? "s" : ""}` : "",
+      t.catch_marks ? `${t.catch_marks} catch Mark${t.catch_marks > 1 ? "s" : ""}` : "", t.challenges ? `${t.challenges} Challenge${t.challenges > 1 ? "s" : ""}` : ""]
+      .filter(Boolean).join(", ") || "nobody bids";
+    const shown = current.targets.filter((t) => !selected || t.receiver === selected).sort((a, b) => b.p - a.p);
+    return el("div", { class: "card odds" },
+      el("h2", {}, `Catch odds (a throw of ${current.targets[0].count})`),
+      el("label", { class: "option" }, toggle, " show the exact odds"),
+      showOdds ? [
+        el("p", { class: "muted" }, selected ? `Targets for ${selected}, best first. ` : "Every target, best first; choose a receiver to see his. ",
+          "Exact, against the bidders the disc would meet on the path the engine chooses",
+          current.caveats.length ? ` (${current.caveats.join("; ")})` : "", "."),
+        el("ol", { class: "odds-list" }, shown.slice(0, 12).map((t) => el("li", { "data-action": t.action },
+          el("strong", { "data-testid": "odds", title: t.exact }, `${(100 * t.p).toFixed(1)}%`), ` ${t.receiver} at ${t.cell} — ${bids(t)}`)))] : null);
+  }
+
+  async function loadRoster() {
+    if (roster && !roster.drafting && Object.keys(roster.players).length >= 20) return;
+    try { roster = await api(`/api/games/${gameId}/roster`); render(); } catch { /* the text view has it too */ }
+  }
+
+  function playerLabel(action) {
+    const who = /^([A-Z]\d+)\b/.exec(action);
+    const kind = who && roster && roster.players[who[1]];
+    if (!kind) return action;
+    const row = roster.types.find((t) => t.type === kind);
+    return `${action} — ${kind}${row ? ` (size ${row.size}, move ${row.mv})` : ""}`;
+  }
+
+  function draftCard(legal) {
+    const drafts = new Set(legal.filter((l) => /^draft \S+$/.test(l.a)).map((l) => l.a.slice(6)));
+    if (!roster || !drafts.size) return null;
+    const columns = [["type", "type"], ["points", "cost"], ["size", "size"], ["mv", "move"], ["qb", "QB range"], ["rec", "receive"], ["magic", "ability"]];
+    const rows = roster.types.slice().sort((a, b) => {
+      const [x, y] = [a[draftSort.key], b[draftSort.key]];
+      const order = typeof x === "number" ? x - y : String(x).localeCompare(String(y));
+      return draftSort.down ? -order : order;
+    });
+    const team = roster.teams.find((t) => t.team === roster.drafting) || roster.teams[0];
+    const sortBy = (key) => { draftSort = { key, down: draftSort.key === key && !draftSort.down }; render(); };
+    return el("div", { class: "card", "data-testid": "draft" },
+      el("h2", {}, `Draft for team ${team.team}`),
+      el("p", { "data-testid": "points-left" }, `${team.points} of ${roster.max_points} points left, ${team.slots} players to pick.`,
+        team.picked.length ? ` Drafted: ${team.picked.join(", ")}.` : ""),
+      el("div", { class: "table-scroll" }, el("table", { class: "draft" },
+        el("tr", {}, columns.map(([key, label]) => el("th", {}, el("button", { type: "button", class: "sort", onclick: () => sortBy(key),
+          "aria-label": `sort by ${label}` }, label, draftSort.key === key ? (draftSort.down ? " ▼" : " ▲") : ""))), el("th", {})),
+        rows.map((t) => el("tr", { class: drafts.has(t.type) ? "" : "unaffordable" },
+          el("td", {}, t.type), el("td", {}, t.points), el("td", {}, t.size), el("td", {}, t.mv), el("td", {}, t.qb),
+          el("td", {}, t.rec >= 0 ? `+${t.rec}` : t.rec), el("td", {}, t.magic || "—"),
+          el("td", {}, el("button", { onclick: () => send(`draft ${t.type}`), disabled: !drafts.has(t.type) || pending !== null,
+            "data-action": `draft ${t.type}`, title: drafts.has(t.type) ? "" : "would leave too few points for a full team" }, "draft")))))));
   }
 
   function mergeLog(log) {
@@ -261,7 +336,11 @@ export function playPage(main, where, connection, gameId) {
     const targets = new Set(selected ? legal.filter((l) => l.piece === selected && l.cell).map((l) => l.cell) : []);
     const cellTargets = new Set(legal.filter((l) => !l.piece && l.cell).map((l) => l.cell));
     const log = viewing ? viewing.data.log : state.log;
-    const drawing = drawBoard(board, { onCell, actionable, selected, targets, cellTargets, lastCells: lastMoveCells(log) });
+    const cellOdds = {};
+    if (showOdds && selected && odds && odds.ply === state.game.ply && !viewing) {
+      for (const t of odds.targets) if (t.receiver === selected) cellOdds[t.cell] = `${Math.round(100 * t.p)}%`;
+    }
+    const drawing = drawBoard(board, { onCell, actionable, selected, targets, cellTargets, lastCells: lastMoveCells(log), odds: cellOdds });
     if (!viewing && previousBoard) animate(drawing, previousBoard, board, flightIn(state.log.slice(-3)));
     previousBoard = null;
     const finished = state.game.status === "finished";
@@ -275,14 +354,17 @@ export function playPage(main, where, connection, gameId) {
     const chairs = el("div", { class: "chairs" }, state.chairs.map((c) =>
       el("span", { class: [c.name === state.to_act ? "acting" : "", c.name === state.you ? "me" : ""].join(" ") },
         `${c.name}${c.kind === "bot" ? ` (bot: ${c.bot})` : ""}${c.name === state.you && state.game.mode !== "hotseat" ? " · you" : ""}`,
-        c.connected !== undefined && c.kind === "human" ? el("span", { class: `presence ${c.connected ? "on" : "off"}`, title: c.connected ? "connected" : "not connected" }, c.connected ? " ●" : " ○") : null)));
-    const buttons = legal.filter((l) => !l.piece && !l.cell);
+        presence && c.kind === "human" && state.game.mode !== "hotseat" ? el("span", { class: `presence ${presence.chairs[c.name] ? "on" : "off"}`, "data-testid": `presence-${c.name}`,
+          title: presence.chairs[c.name] ? "connected" : "not connected" }, presence.chairs[c.name] ? " ● here" : " ○ away") : null)),
+      presence && presence.spectators ? el("span", { class: "muted" }, ` ${presence.spectators} watching`) : null);
+    const draft = draftCard(legal);
+    const buttons = legal.filter((l) => !l.piece && !l.cell && !(draft && /^draft \S+$/.test(l.a) && !["draft best", "draft random"].includes(l.a)));
     const pieceOnly = selected ? legal.filter((l) => l.piece === selected && !l.cell) : [];
     const actionBar = el("div", { class: "actions", "data-testid": "actions" },
       [...buttons, ...pieceOnly].map((l) => el("button", { onclick: () => send(l.a), disabled: pending !== null, "data-action": l.a }, l.a)));
     const choiceBar = choices ? el("div", { class: "actions choice", "data-testid": "choices" },
       el("span", {}, "Which one?"),
-      choices.map((l) => el("button", { onclick: () => send(l.a), "data-action": l.a }, l.a)),
+      choices.map((l) => el("button", { onclick: () => send(l.a), "data-action": l.a }, playerLabel(l.a))),
       el("button", { onclick: () => { choices = null; render(); } }, "cancel")) : null;
     const typed = el("input", { placeholder: "or type a move, e.g. A3-e7", "data-testid": "typed", "aria-label": "type a move in notation", disabled: !mine || !online });
     const typedForm = el("form", { onsubmit: (event) => { event.preventDefault(); if (typed.value.trim()) send(typed.value.trim()); } }, typed);
@@ -308,9 +390,10 @@ export function playPage(main, where, connection, gameId) {
       "data-pending": pending !== null, "data-selected": selected || "", "data-online": online },
     el("div", { class: "board-col" },
       banner,
+      draft,
       el("div", { class: "board-wrap", "aria-disabled": offline || Boolean(viewing) }, drawing,
         offline ? el("div", { class: "offline-veil", "data-testid": "offline", role: "status" }, "reconnecting…") : null),
-      legend(board, state.game.mode === "hotseat" ? null : yourTeam(state))),
+      legend(board, state.game.mode === "hotseat" ? null : yourTeam(state), state.game.game === "midway" ? "ball" : "disc")),
     el("div", { class: "side" },
       finished ? endPanel() : null,
       el("div", { class: "card" }, turn,
@@ -318,13 +401,15 @@ export function playPage(main, where, connection, gameId) {
         chairs,
         notice ? el("p", { class: "notice", "data-testid": "notice", role: "status" }, notice) : null,
         errorText ? el("p", { class: "error", "data-testid": "move-error", role: "alert" }, errorText) : null,
-        mine && !finished && !viewing && online ? el("p", { class: "guide", "data-testid": "guide" }, guide(legal, selected, cellTargets)) : null,
+        mine && !finished && !viewing && online ? el("p", { class: "guide", "data-testid": "guide" },
+          draft ? "Pick a type in the draft table (its cost, size, move and ability are listed), or let “draft best” choose." : guide(legal, selected, cellTargets)) : null,
         choiceBar, actionBar, mine && !finished ? typedForm : null,
         el("label", { class: "option" }, soundBox, " sound when it is my move"),
         state.game.dice_commitment ? el("p", { class: "fair", title: "sha256 of the secret dice seed, revealed when the game ends" }, "Dice commitment: ",
           el("code", { "data-testid": "dice-commitment" }, state.game.dice_commitment)) : null),
       el("div", { class: "card panel" }, el("table", { class: "panel-table", "data-testid": "panel" },
         [["Move", String(state.game.ply)], ...board.panel].map(([k, v]) => el("tr", {}, el("td", {}, k), el("td", {}, v))))),
+      oddsCard(legal),
       diceCard(state.log),
       moveCard,
       el("div", { class: "card" }, details, el("p", {}, el("a", { href: `/rules/${state.game.game}` }, "How to play"))))));
@@ -332,7 +417,19 @@ export function playPage(main, where, connection, gameId) {
     if (list && !viewing) list.scrollTop = list.scrollHeight;
   }
 
+  async function pollPresence() {
+    if (fatal) return;
+    if (online && document.visibilityState === "visible") {
+      try {
+        const now = await api(`/api/games/${gameId}/presence`);
+        if (JSON.stringify(now) !== JSON.stringify(presence)) { presence = now; render(); }
+      } catch { /* shown again at the next poll */ }
+    }
+    setTimeout(pollPresence, 4000);
+  }
+
   main.replaceChildren(el("p", { "data-testid": "connecting" }, "Connecting…"));
   connect();
+  setTimeout(pollPresence, 300);
   loadMoves();
 }
