@@ -63,6 +63,10 @@ def test_online_room_two_browsers_play_each_other(browser, base_url):
     for seat, link in links.items():
         pages[seat].goto(base_url + link)
         pages[seat].wait_for_selector("[data-testid=board]")
+    # Each seat sees that the other is at the table (presence is polled every few seconds).
+    pages["A"].wait_for_selector("[data-testid=presence-B].on", timeout=15_000)
+    pages["B"].wait_for_selector("[data-testid=presence-A].on", timeout=15_000)
+    assert "Send to your opponent (B)" in host.inner_text("[data-testid=links]")
     rng = random.Random(3)
     seats_moved = set()
     for _ in range(30):
@@ -119,6 +123,32 @@ def test_replay_viewer_steps_downloads_and_plays_on(browser, base_url):
     page.wait_for_function(
         "() => document.querySelector('[data-testid=replay-step]').innerText.startsWith('Step 2 ')"
     )
+    page.fill("[data-testid=jump]", "40")
+    page.dispatch_event("[data-testid=jump]", "change")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=replay-step]').innerText.startsWith('Step 40 ')"
+    )
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    page.keyboard.press("ArrowRight")  # the keyboard steps too
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=replay-step]').innerText.startsWith('Step 41 ')"
+    )
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=replay-step]').innerText.startsWith('Step 40 ')"
+    )
+    # The chances graph marks the biggest swings; a click goes to that step.
+    swing = page.locator("[data-testid=swing]").first
+    target = swing.get_attribute("data-step")
+    swing.click()
+    page.wait_for_function(
+        "(n) => document.querySelector('[data-testid=replay-step]').innerText"
+        ".startsWith(`Step ${n} `)",
+        arg=target,
+    )
+    for kind in ("first", "back", "forward", "last"):  # icons, named for screen readers
+        button = page.locator(f"[data-testid={kind}]")
+        assert button.get_attribute("aria-label") and button.locator("svg").count() == 1
     page.fill("[data-testid=jump]", "40")
     page.dispatch_event("[data-testid=jump]", "change")
     page.wait_for_function(

@@ -97,6 +97,11 @@ def test_a_bad_link_says_so_at_once(browser, base_url):
         if link.startswith("/play"):
             assert page.inner_text("[data-testid=connection]") == "not connected"
     shot(page, "error-page")
+    # The replay of a game still being played explains why it offers no record or fork.
+    page.goto(f"{base_url}/replay/{created['id']}")
+    page.wait_for_selector("[data-testid=unfinished]")
+    assert "still being played" in page.inner_text("[data-testid=unfinished]")
+    assert page.locator("[data-testid=fork], [data-testid=download]").count() == 0
     assert errors == []
 
 

@@ -18,8 +18,9 @@ from fastapi.responses import FileResponse, PlainTextResponse
 from pydantic import BaseModel, Field
 
 from monsterball.core.registry import all_games, get_game
+from monsterball.heuristic import heuristic_for
 from monsterball.web.live import Rejected
-from monsterball.web.rooms import Rooms
+from monsterball.web.rooms import Replay, Rooms
 from monsterball.web.store import Store
 
 STATIC = resources.files("monsterball.web") / "static"
@@ -119,6 +120,41 @@ def huck_odds(state: Any) -> dict[str, Any]:
     }
 
 
+CHANCE_POINTS = 600  # the graph's resolution; swings are found over every step
+
+
+def chances(history: Replay) -> dict[str, Any]:
+    """Seat A's chances over a game, from the game heuristic's evaluation of every step
+    ((1 + value) / 2), and the biggest swings with the move that caused each."""
+    heuristic = heuristic_for(history.live.spec)
+    state = history.checkpoints[0].clone()
+    spec = state.spec
+    values = [heuristic.value(state, 0)]
+    for text in history.actions:
+        state.apply_unchecked(spec.parse_action(text))
+        values.append(heuristic.value(state, 0))
+    chance = [round((1 + v) / 2, 4) for v in values]
+    stride = max(1, len(chance) // CHANCE_POINTS)
+    points = [[i, chance[i]] for i in range(0, len(chance), stride)]
+    if points[-1][0] != len(chance) - 1:
+        points.append([len(chance) - 1, chance[-1]])
+    log = history.live.log
+    steps = sorted(range(1, len(chance)), key=lambda i: -abs(chance[i] - chance[i - 1]))
+    swings = [
+        {
+            "step": i,
+            "before": chance[i - 1],
+            "after": chance[i],
+            "by": log[i - 1].by if i - 1 < len(log) else "",
+            "action": log[i - 1].public if i - 1 < len(log) else history.actions[i - 1],
+            "events": log[i - 1].events if i - 1 < len(log) else [],
+        }
+        for i in sorted(steps[:5])
+        if abs(chance[i] - chance[i - 1]) > 0.02
+    ]
+    return {"points": points, "swings": swings, "steps": len(chance) - 1}
+
+
 def install(app: FastAPI, rooms: Rooms, store: Store) -> None:
     def page() -> FileResponse:
         return FileResponse(str(STATIC / "index.html"), media_type="text/html")
@@ -161,6 +197,23 @@ def install(app: FastAPI, rooms: Rooms, store: Store) -> None:
             return {"targets": [], "caveats": []}
         state = room.live.state.clone()  # the room may move on while this is computed
         return await anyio.to_thread.run_sync(huck_odds, state)
+
+    chance_cache: dict[str, dict[str, Any]] = {}
+
+    @app.get("/api/games/{game_id}/chances")
+    async def game_chances(game_id: str) -> dict[str, Any]:
+        """Finished games only: an evaluation of a game in play would read its secrets."""
+        row = store.get(game_id)
+        if row is None:
+            raise Rejected("not-found", f"no game '{game_id}'")
+        if row.status != "finished":
+            raise Rejected("not-finished", "the chances graph is drawn when the game ends")
+        if game_id not in chance_cache:
+            history = await rooms.history(game_id)
+            chance_cache[game_id] = await anyio.to_thread.run_sync(chances, history)
+            while len(chance_cache) > 32:
+                chance_cache.pop(next(iter(chance_cache)))
+        return chance_cache[game_id]
 
     @app.get("/api/games/{game_id}/presence")
     async def presence(game_id: str) -> dict[str, Any]:

@@ -16,6 +16,39 @@ function icon(kind) {
   return root;
 }
 
+// Seat A's chances over the game (the heuristic's evaluation), the biggest swings marked.
+function chanceGraph(chances, step, go) {
+  const W = 600;
+  const H = 130;
+  const x = (i) => (i / Math.max(1, chances.steps)) * W;
+  const y = (c) => (1 - c) * H;
+  const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chances", "data-testid": "chances",
+    role: "img", "aria-label": "team A's chances over the game; click to go to that step" });
+  root.append(svg("rect", { x: 0, y: 0, width: W, height: H, class: "chance-bg" }));
+  root.append(svg("line", { x1: 0, x2: W, y1: H / 2, y2: H / 2, class: "chance-mid" }));
+  const line = chances.points.map(([i, c]) => `${x(i).toFixed(1)},${y(c).toFixed(1)}`).join(" ");
+  root.append(svg("polygon", { points: `0,${H} ${line} ${W},${H}`, class: "chance-area" }));
+  root.append(svg("polyline", { points: line, class: "chance-line" }));
+  root.append(svg("line", { x1: x(step), x2: x(step), y1: 0, y2: H, class: "chance-now" }));
+  for (const swing of chances.swings) {
+    const dot = svg("circle", { cx: x(swing.step), cy: y(swing.after), r: 6, class: "chance-swing", "data-step": swing.step });
+    dot.append(svg("title", {}, `step ${swing.step}: ${swing.by} ${swing.action}`));
+    dot.addEventListener("click", (event) => { event.stopPropagation(); go(swing.step); });
+    root.append(dot);
+  }
+  root.addEventListener("click", (event) => {
+    const box = root.getBoundingClientRect();
+    go(Math.round(((event.clientX - box.left) / box.width) * chances.steps));
+  });
+  return el("div", { class: "card" }, el("h2", {}, "Chances over the game"),
+    el("p", { class: "muted" }, "Team A's chances (blue, above the middle line: A ahead), from the game's heuristic evaluation. Click to go there; the dots are the biggest swings."),
+    root,
+    el("ol", { class: "swings" }, chances.swings.map((s) => el("li", {},
+      el("button", { onclick: () => go(s.step), "data-testid": "swing", "data-step": s.step },
+        `step ${s.step}`), ` ${s.by}: ${s.action} — A ${Math.round(100 * s.before)}% → ${Math.round(100 * s.after)}%`,
+      s.events.length ? el("span", { class: "muted" }, ` (${s.events.join(" ")})`) : null))));
+}
+
 export async function replayPage(main, where, gameId) {
   let step = 0;
   let data;
@@ -29,6 +62,8 @@ export async function replayPage(main, where, gameId) {
   const finished = data.game.status === "finished";
   let ticket = 0;
   let errorText = "";
+  let chances = null;
+  if (finished) api(`/api/games/${gameId}/chances`).then((c) => { chances = c; render(); }).catch(() => {});
   async function go(to) {
     errorText = "";
     const mine = ++ticket; // quick clicks overlap: show only the answer to the latest request
@@ -82,6 +117,7 @@ export async function replayPage(main, where, gameId) {
           el("p", { class: "muted" }, "Keys: ← → step, Home / End jump."),
           errorText ? el("p", { class: "error", "data-testid": "replay-error", role: "alert" }, errorText) : null,
           after),
+        chances ? chanceGraph(chances, step, go) : null,
         el("div", { class: "card" }, el("table", { class: "panel-table", "data-testid": "panel" },
           data.board.panel.map(([k, v]) => el("tr", {}, el("td", {}, k), el("td", {}, v))))),
         el("div", { class: "card" }, el("h2", {}, "What happened"),
