@@ -6,6 +6,7 @@ Chromium comes from `make setup` (apt); set MONSTERBALL_CHROMIUM to use another 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import re
@@ -28,15 +29,15 @@ ARGS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def base_url(tmp_path_factory) -> Iterator[str]:
+@contextlib.contextmanager
+def thread_server(db: Path, port: int | None = None) -> Iterator[str]:
+    """The app over ``db`` served by uvicorn in a thread; stopping it closes every socket."""
     # Imported here: conftest loads this module for every test run, web extra or not.
     import uvicorn
 
     from web_helpers import app_at, free_port
 
-    db = tmp_path_factory.mktemp("web") / "games.db"
-    port = free_port()
+    port = port or free_port()
     config = uvicorn.Config(app_at(db), host="127.0.0.1", port=port, log_level="warning")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
@@ -45,9 +46,17 @@ def base_url(tmp_path_factory) -> Iterator[str]:
     while not server.started:
         assert time.monotonic() < deadline, "the test server did not start"
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory) -> Iterator[str]:
+    with thread_server(tmp_path_factory.mktemp("web") / "games.db") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

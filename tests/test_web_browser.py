@@ -1,4 +1,5 @@
 """Real-browser tests (issue 7): Playwright drives Debian's Chromium against a live server.
+(A hot-seat game by clicking and the Midway draft are in test_web_ui_browser.py.)
 
 Each test plays by clicking as a person would and saves a screenshot under
 build/screenshots/ (fixtures and helpers: browser_helpers.py).
@@ -26,26 +27,13 @@ pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings("ignore::Deprecati
 pytest.importorskip("playwright.sync_api")
 
 
-def test_hotseat_paper_ultimate_by_clicking(browser, base_url):
-    errors: list[str] = []
-    page = new_page(browser, errors)
-    start_from_lobby(page, base_url, "paper-ultimate", "hotseat")
-    page.wait_for_selector("[data-testid=board]")
-    play_clicks(page, 40, seed=1)
-    assert move_number(page) >= 15
-    authors = set(page.locator("[data-testid=move-list] .by").all_inner_texts())
-    assert {"A", "B"} <= authors  # one screen played both teams
-    shot(page, "hotseat-paper-ultimate")
-    assert errors == []
-
-
 def test_huck_monster_against_the_bot_by_clicking(browser, base_url):
     errors: list[str] = []
     page = new_page(browser, errors)
     start_from_lobby(page, base_url, "huck-monster", "bot")
     page.wait_for_selector("[data-testid=board]")
     assert page.locator(".chairs", has_text="bot").count() == 1
-    play_clicks(page, 45, seed=2)
+    play_clicks(page, 25, seed=2)
     authors = set(page.locator("[data-testid=move-list] .by").all_inner_texts())
     assert {"A", "B", "dice"} <= authors  # the bot (B) and the dice answered
     assert page.locator("svg.board .piece").count() == 14
@@ -69,7 +57,7 @@ def test_online_room_two_browsers_play_each_other(browser, base_url):
     assert "Send to your opponent (B)" in host.inner_text("[data-testid=links]")
     rng = random.Random(3)
     seats_moved = set()
-    for _ in range(30):
+    for _ in range(12):
         for page in pages.values():
             page.wait_for_selector("[data-testid=turn]")
         mover = next((s for s, p in pages.items() if p.locator(".turn.mine").count()), None)
@@ -163,32 +151,4 @@ def test_replay_viewer_steps_downloads_and_plays_on(browser, base_url):
     page.wait_for_selector("[data-testid=board]")
     assert move_number(page) >= 40
     shot(page, "forked-from-replay")
-    assert errors == []
-
-
-def test_midway_draft_in_the_browser(browser, base_url):
-    errors: list[str] = []
-    page = new_page(browser, errors)
-    start_from_lobby(page, base_url, "midway", "hotseat")
-    page.wait_for_selector("[data-testid=actions] button[data-action='draft best']")
-    shot(page, "midway-draft")
-    page.click("[data-testid=draft] button[data-action='draft orc']")
-    page.wait_for_function(
-        "() => [...document.querySelectorAll('[data-testid=move]')]"
-        ".some(li => li.innerText.includes('draft orc'))"
-    )
-    # The draft is a table of types with their cost, size, movement and ability (MW-DRAFT-1:
-    # 10 players for at most 210 points; an orc costs 10).
-    page.wait_for_selector("[data-testid=points-left]:has-text('200 of 210 points left')")
-    header = page.locator("[data-testid=draft] th").all_inner_texts()
-    assert {"cost", "size", "move", "ability"} <= {h.strip(" ▲▼") for h in header}
-    page.click("[data-testid=draft] button.sort:has-text('cost')")  # sorted by cost, descending
-    costs = [int(c) for c in page.locator("[data-testid=draft] td:nth-child(2)").all_inner_texts()]
-    assert costs == sorted(costs, reverse=True)
-    while page.locator("[data-testid=actions] button[data-action='draft best']").count():
-        page.click("[data-testid=actions] button[data-action='draft best']")
-        time.sleep(0.1)
-    play_clicks(page, 60, seed=5, until="svg.board .piece")  # toss, wind, line-up
-    assert page.locator("svg.board .piece").count() > 0
-    shot(page, "midway-after-draft")
     assert errors == []

@@ -12,8 +12,14 @@ import time
 import httpx
 import pytest
 
-from browser_helpers import click_something, new_page, play_clicks, shot, start_from_lobby
-from web_helpers import server
+from browser_helpers import (
+    click_something,
+    new_page,
+    play_clicks,
+    shot,
+    start_from_lobby,
+    thread_server,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 pytest.importorskip("playwright.sync_api")
@@ -111,7 +117,7 @@ def test_while_disconnected_nothing_can_be_clicked_and_reconnecting_shows_the_ga
     errors: list[str] = []
     page = new_page(browser, errors)
     db = tmp_path / "games.db"
-    with server(db) as (base, _proc):
+    with thread_server(db) as base:
         port = int(base.rsplit(":", 1)[1])
         created = httpx.post(base + "/api/games", json={"game": "huck-monster"}).json()
         page.goto(base + created["chairs"][0]["url"])
@@ -128,7 +134,7 @@ def test_while_disconnected_nothing_can_be_clicked_and_reconnecting_shows_the_ga
     assert page.locator("[data-testid=actions] button").count() == 0
     assert page.locator("[data-testid=typed]").is_disabled()
     shot(page, "disconnected")
-    with server(db, port) as (base, _proc):
+    with thread_server(db, port):
         page.wait_for_selector("[data-testid=notice]", timeout=20_000)
         assert "Reconnected" in page.inner_text("[data-testid=notice]")
         assert page.locator("[data-testid=offline]").count() == 0
@@ -156,7 +162,9 @@ def test_the_move_list_grows_with_every_move_and_shows_old_positions(browser, ba
         )
         seen.add(ply)
         click_something(page, rng)
-    assert len(seen) > 5
+    assert len(seen) > 5 and max(seen) >= 15
+    authors = set(page.locator("[data-testid=move-list] .by").all_inner_texts())
+    assert {"A", "B", "dice"} <= authors  # one screen played both teams
     moves = page.locator("[data-testid=move]")
     first = moves.nth(0).inner_text()
     assert first.startswith("1.") and "dice" in first  # the toss, in notation and words
@@ -187,10 +195,22 @@ def test_each_game_start_middle_and_end(browser, base_url, game):
     assert page.title().startswith("(Your move)")
     shot(page, f"{game}-start")
     if game == "midway":
-        while page.locator("[data-testid=actions] button[data-action='draft best']").count():
-            page.click("[data-testid=actions] button[data-action='draft best']")
-            time.sleep(0.05)
-        play_clicks(page, 60, seed=5, until="svg.board .piece")
+        page.click("[data-testid=draft] button[data-action='draft orc']")
+        # The draft is a table of types with their cost, size, movement and ability
+        # (MW-DRAFT-1: 10 players for at most 210 points; an orc costs 10).
+        page.wait_for_selector("[data-testid=points-left]:has-text('200 of 210 points left')")
+        header = page.locator("[data-testid=draft] th").all_inner_texts()
+        assert {"cost", "size", "move", "ability"} <= {h.strip(" ▲▼") for h in header}
+        page.click("[data-testid=draft] button.sort:has-text('cost')")  # by cost, descending
+        cells = page.locator("[data-testid=draft] td:nth-child(2)").all_inner_texts()
+        assert [int(c) for c in cells] == sorted((int(c) for c in cells), reverse=True)
+        shot(page, "midway-draft")
+        # On with drafted teams: the exhibition preset's saved rosters skip the draft.
+        body = {"game": "midway", "preset": "exhibition", "seed": 5}
+        created = httpx.post(base_url + "/api/games", json=body).json()
+        page.goto(base_url + created["chairs"][0]["url"])
+        play_clicks(page, 60, seed=5, until="svg.board .piece")  # toss, wind, line-up
+        assert page.locator("svg.board .piece").count() > 0
     play_clicks(page, 20, seed=6)
     assert page.locator("svg.board .cell.last").count() > 0  # the last move is highlighted
     shot(page, f"{game}-middle")
@@ -292,7 +312,7 @@ def test_catch_odds_while_aiming_are_the_odds_commands_figures(browser, base_url
     page.wait_for_selector(".odds-list li")
     receiver = contested[0]["receiver"]
     page.click(f"svg.board [data-piece={receiver}]")
-    page.wait_for_selector(f"svg.board text[data-testid=odds]")
+    page.wait_for_selector("svg.board text[data-testid=odds]")
     rows = page.locator(".odds-list li")
     assert rows.count() == min(12, sum(o.receiver == receiver for o in expected.values()))
     for i in range(rows.count()):

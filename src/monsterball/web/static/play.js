@@ -106,7 +106,7 @@ export function playPage(main, where, connection, gameId) {
       setConnection(`disconnected — reconnecting in ${Math.round(retry / 1000)} s…`, "offline");
       if (state) render();
       setTimeout(connect, retry);
-      retry = Math.min(retry * 2, 8000);
+      retry = Math.min(retry * 2, 4000);
     };
     socket.onmessage = (event) => {
       const message = JSON.parse(event.data);
@@ -393,7 +393,8 @@ export function playPage(main, where, connection, gameId) {
       draft,
       el("div", { class: "board-wrap", "aria-disabled": offline || Boolean(viewing) }, drawing,
         offline ? el("div", { class: "offline-veil", "data-testid": "offline", role: "status" }, "reconnecting…") : null),
-      legend(board, state.game.mode === "hotseat" ? null : yourTeam(state), state.game.game === "midway" ? "ball" : "disc")),
+    ),
+    legend(board, state.game.mode === "hotseat" ? null : yourTeam(state), state.game.game === "midway" ? "ball" : "disc"),
     el("div", { class: "side" },
       finished ? endPanel() : null,
       el("div", { class: "card" }, turn,

@@ -105,8 +105,8 @@ export async function replayPage(main, where, gameId) {
         el("a", { href: `/play/${gameId}` }, "Watch it live"));
     main.replaceChildren(el("div", { class: "play" },
       el("div", { class: "board-col" },
-        el("div", { class: "board-wrap" }, drawBoard(data.board, { lastCells: lastMoveCells(data.log) })),
-        legend(data.board, null, data.game.game === "midway" ? "ball" : "disc")),
+        el("div", { class: "board-wrap" }, drawBoard(data.board, { lastCells: lastMoveCells(data.log) }))),
+      legend(data.board, null, data.game.game === "midway" ? "ball" : "disc"),
       el("div", { class: "side" },
         el("div", { class: "card" },
           el("div", { class: "turn", "data-testid": "replay-step" }, `Step ${step} of ${total}: ${data.prompt}`),
