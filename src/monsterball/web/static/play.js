@@ -347,7 +347,10 @@ export function playPage(main, where, connection, gameId) {
     where.textContent = `${state.game.title} · ${state.game.preset || "standard"} · ${state.game.mode}`;
     document.title = `${mine && !finished ? "(Your move) " : ""}${state.game.title} — monsterball`;
     const acting = state.chairs.find((c) => c.name === state.to_act);
-    const thinking = !finished && acting && acting.kind === "bot";
+    // A bot to act, or a move sent in a game with a bot (the server answers once the bot has
+    // made its reply, so the wait is the bot's thinking).
+    const bot = acting && acting.kind === "bot" ? acting : (pending !== null ? state.chairs.find((c) => c.kind === "bot") : null);
+    const thinking = !finished && bot;
     const turn = finished ? null
       : el("div", { class: `turn${mine ? " mine" : ""}`, "data-testid": "turn", "aria-live": "polite" },
         mine ? `Your move (${state.to_act}): ${state.prompt}` : `${state.to_act || "…"} to act: ${state.prompt}`);
@@ -398,7 +401,7 @@ export function playPage(main, where, connection, gameId) {
     el("div", { class: "side" },
       finished ? endPanel() : null,
       el("div", { class: "card" }, turn,
-        thinking ? el("div", { class: "thinking", "data-testid": "thinking" }, `${acting.name} (bot) is thinking`, el("span", { class: "dots" }, "…")) : null,
+        thinking ? el("div", { class: "thinking", "data-testid": "thinking" }, `${bot.name} (bot) is thinking`, el("span", { class: "dots" }, "…")) : null,
         chairs,
         notice ? el("p", { class: "notice", "data-testid": "notice", role: "status" }, notice) : null,
         errorText ? el("p", { class: "error", "data-testid": "move-error", role: "alert" }, errorText) : null,
