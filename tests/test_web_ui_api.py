@@ -132,3 +132,51 @@ def test_odds_are_empty_unless_a_throw_is_being_aimed(client):
     created = create(client, game="huck-monster", seed=2)
     answer = client.get(f"/api/games/{created['id']}/odds").json()
     assert answer["targets"] == [] and answer["caveats"] == []
+
+
+def test_midway_decision_odds_are_the_tables_exact_chances():
+    """A tackle's outcomes, found by random play: each class's chance is the exact sum of
+    the die faces that give it, and the classes cover every face (MW tackle table)."""
+    from fractions import Fraction
+
+    from monsterball.core.game import CHANCE
+    from monsterball.core.registry import get_game
+    from monsterball.web.ui import _outcome_class, decision_odds
+
+    spec = get_game("midway")
+    rng = random.Random(3)
+    state = spec.new_game(spec.options("exhibition"))
+    found = None
+    for _ in range(3000):
+        if state.current_player() == CHANCE:
+            outcomes = state.chance_outcomes()
+            weights = [float(p) for _, p in outcomes]
+            state.apply_unchecked(rng.choices([o for o, _ in outcomes], weights)[0])
+            continue
+        odds = decision_odds(state.clone(), state.current_player())
+        found = next((d for d in odds["decisions"] if d["action"].startswith("tackle")), None)
+        if found:
+            break
+        state.apply_unchecked(rng.choice(state.legal_actions()))
+    assert found, "no tackle in 3000 random moves"
+    after = state.clone()
+    after.apply_unchecked(spec.parse_action(found["action"]))
+    by_class: dict[str, Fraction] = {}
+    for outcome, p in after.chance_outcomes():
+        trial = after.clone()
+        first = trial.apply_unchecked(outcome)[0].describe()
+        assert "tackle" in first
+        key = _outcome_class(first)
+        by_class[key] = by_class.get(key, Fraction(0)) + Fraction(p)
+    shown = {o["what"]: Fraction(o["exact"]) for o in found["outcomes"]}
+    assert shown == by_class and sum(shown.values()) == 1
+    assert "ball carrier tackled" in shown and len(shown) >= 2
+
+
+def test_decision_odds_only_for_the_chair_that_acts(client):
+    created = create(client, game="midway", mode="online")
+    game_id = created["id"]
+    tokens = {c["name"]: c["token"] for c in created["chairs"]}
+    answer = client.get(f"/api/games/{game_id}/outcomes", params={"token": tokens["B"]})
+    assert answer.status_code == 200 and answer.json()["decisions"] == []  # A drafts first
+    assert client.get(f"/api/games/{game_id}/outcomes", params={"token": "x"}).status_code == 403

@@ -7,6 +7,9 @@ Kept apart from :mod:`monsterball.web.app` (the documented game API) and added b
 
 from __future__ import annotations
 
+import random
+import re
+from fractions import Fraction
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -17,6 +20,7 @@ from fastapi import FastAPI, Query
 from fastapi.responses import FileResponse, PlainTextResponse
 from pydantic import BaseModel, Field
 
+from monsterball.core.game import CHANCE
 from monsterball.core.registry import all_games, get_game
 from monsterball.heuristic import heuristic_for
 from monsterball.web.live import Rejected
@@ -120,6 +124,61 @@ def huck_odds(state: Any) -> dict[str, Any]:
     }
 
 
+# Decisions whose die the page prices (Midway: the printed tables behind each); moves are
+# left out (a few hundred a phase, and a move only rarely rolls).
+PRICED = ("tackle", "block", "pass", "fg", "kick", "onside", "punt", "handoff")
+_NUMBER = re.compile(r"\b[A-Z]?\d+\b|\b[a-z]\d+\b")
+
+
+def _outcome_class(text: str) -> str:
+    """What an outcome's first event says happened, without its numbers and names:
+    'A10 tackles B6: d6 1 +1 = 2, ball carrier tackled.' -> 'ball carrier tackled',
+    'The kickoff lands out of bounds: 5-yard penalty, kick again.' -> the part before ':'."""
+    head, _, rest = text.rstrip(".").partition(": ")
+    if re.search(r"\bd6\b|=", rest):
+        what = re.split(r"[:,] ", rest)[-1]
+    elif rest and re.search(r"modifier|roll", head, re.IGNORECASE):
+        what = rest
+    else:
+        what = head
+    return _NUMBER.sub("#", what.strip())
+
+
+def decision_odds(state: Any, seat: int) -> dict[str, Any]:
+    """For each priced decision the acting seat may take now, the exact chance of each kind of
+    outcome of the die it rolls next. Worked out on a copy in which what the seat may not see
+    is sampled afresh (the game's determinize), so the figures reveal no secret."""
+    heuristic = heuristic_for(state.spec)
+    if heuristic.determinize is not None:
+        state = heuristic.determinize(state, seat, random.Random(state.ply))
+    out = []
+    for action in state.legal_actions():
+        text = action.notation()
+        if text.split()[0] not in PRICED:
+            continue
+        after = state.clone()
+        after.apply_unchecked(action)
+        if after.is_terminal() or after.current_player() != CHANCE:
+            continue
+        classes: dict[str, Fraction] = {}
+        for outcome, p in after.chance_outcomes():
+            trial = after.clone()
+            events = trial.apply_unchecked(outcome)
+            key = _outcome_class(events[0].describe()) if events else outcome.notation()
+            classes[key] = classes.get(key, Fraction(0)) + Fraction(p)
+        out.append(
+            {
+                "action": text,
+                "roll": after.stack[-1].describe() if after.stack else "",
+                "outcomes": [
+                    {"what": k, "p": float(v), "exact": f"{v.numerator}/{v.denominator}"}
+                    for k, v in sorted(classes.items(), key=lambda kv: -kv[1])
+                ],
+            }
+        )
+    return {"ply": state.ply, "decisions": out}
+
+
 CHANCE_POINTS = 600  # the graph's resolution; swings are found over every step
 
 
@@ -214,6 +273,19 @@ def install(app: FastAPI, rooms: Rooms, store: Store) -> None:
             while len(chance_cache) > 32:
                 chance_cache.pop(next(iter(chance_cache)))
         return chance_cache[game_id]
+
+    @app.get("/api/games/{game_id}/outcomes")
+    async def outcomes(game_id: str, token: Annotated[str, Query(max_length=64)]) -> dict[str, Any]:
+        """Monsters of the Midway: the odds of the decisions the token's chair may take now
+        (tackle, block, pass, field goal, kick ...), from the tables the engine rolls on."""
+        room = await rooms.get(game_id)
+        live = room.live
+        chair = live.chair_for(token)
+        if live.spec.id != "midway" or not live.may_act(chair):
+            return {"ply": live.state.ply, "decisions": []}
+        state = live.state.clone()  # the room may move on while this is computed
+        seat = state.current_player()
+        return await anyio.to_thread.run_sync(decision_odds, state, seat)
 
     @app.get("/api/games/{game_id}/presence")
     async def presence(game_id: str) -> dict[str, Any]:

@@ -3,6 +3,7 @@ import { animate, die, drawBoard, flightIn, legend } from "./board.js";
 import { api, copyButton, el, errorPage } from "./util.js";
 
 const CELLS = /\b[a-z]\d{1,2}\b/g;
+const PRICED = new Set(["tackle", "block", "pass", "fg", "kick", "onside", "punt", "handoff"]);
 
 // The spaces named by the latest move that names any (an "end" or a die names none).
 export function lastMoveCells(log) {
@@ -74,6 +75,7 @@ export function playPage(main, where, connection, gameId) {
   const seenDice = new Set();
   let odds = null; // Huck + Monster: catch odds of each target while aiming
   let showOdds = localStorage.getItem("monsterball-odds") !== "off";
+  let outcomes = null; // Midway: odds of the decisions that roll next
   let presence = null; // open sockets per chair (polled: who is at the table)
   let roster = null; // Midway: the draft chart and each drafted player's type
   let draftSort = { key: "points", down: false };
@@ -142,6 +144,7 @@ export function playPage(main, where, connection, gameId) {
     mergeLog(message.log);
     if (message.game.game === "midway") loadRoster();
     if (message.legal.some((l) => l.a.startsWith("throw "))) loadOdds(message.game.ply);
+    if (message.game.game === "midway" && token && message.legal.some((l) => PRICED.has(l.a.split(" ")[0]))) loadOutcomes(message.game.ply);
     const mine = state.legal.length > 0;
     if (mine && !wasMine && sound && previousBoard) beep();
     wasMine = mine;
@@ -181,6 +184,27 @@ export function playPage(main, where, connection, gameId) {
           current.caveats.length ? ` (${current.caveats.join("; ")})` : "", "."),
         el("ol", { class: "odds-list" }, shown.slice(0, 12).map((t) => el("li", { "data-action": t.action },
           el("strong", { "data-testid": "odds", title: t.exact }, `${(100 * t.p).toFixed(1)}%`), ` ${t.receiver} at ${t.cell} — ${bids(t)}`)))] : null);
+  }
+
+  async function loadOutcomes(ply) {
+    try {
+      const answer = await api(`/api/games/${gameId}/outcomes?token=${encodeURIComponent(token)}`);
+      if (answer.ply === ply) { outcomes = answer; render(); }
+    } catch { outcomes = null; }
+  }
+
+  // Midway: the chance of each kind of outcome of the die a decision rolls.
+  function outcomesCard(legal) {
+    if (!outcomes || !state || outcomes.ply !== state.game.ply || !outcomes.decisions.length || !legal.length) return null;
+    const toggle = el("input", { type: "checkbox", checked: showOdds, "data-testid": "odds-toggle", "aria-label": "show the odds" });
+    toggle.onchange = () => { showOdds = toggle.checked; localStorage.setItem("monsterball-odds", showOdds ? "on" : "off"); render(); };
+    const shown = outcomes.decisions.filter((d) => !selected || d.action.includes(selected));
+    return el("div", { class: "card odds" }, el("h2", {}, "Odds of your decisions"),
+      el("label", { class: "option" }, toggle, " show the exact odds"),
+      showOdds ? [el("p", { class: "muted" }, "From the tables the engine rolls on, for the die each decision rolls next."),
+        el("ul", { class: "odds-list" }, shown.slice(0, 12).map((d) => el("li", { "data-action": d.action },
+          el("code", {}, d.action), " — ",
+          d.outcomes.map((o, i) => [i ? "; " : "", el("strong", { "data-testid": "odds", title: o.exact }, `${(100 * o.p).toFixed(1)}%`), ` ${o.what}`]))))] : null);
   }
 
   async function loadRoster() {
@@ -414,6 +438,7 @@ export function playPage(main, where, connection, gameId) {
       el("div", { class: "card panel" }, el("table", { class: "panel-table", "data-testid": "panel" },
         [["Move", String(state.game.ply)], ...board.panel].map(([k, v]) => el("tr", {}, el("td", {}, k), el("td", {}, v))))),
       oddsCard(legal),
+      outcomesCard(legal),
       diceCard(state.log),
       moveCard,
       el("div", { class: "card" }, details, el("p", {}, el("a", { href: `/rules/${state.game.game}` }, "How to play"))))));
