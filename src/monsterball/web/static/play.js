@@ -76,6 +76,7 @@ export function playPage(main, where, connection, gameId) {
   let odds = null; // Huck + Monster: catch odds of each target while aiming
   let showOdds = localStorage.getItem("monsterball-odds") !== "off";
   let outcomes = null; // Midway: odds of the decisions that roll next
+  let movedFrom = new Set();
   let presence = null; // open sockets per chair (polled: who is at the table)
   let roster = null; // Midway: the draft chart and each drafted player's type
   let draftSort = { key: "points", down: false };
@@ -139,6 +140,11 @@ export function playPage(main, where, connection, gameId) {
     if (!state || message.game.ply !== state.game.ply) { selected = null; choices = null; }
     if (state && message.game.ply !== state.game.ply) { errorText = ""; }
     previousBoard = state && !viewing ? state.board : null;
+    if (previousBoard && message.game.ply !== state.game.ply) {
+      // Where the pieces that just moved came from, to outline with the last move.
+      const now = new Map(message.board.pieces.map((p) => [p.id, p.cell]));
+      movedFrom = new Set(previousBoard.pieces.filter((p) => now.has(p.id) && now.get(p.id) !== p.cell).map((p) => p.cell));
+    }
     state = message;
     pending = null;
     mergeLog(message.log);
@@ -364,7 +370,7 @@ export function playPage(main, where, connection, gameId) {
     if (showOdds && selected && odds && odds.ply === state.game.ply && !viewing) {
       for (const t of odds.targets) if (t.receiver === selected) cellOdds[t.cell] = `${Math.round(100 * t.p)}%`;
     }
-    const drawing = drawBoard(board, { onCell, actionable, selected, targets, cellTargets, lastCells: lastMoveCells(log), odds: cellOdds });
+    const drawing = drawBoard(board, { onCell, actionable, selected, targets, cellTargets, lastCells: viewing ? lastMoveCells(log) : new Set([...lastMoveCells(log), ...movedFrom]), odds: cellOdds });
     if (!viewing && previousBoard) animate(drawing, previousBoard, board, flightIn(state.log.slice(-3)));
     previousBoard = null;
     const finished = state.game.status === "finished";
