@@ -85,6 +85,21 @@ class MaskSelector(Generic[T]):
             k += 1
         return out
 
+    def nth(self, mask: int, n: int) -> T:
+        """``select(mask)[n]`` without building the list (random play draws one item)."""
+        k = 0
+        while True:
+            byte = mask & 0xFF
+            count = byte.bit_count()
+            if n < count:
+                found = self._chunks[k][byte]
+                if found is None:
+                    found = self._fill(k, byte)
+                return found[n]
+            n -= count
+            mask >>= 8
+            k += 1
+
     def _fill(self, k: int, byte: int) -> tuple[T, ...]:
         items = self._items
         base = 8 * k
@@ -221,6 +236,20 @@ class Grid:
             seen |= grown
             frontier = grown
         return out
+
+    def steps_to(self, start: int, target: int, passable: int) -> int:
+        """Fewest steps from ``start`` to ``target`` through ``passable`` cells (-1: none):
+        a breadth-first search that stops as soon as it arrives."""
+        goal = 1 << target
+        seen = frontier = 1 << start
+        steps = 0
+        while frontier:
+            if seen & goal:
+                return steps
+            steps += 1
+            frontier = self.dilate(frontier) & passable & ~seen
+            seen |= frontier
+        return -1
 
     # -- per-kind rules ---------------------------------------------------------------------
 
