@@ -8,9 +8,10 @@ round). Each round gives one
 ratio, the game's **decisions/s** (actions chosen by a seat: legal-list generation + a
 uniform pick + apply) over chess's moves/s (``list(board.legal_moves)`` + a uniform pick +
 ``push``); the figure reported is the median ratio. The same is measured for random play
-that draws with ``GameState.sample_legal`` (no full list): the rollouts' fast path. Chance outcomes (dice) are applied with
-a ``SeededSampler`` and counted in ``actions_per_s`` only: they need no legal-move
-generation. Playouts carry over from slice to slice (a new game starts when one ends).
+that draws with ``GameState.sample_legal`` (no full list): the rollouts' fast path. Chance
+outcomes (dice) are applied with a ``SeededSampler`` and counted in ``actions_per_s`` only:
+they need no legal-move generation. Playouts carry over from slice to slice (a new game
+starts when one ends).
 
 Memory is measured for each game in a fresh process of its own (so the maximum RSS is that
 game's, not inherited from the games before): the tracemalloc peak over one whole game, the

@@ -11,16 +11,21 @@
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 from collections.abc import Sequence
 from fractions import Fraction
 
 import pytest
 
+from monsterball.core import geometry
 from monsterball.core.actions import Action, Roll
 from monsterball.core.dice import SeededSampler
-from monsterball.core.geometry import MaskSelector, grid
+from monsterball.core.geometry import Grid, HexGrid, MaskSelector, SquareGrid, grid
 from monsterball.core.registry import get_game
+from monsterball.games.huck_monster.state import HuckMonsterState, _plain_segment
 
 
 class Fixed(random.Random):
@@ -133,3 +138,132 @@ def test_steps_to_and_nth_agree_with_the_plain_kernels() -> None:
             for n in {0, len(picked) - 1, len(picked) // 3}:
                 if picked:
                     assert selector.nth(passable, n) == picked[n]
+
+
+# -- compiled kernels against the pure-Python reference ------------------------------------
+
+
+@pytest.mark.skipif(not geometry.FAST, reason="compiled kernels not built (make setup)")
+def test_compiled_kernels_match_the_pure_python_ones() -> None:
+    rng = random.Random(8)
+    for kind, w, h in (("hex", 8, 17), ("hex", 12, 21), ("square", 7, 14), ("square", 16, 16)):
+        fast = grid(kind, w, h)
+        pure = (HexGrid if kind == "hex" else SquareGrid)(w, h)
+        assert "reachable" in vars(fast) and "reachable" not in vars(pure)
+        selector = MaskSelector(list(range(pure.size)))
+        for trial in range(300):
+            passable = rng.getrandbits(pure.size) | rng.getrandbits(pure.size)
+            if trial % 3 == 0:
+                passable |= rng.getrandbits(pure.size)
+            start, budget = rng.randrange(pure.size), rng.randrange(25)
+            through = passable | rng.getrandbits(pure.size) if trial % 2 else None
+            assert fast.reachable(start, budget, passable, through=through) == pure.reachable(
+                start, budget, passable, through=through
+            )
+            assert fast.dilate(passable) == pure.dilate(passable)
+            for limit in (None, 0, budget):
+                got = fast.step_distances(start, passable, limit)
+                assert list(got.items()) == list(
+                    pure.step_distances(start, passable, limit).items()
+                )
+            target = rng.randrange(pure.size)
+            assert fast.steps_to(start, target, passable) == pure.steps_to(start, target, passable)
+            assert selector.select(passable) == selector._select_py(passable)  # type: ignore[attr-defined]
+        # Arguments that do not fit four words go to the reference, with its result.
+        big = (1 << 300) | 5
+        assert fast.dilate(big) == pure.dilate(big)
+        assert fast.reachable(0, 3, -1) == pure.reachable(0, 3, -1)
+
+
+GAME_DIGEST = """
+import hashlib, random, sys
+from monsterball.core.dice import SeededSampler
+from monsterball.core.geometry import FAST
+from monsterball.core.registry import get_game
+out = hashlib.sha256()
+for game, preset in (("huck-monster", None), ("huck-monster", "square-field"),
+                     ("midway", None), ("paper-ultimate", None)):
+    spec = get_game(game)
+    for seed in range(2):
+        state = spec.new_game(spec.options(preset))
+        sampler, rng = SeededSampler(seed), random.Random(seed)
+        for _ in range(700):
+            if state.is_terminal():
+                break
+            if state.is_chance():
+                state.apply_unchecked(sampler.choose(state.chance_outcomes()))
+                continue
+            legal = state.legal_actions()
+            out.update(" ".join(a.notation() for a in legal).encode())
+            state.apply_unchecked(legal[rng.randrange(len(legal))])
+        out.update(state.state_hash().encode())
+print(FAST, out.hexdigest())
+"""
+
+
+@pytest.mark.skipif(not geometry.FAST, reason="compiled kernels not built (make setup)")
+def test_games_with_compiled_kernels_match_the_pure_python_reference() -> None:
+    """Every legal list and the final positions of random games, in two fresh processes."""
+    digests = {}
+    for pure in ("", "1"):
+        env = {**os.environ, "MONSTERBALL_PURE": pure}
+        if not pure:
+            env.pop("MONSTERBALL_PURE")
+        run = subprocess.run(
+            [sys.executable, "-c", GAME_DIGEST], env=env, capture_output=True, text=True, check=True
+        )
+        digests[pure] = run.stdout.split()
+    assert digests[""][0] == "True" and digests["1"][0] == "False"
+    assert digests[""][1] == digests["1"][1]
+
+
+def _tuple_segment(field: Grid, start: int, target: int, inter: int) -> tuple[int, ...] | None:
+    """The throw's path search as first written (nodes are (space, crossed) pairs)."""
+    root = (start, False)
+    parent = {root: root}
+    frontier = [root]
+    while frontier:
+        nxt = []
+        for node in frontier:
+            for n in field.neighbours[node[0]]:
+                if n == target:
+                    path, back = [n], node
+                    while back != root:
+                        path.append(back[0])
+                        back = parent[back]
+                    return tuple(reversed(path))
+                child = (n, False)
+                if inter >> n & 1 and child not in parent:
+                    parent[child] = node
+                    nxt.append(child)
+        frontier = nxt
+    return None
+
+
+def test_throw_route_shortcuts_find_the_same_paths() -> None:
+    spec = get_game("huck-monster")
+    state = spec.new_game(spec.options())
+    assert isinstance(state, HuckMonsterState)
+    field = state.field
+    rng = random.Random(4)
+    for _ in range(1500):
+        inter = rng.getrandbits(field.size) | rng.getrandbits(field.size)
+        start, final, count = (
+            rng.randrange(field.size),
+            rng.randrange(field.size),
+            rng.randrange(12),
+        )
+        via = rng.choice([None, rng.randrange(field.size)])
+        assert _plain_segment(field.neighbours, start, final, inter) == _tuple_segment(
+            field, start, final, inter
+        )
+        if via is None:
+            first = _tuple_segment(field, start, final, inter)
+            expected = first if first is not None and len(first) <= count else None
+        else:
+            a, b = (
+                _tuple_segment(field, start, via, inter),
+                _tuple_segment(field, via, final, inter),
+            )
+            expected = None if a is None or b is None or len(a) + len(b) > count else a + b
+        assert state._route(start, final, inter, count, via) == expected

@@ -33,7 +33,9 @@ Hex distance converts to cube coordinates: ``x = c - (r - (r & 1)) // 2``, ``z =
 
 from __future__ import annotations
 
+import os
 import string
+import sys
 from collections.abc import Iterator, Sequence
 from typing import Generic, TypeVar
 
@@ -368,6 +370,30 @@ class HexGrid(Grid):
         return seen & free & ~(1 << start)
 
 
+# The compiled kernels (core/_fastgeo.pyx, built by scripts/build_fast.py), if built: the
+# functions above stay the reference and the fallback; MONSTERBALL_PURE=1 turns them off.
+try:
+    if os.environ.get("MONSTERBALL_PURE") or sys.byteorder != "little":
+        raise ImportError("pure-Python kernels requested")
+    from monsterball.core import _fastgeo  # type: ignore[attr-defined, unused-ignore]
+except ImportError:
+    _fastgeo = None
+
+FAST = _fastgeo is not None
+MaskSelector._select_py = MaskSelector.select  # type: ignore[attr-defined]
+if _fastgeo is not None:
+    MaskSelector.select = _fastgeo.mask_select  # type: ignore[method-assign]
+
+
+def accelerate(g: Grid) -> Grid:
+    """Point ``g``'s kernels at the compiled ones (when built and the board fits)."""
+    if _fastgeo is not None and g.size <= 256 and g.width < 63:
+        fast = _fastgeo.FastGrid(g)
+        for name in ("dilate", "reachable", "steps_to", "step_distances"):
+            g.__dict__[name] = getattr(fast, name)
+    return g
+
+
 _CACHE: dict[tuple[str, int, int], Grid] = {}
 
 
@@ -382,5 +408,5 @@ def grid(kind: str, width: int, height: int) -> Grid:
             found = HexGrid(width, height)
         else:
             raise ValueError(f"unknown grid kind '{kind}' (square or hex)")
-        _CACHE[key] = found
+        _CACHE[key] = accelerate(found)
     return found
