@@ -1,9 +1,9 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """Compiled twins of the hot bitmask kernels of ``core.geometry`` (built by
-``scripts/build_fast.py``; ``make setup`` runs it). Boards of up to 256 cells are held in
-four 64-bit words instead of Python big integers. Each function computes exactly what its
+``scripts/build_fast.py``; ``make setup`` runs it). Boards of up to 384 cells are held in
+six 64-bit words instead of Python big integers. Each function computes exactly what its
 pure-Python original in geometry.py computes; for an argument that does not fit (negative,
-2**256 or more, a cell off the board) it calls that original, so results never differ.
+2**384 or more, a cell off the board) it calls that original, so results never differ.
 tests/test_fast_paths.py checks the two against each other.
 """
 
@@ -13,26 +13,26 @@ cdef extern from *:
     """
     #include <stdint.h>
     #include <string.h>
-    /* 0 and four little-endian words, or -1 (error cleared) if v does not fit. */
+    /* 0 and six little-endian words, or -1 (error cleared) if v does not fit. */
     static int mb_to_words(PyObject* v, uint64_t* w) {
         if (!PyLong_Check(v)) return -1;
     #if PY_VERSION_HEX >= 0x030D0000
-        int r = _PyLong_AsByteArray((PyLongObject*)v, (unsigned char*)w, 32, 1, 0, 1);
+        int r = _PyLong_AsByteArray((PyLongObject*)v, (unsigned char*)w, 48, 1, 0, 1);
     #else
-        int r = _PyLong_AsByteArray((PyLongObject*)v, (unsigned char*)w, 32, 1, 0);
+        int r = _PyLong_AsByteArray((PyLongObject*)v, (unsigned char*)w, 48, 1, 0);
     #endif
         if (r < 0) { PyErr_Clear(); return -1; }
         return 0;
     }
     static PyObject* mb_from_words(const uint64_t* w) {
-        return _PyLong_FromByteArray((const unsigned char*)w, 32, 1, 0);
+        return _PyLong_FromByteArray((const unsigned char*)w, 48, 1, 0);
     }
     """
     int mb_to_words(object v, uint64_t* w)
     object mb_from_words(const uint64_t* w)
 
-DEF N = 4
-DEF CELLS = 256
+DEF N = 6
+DEF CELLS = 384
 
 
 cdef inline void shl(const uint64_t* a, int k, uint64_t* o) noexcept nogil:
@@ -55,10 +55,6 @@ cdef inline void shr(const uint64_t* a, int k, uint64_t* o) noexcept nogil:
     for i in range(N - 1):
         o[i] = (a[i] >> k) | (a[i + 1] << (64 - k))
     o[N - 1] = a[N - 1] >> k
-
-
-cdef inline bint empty(const uint64_t* a) noexcept nogil:
-    return (a[0] | a[1] | a[2] | a[3]) == 0
 
 
 cdef inline void bit(int cell, uint64_t* o) noexcept nogil:
