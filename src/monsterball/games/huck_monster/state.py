@@ -530,6 +530,8 @@ class HuckMonsterState(TeamScoreState):
         row) into ``target``; the spaces entered."""
         field = self.field
         if not crossable:  # the same search with plain cells for nodes (the common case)
+            if start != target:
+                inter &= _on_shortest_paths(field, start, target, inter)
             return _plain_segment(field.neighbours, start, target, inter)
         # A node is (space, entered a crossable space last).
         root = (start, False)
@@ -887,3 +889,28 @@ def _plain_segment(
                     nxt.append(n)
         frontier = nxt
     return None
+
+
+def _on_shortest_paths(field: Grid, start: int, target: int, inter: int) -> int:
+    """The spaces of ``inter`` on some shortest path from ``start`` into ``target`` (bitmask
+    layers out and back). A breadth-first search kept to them meets the same spaces in the
+    same order, and so returns the same path: every space that first reaches one of them
+    lies on a shortest path too."""
+    goal = 1 << target
+    seen = 1 << start
+    layers = [seen]
+    while True:
+        grown = field.dilate(layers[-1])
+        if grown & goal:
+            break
+        grown &= inter & ~seen
+        if not grown:
+            return 0
+        seen |= grown
+        layers.append(grown)
+    keep = 0
+    back = goal
+    for layer in reversed(layers[1:]):
+        back = field.dilate(back) & layer
+        keep |= back
+    return keep
