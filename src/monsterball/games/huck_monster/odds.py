@@ -13,6 +13,7 @@ for the offense.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -142,34 +143,77 @@ def _run_bids(
                 total += p_face * from_bid(index + 1, halved, rest)
                 continue
 
-            def survive(roll: int, face: str = face) -> Fraction:
+            if dark in ("beat", "no-big") and not cancel:
                 r = resolve_bid(
                     base=base,
                     light=light,
                     action=action,
                     halved=halved,
                     bid=bid,
-                    roll=roll + setup.stealth_defense + star,
+                    roll=setup.stealth_defense + star,
                     dark=face,
                     ties=setup.ties,
                 )
-                return (
-                    Fraction(0) if r.defense_wins else from_bid(index + 1, halved or r.halves, rest)
-                )
-
-            if dark in ("beat", "no-big") and not cancel:
-                total += p_face * survive(0)
+                if not r.defense_wins:
+                    total += p_face * from_bid(index + 1, halved or r.halves, rest)
                 continue
-            dist = team_roll(DICE[bid], setup.team_pins)
-            for roll, p_roll in dist:
-                value = survive(roll)
-                if dark == "hot-bid" and value:
-                    # A losing bid is re-rolled once; the second roll stands.
-                    value = sum((p * survive(again) for again, p in dist), Fraction(0))
-                total += p_face * p_roll * value
+            # The bid's rolls fall in three classes: the defense wins, the offense survives,
+            # the offense survives halved by a Footer (see _matchup).
+            den, keep, halve = _matchup(
+                base, light, action, halved, bid, setup.stealth_defense + star, face,
+                setup.ties, setup.team_pins,
+            )  # fmt: skip
+            v_keep = from_bid(index + 1, halved, rest) if keep else Fraction(0)
+            v_halve = from_bid(index + 1, True, rest) if halve else Fraction(0)
+            if dark == "hot-bid":
+                # A losing bid is re-rolled once; the second roll stands.
+                again = (keep * v_keep + halve * v_halve) / den
+                v_keep = again if v_keep else v_keep
+                v_halve = again if v_halve else v_halve
+            total += p_face * (keep * v_keep + halve * v_halve) / den
         return total
 
     return from_bid(0, False, pending)
+
+
+@cache
+def _matchup(
+    base: int,
+    light: str,
+    action: str,
+    halved: bool,
+    bid: str,
+    bonus: int,
+    dark: str,
+    ties: str,
+    team_pins: bool,
+) -> tuple[int, int, int]:
+    """One bid against a fixed offensive count, over the bid's team roll (the precomputed
+    matchup table): ``(den, keep, halve)``, the integer weights out of ``den`` of the rolls
+    the offense survives as it is and survives halved by a Footer (the rest the defense
+    wins), each decided by the engine's :func:`resolve_bid`."""
+    dist = team_roll(DICE[bid], team_pins)
+    den = math.lcm(*(p.denominator for _, p in dist))
+    keep = halve = 0
+    for roll, p in dist:
+        r = resolve_bid(
+            base=base,
+            light=light,
+            action=action,
+            halved=halved,
+            bid=bid,
+            roll=roll + bonus,
+            dark=dark,
+            ties=ties,
+        )
+        if r.defense_wins:
+            continue
+        weight = p.numerator * (den // p.denominator)
+        if halved or not r.halves:
+            keep += weight
+        else:
+            halve += weight
+    return den, keep, halve
 
 
 def _faces(setup: UpCallSetup, *, offense: bool) -> list[tuple[str, Fraction]]:
