@@ -59,8 +59,8 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-## Random-playout throughput per game, with python-chess as a yardstick
-## (e.g. make bench BENCH_ARGS='--seconds 10 --json bench.json').
+## Decisions/s per game vs python-chess random playouts, interleaved in one process
+## (e.g. make bench BENCH_ARGS='--slice 2 --rounds 5 --json bench.json'); exact odds: scripts/bench_odds.py.
 bench: $(STAMP) $(FAST)
 	$(BIN)/python scripts/bench.py $(BENCH_ARGS)
 
