@@ -14,6 +14,7 @@ they start and resume when those finish)::
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -519,13 +520,25 @@ class Moving(Procedure[State]):
         return why if why and allowed else ""
 
     def legal_actions(self, state: State) -> list[Action]:
-        allowed, _ = self._allowed(state)
+        allowed, why = self._allowed(state)  # once: it is most of the cost
         out: list[Action] = []
         for p, mask in allowed.items():
             out.extend(state.actions.move_by_mask[p].select(mask))
-        if not self._must_move(state):
+        if not (why and allowed):  # as in _must_move
             out.append(END)
         return out
+
+    def sample_legal(self, state: State, rng: random.Random) -> Action:
+        # The n-th item of legal_actions() without building it: count each player's cells.
+        allowed, why = self._allowed(state)
+        counts = [m.bit_count() for m in allowed.values()]
+        total = sum(counts) + (0 if why and allowed else 1)
+        n = rng.randrange(total)
+        for (p, mask), count in zip(allowed.items(), counts, strict=True):
+            if n < count:
+                return state.actions.move_by_mask[p].nth(mask, n)
+            n -= count
+        return END
 
     def check(self, state: State, action: Action) -> None:
         if isinstance(action, EndMove):
@@ -556,7 +569,7 @@ class Moving(Procedure[State]):
             return ()
         assert isinstance(action, MoveTo)
         cell = action_cell(state.field, action.cell)
-        cost = state.move_costs(action.player, self._budget(state, action.player))[cell]
+        cost = state.field.steps_to(state.pos[action.player], cell, state.open_spaces())
         state.move_player(action.player, cell)
         free = self.free
         if is_all_star(state, action.player):

@@ -501,6 +501,17 @@ class HuckMonsterState(TeamScoreState):
         """Shortest path start -> final within ``count`` steps whose intermediate spaces are
         in ``inter`` (plus ``via``, which the path must cross, and ``crossable`` defenders,
         never two in a row)."""
+        if not crossable and start != final and (via is None or via not in (start, final)):
+            # Most routes tried do not exist or are too long: the bitmask BFS distance (the
+            # length the path search below would find) rules them out first.
+            steps = self.field.steps_to
+            if via is None:
+                need = steps(start, final, inter | 1 << final)
+            else:
+                a, b = steps(start, via, inter | 1 << via), steps(via, final, inter | 1 << final)
+                need = -1 if a < 0 or b < 0 else a + b
+            if need < 0 or need > count:
+                return None
         if via is None:
             first = self._segment(start, final, inter, crossable)
             return first if first is not None and len(first) <= count else None
@@ -518,6 +529,10 @@ class HuckMonsterState(TeamScoreState):
         """BFS from ``start`` through ``inter`` (and ``crossable`` spaces, never two in a
         row) into ``target``; the spaces entered."""
         field = self.field
+        if not crossable:  # the same search with plain cells for nodes (the common case)
+            if start != target:
+                inter &= _on_shortest_paths(field, start, target, inter)
+            return _plain_segment(field.neighbours, start, target, inter)
         # A node is (space, entered a crossable space last).
         root = (start, False)
         parent: dict[tuple[int, bool], tuple[int, bool]] = {root: root}
@@ -849,3 +864,53 @@ def bind_spec(spec: GameSpec) -> None:
 
 
 __all__ = ["NOBODY", "HuckMonsterState", "iter_bits", "team_of", "team_players"]
+
+
+def _plain_segment(
+    neighbours: tuple[tuple[int, ...], ...], start: int, target: int, inter: int
+) -> tuple[int, ...] | None:
+    """``HuckMonsterState._segment`` without crossable spaces: the same breadth-first order,
+    so the same path."""
+    parent = {start: start}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for cell in frontier:
+            for n in neighbours[cell]:
+                if n == target:
+                    path = [n]
+                    back = cell
+                    while back != start:
+                        path.append(back)
+                        back = parent[back]
+                    return tuple(reversed(path))
+                if inter >> n & 1 and n not in parent:
+                    parent[n] = cell
+                    nxt.append(n)
+        frontier = nxt
+    return None
+
+
+def _on_shortest_paths(field: Grid, start: int, target: int, inter: int) -> int:
+    """The spaces of ``inter`` on some shortest path from ``start`` into ``target`` (bitmask
+    layers out and back). A breadth-first search kept to them meets the same spaces in the
+    same order, and so returns the same path: every space that first reaches one of them
+    lies on a shortest path too."""
+    goal = 1 << target
+    seen = 1 << start
+    layers = [seen]
+    while True:
+        grown = field.dilate(layers[-1])
+        if grown & goal:
+            break
+        grown &= inter & ~seen
+        if not grown:
+            return 0
+        seen |= grown
+        layers.append(grown)
+    keep = 0
+    back = goal
+    for layer in reversed(layers[1:]):
+        back = field.dilate(back) & layer
+        keep |= back
+    return keep
