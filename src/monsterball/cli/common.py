@@ -41,10 +41,17 @@ EXIT_USAGE = 2
 
 OptAssignments = Annotated[
     list[str] | None,
-    typer.Option("--opt", help="Set an option: key=value (repeatable); see 'rules GAME'."),
+    typer.Option(
+        "--opt",
+        metavar="KEY=VALUE",
+        help="Set an option: key=value, or key=@file to read a text value from a file "
+        "(repeatable); see 'rules GAME'.",
+    ),
 ]
 PresetOption = Annotated[
-    str | None, typer.Option("--preset", help="Start from a named preset; see 'rules GAME'.")
+    # A list so that a second --preset is an error rather than silently winning.
+    list[str] | None,
+    typer.Option("--preset", metavar="NAME", help="Start from a named preset; see 'rules GAME'."),
 ]
 
 
@@ -75,15 +82,33 @@ def _from_file(value: Any) -> Any:
         return value
     path = Path(value[1:])
     try:
-        return " ".join(path.read_text(encoding="utf-8").split())
+        text = path.read_bytes().decode("utf-8")
     except OSError as exc:
         _fail(f"cannot read {path}: {exc.strerror or exc}")
+    except UnicodeDecodeError as exc:
+        _fail(f"{path} is not UTF-8 text (byte {exc.start + 1} cannot be read)")
+    words = " ".join(text.split())
+    if not words:
+        # An empty value means "draft" for a Midway roster: that must be said, not read.
+        _fail(f"{path} is empty; give the value itself (e.g. roster_a=) to mean an empty one")
+    return words
 
 
-def _options(spec: GameSpec, preset: str | None, assignments: Sequence[str] | None) -> GameOptions:
+def _one_preset(presets: Sequence[str] | str | None) -> str | None:
+    """The --preset given, at most once (a second one would silently win otherwise)."""
+    if presets is None or isinstance(presets, str):
+        return presets
+    if len(presets) > 1:
+        _fail(f"--preset given {len(presets)} times ({', '.join(presets)}): give one")
+    return presets[0] if presets else None
+
+
+def _options(
+    spec: GameSpec, preset: Sequence[str] | str | None, assignments: Sequence[str] | None
+) -> GameOptions:
     overrides = _overrides(spec, assignments)
     try:
-        return spec.options_type.from_preset(preset, overrides)
+        return spec.options_type.from_preset(_one_preset(preset), overrides)
     except MonsterballError as exc:
         _fail(str(exc))
 
