@@ -554,27 +554,36 @@ def _run_local(jobs: list[_Job], workers: int, progress: Progress) -> list[LabGa
     return out
 
 
-def _run_ray(jobs: list[_Job], address: str, progress: Progress) -> list[LabGame]:
+def connect_ray(address: str) -> None:
+    """Connect to the Ray cluster at ``address`` ('local' starts a local instance); a
+    ValueError in one line says why it cannot."""
     try:
         import ray
     except ImportError:
         raise ValueError(
             "--ray needs the optional Ray extra: pip install 'monsterball[ray]'"
         ) from None
-    if not ray.is_initialized():
-        try:
-            ray.init(
-                address=None if address == "local" else address,
-                include_dashboard=False,
-                ignore_reinit_error=True,
-                log_to_driver=False,
-            )
-        except Exception as exc:  # Ray raises ConnectionError, RuntimeError, ValueError...
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise ValueError(
-                f"cannot reach a Ray cluster at '{address}' ({first[:160]}); start one with "
-                "'ray start --head', or use --ray local to start a local instance"
-            ) from None
+    if ray.is_initialized():
+        return
+    try:
+        ray.init(
+            address=None if address == "local" else address,
+            include_dashboard=False,
+            ignore_reinit_error=True,
+            log_to_driver=False,
+        )
+    except Exception as exc:  # Ray raises ConnectionError, RuntimeError, ValueError...
+        text = str(exc).strip()
+        first = text.splitlines()[0] if text else type(exc).__name__
+        raise ValueError(
+            f"cannot reach a Ray cluster at '{address}' ({first[:160]}); start one with "
+            "'ray start --head', or use --ray local to start a local instance"
+        ) from None
+
+
+def _run_ray(jobs: list[_Job], address: str, progress: Progress) -> list[LabGame]:
+    connect_ray(address)
+    import ray
     remote = ray.remote(play_measured)
     pending = [remote.remote(job) for job in jobs]
     out: list[LabGame] = []

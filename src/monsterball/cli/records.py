@@ -32,14 +32,35 @@ def replay_cmd(
         bool, typer.Option("--verify", help="Check seats, hashes, dice and the end line.")
     ] = False,
     show: Annotated[bool, typer.Option("--show", help="Print the final board.")] = False,
+    ply: Annotated[
+        int | None,
+        typer.Option(
+            "--ply",
+            metavar="N",
+            min=0,
+            help="Show the position after the first N plies (0: the start) and the next "
+            "action, instead of replaying to the end.",
+        ),
+    ] = None,
 ) -> None:
     """Replay a game record; exit 1 if it diverges, 2 if it cannot be read."""
     record = _read_record_file(file)
+    if ply is not None and ply > len(record.actions):
+        _fail(f"{file} has {len(record.actions)} plies: --ply must be 0..{len(record.actions)}")
     try:
-        report = replay(record, verify=verify)
+        report = replay(record, verify=verify, upto=ply)
     except RecordError as exc:
         # The header names a game, options or start position this engine cannot set up.
         _fail(f"{file}: {exc}")
+    if ply is not None and report.divergence is None:
+        typer.echo(report.state.render())
+        typer.echo(f"Position after {ply} of {len(record.actions)} plies of {record.game}.")
+        if ply < len(record.actions):
+            entry = record.actions[ply]
+            typer.echo(f"Next: {entry.by}: {entry.action}")
+        else:
+            typer.echo(f"Result: {report.state.result_text()}")
+        return
     if show:
         typer.echo(report.state.render())
     if report.divergence is not None:

@@ -171,9 +171,8 @@ def simulate_cmd(
     _options(spec, chosen, opt)  # report bad options before starting workers
     bot_names = _parse_bots(spec, bots) if bots is not None else default_bots(spec)
     console = _console()
-    lab_mode = (
-        sweep or baseline or until_ci or metric or rows or ray is not None or report or json_out
-    )
+    lab_mode = sweep or baseline or metric or rows or report or json_out
+    lab_mode = lab_mode or until_ci is not None or ray is not None
     if lab_mode:
         lab = LabRequest(sweep, baseline, until_ci, max_games, metric, rows, ray, report, json_out)
         _lab(spec, games, bot_names, jobs, seed, chosen, overrides, save_dir, lab)
@@ -252,6 +251,13 @@ def _lab(
             import matplotlib  # noqa: F401
         except ImportError:
             _fail("the HTML report needs matplotlib: pip install 'monsterball[report]'")
+    if lab.ray is not None:
+        from monsterball.lab import connect_ray
+
+        try:
+            connect_ray(lab.ray)
+        except ValueError as exc:
+            _fail(str(exc))
     console = _console()
     with _progress_bar(console) as bar:
         task = bar.add_task(f"{spec.id}: {len(settings)} setting(s)", total=games * len(settings))
