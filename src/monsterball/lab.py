@@ -584,6 +584,7 @@ def connect_ray(address: str) -> None:
 def _run_ray(jobs: list[_Job], address: str, progress: Progress) -> list[LabGame]:
     connect_ray(address)
     import ray
+
     remote = ray.remote(play_measured)
     pending = [remote.remote(job) for job in jobs]
     out: list[LabGame] = []

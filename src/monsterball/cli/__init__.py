@@ -12,7 +12,7 @@ from monsterball.cli import info, serve, play, records, simulation, matches, odd
 
 # isort: on
 from monsterball.cli.common import app
-from monsterball.cli.play import TerminalGame, wrap_notations
+from monsterball.cli.terminal import TerminalGame, wrap_notations
 
 __all__ = ["TerminalGame", "app", "main", "wrap_notations"]
 

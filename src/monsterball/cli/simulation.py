@@ -171,7 +171,7 @@ def simulate_cmd(
     _options(spec, chosen, opt)  # report bad options before starting workers
     bot_names = _parse_bots(spec, bots) if bots is not None else default_bots(spec)
     console = _console()
-    lab_mode = sweep or baseline or metric or rows or report or json_out
+    lab_mode = bool(sweep or baseline or metric or rows or report or json_out)
     lab_mode = lab_mode or until_ci is not None or ray is not None
     if lab_mode:
         lab = LabRequest(sweep, baseline, until_ci, max_games, metric, rows, ray, report, json_out)
