@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import math
+import re
 import statistics
 from pathlib import Path
 
@@ -14,7 +15,17 @@ from typer.testing import CliRunner, Result
 from monsterball.cli import app
 from monsterball.core.record import read_record, replay
 from monsterball.core.registry import get_game
-from monsterball.lab import Estimate, parse_setting, setting_options, sweep, write_rows
+from monsterball.lab import (
+    Estimate,
+    LabGame,
+    SweepResult,
+    _summarise,
+    parse_setting,
+    setting_options,
+    sweep,
+    write_rows,
+)
+from monsterball.report import sweep_html
 from monsterball.simulate import Z_95
 
 RANDOM = ("random", "random")
@@ -234,3 +245,46 @@ def test_replay_shows_any_ply(tmp_path: Path) -> None:
     assert "Result:" in end.output
     bad = invoke("replay", str(path), "--ply", str(len(record.actions) + 1))
     assert bad.exit_code == 2 and "--ply must be" in bad.output
+
+
+# -- the report ---------------------------------------------------------------------------
+
+
+def _game(setting: int, index: int, winner: int, plies: int) -> LabGame:
+    return LabGame(setting, index, index, winner, 0, 2, 1.0, {"interception": 1}, plies,
+                   (1.0, 0.0), {"luck": 5.0 - winner * 10})  # fmt: skip
+
+
+def test_report_on_a_constructed_run() -> None:
+    """Two settings, four games each on the same seeds: the paired interval in the report is
+    the interval of the four per-game differences, and every plot is there."""
+    pytest.importorskip("matplotlib")
+    base_games = [
+        _game(0, i, w, p) for i, (w, p) in enumerate([(0, 100), (1, 120), (0, 90), (1, 110)])
+    ]
+    other_games = [
+        _game(1, i, w, p) for i, (w, p) in enumerate([(0, 110), (0, 125), (0, 100), (1, 112)])
+    ]
+    seats = ("A", "B")
+    settings = (
+        _summarise({"points_to_win": "1"}, base_games, seats, None),
+        _summarise({"points_to_win": "2"}, other_games, seats, base_games),
+    )
+    raw = tuple(base_games + other_games)
+    result = SweepResult("pu", "small", RANDOM, 0, 4, settings, 1.0, "test", raw, 0, seats)
+    plies = settings[1].versus_baseline["plies"]
+    diffs = [10.0, 5.0, 10.0, 2.0]
+    half = Z_95 * statistics.stdev(diffs) / 2
+    assert plies.mean == pytest.approx(6.75) and plies.high == pytest.approx(6.75 + half)
+    wins = settings[1].versus_baseline["A wins"]
+    assert wins.mean == pytest.approx(0.25)
+    page = sweep_html(result)
+    assert f"+6.75 [{6.75 - half:+,.2f}, {6.75 + half:+,.2f}]" in page
+    assert "+25.0 pts" in page  # a difference in win rates, in percentage points
+    assert page.count("data:image/png;base64,") == 5  # 3 figures, sensitivity, turnovers
+    assert "over points_to_win" in page  # a line plot over the numeric sweep
+    assert "The dashed line is 50%" in page
+    assert "Sensitivity" in page and "<h2>Luck</h2>" in page
+    assert "Random bots." in page
+    text = re.sub(r"data:image/png;base64,[A-Za-z0-9+/=]+", "", page)
+    assert not re.search(r"\de[+-]\d", text)  # no 1.31e+03

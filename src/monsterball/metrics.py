@@ -134,3 +134,21 @@ def plies_per_point(trace: GameTrace) -> dict[str, float]:
     if not isinstance(score, list | tuple) or not sum(score):
         return {}
     return {"plies per point": len(trace.steps) / float(sum(score))}
+
+
+def luck(trace: GameTrace) -> dict[str, float]:
+    """Every game: the first seat's luck (the sum of its dice swings, in win-probability
+    points; see ``monsterball luck``). The report adds it by itself."""
+    from monsterball.heuristic import heuristic_for
+    from monsterball.report import chance_swing
+
+    heuristic = heuristic_for(trace.spec)
+    state = trace.spec.new_game(trace.options)
+    total = 0.0
+    for step in trace.steps:
+        if step.actor < 0:
+            outcomes = state.chance_outcomes()
+            if len(outcomes) > 1:
+                total += chance_swing(heuristic, state, step.action, outcomes)
+        state.apply_unchecked(step.action)
+    return {"luck": total}

@@ -82,7 +82,7 @@ def luck_cmd(
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
 ) -> None:
     """Each side's dice against expectation in a recorded game."""
-    from monsterball.report import luck_report
+    from monsterball.report import LUCK_EXPLAINED, luck_report
 
     record = _read_record_file(file)
     try:
@@ -94,12 +94,13 @@ def luck_cmd(
         return
     console = _console()
     console.print(f"{report.game}: {report.result}; {report.chance_nodes} chance events")
-    table = Table(title="Luck: how far the dice moved the evaluation from its expectation")
+    table = Table(title="Luck: how far the dice moved each side's chance of winning")
     table.add_column("side")
-    table.add_column("luck (sum of swings)", justify="right")
+    table.add_column("luck (win-probability points)", justify="right")
     for seat, value in zip(report.seats, report.luck, strict=True):
-        table.add_row(seat, f"{value:+.3f}")
+        table.add_row(seat, f"{value:+.1f}")
     console.print(table)
+    console.print(LUCK_EXPLAINED)
     if report.dice:
         dice = Table(title="Numeric rolls")
         for column in ("roll", "count", "mean", "expected", "z"):
@@ -113,7 +114,7 @@ def luck_cmd(
         swings = Table(title=f"Biggest swings (for {report.seats[0]})")
         swings.add_column("ply", justify="right")
         swings.add_column("outcome")
-        swings.add_column("swing", justify="right")
+        swings.add_column("swing (points)", justify="right")
         for ply, outcome, swing in report.biggest:
-            swings.add_row(str(ply), outcome, f"{swing:+.3f}")
+            swings.add_row(str(ply), outcome, f"{swing:+.1f}")
         console.print(swings)

@@ -279,7 +279,8 @@ def _lab(
                 baseline=base_setting,
                 until_ci=lab.until_ci,
                 max_games=lab.max_games,
-                metrics=lab.metrics or (),
+                # The report explains luck over the run: measure it when one is asked for.
+                metrics=[*(lab.metrics or ()), *([LUCK] if lab.report is not None else [])],
                 save_dir=save_dir,
             )
         except (ValueError, MonsterballError) as exc:
@@ -316,6 +317,8 @@ def _lab(
         _write_text(lab.report, sweep_html(result))
         console.print(f"Report written to {lab.report}")
 
+
+LUCK = "monsterball.metrics:luck"
 
 RANDOM_WARNING = (
     "random bots: their games mostly measure their own blunders (passes to nobody, "
@@ -366,7 +369,7 @@ def lab_tables(result: Any) -> list[Table]:
     if result.baseline is not None:
         base = result.settings[result.baseline]
         names = [f"{seats[0]} wins", "first offense wins", "points per possession", "plies"]
-        names += sorted({k for s in result.settings for k in s.metrics})
+        names += sorted({k for s in result.settings for k in s.metrics} - {"luck"})
         diff = Table(title=f"Paired differences against the baseline ({base.label}), 95% CI")
         diff.add_column("setting", overflow="fold")
         for name in names:
