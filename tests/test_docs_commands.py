@@ -68,6 +68,7 @@ def test_documented_commands_run(
     doc: Path, commands: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # match's results file
     ran = 0
     for line in commands:
         text = line.split("  #")[0].strip()

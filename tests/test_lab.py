@@ -288,3 +288,46 @@ def test_report_on_a_constructed_run() -> None:
     assert "Random bots." in page
     text = re.sub(r"data:image/png;base64,[A-Za-z0-9+/=]+", "", page)
     assert not re.search(r"\de[+-]\d", text)  # no 1.31e+03
+
+
+# -- match: ratings with intervals, the leaderboard ---------------------------------------
+
+
+def test_match_keeps_a_leaderboard_under_the_data_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from monsterball.tournament import default_results_path, leaderboard
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.chdir(tmp_path)
+    path = default_results_path()
+    assert path == tmp_path / "data" / "monsterball" / "results.sqlite"
+    args = ["match", "pu", "--bots", "random,heuristic", "-n", "2", "--preset", "small"]
+    first = invoke(*args, "--csv", "m.csv")
+    assert first.exit_code == 0, first.output
+    assert f"Stored as match 1 in {path}" in first.output.replace("\n", "")
+    assert "Games written to m.csv" in first.output and "95% CI (bootstrap)" in first.output
+    assert not list(tmp_path.glob("*.sqlite"))  # nothing in the working directory
+    invoke(*args, "--seed", "1")
+    spec = get_game("pu")
+    board = leaderboard(path, "paper-ultimate", spec.options("small").to_dict(), samples=50)
+    assert {r.bot for r in board} == {"random", "heuristic"}
+    assert all(r.games == 4 for r in board)  # both runs count
+    assert all(r.low <= r.elo <= r.high for r in board)
+
+
+def test_elo_bootstrap_interval_narrows_with_more_games() -> None:
+    from monsterball.tournament import MatchGame, elo_with_intervals
+
+    def games(n: int) -> list[MatchGame]:
+        # "a" wins three games in four against "b".
+        return [
+            MatchGame(0, i, i, ("a", "b"), (1.0, -1.0) if i % 4 else (-1.0, 1.0), 10, "", 0.0)
+            for i in range(n)
+        ]
+
+    few = {r.bot: r for r in elo_with_intervals(["a", "b"], games(8), samples=100)}
+    many = {r.bot: r for r in elo_with_intervals(["a", "b"], games(200), samples=100)}
+    assert few["a"].elo > few["b"].elo and many["a"].elo > 1500
+    assert many["a"].high - many["a"].low < few["a"].high - few["a"].low
+    assert many["a"].low > 1500  # 150 wins in 200: clearly stronger

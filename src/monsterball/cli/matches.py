@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
@@ -47,9 +47,13 @@ def match_cmd(
     opt: OptAssignments = None,
     jobs: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 1,
     seed: Annotated[int, typer.Option(help="Master seed (the same dice for every pairing).")] = 0,
-    db: Annotated[Path, typer.Option(help="SQLite database the results are added to.")] = Path(
-        "monsterball-results.sqlite"
-    ),
+    db: Annotated[
+        Path | None,
+        typer.Option(
+            help="SQLite file the results are added to (default: results.sqlite in the "
+            "user's data directory, e.g. ~/.local/share/monsterball/)."
+        ),
+    ] = None,
     no_db: Annotated[bool, typer.Option("--no-db", help="Do not store the results.")] = False,
     csv_out: Annotated[Path | None, typer.Option("--csv", help="Export the games as CSV.")] = None,
     json_out: Annotated[
@@ -57,7 +61,15 @@ def match_cmd(
     ] = None,
 ) -> None:
     """A round robin between bots: win rates with 95% CIs and Elo ratings."""
-    from monsterball.tournament import games_csv, match_json, run_match, save_match
+    from monsterball.tournament import (
+        default_results_path,
+        elo_with_intervals,
+        games_csv,
+        leaderboard,
+        match_json,
+        run_match,
+        save_match,
+    )
 
     spec = _spec(game)
     overrides = _overrides(spec, opt)
@@ -118,19 +130,34 @@ def match_cmd(
             f"{p.seconds_per_game:.2f}",
         )
     console.print(table)
-    elo = Table(title="Elo (mean 1500)")
-    elo.add_column("bot")
-    elo.add_column("Elo", justify="right")
-    for name, rating in sorted(result.elo.items(), key=lambda kv: -kv[1]):
-        elo.add_row(name, f"{rating:.0f}")
-    console.print(elo)
+    console.print(
+        _ratings_table("Elo of this match (mean 1500)", elo_with_intervals(names, result.games))
+    )
     if not no_db:
+        path = db if db is not None else default_results_path()
         try:
-            match_id = save_match(result, db)
-        except sqlite3.Error as exc:
-            _fail(f"cannot store the results in {db}: {exc}")
-        console.print(f"Stored as match {match_id} in {db}")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            match_id = save_match(result, path)
+            board = leaderboard(path, result.game, result.options)
+        except (OSError, sqlite3.Error) as exc:
+            _fail(f"cannot store the results in {path}: {exc}")
+        console.print(f"Stored as match {match_id} in {path}")
+        title = f"Leaderboard: every stored match of {result.game} with these options"
+        console.print(_ratings_table(title, board))
     if csv_out is not None:
         _write_text(csv_out, games_csv(result))
+        console.print(f"Games written to {csv_out} (CSV)")
     if json_out is not None:
         _write_text(json_out, match_json(result))
+        console.print(f"Match written to {json_out} (JSON)")
+
+
+def _ratings_table(title: str, ratings: Any) -> Table:
+    table = Table(title=title)
+    table.add_column("bot")
+    table.add_column("Elo", justify="right")
+    table.add_column("95% CI (bootstrap)", justify="right")
+    table.add_column("games", justify="right")
+    for r in ratings:
+        table.add_row(r.bot, f"{r.elo:.0f}", f"{r.low:.0f} - {r.high:.0f}", str(r.games))
+    return table
