@@ -18,7 +18,7 @@ __all__ = ["TerminalGame", "app", "main", "wrap_notations"]
 
 
 def main() -> None:
-    app()
+    app(prog_name="monsterball")
 
 
 if __name__ == "__main__":

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -16,6 +18,7 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
+from typer.core import TyperArgument, TyperGroup
 
 from monsterball import __version__
 from monsterball.bots import make_bot
@@ -28,11 +31,43 @@ from monsterball.core.options import GameOptions
 from monsterball.core.record import GameRecord, read_record
 from monsterball.core.registry import get_game
 
+
+def clean_help(command: Any) -> Any:
+    """Help that reads like a man page: ``--games N``, ``--save PATH``, no ``<bool>`` after a
+    flag or ``<list[str]>`` after a repeatable option (Typer's rich help shows Python types
+    unless a parameter has a metavar)."""
+    for param in command.params:
+        if param.metavar is not None:
+            continue
+        if getattr(param, "is_flag", False) or getattr(param, "count", False):
+            param.metavar = ""
+        elif isinstance(param, TyperArgument):
+            param.metavar = (param.name or "arg").upper()
+            # Typer draws an argument's type next to its name: the name says enough.
+            setattr(param, "display_type_rich", lambda ctx: None)  # noqa: B010
+        else:
+            kind = str(param.bare_type() if hasattr(param, "bare_type") else "str").lower()
+            names = {"int": "N", "float": "X", "path": "PATH"}
+            param.metavar = next((v for k, v in names.items() if k in kind), "TEXT")
+    for sub in getattr(command, "commands", {}).values():
+        clean_help(sub)
+    return command
+
+
+class _CleanGroup(TyperGroup):
+    """The command group, with every command's help cleaned as it is built."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        clean_help(self)
+
+
 app = typer.Typer(
+    cls=_CleanGroup,
     name="monsterball",
     help="Rules engines for tabletop monster sports games: play, replay and simulate.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_show_locals=False,
 )
 
@@ -56,8 +91,22 @@ PresetOption = Annotated[
 
 
 def _fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
-    typer.echo(f"error: {message}", err=True)
+    typer.echo(f"error: {did_you_mean(message)}", err=True)
     raise typer.Exit(code)
+
+
+_UNKNOWN = re.compile(r"unknown ([\w ]+?) '([^']*)'; known[^:]*: ([^;]*)$")
+
+
+def did_you_mean(message: str) -> str:
+    """``unknown option 'point_to_win'; known: a, b, points_to_win`` gets ``; did you mean
+    'points_to_win'?`` (the engine's messages list what is known; this picks the close)."""
+    match = _UNKNOWN.search(message)
+    if match is None:
+        return message
+    known = [k.strip() for k in match.group(3).split(",") if k.strip()]
+    close = difflib.get_close_matches(match.group(2).lower(), known, n=1, cutoff=0.6)
+    return f"{message}; did you mean '{close[0]}'?" if close else message
 
 
 def _spec(name: str) -> GameSpec:

@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
+import difflib
+import re
+from importlib import resources
+from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markdown import Markdown
 from rich.table import Table
 
 from monsterball.cli.common import (
     _console,
+    _fail,
     _spec,
     _value_text,
     app,
 )
+from monsterball.core.game import GameSpec
 from monsterball.core.options import OptionInfo
 from monsterball.core.registry import all_games
 
@@ -48,14 +55,71 @@ def _allowed(info: OptionInfo) -> str:
     return ""
 
 
+RULEBOOKS = {
+    # The printed rulebook each engine follows, as a player knows it.
+    "paper-ultimate": 'Paper Ultimate ("ULTIMADE"), the paper-and-pencil rules',
+    "huck-monster": "Huck + Monster, the Starting 7 Pickup rulebook with its kits and Pro rules",
+    "midway": "Monsters of the Midway Rulebook",
+}
+
+
+def rules_document(spec: GameSpec) -> str | None:
+    """The game's rules document (every rule id, status and ruling): shipped in the package
+    as ``monsterball/rules_docs/`` (see pyproject), or read from docs/rules/ in a source
+    checkout."""
+    packaged = resources.files("monsterball").joinpath("rules_docs")
+    source = Path(__file__).resolve().parents[3] / "docs" / "rules"
+    for folder in (packaged, source):
+        try:
+            if not folder.is_dir():
+                continue
+            for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+                if not entry.name.endswith(".md"):
+                    continue
+                text = entry.read_text(encoding="utf-8")
+                first = text.split("\n", 1)[0]
+                if entry.name == f"{spec.id}.md" or spec.title in first:
+                    return text
+        except OSError:
+            continue
+    return None
+
+
 @app.command()
-def rules(game: Annotated[str, typer.Argument(help="Game id or alias.")]) -> None:
-    """Show a game's options (with the rulings behind them) and presets."""
+def rules(
+    game: Annotated[str, typer.Argument(metavar="GAME", help="Game id or alias.")],
+    text: Annotated[
+        bool,
+        typer.Option("--text", help="Print the rules document: every rule id, status, ruling."),
+    ] = False,
+    rule: Annotated[
+        str | None,
+        typer.Option("--id", metavar="ID", help="Print what the rules document says about one id."),
+    ] = None,
+) -> None:
+    """Show a game's options (with the rulings behind them) and presets; --text prints the
+    rules themselves."""
     spec = _spec(game)
     console = _console()
+    if text or rule is not None:
+        document = rules_document(spec)
+        if document is None:
+            _fail(f"the rules document of {spec.id} is not installed")
+        if rule is None:
+            console.print(Markdown(document))
+            return
+        found = _about(document, rule)
+        if not found:
+            ids = sorted(set(re.findall(r"\b[A-Z]{2,4}(?:-[A-Z0-9]+)+\b", document)))
+            close = difflib.get_close_matches(rule.upper(), ids, n=3)
+            hint = f"; did you mean {', '.join(close)}?" if close else ""
+            _fail(f"no rule '{rule}' in the {spec.id} rules{hint}")
+        console.print(Markdown("\n\n".join(found)))
+        return
     console.print(f"[bold]{spec.title}[/bold] ({spec.id}), rules {spec.rules_version}")
     console.print(spec.summary)
-    console.print(f"Seats: {', '.join(spec.seat_names)}; rulebook: {spec.rulebook}")
+    rulebook = RULEBOOKS.get(spec.id, spec.title)
+    console.print(f"Seats: {', '.join(spec.seat_names)}; rulebook: {rulebook}")
     table = Table(title="Options (set with --opt key=value)", show_lines=True)
     for column in ("name", "type", "default", "allowed", "doc", "ruling"):
         table.add_column(column, overflow="fold")
@@ -78,9 +142,27 @@ def rules(game: Annotated[str, typer.Argument(help="Game id or alias.")]) -> Non
         presets.add_row(name, settings, docs.get(name, ""))
     console.print(presets)
     if spec.rulings:
-        rulings = Table(title="Rulings (full text: docs/rules/ in the source tree)")
+        rulings = Table(
+            title=f"Rulings (the whole text: monsterball rules {spec.id} --id ID, or --text)"
+        )
         rulings.add_column("id", no_wrap=True)
         rulings.add_column("what was decided", overflow="fold")
         for ruling_id, summary in spec.rulings.items():
             rulings.add_row(ruling_id, summary)
         console.print(rulings)
+
+
+def _about(document: str, rule: str) -> list[str]:
+    """The table rows and paragraphs of ``document`` that name ``rule``."""
+    wanted = re.compile(rf"(?<![\w-]){re.escape(rule)}(?![\w-])", re.IGNORECASE)
+    found = []
+    for block in re.split(r"\n\s*\n", document):
+        lines = block.splitlines()
+        if lines and all(line.startswith("|") for line in lines):
+            header = lines[:2]
+            rows = [line for line in lines[2:] if wanted.search(line)]
+            if rows:
+                found.append("\n".join([*header, *rows]))
+        elif wanted.search(block):
+            found.append(block)
+    return found
