@@ -61,6 +61,7 @@ def cases() -> list[tuple[Path, list[str]]]:
     return [(doc, shell_commands(doc)) for doc in DOCS if shell_commands(doc)]
 
 
+@pytest.mark.slow  # about 30 s of games on an idle machine
 @pytest.mark.parametrize(
     ("doc", "commands"), cases(), ids=[str(d.relative_to(ROOT)) for d, _ in cases()]
 )
