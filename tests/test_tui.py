@@ -101,3 +101,43 @@ def test_replay_stepper(tmp_path) -> None:
             assert app.state.state_hash() == initial_state(record)[1].state_hash()
 
     asyncio.run(scenario())
+
+
+def test_hot_seat_hands_over_and_keeps_secrets() -> None:
+    """Monsters of the Midway, two coaches at one terminal: after B's secret choice the board
+    is covered until coach A is ready, and the event log never names the real counter."""
+    from monsterball.tui import HandOver
+    from mw_scenarios import SPEC, setup, start_phase, top
+
+    state = setup(
+        {"B1": "g12", "B2": "c14", "A1": "g9", "A2": "m2"},
+        types={"B1": "brownie"},
+        carrier="B1",
+        los="g13",
+        offense=1,
+    )
+    start_phase(state, 1)
+
+    async def scenario() -> None:
+        app = GameApp(SPEC, state, bots={})
+        async with app.run_test(size=(150, 45)) as pilot:
+            assert app.screen_seat == 1
+            while app.state.current_player() == 1 and not app.handing_over:
+                legal = {a.notation(): a for a in app.state.legal_actions()}
+                if "cast B1 mirror" in legal:
+                    app.human_plays(legal["cast B1 mirror"])
+                elif top(app.state) in ("PlaceImage", "PickReal"):
+                    app.human_plays(app.state.legal_actions()[-1])
+                else:
+                    app.human_plays(legal["end"])
+                await pilot.pause()
+            assert app.handing_over and isinstance(app.screen, HandOver)
+            await pilot.press("left", "n")  # the game's keys wait behind the cover
+            await pilot.press("enter")
+            assert not app.handing_over and app.screen_seat == app.state.current_player() == 0
+            log = "\n".join(app.query_one("#events").lines)
+            real_hex = app.state.field.name(app.state.pos[10])
+            assert "chosen in secret" in log
+            assert f"real {real_hex}" not in log
+
+    asyncio.run(scenario())

@@ -19,11 +19,13 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.events import Click
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Log, OptionList, Static
 from textual.widgets.option_list import Option
 
 from monsterball.bots import Bot
+from monsterball.cli.terminal import sees_differently
 from monsterball.core.actions import Action
 from monsterball.core.board import Board
 from monsterball.core.dice import SeededSampler
@@ -63,6 +65,10 @@ class BoardView(Widget):
         self.cursor = (min(self.cursor[0], cols - 1), min(self.cursor[1], rows - 1))
         self.styles.width = cols * CELL + CELL // 2 + 3 + 4  # labels, border, padding
         self.styles.height = rows + 3  # the column letters and the border
+        self.refresh()
+
+    def show_nothing(self) -> None:
+        self.drawing = None
         self.refresh()
 
     def _offset(self, row: int) -> int:
@@ -142,6 +148,27 @@ class BoardView(Widget):
         self.refresh()
 
 
+class HandOver(Screen[None]):
+    """Covers the board between two coaches at one terminal when the next one may not see
+    what the last one saw."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ready", "ready")]
+
+    def __init__(self, coach: str) -> None:
+        super().__init__()
+        self.coach = coach
+
+    def compose(self) -> ComposeResult:
+        yield Static(
+            f"\n\n   Hand the terminal to coach {self.coach}.\n\n"
+            f"   Coach {self.coach}: press Enter when the other coach is looking away.",
+            id="handover",
+        )
+
+    def action_ready(self) -> None:
+        self.dismiss()
+
+
 class GameApp(App[None]):
     """Play ``state`` (humans at the seats without a bot) or step through ``replay``."""
 
@@ -186,6 +213,8 @@ class GameApp(App[None]):
         self.ply = 0
         self.legal: list[Action] = []
         self._shown: list[Action] = []
+        self.screen_seat: int | None = None  # whose view the board last showed
+        self.handing_over = False  # the HandOver screen is up: the game's keys wait
 
     # -- layout ---------------------------------------------------------------------------
 
@@ -217,14 +246,35 @@ class GameApp(App[None]):
         return humans[0] if len(humans) == 1 else None
 
     def redraw(self) -> None:
+        seat = self.seat
+        humans = [s for s in range(self.spec.num_seats) if s not in self.bots]
+        previous = self.screen_seat
+        if (
+            self.replay is None
+            and len(humans) > 1
+            and seat is not None
+            and previous is not None
+            and seat != previous
+            and sees_differently(self.state, previous, seat)
+        ):
+            self.screen_seat = None
+            self.query_one(BoardView).show_nothing()
+            self.handing_over = True
+            self.push_screen(HandOver(self.spec.seat_name(seat)), self._handed_over)
+            return
+        self.screen_seat = seat
         board = self.query_one(BoardView)
-        board.show(self.state.board(self.seat))
-        drawing = self.state.board(self.seat)
+        drawing = self.state.board(seat)
+        board.show(drawing)
         panel = [f"[b]{label}[/b]: {value}" for label, value in drawing["panel"]]
         if self.replay is not None:
             panel.append(f"[b]ply[/b]: {self.ply} of {len(self.replay)}")
         self.query_one("#panel", Static).update("\n".join(panel) or self.state.result_text())
         self.refresh_moves()
+
+    def _handed_over(self, _result: None) -> None:
+        self.handing_over = False
+        self.redraw()
 
     def refresh_moves(self) -> None:
         moves = self.query_one("#moves", OptionList)
@@ -280,14 +330,20 @@ class GameApp(App[None]):
     # -- input ----------------------------------------------------------------------------
 
     def action_cursor(self, dc: int, dr: int) -> None:
+        if self.handing_over:
+            return
         self.query_one(BoardView).move_cursor(dc, dr)
 
     def action_clear(self) -> None:
+        if self.handing_over:
+            return
         board = self.query_one(BoardView)
         board.selected, board.targets = None, set()
         self.redraw()
 
     def action_select(self) -> None:
+        if self.handing_over:
+            return
         board = self.query_one(BoardView)
         if not board.has_focus:
             return  # the move list handles Enter itself
@@ -296,6 +352,8 @@ class GameApp(App[None]):
     def choose_cell(self, cell: str) -> None:
         """A piece on ``cell`` selects it; with a piece selected, a target cell plays the
         one legal action naming both (or narrows the move list when several do)."""
+        if self.handing_over:
+            return
         board = self.query_one(BoardView)
         drawing = board.drawing
         if drawing is None or self.replay is not None:
@@ -333,12 +391,16 @@ class GameApp(App[None]):
         self.redraw()
 
     def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:
+        if self.handing_over:
+            return
         index = int(message.option.id or 0)
         if self.replay is None and 0 <= index < len(self._shown):
             self.human_plays(self._shown[index])
             self.query_one(BoardView).focus()
 
     def action_step(self, delta: int) -> None:
+        if self.handing_over:
+            return
         if self.replay is None:
             return
         target = max(0, min(len(self.replay), self.ply + delta))

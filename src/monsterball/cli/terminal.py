@@ -79,6 +79,11 @@ class LineEditor:
         return input(prompt)
 
 
+def sees_differently(state: GameState, one: int, other: int) -> bool:
+    """Whether seat ``one`` sees something seat ``other`` may not, or the reverse."""
+    return _seen(state, one) != _seen(state, other)
+
+
 def _seen(state: GameState, seat: int) -> dict[str, Any]:
     """What ``seat`` sees, less whose view it is: equal for two seats unless one of them
     sees something the other may not."""
@@ -242,7 +247,7 @@ class TerminalGame:
         previous = self.screen_seat
         if previous is None or previous == seat or len(self.humans) < 2:
             return
-        if _seen(self.state, previous) == _seen(self.state, seat):
+        if not sees_differently(self.state, previous, seat):
             return
         self.console.clear()
         name = self.spec.seat_name(seat)
