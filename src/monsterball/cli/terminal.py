@@ -8,11 +8,14 @@ a copy of the game first, so it is played entirely or not at all.
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import copy
 import re
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import typer
@@ -49,6 +52,13 @@ class _Leave(Exception):
     """The human left the game (``quit`` or end of input)."""
 
 
+def history_path() -> Path:
+    """Where ``play`` keeps the lines typed (the user's data directory)."""
+    from platformdirs import user_data_path
+
+    return user_data_path("monsterball") / "play-history"
+
+
 class LineEditor:
     """``input()`` with readline's editing, history and tab completion over the words it is
     given; on a pipe (tests, scripts) plain ``input()``."""
@@ -67,6 +77,17 @@ class LineEditor:
         readline.parse_and_bind("tab: complete")
         readline.set_completer(self.complete)
         self.active = True
+        # Lines typed in earlier games come back with the up arrow.
+        self.history = history_path()
+        with contextlib.suppress(OSError):
+            readline.read_history_file(self.history)
+        readline.set_history_length(1000)
+        atexit.register(self._save, readline)
+
+    def _save(self, readline: Any) -> None:
+        with contextlib.suppress(OSError):
+            self.history.parent.mkdir(parents=True, exist_ok=True)
+            readline.write_history_file(self.history)
 
     def complete(self, text: str, index: int) -> str | None:
         stripped = text.lstrip()
