@@ -42,6 +42,17 @@ def test_keys_place_select_and_move() -> None:
     asyncio.run(scenario())
 
 
+def test_dice_panel_shows_the_last_roll_and_its_probability() -> None:
+    async def scenario() -> None:
+        spec = get_game("pu")
+        app = GameApp(spec, spec.new_game(spec.options("small")), bots={1: RandomBot(5)}, seed=3)
+        async with app.run_test(size=(130, 40)):
+            dice = str(app.query_one("#dice").content)
+            assert "last roll: [b]toss=" in dice and "probability 1/2, 1 of 2 outcomes" in dice
+
+    asyncio.run(scenario())
+
+
 def test_mouse_clicks_a_cell() -> None:
     async def scenario() -> None:
         app = pu_app()

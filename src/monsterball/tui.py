@@ -177,6 +177,7 @@ class GameApp(App[None]):
     #side { width: 1fr; min-width: 36; }
     #moves { height: 1fr; border: round $primary; }
     #panel { height: auto; border: round $primary; }
+    #dice { height: auto; border: round $warning; padding: 0 1; }
     #events { height: 12; border: round $primary; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -224,6 +225,7 @@ class GameApp(App[None]):
             yield BoardView(id="board")
             with Vertical(id="side"):
                 yield Static(id="panel")
+                yield Static("dice: none rolled yet", id="dice")
                 yield OptionList(id="moves")
                 yield Log(id="events")
         yield Footer()
@@ -292,6 +294,11 @@ class GameApp(App[None]):
         self.query_one("#events", Log).write_line(text)
 
     def play(self, action: Action, seat: int | None) -> None:
+        if seat is None:
+            outcomes = self.state.chance_outcomes()
+            chance = dict(outcomes).get(action)
+            odds = f" (probability {chance}, 1 of {len(outcomes)} outcomes)" if chance else ""
+            self.query_one("#dice", Static).update(f"last roll: [b]{action.notation()}[/b]{odds}")
         events = self.state.apply(action, seat=seat)
         name = "dice" if seat is None else self.spec.seat_name(seat)
         public = getattr(action, "public_text", action.notation)()
