@@ -228,7 +228,8 @@ def test_luck_report(tmp_path: Path) -> None:
     result = invoke("luck", str(path))
     assert result.exit_code == 0 and "Luck" in result.output and "3d6" in result.output
     data = json.loads(invoke("luck", str(path), "--json").output)
-    assert set(data["luck"]) == {"A", "B"}
+    assert set(data["luck"]) == {"A", "B"} and data["unit"] == "win-probability points"
+    assert "win-probability points" in result.output  # the table says its unit
     missing = invoke("luck", str(tmp_path / "nope.jsonl"))
     assert missing.exit_code == 2 and "cannot read" in missing.output
 

@@ -61,6 +61,7 @@ class LuckReport:
     def to_dict(self) -> dict[str, Any]:
         return {
             "game": self.game,
+            "unit": "win-probability points",
             "luck": dict(zip(self.seats, self.luck, strict=True)),
             "chance_nodes": self.chance_nodes,
             "biggest_swings": [

@@ -49,6 +49,15 @@ def clean_help(command: Any) -> Any:
             kind = str(param.bare_type() if hasattr(param, "bare_type") else "str").lower()
             names = {"int": "N", "float": "X", "path": "PATH"}
             param.metavar = next((v for k, v in names.items() if k in kind), "TEXT")
+    original = command.get_help_option
+
+    def help_option(ctx: Any) -> Any:
+        option = original(ctx)
+        if option is not None and option.metavar is None:
+            option.metavar = ""  # --help is a flag too
+        return option
+
+    setattr(command, "get_help_option", help_option)  # noqa: B010
     for sub in getattr(command, "commands", {}).values():
         clean_help(sub)
     return command
