@@ -12,7 +12,6 @@ import re
 from fractions import Fraction
 from functools import cache
 from importlib import resources
-from pathlib import Path
 from typing import Annotated, Any
 
 import anyio
@@ -23,36 +22,16 @@ from pydantic import BaseModel, Field
 from monsterball.core.game import CHANCE
 from monsterball.core.registry import all_games, get_game
 from monsterball.heuristic import heuristic_for
+from monsterball.rules_text import rules_document
 from monsterball.web.live import Rejected
 from monsterball.web.rooms import Replay, Rooms
 from monsterball.web.store import Store
 
 STATIC = resources.files("monsterball.web") / "static"
-# The rules pages are docs/rules/<game>.md: the wheel carries them as monsterball/web/rules
-# (pyproject's force-include); a source checkout reads them from docs/ directly.
-PACKAGED_RULES = resources.files("monsterball.web") / "rules"
-SOURCE_RULES = Path(__file__).resolve().parents[3] / "docs" / "rules"
-RULE_FILES = {
-    "huck-monster": "huck-monster.md",
-    "midway": "monsters-of-the-midway.md",
-    "paper-ultimate": "paper-ultimate.md",
-}
 
 
 class Rematch(BaseModel):
     token: str | None = Field(default=None, max_length=64)
-
-
-@cache
-def rules_text(game: str) -> str | None:
-    name = RULE_FILES.get(game)
-    if name is None:
-        return None
-    packaged = PACKAGED_RULES / name
-    if packaged.is_file():
-        return packaged.read_text(encoding="utf-8")
-    source = SOURCE_RULES / name
-    return source.read_text(encoding="utf-8") if source.is_file() else None
 
 
 @cache
@@ -226,7 +205,7 @@ def install(app: FastAPI, rooms: Rooms, store: Store) -> None:
             spec = get_game(game)
         except Exception:
             raise Rejected("not-found", f"no game '{game}'") from None
-        text = rules_text(spec.id)
+        text = rules_document(spec.id)
         if text is None:
             raise Rejected("not-found", f"no rules page for '{spec.id}' in this installation")
         return PlainTextResponse(text, media_type="text/markdown")
