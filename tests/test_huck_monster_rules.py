@@ -149,10 +149,11 @@ def test_HM_PULL_2_HM_PULL_5_HM_R4_the_pull_travels_the_full_count_toward_the_of
 def test_HM_PULL_3_HM_PULL_4_the_pull_may_pass_the_line_and_stays_where_it_lands() -> None:
     state = lined_up()
     play(state, "3d6=14")  # from row 15 down to row 1: through A's line at its gap (g3)
-    landings = legal(state)
-    # Paths through the gap reach row 1; paths that meet A's wall stop in front of it (row 4).
-    assert {a for a in landings if a.endswith(("1", "2"))} == {"pull f1", "pull g1", "pull h1"}
-    assert all(a.endswith(("1", "4")) for a in landings)
+    # HM-R4, "Disc must travel the full distance of the Throw count on the Pull": paths
+    # through the gap travel all 14, so a path that meets A's wall may not stop in front of it.
+    assert legal(state) == {"pull f1", "pull g1", "pull h1"}
+    with pytest.raises(IllegalActionError, match="full count"):
+        play(state, "pull d4")
     play(state, "pull g1")
     # HM-PULL-4: no catch roll; the disc lies there and team moves begin (offense first).
     assert state.field.name(state.disc) == "g1" and state.holder == -1
@@ -164,12 +165,20 @@ def test_HM_PULL_6_HM_R4_a_pull_stops_at_the_back_line_or_a_wall() -> None:
     play(state, *(f"place {c}3" for c in "abcdefg"))
     play(state, *(f"place {c}15" for c in "abcefgh"), "disc d15")
     play(state, "3d6=18")
-    # A's line is full from a3 to g3 except h3... the only way through is h3; paths that meet
-    # the wall stop in front of it (row 4), paths through h3 run on to the back line (row 1).
-    landings = legal(state)
-    assert "pull h1" in landings
-    assert all(a.endswith("1") or a.endswith("4") for a in landings)
-    assert any(a.endswith("4") for a in landings)
+    # A's line is full from a3 to g3: the only way through is h3, and paths through it run
+    # on to the back line (row 1), 14 spaces: the most any path can travel of the 18. The
+    # disc "cannot be thrown out of bounds", so it stops there; no path stops at the wall.
+    assert legal(state) == {"pull g1", "pull h1"}
+
+
+def test_HM_R4_a_pull_that_no_path_can_run_in_full_goes_as_far_as_it_can() -> None:
+    # A wall of players across row 6: no path can travel 12 from d15, so the disc goes as far
+    # as any path can (row 7, 8 spaces) and only the ends of those longest paths are landings.
+    wall = {f"A{i + 1}": f"{c}6" for i, c in enumerate("abcdefg")} | {"B1": "h6"}
+    state = position(wall, disc="d15", stack=[PullLanding(12)])
+    assert legal(state) == {f"pull {c}7" for c in "abcdefgh"}
+    state = position(wall, disc="d15", stack=[PullLanding(5)])
+    assert legal(state) == {f"pull {c}10" for c in "abcdef"}  # a count that can be run: in full
 
 
 # -- team moves and possession -----------------------------------------------------------------

@@ -320,27 +320,24 @@ class HuckMonsterState(TeamScoreState):
     def pull_landings(self, count: int) -> int:
         """Where a pull of ``count`` may land (HM-PULL-2, HM-R4).
 
-        Each step enters an open space one row nearer the receiving team's back line; the
-        disc goes the full count unless no such space is left, and then stops there."""
+        Each step enters an open space one row nearer the receiving team's back line. "Disc
+        must travel the full distance": only paths that run the full count may end it; when
+        none can, the disc goes as far as any path can (the back line, or a wall of players)
+        and the landings are the ends of those longest paths."""
         field = self.field
         step = self.forward(self.defense)  # toward the receiving team's end zone
         open_ = self.open_spaces()
         frontier = 1 << self.disc
         row = field.coords(self.disc)[1]
-        landings = 0
         for _ in range(count):
             nxt = row + step
             if not 0 <= nxt < self.options.length:
-                return landings | frontier
-            ahead = field.row_mask(nxt) & open_
-            grown = field.dilate(frontier) & ahead
-            for c in iter_bits(frontier):
-                if not field.neighbour_mask[c] & ahead:
-                    landings |= 1 << c  # stuck: no open space ahead
+                return frontier  # the back line: "cannot be thrown out of bounds"
+            grown = field.dilate(frontier) & field.row_mask(nxt) & open_
             if not grown:
-                return landings
+                return frontier  # no path goes further: the longest ones stop here
             frontier, row = grown, nxt
-        return landings | frontier
+        return frontier
 
     # -- the throw --------------------------------------------------------------------------
 
