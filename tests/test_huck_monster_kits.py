@@ -15,6 +15,7 @@ from monsterball.games.huck_monster.coaching import acting_team
 from monsterball.games.huck_monster.procedures import (
     ConeThrows,
     ConeTurn,
+    cone_pushes,
     ContinueChoice,
     ContinueOptOut,
     MoveRoll,
@@ -387,3 +388,24 @@ def test_HM_KIT_5_HM_KIT_6_HM_R54_cones_stack_and_the_fourth_cone_wins() -> None
     events = play(state, f"cone e14 {field.name(into[0])}")
     assert "Team A pushes 2 cones into the end zone! A 4 - B 0." in texts(events)
     assert state.winner == 0 and state.is_terminal()
+
+
+@pytest.mark.parametrize("left", range(1, 13))
+def test_HM_KIT_5_HM_R54_a_throw_never_spends_more_than_the_count_left(left: int) -> None:
+    # "Players may split count into multiple throws per turn": a throw spends part of the
+    # count, never more. A1 on e5 is 4 from the cone on e9 (3 to the space beside it, 1 onto
+    # it), so with 4 or less left no push is possible; the count never goes negative.
+    state = cone_push("e5", "d17", left, ["e9"])
+    pushes = cone_pushes(state, 0, left)
+    assert all(cost <= left for cost in pushes.values())
+    field = state.field
+    e9, e5 = field.parse_cell("e9"), field.parse_cell("e5")
+    flight = 1 + min(field.distance(e5, n) for n in field.neighbours[e9])
+    assert flight == 4
+    assert bool(pushes) == (left > flight)
+    for (_, cell), cost in pushes.items():
+        probe = cone_push("e5", "d17", left, ["e9"])
+        play(probe, f"cone e9 {field.name(cell)}")
+        throws = [s.left for s in probe.stack if isinstance(s, ConeThrows)]
+        assert throws == ([left - cost] if left > cost else [])  # (a score puts ConeBack on top)
+        assert SPEC.from_position(probe.to_position()).to_position() == probe.to_position()

@@ -1811,6 +1811,8 @@ def cone_pushes(state: State, team: int, left: int) -> dict[tuple[int, int], int
         if not reach:
             continue
         flight = 1 + min(reach)
+        if flight >= left:
+            continue  # no count left to push it a space (and never a negative slice)
         for ray in field.rays[source]:
             for k, cell in enumerate(ray[: left - flight], start=1):
                 if state.cones >> cell & 1:
