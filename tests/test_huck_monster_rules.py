@@ -757,6 +757,24 @@ def test_HM_SD_12_HM_R22_monster_moves_one_defender_up_to_five_spaces() -> None:
     assert bids(events)[-2:] == [("B4", "catch-mark", False), ("B5", "catch-mark", False)]
 
 
+def test_HM_SD_12_HM_R22_a_monster_who_moves_himself_bids_from_his_new_space() -> None:
+    # "Roll team dice to take any appropriate player action once the designated Monster has
+    # reached their destination field space" and a Mark "must be next to the game disc to
+    # take an action": B1, the Mark, moves himself away from the disc.
+    state = lane({"B3": "h5"}, strategy=True, used=(True, False))
+    play(state, "3d6=10", "throw A2 d11", "strategy", "dark=monster", "monster B1 e10")
+    # Beside the path (e9, d10), no longer beside the disc: an Intercept with 2 dice.
+    assert [a.notation() for a, _ in state.chance_outcomes()][-1] == "2d6=12"
+    events = play(state, "2d6=11")
+    assert bids(events) == [("B1", "intercept", True)] and state.offense == 1
+    away = lane({"B3": "h5"}, strategy=True, used=(True, False))
+    events = play(away, "3d6=10", "throw A2 d11", "strategy", "dark=monster", "monster B1 h9")
+    # Nowhere near the disc, its path or the Receiver: no bid at all.
+    assert "B1 cannot bid (Mark): no action from his new space." in texts(events)
+    events = play(away, "2d6=2", "3d6=12", "3d6=3", "2d6=2")
+    assert [b[0] for b in bids(events)] == ["B2", "B4", "B5"]
+
+
 def test_HM_SD_13_HM_R24_a_winning_poach_rethrows_at_once() -> None:
     state = lane(strategy=True, used=(True, False))
     events = play(state, "3d6=10", "throw A2 d11", "strategy", "dark=poach", "3d6=11")
@@ -1051,21 +1069,42 @@ def test_HM_PIN_3_HM_R37_pin_words_huck_doink_and_the_defensive_numbers() -> Non
     ]
 
 
-def test_HM_PIN_5_HM_R41_match_and_a_monster_that_acts_twice() -> None:
+def test_HM_PIN_5_HM_R41_match_pairs_each_defender_with_the_closest_attacker() -> None:
+    # "Match (TM): ... Each defensive player should be 1:1 with each offensive player ...
+    # move each to the closest offensive player": pairs go closest first (ties: lower
+    # defender, then lower attacker), not by shirt number.
     state = lane(strategy=True, used=(True, False), strategy_equipment="pin")
     events = play(state, "3d6=10", "throw A2 d11", "strategy", "pin=pin-match")
-    # Every defender goes beside the attacker with his number (B1 stays next to A1? no: A1
-    # is the thrower on e7 and B1 on f8 is already beside him).
-    assert "Matched" in kinds(events)
-    for d in range(8, 14):
-        mate = state.pos[d - 7]
-        assert state.adjacent(mate) >> state.pos[d] & 1 or d - 7 > 1
-    assert state.adjacent(state.pos[1]) >> state.pos[8] & 1  # B2 beside A2
+    moved = {e.player: e.cell for e in events if isinstance(e, ev.Matched)}
+    # B5 (e13) is 1 from A2: the closest pair, and he is already beside A2, so he stays
+    # (by number B2 would have gone to A2 and B5 to A5 on the back row).
+    assert 11 not in moved and name(state, "B5") == "e13"
+    # B1 (f8) and B2 (d9) are both 2 from A1: the tie goes to B1, who steps beside A1.
+    assert moved[7] == "f7" and state.adjacent(state.pos[0]) >> state.pos[7] & 1
+    # Everyone else is matched 1:1 with A3..A7 on the back row: each has a defender beside.
+    assert all(state.adjacent(state.pos[a]) & state.occupied[1] for a in range(7))
+
+
+def test_HM_PIN_5_HM_R41_a_pin_monster_moves_only_the_acting_player_and_acts_twice() -> None:
+    # "Monster (1M): The acting player may move up to 5 spaces": only the spinner.
+    state = lane({"B3": "h5"}, strategy=True, used=(True, False), strategy_equipment="pin")
+    play(state, "3d6=10", "throw A2 d11", "strategy", "pin=pin-monster")
+    assert {a.split()[1] for a in legal(state) if a != "monster stay"} == {"B1"}
+    with pytest.raises(IllegalActionError, match="only the acting player, B1"):
+        play(state, "monster B5 c10")
+    # B1, the Mark, moves to e10, beside the path (e9, d10) but not the disc any more: HM-R22,
+    # "Roll team dice to take any appropriate player action once the designated Monster has
+    # reached their destination": he bids as an Intercept (2 dice), not as the Mark.
+    play(state, "monster B1 e10")
+    assert state.chance_outcomes()[-1][0].notation() == "2d6=12"
+    events = play(state, "2d6=3")
+    assert bids(events) == [("B1", "intercept", False)]
     twice = lane(strategy=True, used=(True, False), strategy_equipment="pin")
     play(twice, "3d6=10", "throw A2 d11", "strategy", "pin=pin-monster")
-    play(twice, "monster B1 c10", "3d6=4")  # B1 bids as the Mark, then moves to c10 ...
-    events = play(twice, "2d6=3", "2d6=3", "3d6=12", "3d6=5")
-    # ... and bids again as a Mark at the catch (beside d11): a pin Monster acts twice.
+    # To c10, beside the disc's stop: nothing to do now (he waits for the catch) ...
+    events = play(twice, "monster B1 c10", "2d6=3", "2d6=3", "3d6=12", "3d6=5", "3d6=5", "2d6=2")
+    assert "B1 cannot bid (Mark): no action from his new space." in texts(events)
+    # ... and he bids as a Mark at the catch.
     assert ("B1", "catch-mark", False) in bids(events)
 
 

@@ -1097,19 +1097,50 @@ def _bid(state: State, player: int, role: str) -> Bid:
 
 
 def _match(state: State) -> None:
-    """HM-PIN-3 Match / HM-R41: every defender goes 1:1 to the offensive player with his number,
-    onto the open space beside him nearest where he stood (not on the disc's path ahead)."""
+    """HM-PIN-5 Match / HM-R41: "move each to the closest offensive player", 1:1. Pairs are
+    made closest first: of all defender-attacker pairs not yet taken, the one the fewest spaces
+    apart (ties: the lower-numbered defender, then the lower-numbered attacker). Then each
+    defender, in player order, goes onto the open space beside his man nearest where he stood
+    (not on the disc's path ahead); one already beside his man stays."""
+    field = state.field
     ahead = sum(1 << c for c in state.path[state.progress + 1 :])
-    for d in state.roster(state.defense):
-        mate = d - 7 if d >= 7 else d + 7
+    pairs = sorted(
+        (field.distance(state.pos[d], state.pos[a]), d, a)
+        for d in state.roster(state.defense)
+        for a in state.roster(state.offense)
+    )
+    man: dict[int, int] = {}
+    for _, d, a in pairs:
+        if d not in man and a not in man.values():
+            man[d] = a
+    for d in sorted(man):
+        mate = man[d]
         if state.adjacent(state.pos[mate]) >> state.pos[d] & 1:
             continue
         spots = state.adjacent(state.pos[mate]) & state.open_spaces() & ~ahead
         if spots:
-            dist = state.field.distance_row(state.pos[d])
+            dist = field.distance_row(state.pos[d])
             spot = min(iter_bits(spots), key=lambda c: (dist[c], c))
             state.move_player(d, spot)
-            state.emit(ev.Matched(d, state.field.name(spot)))
+            state.emit(ev.Matched(d, field.name(spot)))
+
+
+def role_at(state: State, player: int) -> str:
+    """The bid a defender's space gives him at this point of the play (HM-R11, HM-R22): at
+    the catch a Mark (next to the disc) or a Challenge (next to the Receiver); on a throw the
+    Mark (next to the disc before it moves), else an Intercept (next to the path still ahead),
+    except that one who will guard the catch waits for it. '' for none."""
+    ring = state.adjacent(state.pos[player])
+    if state.action == CATCH:
+        if ring >> state.disc & 1:
+            return CATCH_MARK
+        return CHALLENGE if ring >> state.pos[state.receiver] & 1 else ""
+    if state.progress < 0 and ring >> state.disc & 1:
+        return MARK
+    if not state.path or state.catch_guards(state.path[-1], state.receiver) >> state.pos[player] & 1:
+        return ""
+    ahead = state.path[max(state.progress, 0) : -1]
+    return INTERCEPT if any(ring >> c & 1 for c in ahead) else ""
 
 
 def _strategy_open(state: State, team: int) -> bool:
@@ -1154,9 +1185,14 @@ class Bid(Procedure[State]):
         ahead = sum(1 << c for c in state.path[state.progress + 1 :])
         return state.move_reach(player, MONSTER_MOVE) & ~ahead
 
+    def _monster_movers(self, state: State) -> list[int]:
+        # HM-R41: the pin's "The acting player may move up to 5 spaces": the spinner only;
+        # the dice face moves "the defensive player of your choosing" (HM-R22).
+        return [self.player] if self.face == "pin-monster" else list(state.roster(state.defense))
+
     def _monster_moves(self, state: State) -> list[Action]:
         out: list[Action] = [STAY]
-        for p in state.roster(state.defense):
+        for p in self._monster_movers(state):
             out.extend(state.actions.monster_by_mask[p].select(self._monster_spots(state, p)))
         return out
 
@@ -1164,6 +1200,11 @@ class Bid(Procedure[State]):
         if self.stage == "monster" and isinstance(action, MonsterMove):
             if team_of(action.player) != state.defense:
                 raise IllegalActionError(f"{player_name(action.player)} is not a defender")
+            if action.player not in self._monster_movers(state):
+                raise IllegalActionError(
+                    "a pin Monster moves only the acting player, "
+                    f"{player_name(self.player)}: 'monster {player_name(self.player)} ...'"
+                )
             if (
                 not self._monster_spots(state, action.player)
                 >> action_cell(state.field, action.cell)
@@ -1237,9 +1278,12 @@ class Bid(Procedure[State]):
             if isinstance(action, MonsterMove):
                 state.move_player(action.player, action_cell(state.field, action.cell))
                 state.emit(ev.MonsterMoved(action.player, action.cell))
-                if self.face == "pin-monster":
-                    # HM-R41: a pin Monster may act twice in the same play.
+                if self.face == "pin-monster" and not is_all_star(state, action.player):
+                    # HM-R41: a pin Monster may act twice in the same play (an All-Star
+                    # still acts once per Up Call, HM-STAR-6).
                     state.bidders &= ~(1 << action.player)
+                if action.player == self.player:
+                    return self._moved_self(state)
             return self._after_face(state)
         if stage in ("dice", "redice"):
             assert isinstance(action, Roll)
@@ -1252,6 +1296,19 @@ class Bid(Procedure[State]):
         if action == REROLL:
             return (self._with("redice"),)
         return (self._with("decide"),)
+
+    def _moved_self(self, state: State) -> Transition:
+        """HM-SD-12 / HM-R22: "Roll team dice to take any appropriate player action once the
+        designated Monster has reached their destination": the bidder who moved himself bids
+        in the role his new space gives him (a Mark "must be next to the game disc"), and with
+        no role there he does not bid now (he may still bid later in this throw)."""
+        role = role_at(state, self.player)
+        if not role:
+            state.emit(ev.BidPrevented(self.player, self.role, "no action from his new space"))
+            if not is_all_star(state, self.player) or self.face != "pin-monster":
+                state.bidders &= ~(1 << self.player)
+            return ()
+        return Bid(self.player, role, "face-done", self.face, 0)._after_face(state)
 
     def _decide(self, state: State) -> Transition:
         result = resolve_bid(
