@@ -121,6 +121,29 @@ def test_HM_STAR_3_HM_R42_the_all_star_adds_continue_3() -> None:
     assert "Team A rolls 16 for the Continue." in texts(events)  # 9 left + 4 + Continue +3
 
 
+def test_HM_STAR_6_an_all_star_is_not_involved_twice_in_one_up_call() -> None:
+    # "All-Stars may only act once per Up Call, and cannot be involved in the same Up Call
+    # twice". A1, the Handler All-Star, throws; A3 Continues on e9 in the same Up Call: A1
+    # may not receive A3's throw, and may not Continue it either.
+    state = open_lane(continues="one-die", all_stars=True)
+    play(state, "3d6=7", "throw A2 d11", "monster stay", "2d6=5", "continue A3", "1d6=4")
+    assert state.holder == 2 and state.up_calls == 1
+    assert legal(state) and not any(a.startswith("throw A1") for a in legal(state))
+    with pytest.raises(IllegalActionError, match="already acted in this Up Call"):
+        play(state, "throw A1 e8")
+    # A3 throws to A5 (g5) instead, along e8 and f7, right past A1 (e7), who has no defender
+    # beside him; B2 marks the throw and is beaten. A1 may not Continue it.
+    state = open_lane({"A5": "g5"}, continues="one-die", all_stars=True)
+    play(state, "3d6=7", "throw A2 d11", "monster stay", "2d6=5", "continue A3", "1d6=4")
+    events = play(state, "throw A5 f6", "monster stay", "3d6=3")
+    assert "Continued" not in kinds(events) and not isinstance(top(state), ContinueChoice)
+    # Without the kit A1 is an ordinary player: he may receive it, or Continue it.
+    plain = open_lane({"A5": "g5"}, continues="one-die")
+    play(plain, "3d6=7", "throw A2 d11", "2d6=5", "continue A3", "1d6=4")
+    assert any(a.startswith("throw A1") for a in legal(plain))
+    play(plain, "throw A5 f6", "3d6=3")
+    assert isinstance(top(plain), ContinueChoice) and "continue A1" in legal(plain)
+
 def test_HM_TPIN_2_HM_R48_continues_use_half_the_team_pin() -> None:
     state = open_lane(continues="one-die", team_pins=True)
     play(state, "spin=10", "throw A2 d11", "spin=5", "continue A3")

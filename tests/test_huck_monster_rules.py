@@ -1097,8 +1097,16 @@ def test_HM_PIN_5_HM_R41_a_pin_monster_moves_only_the_acting_player_and_acts_twi
     # reached their destination": he bids as an Intercept (2 dice), not as the Mark.
     play(state, "monster B1 e10")
     assert state.chance_outcomes()[-1][0].notation() == "2d6=12"
-    events = play(state, "2d6=3")
-    assert bids(events) == [("B1", "intercept", False)]
+    events = play(state, "2d6=3", "2d6=4")
+    # "Monsters who spin Playmaker Pins also have the option to ... [act] twice during the
+    # same play": as the disc reaches e9, beside him, he bids again.
+    assert bids(events) == [("B1", "intercept", False), ("B1", "intercept", False)]
+    star = lane({"B3": "h5"}, strategy=True, used=(True, False), strategy_equipment="pin",
+                all_stars=True)  # fmt: skip
+    play(star, "3d6=7", "throw A2 d11", "monster stay", "strategy", "pin=pin-monster")
+    events = play(star, "monster B1 e10", "2d6=3", "2d6=3")
+    # HM-STAR-6: B1 is the All-Star and "may only act once per Up Call": no second bid.
+    assert bids(events) == [("B1", "intercept", False), ("B2", "intercept", False)]
     twice = lane(strategy=True, used=(True, False), strategy_equipment="pin")
     play(twice, "3d6=10", "throw A2 d11", "strategy", "pin=pin-monster")
     # To c10, beside the disc's stop: nothing to do now (he waits for the catch) ...

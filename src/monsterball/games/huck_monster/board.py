@@ -20,7 +20,8 @@ def board_view(state: GameState, seat: int | None = None) -> b.Board:
     north = view["north_team"]
     south = "B" if north == "A" else "A"
     holder, receiver = view["holder"], view["receiver"]
-    bidders = set(view["bidders"])
+    # (an offensive All-Star who acted is kept in "bidders" too: HM-STAR-6; not a bidder)
+    bidders = {n for n in view["bidders"] if n[0] != view["offense"]}
     pieces = []
     for name, cell in view["players"].items():
         if cell is None:

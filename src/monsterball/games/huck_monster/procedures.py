@@ -116,6 +116,20 @@ def is_all_star(state: State, player: int) -> bool:
     return state.options.all_stars and player >= 0 and player % 7 == 0
 
 
+def star_spent(state: State, player: int) -> bool:
+    """HM-STAR-6: "All-Stars may only act once per Up Call, and cannot be involved in the same
+    Up Call twice": an All-Star who has thrown, Continued or bid in this Up Call is marked in
+    ``bidders`` (kept across a one-die Continue, which stays in the same Up Call)."""
+    return is_all_star(state, player) and bool(state.bidders >> player & 1)
+
+
+def receivers(state: State, count: int, light: str) -> dict[int, int]:
+    """HM-THROW-2: where the throw may go, per Receiver; an All-Star who has already acted in
+    this Up Call cannot receive it (HM-STAR-6)."""
+    targets = state.throw_targets(count, dump=is_dump(light), hammer=is_hammer(light))
+    return {r: m for r, m in targets.items() if not star_spent(state, r)}
+
+
 def _star(state: State, player: int, action: str) -> int:
     """HM-STAR-2..4: an All-Star adds his stat for ``action`` in his team's current role."""
     if not is_all_star(state, player):
@@ -665,7 +679,7 @@ class UpCall(Procedure[State]):
     def _aim_now(self, state: State) -> Transition:
         light = light_effect(state.light, THROW)
         count = offense_count(state.base, light, THROW, False)
-        targets = state.throw_targets(count, dump=is_dump(light), hammer=is_hammer(light))
+        targets = receivers(state, count, light)
         if not targets:
             reason = (
                 "no Dump receiver behind the disc"
@@ -962,8 +976,7 @@ class Aim(Procedure[State]):
         return state.offense
 
     def _targets(self, state: State) -> dict[int, int]:
-        light = light_effect(state.light, THROW)
-        return state.throw_targets(self.count, dump=is_dump(light), hammer=is_hammer(light))
+        return receivers(state, self.count, light_effect(state.light, THROW))
 
     def legal_actions(self, state: State) -> list[Action]:
         out: list[Action] = []
@@ -978,6 +991,11 @@ class Aim(Procedure[State]):
         name = player_name(action.receiver)
         if team_of(action.receiver) != state.offense or action.receiver == state.holder:
             raise IllegalActionError(f"{name} cannot receive this throw")
+        if star_spent(state, action.receiver):
+            raise IllegalActionError(
+                f"{name} cannot receive this throw: an All-Star acts once per Up Call and he "
+                "has already acted in this Up Call"
+            )
         if not self._targets(state).get(action.receiver, 0) >> cell & 1:
             raise IllegalActionError(
                 f"the disc cannot reach {action.cell} next to {name} with a count of "
@@ -991,6 +1009,8 @@ class Aim(Procedure[State]):
         path = state.best_path(action.receiver, cell, self.count, hammer=hammer)
         state.receiver = action.receiver
         state.thrower = state.holder
+        if is_all_star(state, state.holder):
+            state.bidders |= 1 << state.holder  # his one action in this Up Call (HM-STAR-6)
         state.holder = NOBODY  # the disc is in the air
         state.path = path
         state.progress = -1
@@ -1305,8 +1325,7 @@ class Bid(Procedure[State]):
         role = role_at(state, self.player)
         if not role:
             state.emit(ev.BidPrevented(self.player, self.role, "no action from his new space"))
-            if not is_all_star(state, self.player) or self.face != "pin-monster":
-                state.bidders &= ~(1 << self.player)
+            state.bidders &= ~(1 << self.player)  # he has not acted yet
             return ()
         return Bid(self.player, role, "face-done", self.face, 0)._after_face(state)
 
@@ -1616,7 +1635,13 @@ def continuers(state: State, index: int) -> list[int]:
     if state.all_occupied() >> cell & 1:
         return []
     near = state.players_in(state.adjacent(cell), state.offense)
-    return [p for p in near if p not in (state.thrower, state.receiver) and _uncontested(state, p)]
+    return [
+        p
+        for p in near
+        if p not in (state.thrower, state.receiver)
+        and _uncontested(state, p)
+        and not star_spent(state, p)  # HM-STAR-6
+    ]
 
 
 def remaining_count(state: State) -> int:
@@ -1628,8 +1653,8 @@ def remaining_count(state: State) -> int:
 
 def _take_continue(state: State, player: int, base: int) -> None:
     """The Continue holds the disc where he took it: a new throw starts from there, with no
-    strategy dice; an All-Star who bid keeps his one action per Up Call (HM-STAR-6)."""
-    star_bid = state.bidders & (1 << state.defense * 7) if state.options.all_stars else 0
+    strategy dice; an All-Star who acted keeps his one action per Up Call (HM-STAR-6)."""
+    star_bid = state.bidders & (1 | 1 << 7) if state.options.all_stars else 0  # both All-Stars
     same_up_call = state.options.continues == "one-die"
     state.clear_action()
     state.holder = player
@@ -1692,6 +1717,8 @@ class ContinueChoice(Procedure[State]):
             state.outcome = "contested"
             return ()
         state.emit(ev.Continued(player, state.field.name(state.disc)))
+        if is_all_star(state, player):
+            state.bidders |= 1 << player  # HM-STAR-6: his one action in this Up Call
         if state.options.continues == "rethrow":
             return (ContinueOptOut(player),)
         _take_continue(state, player, remaining)

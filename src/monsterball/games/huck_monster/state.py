@@ -85,7 +85,8 @@ class HuckMonsterState(TeamScoreState):
       total), ``light`` (its strategy face), ``halved`` (a Footer halved it), ``receiver``,
       ``path`` (the spaces the disc flies through, the last one next to the receiver),
       ``progress`` (index in ``path`` of the disc, -1 still at the Handler), ``bidders``
-      (mask of players who have bid on this throw), ``hammered`` (defender passed over)
+      (mask of players who have bid on this throw, and of All-Stars who have acted in this
+      Up Call, HM-STAR-6), ``hammered`` (defender passed over)
     - ``poach``: the turnover was a Poach, so the new Handler rethrows at once
     - ``coach_turn[t]``: four-coach rotation counter (see ``coaching``)
     - ``style``: this point's game style (standard, pothole, hot-hex; HM-CONE-5)
