@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from itertools import combinations
 from typing import Any, ClassVar
 
-from monsterball.core.errors import PositionError
+from monsterball.core.errors import MonsterballError, PositionError
 from monsterball.core.game import CHANCE, TERMINAL, GameSpec, TeamScoreState
 from monsterball.core.geometry import Grid, grid, iter_bits
 from monsterball.core.positions import check_keys, parse_name, parse_team, place_players
@@ -43,6 +43,7 @@ from monsterball.games.huck_monster.options import (
     HuckMonsterOptions,
 )
 from monsterball.games.huck_monster.rules import DARK_FACES, LIGHT_FACES, PIN_DARK, PIN_LIGHT
+from monsterball.games.huck_monster.validate import validate_board, validate_stack
 
 NOBODY = -1
 NO_FACE = ""
@@ -724,6 +725,8 @@ class HuckMonsterState(TeamScoreState):
         if self.holder != NOBODY:
             if team_of(self.holder) != self.offense:
                 raise PositionError("the Handler must be on the offense")
+            if self.pos[self.holder] < 0:
+                raise PositionError(f"the Handler {player_name(self.holder)} is not on the field")
             if self.disc < 0 or not self.adjacent(self.disc) >> self.pos[self.holder] & 1:
                 raise PositionError("the Handler must stand next to the disc")
         if setting_up and self.style != "cone-push":  # Cone Push: anywhere in the end zone
@@ -734,39 +737,22 @@ class HuckMonsterState(TeamScoreState):
         for cell in self.path:
             if self.all_occupied() >> cell & 1 and self.bidders == 0 and not crossing:
                 raise PositionError("the disc's path crosses a player without a Hammer")
-        for step in self.stack:
-            _validate_step(step)
+        validate_board(self, setting_up=setting_up)
+        validate_stack(self)
+        self._settle_loaded()
 
-
-# Allowed values of the procedure fields a position may carry (see procedures.py).
-_STEP_FIELDS: dict[str, tuple[Any, ...]] = {
-    "team": (0, 1),
-    "offense": (0, 1),
-    "player": tuple(range(NUM_PLAYERS)),
-    "round": (1, 2),
-    "stage": (
-        0, 1, 2, 3, "start", "aim", "aim-now", "up-move", "fly", "catch", "guarded", "end",
-        "declare", "face", "dice", "redice", "strip", "monster", "hotbid", "decide", "first",
-        "second", "call", "move", "keep", "continue", "continue-start", "choose", "next",
-    ),
-    "kind": ("normal", "catch", "loose", "stall", "throw"),
-    "role": ("mark", "intercept", "catch-mark", "challenge"),
-    "face": ("", *DARK_FACES, *PIN_ALL),
-    "count": tuple(range(0, 37)),
-    "left": tuple(range(0, 37)),
-    "free": tuple(range(0, 6)),
-    "roll": tuple(range(0, 19)),
-    "dice": (1, 2, 3),
-}  # fmt: skip
-
-
-def _validate_step(step: Procedure[Any]) -> None:
-    for field, allowed in _STEP_FIELDS.items():
-        value = getattr(step, field, None)
-        if value is not None and value not in allowed:
-            raise PositionError(
-                f"step '{type(step).__name__}' field '{field}' is out of range: {value!r}"
-            )
+    def _settle_loaded(self) -> None:
+        """A position resting on a bookkeeping step (one nobody decides) is run on to the
+        next decision or chance event, as play would; one that cannot run is refused."""
+        try:
+            self._settle()
+        except MonsterballError:
+            raise
+        except (ArithmeticError, AssertionError, LookupError, TypeError, ValueError) as exc:
+            step = type(self.stack[-1]).__name__ if self.stack else "the end"
+            raise PositionError(f"the position cannot be played on from step '{step}': {exc}") from None
+        if self.stack and self.current_player() not in (0, 1, CHANCE):
+            raise PositionError("the position's top step has nobody to act")
 
 
 def stealth_spaces(field: Grid, options: HuckMonsterOptions) -> int:
