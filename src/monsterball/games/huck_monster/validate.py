@@ -102,6 +102,9 @@ def validate_stack(state: HuckMonsterState) -> None:
             )
         if name not in PARENTS and i:
             raise PositionError(f"step '{name}' must be at the bottom of the stack")
+        above = names[i + 1] if i + 1 < len(names) else None
+        if name == "UpCall" and step.stage in AIMED and not state.path and above != "Aim":
+            raise PositionError(f"step 'UpCall' at stage '{step.stage}' needs the throw's 'path'")
         _check_step(state, name, step)
 
 
@@ -137,8 +140,6 @@ def _check_step(state: HuckMonsterState, name: str, step: Any) -> None:
                 raise PositionError(f"step '{name}': the receiving team lines up first")
             if step.team == first and len(waiting[second]) < len(state.roster(second)):
                 raise PositionError(f"step '{name}': the pulling team lines up second")
-    if name == "UpCall" and step.stage in AIMED and not state.path:
-        raise PositionError(f"step 'UpCall' at stage '{step.stage}' needs the throw's 'path'")
     if name == "UpCall" and step.stage == "end" and not state.outcome:
         raise PositionError("step 'UpCall' at stage 'end' needs an 'outcome'")
     if name in ("Aim", "UpMove", "ContinueChoice", "ContinueRoll") and state.action != THROW:
@@ -191,6 +192,8 @@ def validate_board(state: HuckMonsterState, *, setting_up: bool) -> None:
         not state.adjacent(a) >> b & 1 for a, b in zip(path, path[1:], strict=False)
     ):
         raise PositionError("board 'path' must be distinct spaces, each next to the one before")
+    if (state.receiver >= 0 or state.thrower >= 0) and not path:
+        raise PositionError("board 'receiver' and 'thrower' need the throw's 'path'")
     if path and (not state.action or state.receiver < 0):
         raise PositionError("board 'path' needs an 'action' and a 'receiver'")
     if path and not state.adjacent(path[-1]) >> state.pos[state.receiver] & 1:
