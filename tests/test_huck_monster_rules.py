@@ -795,6 +795,25 @@ def test_HM_SD_14_HM_R18_hot_bid_rerolls_the_defenders_dice() -> None:
     assert bids(events) == [("B1", "mark", True)]
 
 
+def test_HM_SD_14_HM_R18_hot_bid_both_lets_the_offense_reroll_too() -> None:
+    # "Hot Bid: ... Offensive team may choose to re-roll team dice results. The action count of
+    # second team dice roll must be applied": option hot_bid=both.
+    state = lane(strategy=True, used=(True, False), hot_bid="both")
+    play(state, "3d6=10", "throw A2 d11", "strategy", "dark=hot-bid", "3d6=6", "reroll", "3d6=12")
+    assert state.current_player() == 0 and legal(state) == {"keep", "reroll"}
+    events = play(state, "reroll", "3d6=13")
+    assert "Team A re-rolls 13 for the Throw." in texts(events)
+    assert bids(events) == [("B1", "mark", False)] and state.base == 13
+    kept = lane(strategy=True, used=(True, False), hot_bid="both")
+    play(kept, "3d6=10", "throw A2 d11", "strategy", "dark=hot-bid", "3d6=11", "keep")
+    events = play(kept, "keep")  # the offense keeps its 10 too: the Mark's 11 wins
+    assert bids(events) == [("B1", "mark", True)]
+    # The default reading: only the defender re-rolls; no offensive choice follows.
+    plain = lane(strategy=True, used=(True, False))
+    play(plain, "3d6=10", "throw A2 d11", "strategy", "dark=hot-bid", "3d6=6", "reroll")
+    assert bids(play(plain, "3d6=12")) == [("B1", "mark", True)]
+
+
 def test_HM_SD_15_HM_R25_beat_sets_the_defense_to_zero_without_dice() -> None:
     state = lane(strategy=True, used=(True, False))
     events = play(state, "3d6=3", "throw A2 d11", "strategy", "dark=beat")
@@ -1067,6 +1086,49 @@ def test_HM_PIN_3_HM_R37_pin_words_huck_doink_and_the_defensive_numbers() -> Non
     assert [(d.defense, d.defense_wins) for d in events if isinstance(d, ev.BidDecided)] == [
         (9, False)
     ]
+
+
+def dumping(pin_dump: str) -> HuckMonsterState:
+    return position(
+        {"A1": "e7", "A2": "d12", "A3": "c6"},
+        disc="e8",
+        holder="A1",
+        stack=[UpCall("aim"), OffenseAction("throw", "declare")],
+        opts=options(strategy_equipment="pin", pin_dump=pin_dump),
+    )
+
+
+@pytest.mark.parametrize("pin_dump", ["this", "next"])
+def test_HM_PIN_3_HM_R37_a_pin_dump_binds_this_throw_or_the_next(pin_dump: str) -> None:
+    # "Dump (+1): ... Forward momentum of the disc is not allowed following a Dump outcome.
+    # If rolled by a Handler, or Continue, the following Throw must be toward the offensive
+    # end zone": option pin_dump says which throw follows the spin.
+    state = dumping(pin_dump)
+    play(state, "strategy", "pin=pin-dump", "3d6=10")
+    rows = {int(a.split()[-1][1:]) for a in legal(state)}
+    if pin_dump == "this":
+        assert rows and max(rows) < 8  # behind the disc (row 8), as the dice Dump
+        return
+    assert max(rows) > 8 and state.base == 10  # this throw is free (and gets its +1) ...
+    play(state, "throw A2 d11", "3d6=3", "end", "3d6=3", "end")
+    assert state.holder == 1 and state.dump_next
+    play(state, "roll", "3d6=10")
+    rows = {int(a.split()[-1][1:]) for a in legal(state)}
+    assert rows and max(rows) < 11  # ... the next one must go behind the disc (row 11)
+    play(state, "throw A1 e8")
+    assert not state.dump_next  # spent
+    # A turnover ends it: B1 beside the disc's stop wins the catch, and B's throws are free.
+    lost = position(
+        {"A1": "e7", "A2": "d12", "A3": "c6", "B1": "c12"},
+        disc="e8",
+        holder="A1",
+        stack=[UpCall("aim"), OffenseAction("throw", "declare")],
+        opts=options(strategy_equipment="pin", pin_dump="next"),
+    )
+    play(lost, "strategy", "pin=pin-dump", "3d6=10", "throw A2 d11")
+    assert lost.dump_next
+    play(lost, "3d6=5", "roll", "3d6=12")
+    assert lost.offense == 1 and not lost.dump_next
 
 
 def test_HM_PIN_5_HM_R41_match_pairs_each_defender_with_the_closest_attacker() -> None:

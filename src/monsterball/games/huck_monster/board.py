@@ -57,6 +57,8 @@ def board_view(state: GameState, seat: int | None = None) -> b.Board:
         panel.append(["Play", count])
     if bidders:
         panel.append(["Bidding", ", ".join(sorted(bidders))])
+    if view["dump_next"]:
+        panel.append(["Next throw", "a Dump (pin Dump, HM-R37)"])
     used = [t for t, on in zip("AB", view["strategy_used"], strict=True) if on]
     panel.append(["Strategy used", ", ".join(used) or "none"])
     panel.append(["Now", view["step"]])

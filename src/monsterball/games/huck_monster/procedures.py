@@ -123,10 +123,17 @@ def star_spent(state: State, player: int) -> bool:
     return is_all_star(state, player) and bool(state.bidders >> player & 1)
 
 
+def must_dump(state: State, light: str) -> bool:
+    """HM-SD-11 / HM-PIN-3 / HM-R37: this throw must go backward: a Dump rolled or spun for
+    it, or (``pin_dump=next``) a pin Dump spun for the team's throw before."""
+    later = light == "pin-dump" and state.options.pin_dump == "next"
+    return state.dump_next or (is_dump(light) and not later)
+
+
 def receivers(state: State, count: int, light: str) -> dict[int, int]:
     """HM-THROW-2: where the throw may go, per Receiver; an All-Star who has already acted in
     this Up Call cannot receive it (HM-STAR-6)."""
-    targets = state.throw_targets(count, dump=is_dump(light), hammer=is_hammer(light))
+    targets = state.throw_targets(count, dump=must_dump(state, light), hammer=is_hammer(light))
     return {r: m for r, m in targets.items() if not star_spent(state, r)}
 
 
@@ -203,6 +210,7 @@ class StartPoint(Procedure[State]):
         state.offense = self.offense
         state.clear_action()
         state.poach = False
+        state.dump_next = False
         state.strategy_used = [False, False]
         state.emit(ev.PointStarted(self.offense, state.north_team, self.restart))
         if state.options.style_each_point:
@@ -683,7 +691,7 @@ class UpCall(Procedure[State]):
         if not targets:
             reason = (
                 "no Dump receiver behind the disc"
-                if is_dump(light)
+                if must_dump(state, light)
                 else "no Receiver within the Throw count"
             )
             state.emit(ev.Stalled(count, reason))
@@ -905,6 +913,7 @@ def _change_possession(state: State) -> Transition:
     poach = state.poach
     old_spot = state.disc
     state.offense = state.defense
+    state.dump_next = False  # a pending pin Dump binds only the team that spun it
     state.holder = NOBODY
     state.clear_action()
     state.emit(ev.TurnedOver(state.offense, taker, "defensive" if taker >= 0 else "stall"))
@@ -1009,6 +1018,9 @@ class Aim(Procedure[State]):
         path = state.best_path(action.receiver, cell, self.count, hammer=hammer)
         state.receiver = action.receiver
         state.thrower = state.holder
+        # HM-R37, pin_dump=next: a pin Dump binds the team's next throw (this one is free).
+        light = light_effect(state.light, THROW)
+        state.dump_next = light == "pin-dump" and state.options.pin_dump == "next"
         if is_all_star(state, state.holder):
             state.bidders |= 1 << state.holder  # his one action in this Up Call (HM-STAR-6)
         state.holder = NOBODY  # the disc is in the air
@@ -1183,10 +1195,12 @@ class Bid(Procedure[State]):
     rule = "HM-MARK-1"
 
     def actor(self, state: State) -> int:
-        if self.stage in ("face", "dice", "redice"):
+        if self.stage in ("face", "dice", "redice", "offense-redice"):
             return CHANCE
         if self.stage in ("monster", "hotbid"):
             return state.defense
+        if self.stage == "hotbid-offense":
+            return state.offense
         if self.stage == "declare" and _strategy_open(state, state.defense):
             return state.defense
         return AUTO
@@ -1197,7 +1211,7 @@ class Bid(Procedure[State]):
     def legal_actions(self, state: State) -> list[Action]:
         if self.stage == "declare":
             return [ROLL, STRATEGY]
-        if self.stage == "hotbid":
+        if self.stage in ("hotbid", "hotbid-offense"):
             return [KEEP, REROLL]
         return self._monster_moves(state)
 
@@ -1240,6 +1254,8 @@ class Bid(Procedure[State]):
     def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
         if self.stage == "face":
             return _strategy_outcomes(state, offense=False)
+        if self.stage == "offense-redice":
+            return _sum_outcomes(state, DICE[state.action])
         return _sum_outcomes(state, DICE[self.role])
 
     def _with(self, stage: str, face: str | None = None, roll: int | None = None) -> Bid:
@@ -1312,10 +1328,26 @@ class Bid(Procedure[State]):
             state.emit(ev.DiceRolled(state.defense, self.role, roll, stage == "redice", bonus))
             if stage == "dice" and dark_effect(self.face, self.role) == "hot-bid":
                 return (self._with("hotbid", roll=roll),)
-            return (self._with("decide", roll=roll),)
+            return (self._offense_hot_bid(state, roll, hot=stage == "redice"),)
+        if stage == "offense-redice":
+            assert isinstance(action, Roll)
+            # HM-R18 (hot_bid=both): the offense's second roll stands for this action.
+            actor = state.thrower if state.action == THROW else state.receiver
+            bonus = _stealth(state, actor)
+            state.base = int(action.value) + bonus + _star(state, actor, state.action)
+            state.emit(ev.DiceRolled(state.offense, state.action, state.base, True, bonus))
+            return (self._with("decide"),)
         if action == REROLL:
-            return (self._with("redice"),)
+            return (self._with("offense-redice" if stage == "hotbid-offense" else "redice"),)
+        if stage == "hotbid":
+            return (self._offense_hot_bid(state, self.roll, hot=True),)
         return (self._with("decide"),)
+
+    def _offense_hot_bid(self, state: State, roll: int, *, hot: bool) -> Bid:
+        """HM-SD-14 / HM-R18: after a Hot Bid, with ``hot_bid=both`` the offense "may choose
+        to re-roll team dice results" as well."""
+        both = hot and state.options.hot_bid == "both"
+        return self._with("hotbid-offense" if both else "decide", roll=roll)
 
     def _moved_self(self, state: State) -> Transition:
         """HM-SD-12 / HM-R22: "Roll team dice to take any appropriate player action once the
@@ -1366,6 +1398,7 @@ class Bid(Procedure[State]):
             "face": "the strategy die",
             "monster": "Monster: move a defender up to 5 spaces",
             "hotbid": "Hot Bid: keep or re-roll",
+            "hotbid-offense": "Hot Bid: the offense keeps or re-rolls its count",
         }.get(self.stage, "team dice")
         return f"{player_name(self.player)}'s bid as the {self.role}: {what}"
 

@@ -59,7 +59,7 @@ BOARD_KEYS = (
     "players", "disc", "holder", "offense", "north_team", "score", "winner", "up_calls",
     "strategy_used", "action", "base", "light", "halved", "receiver", "path", "progress",
     "bidders", "hammered", "poach", "outcome", "taker", "coach_turn", "cones", "style",
-    "thrower", "continuing", "continue_from", "cone_stacks",
+    "thrower", "continuing", "continue_from", "cone_stacks", "dump_next",
 )  # fmt: skip
 
 
@@ -89,6 +89,8 @@ class HuckMonsterState(TeamScoreState):
       (mask of players who have bid on this throw, and of All-Stars who have acted in this
       Up Call, HM-STAR-6), ``hammered`` (defender passed over)
     - ``poach``: the turnover was a Poach, so the new Handler rethrows at once
+    - ``dump_next``: the offense's next throw must be a Dump (a pin Dump with
+      ``pin_dump=next``, HM-R37)
     - ``coach_turn[t]``: four-coach rotation counter (see ``coaching``)
     - ``style``: this point's game style (standard, pothole, hot-hex; HM-CONE-5)
     - ``thrower``: who threw the disc in the air; ``continuing``: that throw is a Continue
@@ -110,6 +112,7 @@ class HuckMonsterState(TeamScoreState):
         "continue_from",
         "continuing",
         "disc",
+        "dump_next",
         "field",
         "halved",
         "hammered",
@@ -151,6 +154,7 @@ class HuckMonsterState(TeamScoreState):
         self.strategy_used = [False, False]
         self.clear_action()
         self.poach = False
+        self.dump_next = False
         self.coach_turn = [0, 0]
         self.cones = 0
         self.cone_stacks: dict[int, int] = {}  # Cone Push: cells holding 2+ cones
@@ -213,6 +217,7 @@ class HuckMonsterState(TeamScoreState):
         other.outcome = self.outcome
         other.taker = self.taker
         other.poach = self.poach
+        other.dump_next = self.dump_next
         other.coach_turn = self.coach_turn[:]
         other.cones = self.cones
         other.cone_stacks = dict(self.cone_stacks)
@@ -608,6 +613,7 @@ class HuckMonsterState(TeamScoreState):
             "continuing": self.continuing,
             "continue_from": self.continue_from,
             "cone_stacks": {self.field.name(c): n for c, n in sorted(self.cone_stacks.items())},
+            "dump_next": self.dump_next,
         }
 
     def _board_from_dict(self, data: Mapping[str, Any]) -> None:
@@ -649,12 +655,13 @@ class HuckMonsterState(TeamScoreState):
         if data["light"] not in ("", *LIGHT_FACES, *PIN_ALL):
             raise PositionError(f"board 'light' must be '' or one of {', '.join(LIGHT_FACES)}")
         self.light = data["light"]
-        for flag in ("halved", "poach", "continuing"):
+        for flag in ("halved", "poach", "continuing", "dump_next"):
             if not isinstance(data[flag], bool):
                 raise PositionError(f"board '{flag}' must be true or false")
         self.halved = data["halved"]
         self.poach = data["poach"]
         self.continuing = data["continuing"]
+        self.dump_next = data["dump_next"]
         if data["style"] not in STYLES:
             raise PositionError(f"board 'style' must be one of {', '.join(STYLES)}")
         self.style = data["style"]

@@ -47,7 +47,10 @@ STEP_FIELDS: dict[str, dict[str, Collection[Any]]] = {
     "Bid": {
         "player": PLAYERS,
         "role": ("mark", "intercept", "catch-mark", "challenge"),
-        "stage": ("declare", "face", "dice", "redice", "monster", "hotbid", "decide"),
+        "stage": (
+            "declare", "face", "dice", "redice", "monster", "hotbid", "hotbid-offense",
+            "offense-redice", "decide",
+        ),  # fmt: skip
         "face": ("", *DARK_FACES, *PIN_LIGHT, *PIN_DARK),
         "roll": COUNTS,
     },
