@@ -121,7 +121,7 @@ def test_HM_STAR_3_HM_R42_the_all_star_adds_continue_3() -> None:
     assert "Team A rolls 16 for the Continue." in texts(events)  # 9 left + 4 + Continue +3
 
 
-def test_HM_STAR_6_an_all_star_is_not_involved_twice_in_one_up_call() -> None:
+def test_HM_STAR_6_HM_R55_an_all_star_is_not_involved_twice_in_one_up_call() -> None:
     # "All-Stars may only act once per Up Call, and cannot be involved in the same Up Call
     # twice". A1, the Handler All-Star, throws; A3 Continues on e9 in the same Up Call: A1
     # may not receive A3's throw, and may not Continue it either.
