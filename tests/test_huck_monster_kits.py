@@ -15,7 +15,6 @@ from monsterball.games.huck_monster.coaching import acting_team
 from monsterball.games.huck_monster.procedures import (
     ConeThrows,
     ConeTurn,
-    cone_pushes,
     ContinueChoice,
     ContinueOptOut,
     MoveRoll,
@@ -23,6 +22,7 @@ from monsterball.games.huck_monster.procedures import (
     OffenseAction,
     TeamMoves,
     UpCall,
+    cone_pushes,
 )
 
 # The lane of test_huck_monster_rules with the defenders cleared away from the path, except
@@ -143,6 +143,7 @@ def test_HM_STAR_6_HM_R55_an_all_star_is_not_involved_twice_in_one_up_call() -> 
     assert any(a.startswith("throw A1") for a in legal(plain))
     play(plain, "throw A5 f6", "3d6=3")
     assert isinstance(top(plain), ContinueChoice) and "continue A1" in legal(plain)
+
 
 def test_HM_TPIN_2_HM_R48_continues_use_half_the_team_pin() -> None:
     state = open_lane(continues="one-die", team_pins=True)

@@ -281,7 +281,9 @@ def parse_decision(text: str) -> Action:
     if word == "continue":
         parts = rest.split(" ")
         # ASCII digits only: isdigit() takes '²' and isdecimal() '٣', which int() mishandles.
-        if len(parts) not in (1, 2) or (len(parts) == 2 and not re.fullmatch("[0-9]{1,3}", parts[1])):
+        if len(parts) not in (1, 2) or (
+            len(parts) == 2 and not re.fullmatch("[0-9]{1,3}", parts[1])
+        ):
             raise NotationError(f"'{text}' needs a player and maybe a count: 'continue A3 5'")
         count = int(parts[1]) if len(parts) == 2 else None
         return ContinueBy(parse_player(parts[0]), count)

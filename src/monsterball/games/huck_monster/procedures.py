@@ -1169,7 +1169,10 @@ def role_at(state: State, player: int) -> str:
         return CHALLENGE if ring >> state.pos[state.receiver] & 1 else ""
     if state.progress < 0 and ring >> state.disc & 1:
         return MARK
-    if not state.path or state.catch_guards(state.path[-1], state.receiver) >> state.pos[player] & 1:
+    if (
+        not state.path
+        or state.catch_guards(state.path[-1], state.receiver) >> state.pos[player] & 1
+    ):
         return ""
     ahead = state.path[max(state.progress, 0) : -1]
     return INTERCEPT if any(ring >> c & 1 for c in ahead) else ""

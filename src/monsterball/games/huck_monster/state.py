@@ -42,7 +42,7 @@ from monsterball.games.huck_monster.options import (
     TEAM_NAMES,
     HuckMonsterOptions,
 )
-from monsterball.games.huck_monster.rules import DARK_FACES, LIGHT_FACES, PIN_DARK, PIN_LIGHT
+from monsterball.games.huck_monster.rules import LIGHT_FACES, PIN_DARK, PIN_LIGHT
 from monsterball.games.huck_monster.validate import validate_board, validate_stack
 
 NOBODY = -1
@@ -757,7 +757,9 @@ class HuckMonsterState(TeamScoreState):
             raise
         except (ArithmeticError, AssertionError, LookupError, TypeError, ValueError) as exc:
             step = type(self.stack[-1]).__name__ if self.stack else "the end"
-            raise PositionError(f"the position cannot be played on from step '{step}': {exc}") from None
+            raise PositionError(
+                f"the position cannot be played on from step '{step}': {exc}"
+            ) from None
         if self.stack and self.current_player() not in (0, 1, CHANCE):
             raise PositionError("the position's top step has nobody to act")
 

@@ -6,6 +6,7 @@ the field; a position that passes can be viewed and played on without a tracebac
 from __future__ import annotations
 
 from collections.abc import Collection
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 from monsterball.core.errors import PositionError
@@ -48,9 +49,16 @@ STEP_FIELDS: dict[str, dict[str, Collection[Any]]] = {
         "player": PLAYERS,
         "role": ("mark", "intercept", "catch-mark", "challenge"),
         "stage": (
-            "declare", "face", "dice", "redice", "monster", "hotbid", "hotbid-offense",
-            "offense-redice", "decide",
-        ),  # fmt: skip
+            "declare",
+            "face",
+            "dice",
+            "redice",
+            "monster",
+            "hotbid",
+            "hotbid-offense",
+            "offense-redice",
+            "decide",
+        ),
         "face": ("", *DARK_FACES, *PIN_LIGHT, *PIN_DARK),
         "roll": COUNTS,
     },
@@ -91,7 +99,8 @@ AIMED = ("up-move", "fly", "catch", "guarded", "continue")
 
 def validate_stack(state: HuckMonsterState) -> None:
     names = [type(step).__name__ for step in state.stack]
-    for i, step in enumerate(state.stack):
+    steps: tuple[Any, ...] = state.stack  # each step's own fields are read below
+    for i, step in enumerate(steps):
         name = names[i]
         for field, values in STEP_FIELDS[name].items():
             value = getattr(step, field)
@@ -120,9 +129,14 @@ def _check_step(state: HuckMonsterState, name: str, step: Any) -> None:
             raise PositionError("step 'Bid': a bid needs the disc in the air ('path', no 'holder')")
         at_catch = step.role in ("catch-mark", "challenge")
         if state.action != (CATCH if at_catch else THROW):
-            raise PositionError(f"step 'Bid': a {step.role} bid needs board 'action' {'catch' if at_catch else 'throw'}")
-    if name == "ContinueOptOut" and (step.player not in on_field or step.player // 7 != state.offense):
-        raise PositionError(f"step 'ContinueOptOut': {player_name(step.player)} is not an attacker in play")
+            need = CATCH if at_catch else THROW
+            raise PositionError(f"step 'Bid': a {step.role} bid needs board 'action' {need}")
+    if name == "ContinueOptOut" and (
+        step.player not in on_field or step.player // 7 != state.offense
+    ):
+        raise PositionError(
+            f"step 'ContinueOptOut': {player_name(step.player)} is not an attacker in play"
+        )
     if name == "DoubleTeam" and any(p // 7 != state.defense for p in step.moved):
         raise PositionError("step 'DoubleTeam': 'moved' must list defenders")
     if name == "PlaceTheDisc" and step.team != state.defense:
@@ -192,7 +206,7 @@ def validate_board(state: HuckMonsterState, *, setting_up: bool) -> None:
         raise PositionError("board 'disc' must be on the field once the pull is thrown")
     path = state.path
     if len(set(path)) != len(path) or any(
-        not state.adjacent(a) >> b & 1 for a, b in zip(path, path[1:], strict=False)
+        not state.adjacent(a) >> b & 1 for a, b in pairwise(path)
     ):
         raise PositionError("board 'path' must be distinct spaces, each next to the one before")
     if (state.receiver >= 0 or state.thrower >= 0) and not path:

@@ -373,7 +373,7 @@ class PaperUltimateState(TeamScoreState):
             self._validate_step(self.stack[-1])
             self._settle_loaded()
 
-    def _validate_step(self, step: Procedure[Any]) -> None:
+    def _validate_step(self, step: Any) -> None:
         """The step agrees with the board: who acts, who holds the disc, who may take it."""
         name = type(step).__name__
         team = getattr(step, "team", None)
@@ -402,18 +402,20 @@ class PaperUltimateState(TeamScoreState):
         if name == "Throwing" and team != self.offense:
             raise PositionError("step 'Throwing' is the offense's")
         if name == "Running":
-            moved = getattr(step, "moved")
+            moved = step.moved
             if team not in (0, 1) or moved & ~sum(1 << p for p in team_players(team)):
                 raise PositionError("step 'Running': 'moved' lists only the running team's players")
             if self.disc < 0:
                 raise PositionError("step 'Running': the disc must be on the pitch")
         if name == "MonsterDie":
-            marker = getattr(step, "marker")
+            marker = step.marker
             ring = self.field.neighbour_mask[self.pos[self.holder]]
             if team_of(marker) == self.offense or not ring >> self.pos[marker] & 1:
-                raise PositionError("step 'MonsterDie': the marker is a defender next to the catcher")
+                raise PositionError(
+                    "step 'MonsterDie': the marker is a defender next to the catcher"
+                )
         if name == "NextPlayer":
-            candidates = getattr(step, "candidates")
+            candidates = step.candidates
             if not candidates or len(set(candidates)) != len(candidates):
                 raise PositionError("step 'NextPlayer': 'candidates' must name distinct players")
             if any(team_of(p) != team for p in candidates):
