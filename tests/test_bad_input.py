@@ -490,6 +490,10 @@ BAD_POSITIONS: dict[str, tuple[Any, str]] = {
     ),
     "marker_only on the offense": (lambda d: d["board"].update(marker_only="A2"), "marker_only"),
     "a score that has already won": (lambda d: d["board"].update(score=[5, 0]), "already won"),
+    "throws past the cap": (
+        lambda d: (d["options"].update(max_throws=10), d["board"].update(throws=11)),
+        "past the cap",
+    ),
 }
 
 

@@ -251,3 +251,13 @@ def test_a_doubled_count_over_36_round_trips() -> None:
     play(state, "strategy", "light=huck", "3d6=18")
     assert state.stack[-1] == Aim(44)
     assert SPEC.from_position(state.to_position()).to_position() == state.to_position()
+
+
+def test_up_calls_past_the_cap_are_refused() -> None:
+    data = good_position()
+    data["options"]["max_up_calls"] = 40
+    data["board"]["up_calls"] = 41  # the game ended at the 40th Up Call
+    with pytest.raises(PositionError, match="past the cap"):
+        SPEC.from_position(data)
+    data["board"]["up_calls"] = 40
+    assert SPEC.from_position(data).up_calls == 40

@@ -229,6 +229,9 @@ def validate_board(state: HuckMonsterState, *, setting_up: bool) -> None:
         raise PositionError(f"board 'outcome' {state.outcome} needs a 'receiver'")
     if not 0 <= state.base < 256:
         raise PositionError("board 'base' must be 0..255")
+    cap = opts.max_up_calls
+    if cap and state.up_calls > cap and state.winner == -1:
+        raise PositionError(f"board 'up_calls' {state.up_calls} is past the cap ({cap})")
     if state.winner == -1 and _has_won(state):
         raise PositionError("board 'score': a team has already won, so 'winner' must say who")
 

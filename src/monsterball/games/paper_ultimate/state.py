@@ -367,6 +367,9 @@ class PaperUltimateState(TeamScoreState):
             team_of(self.marker_only) == self.offense or self.pos[self.marker_only] < 0
         ):
             raise PositionError("board 'marker_only' must be a defender on the pitch")
+        cap = self.options.max_throws
+        if cap and self.throws > cap and self.winner == NOBODY:
+            raise PositionError(f"board 'throws' {self.throws} is past the cap ({cap})")
         if self.winner == NOBODY and max(self.score) >= self.options.points_to_win:
             raise PositionError("board 'score': a team has already won, so 'winner' must say who")
         if self.stack:
