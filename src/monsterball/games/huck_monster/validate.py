@@ -205,10 +205,9 @@ def validate_board(state: HuckMonsterState, *, setting_up: bool) -> None:
     if style != "cone-push" and not setting_up and state.stack and state.disc < 0:
         raise PositionError("board 'disc' must be on the field once the pull is thrown")
     path = state.path
-    if len(set(path)) != len(path) or any(
-        not state.adjacent(a) >> b & 1 for a, b in pairwise(path)
-    ):
-        raise PositionError("board 'path' must be distinct spaces, each next to the one before")
+    # (not necessarily distinct: a Hammer path may go out to its defender and back, HM-R20)
+    if any(not state.adjacent(a) >> b & 1 for a, b in pairwise(path)):
+        raise PositionError("board 'path' must be spaces each next to the one before")
     if (state.receiver >= 0 or state.thrower >= 0) and not path:
         raise PositionError("board 'receiver' and 'thrower' need the throw's 'path'")
     if path and (not state.action or state.receiver < 0):
