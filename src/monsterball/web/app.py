@@ -6,6 +6,7 @@ side and a restart is just a new app over the same database.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -22,9 +23,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from monsterball.core.record import record_to_string
 from monsterball.core.registry import all_games
+from monsterball.web.limits import ClientLimits, Limits
 from monsterball.web.live import BOT_LEVELS, MODES, Rejected
 from monsterball.web.rooms import Room, Rooms, Watcher
 from monsterball.web.store import DEFAULT_DB_URL, Store
+from monsterball.web.thinking import ThinkingPool
 
 MAX_BODY_BYTES = 64 * 1024
 MAX_MESSAGE_BYTES = 4 * 1024
@@ -40,6 +43,7 @@ STATUS = {
     "finished": 409,
     "not-finished": 409,
     "too-large": 413,
+    "too-many": 429,
     "server-error": 500,
 }
 STATIC = resources.files("monsterball.web") / "static"
@@ -58,6 +62,7 @@ class NewGame(BaseModel):
     mode: Literal["hotseat", "bot", "online"] = "hotseat"
     coaches: int = Field(default=2, ge=1, le=8)
     bots: dict[str, str] = Field(default_factory=dict, max_length=8)
+    # Hot-seat and bot games only: online, the server chooses the dice in secret.
     seed: int | None = Field(default=None, ge=0, lt=2**62)
 
 
@@ -74,27 +79,46 @@ class Fork(BaseModel):
     bots: dict[str, str] = Field(default_factory=dict, max_length=8)
 
 
-def error(code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message}, status_code=STATUS.get(code, 400))
+def error(code: str, message: str, retry_after: int | None = None) -> JSONResponse:
+    headers = {"retry-after": str(retry_after)} if retry_after is not None else None
+    return JSONResponse(
+        {"error": code, "message": message}, status_code=STATUS.get(code, 400), headers=headers
+    )
 
 
-def create_app(db_url: str = DEFAULT_DB_URL, *, store: Store | None = None) -> FastAPI:
+def address(connection: Request | WebSocket) -> str:
+    return connection.client.host if connection.client else "unknown"
+
+
+def create_app(
+    db_url: str = DEFAULT_DB_URL, *, store: Store | None = None, limits: Limits | None = None
+) -> FastAPI:
     store = store or Store(db_url)
-    rooms = Rooms(store)
+    limits = limits or Limits()
+    pool = ThinkingPool(limits.bot_workers, limits.max_bot_seconds)
+    rooms = Rooms(store, pool, rooms_per_address=limits.rooms_per_address)
+    clients = ClientLimits(limits)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        resuming = asyncio.create_task(rooms.resume())  # games a restart left to dice or bots
         yield
+        tasks = [resuming, *(r.thinking for r in rooms.rooms.values() if r.thinking)]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        pool.close()
         store.close()
 
     app = FastAPI(title="monsterball", lifespan=lifespan)
     app.state.rooms = rooms
+    app.state.limits = clients
 
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
 
     @app.exception_handler(Rejected)
     async def rejected(_: Request, exc: Rejected) -> JSONResponse:
-        return error(exc.code, exc.message)
+        return error(exc.code, exc.message, exc.retry_after)
 
     @app.exception_handler(Exception)
     async def failed(_: Request, exc: Exception) -> JSONResponse:
@@ -143,7 +167,8 @@ def create_app(db_url: str = DEFAULT_DB_URL, *, store: Store | None = None) -> F
         }
 
     @app.post("/api/games", status_code=201)
-    async def create(body: NewGame) -> dict[str, Any]:
+    async def create(body: NewGame, request: Request) -> dict[str, Any]:
+        clients.new_game(address(request))
         room = await rooms.create(
             game=body.game,
             preset=body.preset,
@@ -153,6 +178,7 @@ def create_app(db_url: str = DEFAULT_DB_URL, *, store: Store | None = None) -> F
             coaches=body.coaches,
             bots=body.bots,
             seed=body.seed,
+            address=address(request),
         )
         return created(room)
 
@@ -192,6 +218,7 @@ def create_app(db_url: str = DEFAULT_DB_URL, *, store: Store | None = None) -> F
                     "moves": r.plies,
                     "updated": r.updated_at.isoformat(),
                     "parent": r.parent_id,
+                    "seeded": r.was_seeded,
                 }
                 for r in rows
             ]
@@ -205,7 +232,8 @@ def create_app(db_url: str = DEFAULT_DB_URL, *, store: Store | None = None) -> F
         return room.live.message_for(room.live.chair_for(token))
 
     @app.post("/api/games/{game_id}/act")
-    async def act(game_id: str, body: Act) -> dict[str, Any]:
+    async def act(game_id: str, body: Act, request: Request) -> dict[str, Any]:
+        clients.move(address(request), body.token)
         room = await rooms.get(game_id)
         await rooms.submit(room, body.token, body.action, body.ply)
         return room.live.message_for(room.live.chair_for(body.token))
@@ -256,7 +284,8 @@ def create_app(db_url: str = DEFAULT_DB_URL, *, store: Store | None = None) -> F
         )
 
     @app.post("/api/games/{game_id}/fork", status_code=201)
-    async def fork(game_id: str, body: Fork) -> dict[str, Any]:
+    async def fork(game_id: str, body: Fork, request: Request) -> dict[str, Any]:
+        clients.new_game(address(request))
         row = store.get(game_id)
         if row is None:
             raise Rejected("not-found", f"no game '{game_id}'")
@@ -273,9 +302,10 @@ def create_app(db_url: str = DEFAULT_DB_URL, *, store: Store | None = None) -> F
             mode=body.mode,
             coaches=body.coaches,
             bots=body.bots,
-            seed=rooms.fork_seed(row, body.ply),
+            seed=None,  # new dice, chosen in secret
             start=state.to_position(),
             parent=(row.id, body.ply),
+            address=address(request),
         )
         return created(room)
 
@@ -293,11 +323,14 @@ def create_app(db_url: str = DEFAULT_DB_URL, *, store: Store | None = None) -> F
             return
         watcher = Watcher(chair, websocket.send_json)
         rooms.watch(room, watcher)
+        client = address(websocket)
         try:
             await websocket.send_json(room.live.message_for(chair))
             while True:
-                raw = await websocket.receive_text()
-                reply = await handle(room, chair, raw)
+                received = await websocket.receive()
+                if received["type"] == "websocket.disconnect":
+                    break
+                reply = await handle(room, chair, client, received)
                 if reply is not None:
                     await websocket.send_json(reply)
         except WebSocketDisconnect:
@@ -305,9 +338,17 @@ def create_app(db_url: str = DEFAULT_DB_URL, *, store: Store | None = None) -> F
         finally:
             rooms.unwatch(room, watcher)
 
-    async def handle(room: Room, chair: Any, raw: str) -> dict[str, Any] | None:
-        if len(raw.encode()) > MAX_MESSAGE_BYTES:
+    async def handle(
+        room: Room, chair: Any, client: str, received: Message
+    ) -> dict[str, Any] | None:
+        raw = received.get("text")
+        size = len(raw.encode()) if raw is not None else len(received.get("bytes") or b"")
+        if size > MAX_MESSAGE_BYTES:
+            # Longer messages are cut short before they get here (web/frames.py), still longer
+            # than this, so the reply is the same at any size.
             return ws_error("too-large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
+        if raw is None:
+            return ws_error("bad-json", "messages are JSON text, not binary")
         try:
             message = json.loads(raw)
         except json.JSONDecodeError as exc:
@@ -327,9 +368,10 @@ def create_app(db_url: str = DEFAULT_DB_URL, *, store: Store | None = None) -> F
                 "bad-request", "an act message needs 'action' (text) and 'ply' (number)"
             )
         try:
+            clients.move(client, chair.token if chair else None)
             await rooms.submit(room, chair.token if chair else None, action, ply)
         except Rejected as exc:
-            return ws_error(exc.code, exc.message)
+            return ws_error(exc.code, exc.message, exc.retry_after)
         except Exception:  # the store failed: the move was not applied, the socket stays open
             log.exception("game %s: could not make move %r", room.live.id, action)
             return ws_error("server-error", SERVER_ERROR)
@@ -371,5 +413,8 @@ class BodyLimit:
         await response(scope, receive, send)
 
 
-def ws_error(code: str, message: str) -> dict[str, Any]:
-    return {"type": "error", "error": code, "message": message}
+def ws_error(code: str, message: str, retry_after: int | None = None) -> dict[str, Any]:
+    reply: dict[str, Any] = {"type": "error", "error": code, "message": message}
+    if retry_after is not None:
+        reply["retry_after"] = retry_after
+    return reply

@@ -16,7 +16,7 @@ from typing import Any
 
 from monsterball.bots import DIFFICULTIES, Bot, bot_for_difficulty, make_bot
 from monsterball.core.actions import Action
-from monsterball.core.dice import SeededSampler, derive_seed
+from monsterball.core.dice import SeededSampler, derive_seed, seed_commitment
 from monsterball.core.errors import MonsterballError
 from monsterball.core.game import CHANCE, TERMINAL, GameSpec, GameState
 from monsterball.core.registry import get_game
@@ -31,12 +31,14 @@ _SPLIT = re.compile(r"[\s\-@>]+")
 
 
 class Rejected(Exception):
-    """An action the room refuses; ``code`` is machine-readable, the message is for people."""
+    """An action the room refuses; ``code`` is machine-readable, the message is for people;
+    ``retry_after``: seconds to wait before asking again (a limit was reached)."""
 
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: str, message: str, *, retry_after: int | None = None):
         super().__init__(message)
         self.code = code
         self.message = message
+        self.retry_after = retry_after
 
 
 @dataclass
@@ -167,7 +169,7 @@ class LiveGame:
         spec = get_game(row.game)
         options = spec.options_type.from_dict(row.options)
         state = spec.from_position(row.start) if row.start else spec.new_game(options)
-        return cls(row, state, SeededSampler(row.seed))
+        return cls(row, state, SeededSampler(row.game_seed))
 
     @classmethod
     def load(cls, row: GameRow, moves: Sequence[StoredMove]) -> LiveGame:
@@ -267,9 +269,13 @@ class LiveGame:
     def roll(self) -> Action:
         return self.sampler.choose(self.state.chance_outcomes())
 
+    def bot_seed(self) -> int:
+        """The seed of the bot to move now: from the (secret) dice seed and the ply, so nobody
+        can predict a bot's move, and a restarted server asks it the same question."""
+        return derive_seed(self.row.game_seed, self.state.ply)
+
     def bot_move(self, chair: Chair) -> Action:
-        # Seeded by the ply, so a restarted server asks a bot exactly what it asked before.
-        bot = new_bot(self.spec.id, chair.bot or "easy", derive_seed(self.row.seed, self.state.ply))
+        bot = new_bot(self.spec.id, chair.bot or "easy", self.bot_seed())
         return bot.choose(self.state, chair.seat)
 
     def stored_move(self, action: Action) -> StoredMove:
@@ -342,4 +348,9 @@ class LiveGame:
             "result": self.state.result_text(),
             "ply": self.state.ply,
             "parent": self.row.parent_id,
+            # Fair dice (docs/web.md): the seed's hash from the first message, the seed itself
+            # once the game is over; ``seeded``: the creator chose the seed.
+            "seeded": self.row.was_seeded,
+            "dice_commitment": seed_commitment(self.row.game_seed),
+            "dice_seed": str(self.row.game_seed) if self.state.is_terminal() else None,
         }
