@@ -69,7 +69,7 @@ class GameRecord:
         if self.seed is not None:
             return self.seed
         revealed = (self.end or {}).get("dice_seed")
-        return int(revealed) if is_seed_text(revealed) else None
+        return int(revealed) if isinstance(revealed, str) and is_seed_text(revealed) else None
 
     def header(self) -> dict[str, Any]:
         header: dict[str, Any] = {
@@ -282,9 +282,7 @@ def read_record(source: str | Path | IO[str]) -> GameRecord:
 
 def _is_sha256_hex(value: object) -> bool:
     return (
-        isinstance(value, str)
-        and len(value) == 64
-        and all(c in "0123456789abcdef" for c in value)
+        isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
     )
 
 

@@ -237,9 +237,7 @@ class Rooms:
         after.apply_unchecked(action)
         status = "finished" if after.is_terminal() else "playing"
         actor = after.current_player()
-        automatic = actor == CHANCE or any(
-            c.kind == "bot" for c in live.chairs if c.seat == actor
-        )
+        automatic = actor == CHANCE or any(c.kind == "bot" for c in live.chairs if c.seat == actor)
         try:
             await anyio.to_thread.run_sync(
                 lambda: self.store.append(
@@ -255,12 +253,13 @@ class Rooms:
         live.commit(action)
 
     async def advance(self, room: Room, *, unseen: bool = False) -> None:
-        """Roll dice and let bots move until a human must act (or the game ends), telling the
-        watchers after each stored batch; ``unseen``: they have not been told of the last move.
+        """Roll dice (and let ``easy`` bots move) until a human or a thinking bot must act, or
+        the game ends, telling the watchers after each stored batch; ``unseen``: they have not
+        been told of the last move. A thinking bot is then asked by the room's own task.
 
-        Automatic moves are applied first and stored in batches (one transaction per bot
-        decision that takes a while, or per AUTO_BATCH moves): if storing fails, the room is
-        dropped and rebuilt from the store, and watchers are only ever told of stored moves."""
+        Automatic moves are applied first and stored in batches (per AUTO_BATCH moves or
+        AUTO_SECONDS): if storing fails, the room is dropped and rebuilt from the store, and
+        watchers are only ever told of stored moves."""
         while True:
             async with room.lock:
                 live = room.live
@@ -269,17 +268,18 @@ class Rooms:
                 try:
                     while len(batch) < AUTO_BATCH and time.monotonic() - started < AUTO_SECONDS:
                         who = live.automatic()
-                        if who is None:
+                        if who is None or _thinks(who):
                             break
-                        if isinstance(who, Chair):  # a bot may think for a while
-                            action = await anyio.to_thread.run_sync(live.bot_move, who)
-                        else:
-                            action = live.roll()
+                        action = live.bot_move(who) if isinstance(who, Chair) else live.roll()
                         batch.append(live.stored_move(action))
                         live.commit(action)
                     if batch:
-                        status, result = live.status(), live.state.result_text()
-                        store = functools.partial(self.store.append, status=status, result=result)
+                        store = functools.partial(
+                            self.store.append,
+                            status=live.status(),
+                            result=live.state.result_text(),
+                            automatic=live.automatic() is not None,
+                        )
                         await anyio.to_thread.run_sync(store, live.id, batch)
                 except Exception:
                     self.rooms.pop(live.id, None)
@@ -289,8 +289,50 @@ class Rooms:
             if unseen:
                 await self.broadcast(room)
                 unseen = False
-            if not batch or live.automatic() is None:
+            who = live.automatic()
+            if _thinks(who):
+                self._start_thinking(room)
                 return
+            if not batch or who is None:
+                return
+
+    def _start_thinking(self, room: Room) -> None:
+        if room.thinking is None or room.thinking.done():
+            room.thinking = asyncio.create_task(self._think(room))
+
+    async def _think(self, room: Room) -> None:
+        """Ask the pool for the room's bot moves while a thinking bot is to act."""
+        live = room.live
+        try:
+            while True:
+                who = live.automatic()
+                if not isinstance(who, Chair) or not _thinks(who):
+                    return
+                ply, seed = live.state.ply, live.bot_seed()
+                decision = Decision(
+                    live.spec.id, live.state.to_position(), who.seat, who.bot or "easy", seed
+                )
+                notation = await self.pool.choose(decision)
+                async with room.lock:
+                    if self.rooms.get(live.id) is not room or live.state.ply != ply:
+                        return  # the room was rebuilt meanwhile
+                    action = self._bot_action(live, notation, seed)
+                    await self._store_and_apply(live, action)
+                await self.advance(room, unseen=True)
+        except Exception:
+            log.exception("game %s: a bot could not move", live.id)
+            self.rooms.pop(live.id, None)  # rebuilt from the store when next asked for
+
+    @staticmethod
+    def _bot_action(live: LiveGame, notation: str | None, seed: int) -> Any:
+        if notation is not None:
+            try:
+                action = live.spec.parse_action(notation)
+                live.state.check(action, seat=live.state.current_player())
+                return action
+            except MonsterballError:
+                log.error("game %s: a bot chose %r, which is not legal", live.id, notation)
+        return fallback_move(live.state, seed)
 
     # -- watching ------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ Bots that only draw one random number (``easy``) choose in the server at once, l
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import multiprocessing
@@ -113,10 +114,8 @@ def decide(decision: Decision, max_seconds: float) -> str:
 
 
 def _worker_main(conn: Connection, max_seconds: float) -> None:
-    try:
+    with contextlib.suppress(OSError):
         os.nice(10)  # thinking bots yield the CPU to the server answering people
-    except OSError:
-        pass
     import monsterball.games  # noqa: F401  (registers the games)
 
     conn.send(("ready", None))
@@ -153,11 +152,12 @@ class _Worker:
 class ThinkingPool:
     """At most ``workers`` bot decisions at once, each in its own worker process."""
 
-    def __init__(self, workers: int = 2, max_seconds: float = 2.0):
+    def __init__(self, workers: int = 2, max_seconds: float = 2.0, grace: float = GRACE_SECONDS):
         if workers < 1:
             raise ValueError("the bot pool needs at least one worker")
         self.workers = workers
         self.max_seconds = max_seconds
+        self.grace = grace
         self._idle: list[_Worker] = []
         self._all: set[_Worker] = set()
         self._slots: anyio.Semaphore | None = None
@@ -178,7 +178,7 @@ class ThinkingPool:
                 self.decisions += 1
                 worker.conn.send(decision)
                 answered = await anyio.to_thread.run_sync(
-                    worker.conn.poll, self.max_seconds + GRACE_SECONDS
+                    worker.conn.poll, self.max_seconds + self.grace
                 )
                 if not answered:
                     raise TimeoutError
