@@ -114,9 +114,12 @@ def decide(decision: Decision, max_seconds: float) -> str:
 
 
 def _worker_main(conn: Connection, max_seconds: float) -> None:
-    with contextlib.suppress(OSError):
-        os.nice(10)  # thinking bots yield the CPU to the server answering people
     import monsterball.games  # noqa: F401  (registers the games)
+
+    with contextlib.suppress(OSError):
+        # Thinking bots yield the CPU to the server answering people (not so far that a busy
+        # machine starves them past their deadline: they would all be cut off).
+        os.nice(10)
 
     conn.send(("ready", None))
     while True:
