@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import os
 import secrets
 import sqlite3
@@ -233,6 +234,19 @@ def serve(
     rooms_per_address: Annotated[
         int, typer.Option(min=0, help="Games in progress created per address; 0: no cap.")
     ] = 20,
+    sockets_per_address: Annotated[
+        int, typer.Option(min=0, help="WebSockets open at once per address; 0: no cap.")
+    ] = 50,
+    allow_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="An origin (https://games.example) whose pages may open sockets, besides the "
+            "server's own host; repeat for more."
+        ),
+    ] = None,
+    log_level: Annotated[
+        str, typer.Option(help="uvicorn's log level (info shows the access log, tokens hidden).")
+    ] = "warning",
 ) -> None:
     """Serve the web app: play in the browser (hot-seat, against bots, online rooms, replays)."""
     import uvicorn
@@ -240,6 +254,7 @@ def serve(
     from monsterball.web.app import MAX_MESSAGE_BYTES, create_app
     from monsterball.web.frames import message_limited_protocol
     from monsterball.web.limits import Limits
+    from monsterball.web.security import RedactTokens
 
     limits = Limits(
         games_per_minute=games_per_minute,
@@ -248,19 +263,23 @@ def serve(
         rooms_per_address=rooms_per_address,
         max_bot_seconds=max_bot_seconds,
         bot_workers=bot_workers,
+        sockets_per_address=sockets_per_address,
+        allowed_origins=tuple(allow_origin or ()),
     )
     try:
         application = create_app(db, limits=limits)
     except Exception as exc:  # a bad URL or an unreachable database: say which
         _fail(f"cannot open the game store '{db}': {exc}")
     _console().print(f"monsterball: open http://{host}:{port}/ (games stored in {db})")
+    for name in ("uvicorn.access", "uvicorn.error"):  # seat tokens never reach a log
+        logging.getLogger(name).addFilter(RedactTokens())
     # No permessage-deflate: compressing every state message cost more CPU than the whole move
     # (scripts/web_load.py); messages are a few kB.
     uvicorn.run(
         application,
         host=host,
         port=port,
-        log_level="warning",
+        log_level=log_level,
         ws=message_limited_protocol(MAX_MESSAGE_BYTES),
         ws_max_size=1 << 16,
         ws_per_message_deflate=False,
@@ -563,6 +582,14 @@ def replay_cmd(
         _fail(f"{file}: {report.divergence}", EXIT_DIVERGED)
     checked = "verified" if verify else "not verified; use --verify"
     typer.echo(f"Replayed {report.plies} plies of {record.game} ({checked}).")
+    if verify and record.dice_commitment is not None:
+        if record.dice_seed is None:
+            typer.echo("The dice seed is still secret (committed to, revealed at the end).")
+        else:
+            typer.echo(
+                f"Dice: seed {record.dice_seed} matches the commitment "
+                f"{record.dice_commitment} and rolled every die."
+            )
     typer.echo(f"Result: {report.state.result_text()}")
     if record.end is None:
         typer.echo("The record has no end line: the game was left unfinished.")

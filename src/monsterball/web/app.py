@@ -26,6 +26,7 @@ from monsterball.core.registry import all_games
 from monsterball.web.limits import ClientLimits, Limits
 from monsterball.web.live import BOT_LEVELS, MODES, Rejected
 from monsterball.web.rooms import Room, Rooms, Watcher
+from monsterball.web.security import HEADERS, SecurityHeaders, SocketCounter, origin_allowed
 from monsterball.web.store import DEFAULT_DB_URL, Store
 from monsterball.web.thinking import ThinkingPool
 
@@ -80,7 +81,10 @@ class Fork(BaseModel):
 
 
 def error(code: str, message: str, retry_after: int | None = None) -> JSONResponse:
-    headers = {"retry-after": str(retry_after)} if retry_after is not None else None
+    # The security headers here too: a 500 is answered outside the middleware.
+    headers = {name.decode(): value.decode() for name, value in HEADERS}
+    if retry_after is not None:
+        headers["retry-after"] = str(retry_after)
     return JSONResponse(
         {"error": code, "message": message}, status_code=STATUS.get(code, 400), headers=headers
     )
@@ -98,12 +102,13 @@ def create_app(
     pool = ThinkingPool(limits.bot_workers, limits.max_bot_seconds)
     rooms = Rooms(store, pool, rooms_per_address=limits.rooms_per_address)
     clients = ClientLimits(limits)
+    sockets = SocketCounter(limits.sockets_per_address)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         resuming = asyncio.create_task(rooms.resume())  # games a restart left to dice or bots
         yield
-        tasks = [resuming, *(r.thinking for r in rooms.rooms.values() if r.thinking)]
+        tasks = [resuming, *rooms.background()]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -115,6 +120,7 @@ def create_app(
     app.state.limits = clients
 
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+    app.add_middleware(SecurityHeaders)  # outermost: its headers go on every answer
 
     @app.exception_handler(Rejected)
     async def rejected(_: Request, exc: Rejected) -> JSONResponse:
@@ -184,6 +190,7 @@ def create_app(
 
     def created(room: Room) -> dict[str, Any]:
         live = room.live
+        tokens, room.new_tokens = room.new_tokens, {}  # handed out once, then forgotten
         return {
             "id": live.id,
             "game": live.summary(),
@@ -192,8 +199,10 @@ def create_app(
                     "name": c.name,
                     "seat": c.seat,
                     "kind": c.kind,
-                    "token": c.token if c.kind == "human" else None,
-                    "url": f"/play/{live.id}?token={c.token}" if c.kind == "human" else None,
+                    "token": tokens.get(c.name) if c.kind == "human" else None,
+                    "url": (
+                        f"/play/{live.id}?token={tokens[c.name]}" if c.kind == "human" else None
+                    ),
                 }
                 for c in live.chairs
             ],
@@ -233,10 +242,12 @@ def create_app(
 
     @app.post("/api/games/{game_id}/act")
     async def act(game_id: str, body: Act, request: Request) -> dict[str, Any]:
-        clients.move(address(request), body.token)
+        clients.move(address(request))
         room = await rooms.get(game_id)
-        await rooms.submit(room, body.token, body.action, body.ply)
-        return room.live.message_for(room.live.chair_for(body.token))
+        chair = room.live.chair_for(body.token)
+        clients.move_by(seat_key(room, chair))
+        await rooms.submit(room, chair, body.action, body.ply)
+        return room.live.message_for(chair)
 
     @app.get("/api/games/{game_id}/text")
     async def game_text(
@@ -313,6 +324,29 @@ def create_app(
 
     @app.websocket("/ws/{game_id}")
     async def socket(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
+        if not origin_allowed(websocket.scope["headers"], limits.allowed_origins):
+            # Another site's page opening a socket as its visitor: refused at the handshake.
+            await websocket.close(code=1008)
+            return
+        client = address(websocket)
+        if not sockets.enter(client):
+            await websocket.accept()
+            await websocket.send_json(
+                ws_error(
+                    "too-many",
+                    f"this address has {limits.sockets_per_address} sockets open already",
+                )
+            )
+            await websocket.close(code=1008)
+            return
+        try:
+            await play_socket(websocket, game_id, token, client)
+        finally:
+            sockets.leave(client)
+
+    async def play_socket(
+        websocket: WebSocket, game_id: str, token: str | None, client: str
+    ) -> None:
         await websocket.accept()
         try:
             room = await rooms.get(game_id)
@@ -323,7 +357,6 @@ def create_app(
             return
         watcher = Watcher(chair, websocket.send_json)
         rooms.watch(room, watcher)
-        client = address(websocket)
         try:
             await websocket.send_json(room.live.message_for(chair))
             while True:
@@ -368,8 +401,9 @@ def create_app(
                 "bad-request", "an act message needs 'action' (text) and 'ply' (number)"
             )
         try:
-            clients.move(client, chair.token if chair else None)
-            await rooms.submit(room, chair.token if chair else None, action, ply)
+            clients.move(client)
+            clients.move_by(seat_key(room, chair))
+            await rooms.submit(room, chair, action, ply)
         except Rejected as exc:
             return ws_error(exc.code, exc.message, exc.retry_after)
         except Exception:  # the store failed: the move was not applied, the socket stays open
@@ -411,6 +445,11 @@ class BodyLimit:
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
         response = error("too-large", f"request bodies are limited to {self.limit} bytes")
         await response(scope, receive, send)
+
+
+def seat_key(room: Room, chair: Any) -> str | None:
+    """What the per-seat move limit counts by (the token's chair, never the token)."""
+    return f"{room.live.id}/{chair.name}" if chair is not None else None
 
 
 def ws_error(code: str, message: str, retry_after: int | None = None) -> dict[str, Any]:

@@ -28,6 +28,10 @@ class Limits:
     rooms_per_address: int = 20  # games in progress created from one address
     max_bot_seconds: float = 2.0  # a bot's thinking per decision
     bot_workers: int = 2  # bots thinking at once (one process each)
+    sockets_per_address: int = 50  # WebSockets open at once from one address
+    # Origins (besides the server's own host) whose pages may open sockets, for a site served
+    # under another name by a proxy: "https://games.example".
+    allowed_origins: tuple[str, ...] = ()
 
 
 class Bucket:
@@ -97,7 +101,10 @@ class ClientLimits:
     def new_game(self, address: str) -> None:
         self.games.take(address)
 
-    def move(self, address: str, token: str | None) -> None:
+    def move(self, address: str) -> None:
         self.address_moves.take(address)
-        if token:
-            self.moves.take(token)
+
+    def move_by(self, seat: str | None) -> None:
+        """A move by a seat (its game and chair: the limit per seat token)."""
+        if seat:
+            self.moves.take(seat)

@@ -8,6 +8,7 @@ network. The state changes only after its move is stored (see :mod:`monsterball.
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
 import secrets
 from collections.abc import Callable, Mapping, Sequence
@@ -43,13 +44,18 @@ class Rejected(Exception):
 
 @dataclass
 class Chair:
-    """A coach's place at the table: which seat (team) it acts for, and who sits in it."""
+    """A coach's place at the table: which seat (team) it acts for, and who sits in it.
+
+    Only the SHA-256 of the chair's secret token is kept (and stored), so a copy of the
+    database acts for no seat; ``token`` holds the token itself only in a new game's chairs,
+    to hand out once."""
 
     name: str
     seat: int
     kind: str  # "human" or "bot"
     bot: str | None
-    token: str
+    token_hash: str
+    token: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -57,16 +63,27 @@ class Chair:
             "seat": self.seat,
             "kind": self.kind,
             "bot": self.bot,
-            "token": self.token,
+            "token_hash": self.token_hash,
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Chair:
-        return cls(data["name"], data["seat"], data["kind"], data.get("bot"), data["token"])
+        # Games stored before tokens were hashed hold the token itself.
+        digest = data["token_hash"] if "token_hash" in data else hash_token(data["token"])
+        return cls(data["name"], data["seat"], data["kind"], data.get("bot"), digest)
+
+    def holds(self, token: str) -> bool:
+        """``token`` is this chair's (compared in constant time)."""
+        return secrets.compare_digest(self.token_hash, hash_token(token))
 
 
 def new_token() -> str:
     return secrets.token_urlsafe(18)
+
+
+def hash_token(token: str) -> str:
+    # The token has 144 random bits: a plain hash is enough (nothing to guess from).
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def make_chairs(spec: GameSpec, coaches: int, bots: Mapping[str, str]) -> list[Chair]:
@@ -86,7 +103,8 @@ def make_chairs(spec: GameSpec, coaches: int, bots: Mapping[str, str]) -> list[C
             chair_name = seat_name if per_seat == 1 else f"{seat_name}-{turn + 1}"
             bot_level = bots.get(seat_name)
             kind = "bot" if bot_level else "human"
-            chairs.append(Chair(chair_name, seat, kind, bot_level, new_token()))
+            token = new_token()
+            chairs.append(Chair(chair_name, seat, kind, bot_level, hash_token(token), token))
     return chairs
 
 
@@ -216,9 +234,9 @@ class LiveGame:
     def chair_for(self, token: str | None) -> Chair | None:
         if not token:
             return None
-        for chair in self.chairs:
-            if secrets.compare_digest(chair.token, token):
-                return chair
+        found = [chair for chair in self.chairs if chair.holds(token)]  # no early exit
+        if found:
+            return found[0]
         raise Rejected("bad-token", "this link's seat token is not valid for this game")
 
     def is_hotseat(self) -> bool:

@@ -41,7 +41,8 @@ CHECKPOINT_EVERY = 64
 HISTORIES_KEPT = 16  # replays kept in memory (a long game's is a few hundred kB)
 # Automatic moves (dice, bots) stored per transaction: at most this many, or this long.
 AUTO_BATCH = 256
-AUTO_SECONDS = 0.2
+AUTO_SECONDS = 0.05  # computed on the event loop: other rooms wait at most about this long
+RETRY_SECONDS = (1.0, 60.0)  # a dropped room is resumed after 1 s, doubling up to 60 s
 SECRET_SEED_BITS = 128
 SEED_COLUMN_MAX = 2**63  # seeds from here up are kept only as text (GameRow.seed_text)
 log = logging.getLogger("monsterball.web")
@@ -63,6 +64,9 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: set[Watcher] = field(default_factory=set)
     thinking: asyncio.Task[None] | None = None  # a bot of this room thinking in the pool
+    # The chairs' tokens, only in the room a request has just created (the store keeps
+    # their hashes): handed out once in the answer.
+    new_tokens: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.live.log_limit = LOG_TAIL
@@ -94,6 +98,8 @@ class Rooms:
         self._new_seed = new_seed
         self.rooms_per_address = rooms_per_address
         self._created_by: dict[str, set[str]] = {}  # address -> rooms it created (live ones)
+        self._retry_after: dict[str, float] = {}  # game -> next delay for resuming it
+        self._retries: set[asyncio.Task[None]] = set()
 
     # -- creating and finding ------------------------------------------------------------
 
@@ -166,7 +172,7 @@ class Rooms:
         live = LiveGame.start(row)
         row.result = live.state.result_text()
         await anyio.to_thread.run_sync(self.store.create, row)
-        room = Room(live)
+        room = Room(live, new_tokens={c.name: c.token for c in chairs if c.token})
         self.rooms[row.id] = room
         if address is not None:
             self._created_by.setdefault(address, set()).add(row.id)
@@ -223,10 +229,9 @@ class Rooms:
 
     # -- playing -------------------------------------------------------------------------
 
-    async def submit(self, room: Room, token: str | None, text: str, based_on: int) -> None:
+    async def submit(self, room: Room, chair: Chair | None, text: str, based_on: int) -> None:
         async with room.lock:
             live = room.live
-            chair = live.chair_for(token)
             action = live.check_submission(chair, text, based_on)
             await self._store_and_apply(live, action)
         await self.advance(room, unseen=True)
@@ -282,7 +287,7 @@ class Rooms:
                         )
                         await anyio.to_thread.run_sync(store, live.id, batch)
                 except Exception:
-                    self.rooms.pop(live.id, None)
+                    self._drop(live.id)
                     raise
             if batch:
                 unseen = True
@@ -321,7 +326,32 @@ class Rooms:
                 await self.advance(room, unseen=True)
         except Exception:
             log.exception("game %s: a bot could not move", live.id)
-            self.rooms.pop(live.id, None)  # rebuilt from the store when next asked for
+            self._drop(live.id)
+
+    def background(self) -> list[asyncio.Task[None]]:
+        """The tasks moving games on by themselves (bots thinking, resumes), to stop them."""
+        thinking = [r.thinking for r in self.rooms.values() if r.thinking is not None]
+        return [*thinking, *self._retries]
+
+    def _drop(self, game_id: str) -> None:
+        """Forget a room whose automatic moves failed (the store, a bot): it is rebuilt from
+        the store and moved on again a little later, never by a reader."""
+        self.rooms.pop(game_id, None)
+        delay = self._retry_after.get(game_id, RETRY_SECONDS[0])
+        self._retry_after[game_id] = min(2 * delay, RETRY_SECONDS[1])
+
+        async def again() -> None:
+            await asyncio.sleep(delay)
+            try:
+                await self.advance(await self.get(game_id))
+            except Exception:
+                log.exception("game %s could not be resumed", game_id)
+            else:
+                self._retry_after.pop(game_id, None)
+
+        task = asyncio.get_running_loop().create_task(again())
+        self._retries.add(task)
+        task.add_done_callback(self._retries.discard)
 
     @staticmethod
     def _bot_action(live: LiveGame, notation: str | None, seed: int) -> Any:
