@@ -143,3 +143,34 @@ def test_sockets_per_address_are_capped(tmp_path):
                 assert refused["error"] == "too-many"
         with c.websocket_connect(f"/ws/{gid}") as again:  # closed sockets no longer count
             assert again.receive_json()["type"] == "state"
+
+
+def test_json_nested_too_deeply_is_refused_without_a_server_error(client):
+    deep = "[" * 20_000 + "]" * 20_000
+    refused = client.post(
+        "/api/games", content=deep.encode(), headers={"content-type": "application/json"}
+    )
+    assert refused.status_code == 400 and refused.json()["error"] == "bad-request"
+    gid, tokens = hotseat(client)
+    with client.websocket_connect(f"/ws/{gid}?token={tokens['A']}") as ws:
+        ws.receive_json()
+        ws.send_text("[" * 2000 + "]" * 2000)
+        assert ws.receive_json()["error"] == "bad-json"
+        ws.send_json({"type": "ping"})
+        assert ws.receive_json() == {"type": "pong"}
+
+
+def test_the_token_may_travel_in_a_header_or_a_socket_message_instead_of_the_url(client):
+    gid, tokens = hotseat(client)
+    mine = client.get(f"/api/games/{gid}", headers={"seat-token": tokens["B"]}).json()
+    assert mine["you"] == "B"
+    with client.websocket_connect(f"/ws/{gid}") as ws:
+        assert ws.receive_json()["you"] is None
+        ws.send_json({"type": "seat", "token": "forged"})
+        assert ws.receive_json()["error"] == "bad-token"
+        ws.send_json({"type": "seat", "token": tokens["A"]})
+        seated = ws.receive_json()
+        assert seated["you"] == "A" and seated["legal"]
+        ply = seated["game"]["ply"]
+        ws.send_json({"type": "act", "action": first_move(seated), "ply": ply})
+        assert ws.receive_json()["game"]["ply"] > ply

@@ -14,11 +14,12 @@ from contextlib import asynccontextmanager
 from importlib import resources
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from monsterball.core.record import record_to_string
@@ -125,6 +126,18 @@ def create_app(
     @app.exception_handler(Rejected)
     async def rejected(_: Request, exc: Rejected) -> JSONResponse:
         return error(exc.code, exc.message, exc.retry_after)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        # Routing and body-parsing errors, in the API's own shape.
+        code = {404: "not-found", 413: "too-large"}.get(exc.status_code, "bad-request")
+        response = error(code, str(exc.detail))
+        response.status_code = exc.status_code
+        return response
+
+    @app.exception_handler(RecursionError)
+    async def too_deep(_: Request, exc: RecursionError) -> JSONResponse:
+        return error("bad-request", "the JSON body is nested too deeply")
 
     @app.exception_handler(Exception)
     async def failed(_: Request, exc: Exception) -> JSONResponse:
@@ -235,10 +248,14 @@ def create_app(
 
     @app.get("/api/games/{game_id}")
     async def game_state(
-        game_id: str, token: Annotated[str | None, Query(max_length=64)] = None
+        game_id: str,
+        token: Annotated[str | None, Query(max_length=64)] = None,
+        seat_token: Annotated[str | None, Header(max_length=64)] = None,
     ) -> dict[str, Any]:
+        """The state for the seat of ``token`` (or the ``Seat-Token`` header, which keeps it
+        out of URLs and logs); a spectator's without either."""
         room = await rooms.get(game_id)
-        return room.live.message_for(room.live.chair_for(token))
+        return room.live.message_for(room.live.chair_for(seat_token or token))
 
     @app.post("/api/games/{game_id}/act")
     async def act(game_id: str, body: Act, request: Request) -> dict[str, Any]:
@@ -363,7 +380,7 @@ def create_app(
                 received = await websocket.receive()
                 if received["type"] == "websocket.disconnect":
                     break
-                reply = await handle(room, chair, client, received)
+                reply = await handle(room, watcher, client, received)
                 if reply is not None:
                     await websocket.send_json(reply)
         except WebSocketDisconnect:
@@ -372,8 +389,9 @@ def create_app(
             rooms.unwatch(room, watcher)
 
     async def handle(
-        room: Room, chair: Any, client: str, received: Message
+        room: Room, watcher: Watcher, client: str, received: Message
     ) -> dict[str, Any] | None:
+        chair = watcher.chair
         raw = received.get("text")
         size = len(raw.encode()) if raw is not None else len(received.get("bytes") or b"")
         if size > MAX_MESSAGE_BYTES:
@@ -386,6 +404,8 @@ def create_app(
             message = json.loads(raw)
         except json.JSONDecodeError as exc:
             return ws_error("bad-json", f"not JSON: {exc.msg} at character {exc.pos}")
+        except RecursionError:
+            return ws_error("bad-json", "the JSON is nested too deeply")
         if not isinstance(message, dict):
             return ws_error("bad-json", "a message must be a JSON object")
         kind = message.get("type")
@@ -393,8 +413,19 @@ def create_app(
             return {"type": "pong"}
         if kind == "state":
             return room.live.message_for(chair)
+        if kind == "seat":  # the token in a message, not in the socket's URL (and logs)
+            token = message.get("token")
+            if not isinstance(token, str) or len(token) > 64:
+                return ws_error("bad-request", "a seat message needs 'token' (text)")
+            try:
+                watcher.chair = room.live.chair_for(token)
+            except Rejected as exc:
+                return ws_error(exc.code, exc.message)
+            return room.live.message_for(watcher.chair)
         if kind != "act":
-            return ws_error("bad-request", f"unknown message type {kind!r} (act, state, ping)")
+            return ws_error(
+                "bad-request", f"unknown message type {kind!r} (act, state, seat, ping)"
+            )
         action, ply = message.get("action"), message.get("ply")
         if not isinstance(action, str) or not isinstance(ply, int) or isinstance(ply, bool):
             return ws_error(
