@@ -229,6 +229,35 @@ def test_a_get_starts_no_bot_and_a_restarted_server_resumes_the_bots_turn(tmp_pa
     assert final["game"]["dice_seed"] == str(2**100 + 5)
 
 
+def test_a_store_failure_during_a_bot_move_is_retried_and_the_game_finishes(client, monkeypatch):
+    store = client.app.state.rooms.store
+    real_append = store.append
+    failed = []
+
+    def flaky(game_id, moves, **kwargs):
+        if not failed and moves[0].by != "chance" and moves[0].ply > 5:
+            failed.append(moves[0].ply)
+            raise OSError("disk full")
+        return real_append(game_id, moves, **kwargs)
+
+    monkeypatch.setattr(store, "append", flaky)
+    created = client.post(
+        "/api/games",
+        json={
+            "game": "paper-ultimate",
+            "mode": "bot",
+            "settings": SHORT,
+            "bots": {"A": "medium", "B": "medium"},
+        },
+    ).json()
+    wait_until_finished(client, created["id"])
+    assert failed  # a bot's move failed to store once; the room was rebuilt and went on
+    record = read_record(client.get(f"/api/games/{created['id']}/record").text)
+    assert replay(record).ok and [a.ply for a in record.actions] == list(
+        range(1, len(record.actions) + 1)
+    )
+
+
 def test_a_decision_that_overruns_is_cut_off_and_made_by_the_seeded_fallback():
     spec = get_game("huck-monster")
     state = spec.new_game(spec.options())
