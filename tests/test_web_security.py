@@ -174,3 +174,15 @@ def test_the_token_may_travel_in_a_header_or_a_socket_message_instead_of_the_url
         ply = seated["game"]["ply"]
         ws.send_json({"type": "act", "action": first_move(seated), "ply": ply})
         assert ws.receive_json()["game"]["ply"] > ply
+
+
+def test_every_string_in_a_new_game_has_a_maximum(client):
+    for body in (
+        {"game": "midway", "mode": "bot", "bots": {"B": "m" * 41}},
+        {"game": "midway", "mode": "bot", "bots": {"B" * 9: "easy"}},
+        {"game": "x" * 41},
+        {"game": "midway", "settings": ["a=" + "1" * 400]},
+    ):
+        refused = client.post("/api/games", json=body)
+        assert refused.status_code == 400 and refused.json()["error"] == "bad-request", body
+    assert client.get("/api/games").json()["games"] == []

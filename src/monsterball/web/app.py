@@ -53,6 +53,10 @@ SERVER_ERROR = "the server could not do that (it is logged); nothing was changed
 log = logging.getLogger("monsterball.web")
 
 
+# seat name -> bot level
+BotSeats = dict[Annotated[str, Field(max_length=8)], Annotated[str, Field(max_length=40)]]
+
+
 class NewGame(BaseModel):
     game: str = Field(max_length=40)
     preset: str | None = Field(default=None, max_length=40)
@@ -63,7 +67,7 @@ class NewGame(BaseModel):
     )
     mode: Literal["hotseat", "bot", "online"] = "hotseat"
     coaches: int = Field(default=2, ge=1, le=8)
-    bots: dict[str, str] = Field(default_factory=dict, max_length=8)
+    bots: BotSeats = Field(default_factory=dict, max_length=8)
     # Hot-seat and bot games only: online, the server chooses the dice in secret.
     seed: int | None = Field(default=None, ge=0, lt=2**62)
 
@@ -78,7 +82,7 @@ class Fork(BaseModel):
     ply: int = Field(ge=0)
     mode: Literal["hotseat", "bot", "online"] = "hotseat"
     coaches: int = Field(default=2, ge=1, le=8)
-    bots: dict[str, str] = Field(default_factory=dict, max_length=8)
+    bots: BotSeats = Field(default_factory=dict, max_length=8)
 
 
 def error(code: str, message: str, retry_after: int | None = None) -> JSONResponse:
