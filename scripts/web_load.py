@@ -161,7 +161,7 @@ def main() -> None:
             flags += ["--bot-workers", str(args.bot_workers)]
         with server(Path(tempfile.mkdtemp()) / "load.db", flags=flags) as (base, _):
             results = asyncio.run(run(base, args))
-        results["bot_workers"] = args.bot_workers or 2
+        results["bot_workers"] = args.bot_workers or "default"
     print(json.dumps(results, indent=2))
     if args.json:
         args.json.write_text(json.dumps(results, indent=2) + "\n")

@@ -220,8 +220,12 @@ def serve(
         ),
     ] = 2.0,
     bot_workers: Annotated[
-        int, typer.Option(min=1, help="Bots thinking at once (one worker process each).")
-    ] = 2,
+        int | None,
+        typer.Option(
+            min=1,
+            help="Bots thinking at once (one worker process each); default: the cores but one.",
+        ),
+    ] = None,
     games_per_minute: Annotated[
         float, typer.Option(min=0, help="New games (and forks) per minute per address; 0: off.")
     ] = 20.0,
@@ -253,7 +257,7 @@ def serve(
 
     from monsterball.web.app import MAX_MESSAGE_BYTES, create_app
     from monsterball.web.frames import message_limited_protocol
-    from monsterball.web.limits import Limits
+    from monsterball.web.limits import Limits, default_bot_workers
     from monsterball.web.security import RedactTokens
 
     limits = Limits(
@@ -262,7 +266,7 @@ def serve(
         address_moves_per_second=address_moves_per_second,
         rooms_per_address=rooms_per_address,
         max_bot_seconds=max_bot_seconds,
-        bot_workers=bot_workers,
+        bot_workers=bot_workers or default_bot_workers(),
         sockets_per_address=sockets_per_address,
         allowed_origins=tuple(allow_origin or ()),
     )

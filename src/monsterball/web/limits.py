@@ -9,13 +9,18 @@ limits by the forwarded address instead).
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from monsterball.web.live import Rejected
 
 KEYS_KEPT = 10_000  # buckets kept before idle (full) ones are forgotten
+
+
+def default_bot_workers() -> int:
+    return max(1, (os.cpu_count() or 2) - 1)
 
 
 @dataclass(frozen=True)
@@ -27,7 +32,9 @@ class Limits:
     address_moves_per_second: float = 30.0  # per address, all its tokens together
     rooms_per_address: int = 20  # games in progress created from one address
     max_bot_seconds: float = 2.0  # a bot's thinking per decision
-    bot_workers: int = 2  # bots thinking at once (one process each)
+    # Bots thinking at once (one process each): one core is left to answer people (measured:
+    # docs/benchmarks.md, "Human-paced rooms beside thinking bots").
+    bot_workers: int = field(default_factory=default_bot_workers)
     sockets_per_address: int = 50  # WebSockets open at once from one address
     # Origins (besides the server's own host) whose pages may open sockets, for a site served
     # under another name by a proxy: "https://games.example".
