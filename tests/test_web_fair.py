@@ -162,11 +162,14 @@ def test_a_record_of_an_unfinished_committed_game_carries_no_seed(client):
 
 @pytest.mark.parametrize("level", ["mcts:3600s", "mcts:100000000", "heuristic:100000", "mcts:infs"])
 def test_a_bot_over_the_cap_is_refused_at_once(client, level):
-    started = time.perf_counter()
-    refused = client.post(
-        "/api/games", json={"game": "huck-monster", "mode": "bot", "bots": {"B": level}}
-    )
-    elapsed = time.perf_counter() - started
+    timings = []
+    for _ in range(3):  # the best of three: the machine may be busy, the server must not be
+        started = time.perf_counter()
+        refused = client.post(
+            "/api/games", json={"game": "huck-monster", "mode": "bot", "bots": {"B": level}}
+        )
+        timings.append(time.perf_counter() - started)
+    elapsed = min(timings)
     assert refused.status_code == 400 and refused.json()["error"] == "bad-request"
     assert (
         "this server allows" in refused.json()["message"] or "unknown" in refused.json()["message"]
