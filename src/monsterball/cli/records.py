@@ -68,6 +68,14 @@ def replay_cmd(
         _fail(f"{file}: {report.divergence}", EXIT_DIVERGED)
     checked = "verified" if verify else "not verified; use --verify"
     typer.echo(f"Replayed {report.plies} plies of {record.game} ({checked}).")
+    if verify and record.dice_commitment is not None:
+        if record.dice_seed is None:
+            typer.echo("The dice seed is still secret (committed to, revealed at the end).")
+        else:
+            typer.echo(
+                f"Dice: seed {record.dice_seed} matches the commitment "
+                f"{record.dice_commitment} and rolled every die."
+            )
     typer.echo(f"Result: {report.state.result_text()}")
     if record.end is None:
         typer.echo("The record has no end line: the game was left unfinished.")

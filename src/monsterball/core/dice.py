@@ -93,3 +93,15 @@ def derive_seed(master: int, index: int) -> int:
     """
     digest = hashlib.sha256(f"monsterball:{master}:{index}".encode()).digest()
     return int.from_bytes(digest[:8], "big") >> 1
+
+
+def seed_commitment(seed: int) -> str:
+    """The commitment to a dice seed: the SHA-256 (hex) of the seed's decimal text, published
+    before the first roll so the seed, revealed at the end, can be checked by anyone
+    (``printf %s SEED | sha256sum``). The text is canonical (no sign, no leading zeros)."""
+    return hashlib.sha256(str(seed).encode("ascii")).hexdigest()
+
+
+def is_seed_text(text: object) -> bool:
+    """``text`` is a seed written as :func:`seed_commitment` hashes it: canonical decimal."""
+    return isinstance(text, str) and text.isascii() and text.isdigit() and str(int(text)) == text
