@@ -166,7 +166,15 @@ def create_app(
     app.get("/play/{game_id}", include_in_schema=False)(page)
     app.get("/replay/{game_id}", include_in_schema=False)(page)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
-    install_ui(app, rooms, store)  # the browser client's own routes (rules pages, rematch)
+
+    def admit_new_game(request: Request) -> str:
+        """Counts a new game against its address's limit (429 past it); the address."""
+        client = address(request)
+        clients.new_game(client)
+        return client
+
+    # The browser client's own routes (rules pages, rematch, odds).
+    install_ui(app, rooms, store, admit_new_game)
 
     # -- API -----------------------------------------------------------------------------
 
@@ -205,28 +213,7 @@ def create_app(
             seed=body.seed,
             address=address(request),
         )
-        return created(room)
-
-    def created(room: Room) -> dict[str, Any]:
-        live = room.live
-        tokens, room.new_tokens = room.new_tokens, {}  # handed out once, then forgotten
-        return {
-            "id": live.id,
-            "game": live.summary(),
-            "chairs": [
-                {
-                    "name": c.name,
-                    "seat": c.seat,
-                    "kind": c.kind,
-                    "token": tokens.get(c.name) if c.kind == "human" else None,
-                    "url": (
-                        f"/play/{live.id}?token={tokens[c.name]}" if c.kind == "human" else None
-                    ),
-                }
-                for c in live.chairs
-            ],
-            "watch": f"/play/{live.id}",
-        }
+        return room.hand_out()
 
     @app.get("/api/games")
     async def list_games(
@@ -341,7 +328,7 @@ def create_app(
             parent=(row.id, body.ply),
             address=address(request),
         )
-        return created(room)
+        return room.hand_out()
 
     # -- WebSocket -----------------------------------------------------------------------
 

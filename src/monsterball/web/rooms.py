@@ -71,6 +71,29 @@ class Room:
     def __post_init__(self) -> None:
         self.live.log_limit = LOG_TAIL
 
+    def hand_out(self) -> dict[str, Any]:
+        """The answer to the request that created this room: every chair with its token and
+        link (handed out once, then forgotten) and the spectators' link."""
+        live = self.live
+        tokens, self.new_tokens = self.new_tokens, {}
+        return {
+            "id": live.id,
+            "game": live.summary(),
+            "chairs": [
+                {
+                    "name": c.name,
+                    "seat": c.seat,
+                    "kind": c.kind,
+                    "token": tokens.get(c.name) if c.kind == "human" else None,
+                    "url": (
+                        f"/play/{live.id}?token={tokens[c.name]}" if c.kind == "human" else None
+                    ),
+                }
+                for c in live.chairs
+            ],
+            "watch": f"/play/{live.id}",
+        }
+
 
 @dataclass
 class Replay:

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from fractions import Fraction
 from functools import cache
 from importlib import resources
 from typing import Annotated, Any
 
 import anyio
-from fastapi import FastAPI, Query
+from fastapi import FastAPI, Query, Request
 from fastapi.responses import FileResponse, PlainTextResponse
 from pydantic import BaseModel, Field
 
@@ -193,7 +194,12 @@ def chances(history: Replay) -> dict[str, Any]:
     return {"points": points, "swings": swings, "steps": len(chance) - 1}
 
 
-def install(app: FastAPI, rooms: Rooms, store: Store) -> None:
+def install(
+    app: FastAPI, rooms: Rooms, store: Store, admit_new_game: Callable[[Request], str]
+) -> None:
+    """The client's routes; ``admit_new_game`` counts a game against its address's limits
+    and returns the address."""
+
     def page() -> FileResponse:
         return FileResponse(str(STATIC / "index.html"), media_type="text/html")
 
@@ -290,9 +296,10 @@ def install(app: FastAPI, rooms: Rooms, store: Store) -> None:
         return midway_roster(room.live.state)
 
     @app.post("/api/games/{game_id}/rematch", status_code=201)
-    async def rematch(game_id: str, body: Rematch) -> dict[str, Any]:
+    async def rematch(game_id: str, body: Rematch, request: Request) -> dict[str, Any]:
         """A new game with the same rules, mode and bots, every seat swapped (a two-seat
         game: A's coach plays B). ``you`` is the link of the asker's new chair."""
+        client = admit_new_game(request)
         row = store.get(game_id)
         if row is None:
             raise Rejected("not-found", f"no game '{game_id}'")
@@ -310,25 +317,14 @@ def install(app: FastAPI, rooms: Rooms, store: Store) -> None:
             coaches=len(row.chairs),
             bots=bots,
             seed=None,
+            address=client,
         )
-        chairs = [
-            {
-                "name": c.name,
-                "seat": c.seat,
-                "kind": c.kind,
-                "url": f"/play/{new.live.id}?token={c.token}" if c.kind == "human" else None,
-            }
-            for c in new.live.chairs
-        ]
+        answer = new.hand_out()
+        chairs = answer["chairs"]
         humans = [c for c in chairs if c["kind"] == "human"]
         mine = None
         if asker is not None:
             wanted = (asker.seat + 1) % len(names)
             mine = next((c for c in humans if c["seat"] == wanted), None)
         mine = mine or (humans[0] if humans else None)
-        return {
-            "id": new.live.id,
-            "chairs": chairs,
-            "you": mine["url"] if mine else None,
-            "watch": f"/play/{new.live.id}",
-        }
+        return {**answer, "you": mine["url"] if mine else None}
