@@ -74,8 +74,10 @@ class BlockRoll(InPlay):
         elif result == "neutralize":
             state.frozen |= bit
         elif result == "successful block":
+            # MW-BLOCK-9: no move in his next phase and no tackle until the following
+            # movement phase is over (its end-of-phase tackles included).
             state.frozen |= bit
-            state.no_tackle |= bit
+            state.no_tackle[defender] = state.phases + 1
         elif result == "defender injured for next play":
             injure(state, defender, False)
         elif result == "defender injured for game":
@@ -170,9 +172,9 @@ class TackleRoll(InPlayRoll):
         elif result == "ball carrier injured for next play":
             injure(state, carrier, False)
         elif result == "ball carrier slowed (-2)":
-            state.slowed = 2
+            state.slowed[carrier] = 2  # MW-TACK-8: this player's own next phase
         elif result == "ball carrier slowed (-1)":
-            state.slowed = max(state.slowed, 1)
+            state.slowed[carrier] = max(state.slowed[carrier], 1)
         elif result == "tackler injured for next play":
             injure(state, self.tackler, False)
         elif result == "tackler injured for game":
@@ -232,9 +234,12 @@ class EttinRoll(InPlayRoll):
 
 @dataclass(frozen=True, slots=True)
 class EttinAttack(InPlayRoll):
-    """The ettin's block (or tackle, on the carrier) against his teammate: neutralize or
-    better (a tackle: tackled or slowed, read as stopped) takes the teammate's phase away
-    (ruling MW-R12)."""
+    """MW-SPEC-8 (ruling MW-R12): "the ettin will make a block or tackle attempt against his
+    teammate. If this attempt succeeds, the teammate can take no further action in the
+    current movement phase." A tackle when the teammate carries the ball (the tackling
+    column, the carrier's size down the left), a block otherwise. It succeeds on a block
+    of neutralize or better, or a tackle short of a miss (injured, tackled or slowed);
+    success only takes the teammate's phase away: nobody is hurt and the play goes on."""
 
     ettin: int
     mate: int
@@ -242,12 +247,18 @@ class EttinAttack(InPlayRoll):
 
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, Roll)
-        total = chart.clamp_roll(int(action.value) + block_modifier(state, self.ettin, self.mate))
-        ok = total >= 3
+        tackle = self.mate == state.carrier
+        if tackle:
+            mod = tackle_modifier(state, self.mate, self.ettin)
+        else:
+            mod = block_modifier(state, self.ettin, self.mate)
+        total = chart.clamp_roll(int(action.value) + mod)
+        ok = total <= 5 if tackle else total >= 3
         note(
             state,
             "ettin",
-            f"d6 {action.value}: {'it succeeds' if ok else 'it fails'}; "
+            f"{'Tackle' if tackle else 'Block'}: d6 {action.value} {mod:+d} = {total}: "
+            f"{'it succeeds' if ok else 'it fails'}; "
             f"{player_name(self.mate)} {'can do nothing this phase' if ok else 'shrugs it off'}.",
         )
         if ok:

@@ -267,10 +267,12 @@ def eligible_tacklers(state: State, same_hex_only: bool = False) -> list[tuple[i
         return []
     f = state.field
     team = 1 - team_of(state.carrier)
-    blocked = state.tried | state.no_tackle | state.dazed
+    blocked = state.tried | state.dazed
     out = []
     for p in team_players(team):
         here = state.pos[p]
+        if state.no_tackle[p] and state.no_tackle[p] >= state.phases:
+            continue  # MW-BLOCK-9: successfully blocked, through the following phase
         # Hidden players do not tackle: an offer would tell the other coach where they are
         # (rulings MW-R10, MW-R11).
         if here < 0 or blocked >> p & 1 or p == state.invisible or p == state.caster:

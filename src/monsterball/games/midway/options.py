@@ -64,6 +64,14 @@ class MidwayOptions(GameOptions):
         choices=("play", "game", "none"),
         ruling="MW-R18",
     )
+    change_self_count: str = option(
+        "all",
+        "Which movement phases Change Self's 'up to two movement phases' counts: 'all' "
+        "(every phase, whichever team moves) or 'own' (the caster's team's phases only, so "
+        "the caster may cancel it at the start of his next phase).",
+        choices=("all", "own"),
+        ruling="MW-R20",
+    )
     max_phases: int = option(
         0,
         "End a play after this many movement phases with the ball dead where it is "

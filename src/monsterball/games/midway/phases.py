@@ -88,8 +88,10 @@ class StartPhase(InPlay):
                 end_mirror(state, "The mirror image spell runs out.")
         if state.invisible >= 0:
             reappear(state)
-        for p in team_players(team):
-            if state.form[p]:
+        own_only = state.options.change_self_count == "own"
+        for p in range(len(state.form)):
+            # MW-MAGIC-6 (ruling MW-R20): "up to two movement phases", whichever team moves.
+            if state.form[p] and not (own_only and team_of(p) != team):
                 state.form_left[p] -= 1
                 if state.form_left[p] <= 0:
                     state.form[p] = ""
@@ -105,11 +107,11 @@ class StartPhase(InPlay):
                     mv += 2  # MW-KICK-2: a running start
                 else:
                     mv = max(1, mv - 2)  # MW-MOVE-3: the offense after the snap
-            if p == state.carrier and state.slowed:
-                mv = max(0, mv - state.slowed)
-                state.slowed = 0
+            mv = max(0, mv - state.slowed[p])  # MW-TACK-8: the slowed player, not the ball
             left[p] = mv
         state.frozen &= ~team_bits(team)
+        for p in team_players(team):
+            state.slowed[p] = 0
         if state.first_phase == team:
             state.first_phase = NOBODY
         # Things that happen at the start of this team's phase.
@@ -126,10 +128,13 @@ class StartPhase(InPlay):
             pre.append(Scatter("bounce", state.last_dir, 1 - team))
         for p in team_players(team):
             if state.pos[p] >= 0 and state.kind_of(p) == "ettin":
+                # A hidden caster is no counter the ettin can be seen next to: a roll
+                # for him would show the other coach which counter is real.
                 mates = [
                     q
                     for q in team_players(team)
                     if q != p
+                    and q != state.caster
                     and state.pos[q] >= 0
                     and state.field.distance(state.pos[p], state.pos[q]) <= 1
                 ]
@@ -678,7 +683,6 @@ class EndPhase(InPlay):
     def auto(self, state: State) -> Transition:
         team = self.team
         nxt: list[Procedure[State]] = [StartPhase(1 - team)]
-        state.no_tackle &= ~team_bits(team)
         if state.no_recover >= 0 and team_of(state.no_recover) == team and not state.phase_over:
             state.no_recover = NOBODY  # the blocked punter's next phase is over
         holder = ball_team(state)
