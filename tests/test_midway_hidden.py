@@ -291,13 +291,15 @@ def test_MW_MAGIC_7_hidden_views_do_not_depend_on_the_secret_hex():
     assert len(views) == 2  # one JSON view and one picture, the same for all three
 
 
-def test_MW_R10_a_hidden_defensive_caster_gets_no_tackle_offer():
-    """A tackle offer for the hidden caster would show the carrier's coach where he is."""
+def test_MW_R10_with_hidden_contact_barred_a_hidden_caster_gets_no_tackle_offer():
+    """Option hidden_contact=barred (the earlier reading): the hidden caster never tackles,
+    so no question is asked for him (tests/test_midway_hidden_contact.py has the default)."""
     state = setup(
         {"A1": "g10", "B1": "h12", "B2": "m20"},
         types={"B1": "brownie"},
         carrier="A1",
         los="g10",
+        hidden_contact="barred",
     )
     start_phase(state, 0)
     act(state, "end", "cast B1 mirror", "d6=2", "image i12", "real h12")

@@ -30,6 +30,7 @@ from monsterball.games.midway.moves import (
     block_modifier,
     eligible_tacklers,
     tackle_modifier,
+    tackle_question,
 )
 from monsterball.games.midway.options import TEAM_NAMES
 from monsterball.games.midway.state import team_of
@@ -101,7 +102,7 @@ class TackleRound(InPlay):
     rule = "MW-TACK-4"
 
     def who(self, state: State) -> int:
-        return self.team if eligible_tacklers(state, self.same_hex) else AUTO
+        return self.team if tackle_question(state, self.same_hex) else AUTO
 
     def auto(self, state: State) -> Transition:
         return ()
@@ -129,6 +130,9 @@ class TackleRound(InPlay):
         cell = cell_of(state, action.cell)
         p = action.player
         state.tried |= 1 << p
+        if p == state.caster:
+            # A hidden caster who tackles makes contact: the spell ends (MW-MAGIC-2).
+            end_mirror(state, f"{player_name(p)} comes out from among his counters to tackle.")
         if state.caster >= 0 and state.carrier == state.caster:
             if cell in state.images:
                 state.images.remove(cell)

@@ -64,6 +64,16 @@ class MidwayOptions(GameOptions):
         choices=("play", "game", "none"),
         ruling="MW-R18",
     )
+    hidden_contact: str = option(
+        "allowed",
+        "Whether an invisible player or a hidden mirror-image caster may block and tackle: "
+        "'allowed' (the rulebook: he 'can perform as a blocker or tackler if the opportunity "
+        "presents itself'; his coach is asked wherever any of his counters could act, so the "
+        "question reveals nothing) or 'barred' (hidden players neither block nor tackle "
+        "until seen again: fewer questions).",
+        choices=("allowed", "barred"),
+        ruling="MW-R10",
+    )
     change_self_count: str = option(
         "all",
         "Which movement phases Change Self's 'up to two movement phases' counts: 'all' "

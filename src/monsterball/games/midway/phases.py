@@ -53,8 +53,8 @@ from monsterball.games.midway.moves import (
     contact_targets,
     counters_of,
     destination_mask,
-    eligible_tacklers,
     move_cost,
+    tackle_question,
 )
 from monsterball.games.midway.options import TEAM_NAMES
 from monsterball.games.midway.state import NOBODY, team_of, team_players
@@ -232,8 +232,14 @@ class Phase(InPlay):
         return out
 
     def _shifts(self, state: State) -> list[int]:
+        """Directions the caster's counters may shift: into an empty hex, or (the caster
+        not carrying the ball) into an opponent's hex to block or tackle, which makes
+        contact and ends the spell (MW-MAGIC-7's "blocker or tackler", ruling MW-R10)."""
         here = state.pos[state.caster]
         free = state.field.full_mask & ~state.counters_mask()
+        if state.options.hidden_contact != "barred" and state.caster != state.carrier:
+            ctx = MoveContext(state, self.team)
+            free |= ctx.contact & counters_of(state, 1 - self.team) & ~ctx.opp_beyond
         col, row = state.col(here), state.row(here)
         out = []
         for d in range(6):
@@ -527,7 +533,7 @@ class Phase(InPlay):
             state.ball = cell
             note(state, "move", f"{player_name(p)} carries the ball to {action.cell}.")
             check_score(state)
-            if not state.dead and eligible_tacklers(state):
+            if not state.dead and tackle_question(state):
                 subs.append(TackleRound(1 - self.team, False, True))
         else:
             note(state, "move", f"{player_name(p)} moves {state.field.name(start)}-{action.cell}.")
@@ -571,7 +577,12 @@ class Phase(InPlay):
         caster = state.caster
         f = state.field
         moved: list[int] = []
-        opp = counters_of(state, 1 - self.team) | state.team_mask(self.team)
+        # Images stop at opponents and seen teammates, as the caster's own step does, and
+        # not at the hex the caster is leaving: it may not matter which counter is real.
+        opp = counters_of(state, 1 - self.team)
+        for q in team_players(self.team):
+            if state.pos[q] >= 0 and q not in (caster, state.invisible):
+                opp |= 1 << state.pos[q]
         for c in state.images:
             c2, r2 = state.step_coords(state.col(c), state.row(c), d)
             if state.on_board(c2, r2):
@@ -587,11 +598,18 @@ class Phase(InPlay):
         left[caster] -= 1
         acted |= 1 << caster
         note(state, "shift", f"The mirror-image counters move {DIRECTIONS[d].upper()}.")
+        if counters_of(state, 1 - self.team) >> target & 1:
+            left[caster] = 0  # MW-MOVE-2: entering an occupied hex ends the move
+            end_mirror(
+                state,
+                f"{player_name(caster)} comes out from among his counters on "
+                f"{f.name(target)} to make contact.",
+            )
         subs: list[Procedure[State]] = []
         if caster == state.carrier:
             state.ball = target
             check_score(state)
-            if not state.dead and eligible_tacklers(state):
+            if not state.dead and tackle_question(state):
                 subs.append(TackleRound(1 - self.team, False, True))
         return (self._then(left, acted, moving, paused), *subs)
 
@@ -700,7 +718,7 @@ class EndPhase(InPlay):
             pairs = block_pairs(state, team, self.acted)
             if pairs:
                 nxt.append(BlockRoll(pairs))
-        elif holder == 1 - team and eligible_tacklers(state):
+        elif holder == 1 - team and tackle_question(state):
             nxt.append(TackleRound(team, False, False))
         return tuple(nxt)
 
