@@ -27,6 +27,7 @@ from typing import Any, ClassVar
 from monsterball.core.errors import PositionError
 from monsterball.core.game import CHANCE, GameSpec, TeamScoreState
 from monsterball.core.geometry import HexGrid, grid
+from monsterball.core.positions import check_keys
 from monsterball.core.procedures import Procedure
 from monsterball.games.midway.actions import (
     LENGTH,
@@ -405,12 +406,7 @@ class MidwayState(TeamScoreState):
 
     def _board_from_dict(self, data: Mapping[str, Any]) -> None:
         self._attach_tables()
-        missing = set(FIELDS) - set(data)
-        if missing:
-            raise PositionError(f"board is missing {', '.join(sorted(missing))}")
-        extra = set(data) - set(FIELDS)
-        if extra:
-            raise PositionError(f"board has unknown field(s) {', '.join(sorted(extra))}")
+        check_keys(data, FIELDS)
         for name, kind in FIELDS.items():
             value = data[name]
             ok = {
@@ -429,18 +425,13 @@ class MidwayState(TeamScoreState):
             if not ok:
                 raise PositionError(f"board field '{name}' has the wrong type: {value!r}")
             setattr(self, name, list(value) if isinstance(value, list) else value)
-        for p, kind in enumerate(self.roster):
-            if kind and kind not in self.chart.types:
-                raise PositionError(f"{player_name(p)} has unknown type '{kind}'")
-        for p, cell in enumerate(self.pos):
-            if not NOBODY <= cell < WIDTH * LENGTH:
-                raise PositionError(f"{player_name(p)} stands off the field ({cell})")
-        if not NOBODY <= self.ball < WIDTH * LENGTH:
-            raise PositionError(f"the ball is off the field ({self.ball})")
-        if not NOBODY <= self.carrier < NUM_PLAYERS:
-            raise PositionError(f"carrier {self.carrier} is not a player")
+        from monsterball.games.midway.position_check import check_board
+
+        check_board(self)
 
     def _validate_position(self) -> None:
+        from monsterball.games.midway.position_check import check_stack
+
         if self.carrier >= 0 and self.pos[self.carrier] != self.ball:
             raise PositionError("the ball must be on its carrier's hex")
         for team in (0, 1):
@@ -455,6 +446,7 @@ class MidwayState(TeamScoreState):
             raise PositionError("score must be two non-negative numbers")
         if not self.stack and self.winner == NOBODY:
             raise PositionError("a finished game (empty stack) needs a winner")
+        check_stack(self)
 
 
 def bind_spec(spec: GameSpec) -> None:
