@@ -23,7 +23,7 @@ def _blocked_defender(face: str):
 
 
 def test_MW_BLOCK_9_a_successful_block_bars_the_end_of_phase_tackle():
-    """"A result of 'Successful block' means the defensive player can neither move nor
+    """Rulebook: "A result of 'Successful block' means the defensive player can neither move nor
     attempt a tackle for the following movement phase." The tackle round at the end of
     the defense's phase belongs to that phase: B1 is not offered it."""
     state, text = _blocked_defender("6")
@@ -41,7 +41,7 @@ def test_MW_BLOCK_9_a_successful_block_bars_the_end_of_phase_tackle():
 
 
 def test_MW_BLOCK_8_a_neutralized_defender_still_tackles_at_the_end_of_his_phase():
-    """"Neutralize ... cannot move for the following movement phase but can attempt a
+    """Rulebook: "Neutralize ... cannot move for the following movement phase but can attempt a
     tackle in an adjacent hex." """
     state, text = _blocked_defender("3")
     assert "neutralize" in text
@@ -63,6 +63,9 @@ def _slowed_then_handoff():
 
 
 def test_MW_TACK_8_a_handoff_does_not_pass_the_slowing_on():
+    """Rulebook: "Ball carrier slowed ... causing the ball carrier to lose 1 or 2 ... from
+    its movement factor for the next offensive movement phase": the slowed player's own
+    movement factor; a fresh runner taking a handoff keeps his full movement."""
     state = _slowed_then_handoff()
     phase = state.stack[-1]
     assert top(state) == "Phase" and phase.team == 0
@@ -90,7 +93,7 @@ def test_MW_TACK_8_the_slowed_player_keeps_the_loss_after_handing_off_first():
 
 
 def test_MW_MAGIC_6_change_self_lasts_two_movement_phases_whoever_moves():
-    """"Change Self: This spell lasts for up to two movement phases": the caster's phase
+    """Rulebook: "Change Self: This spell lasts for up to two movement phases": the caster's phase
     and the next one (the other team's); at the start of the third it has run out."""
     state = setup(
         {"A1": "g12", "A2": "c10", "B1": "g20"},
@@ -109,12 +112,16 @@ def test_MW_MAGIC_6_change_self_lasts_two_movement_phases_whoever_moves():
 
 
 def _ettin_next_to(mate_type: str, carrier: bool):
-    players = {"A1": "g10", "A2": "h10", "B1": "a20"} if carrier else {
-        "A1": "c5",
-        "A2": "h10",
-        "A3": "g10",
-        "B1": "a20",
-    }
+    players = (
+        {"A1": "g10", "A2": "h10", "B1": "a20"}
+        if carrier
+        else {
+            "A1": "c5",
+            "A2": "h10",
+            "A3": "g10",
+            "B1": "a20",
+        }
+    )
     types = {"A2": "ettin", ("A1" if carrier else "A3"): mate_type}
     state = setup(players, types=types, carrier="A1", los="g10")
     state.stack = (
@@ -167,7 +174,7 @@ def test_MW_SPEC_8_the_ettin_does_not_rage_at_a_hidden_caster():
     assert top(state) == "EttinRoll"  # visible, the brownie is a teammate like any other
     act(state, "d6=1", "cast A2 mirror", "d6=2", "image d10", "real c10")
     assert state.field.distance(state.pos[2], state.images[0]) == 2  # b10 .. d10
-    state.stack = state.stack[:-1] + (SPEC.state_type.procedure_kinds["StartPhase"](0),)
+    state.stack = (*state.stack[:-1], SPEC.state_type.procedure_kinds["StartPhase"](0))
     state._settle()
     assert top(state) == "Phase"  # no roll for the hidden caster
 

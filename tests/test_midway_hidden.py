@@ -220,7 +220,6 @@ def test_MW_MAGIC_6_change_self_for_two_phases():
     assert state.kind_of(1) == "doppelganger"
 
 
-
 def test_MW_MAGIC_6_MW_R20_counting_only_the_casters_phases_is_an_option():
     """With change_self_count=own the spell lasts the caster's two phases and may be
     cancelled at the start of the second ("as long as the cancellation takes place at the

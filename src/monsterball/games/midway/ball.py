@@ -15,7 +15,6 @@ from monsterball.games.midway.actions import (
     player_name,
 )
 from monsterball.games.midway.contact import BlockRoll, DesignateBlock, TackleRound
-from monsterball.games.midway.moves import hidden_may_tackle
 from monsterball.games.midway.inplay import (
     InPlay,
     InPlayRoll,
@@ -26,6 +25,7 @@ from monsterball.games.midway.inplay import (
     take_ball,
     travel_dir,
 )
+from monsterball.games.midway.moves import hidden_may_tackle
 from monsterball.games.midway.options import TEAM_NAMES
 from monsterball.games.midway.state import NOBODY, team_of
 

@@ -324,6 +324,4 @@ def hidden_may_tackle(state: State, same_hex_only: bool = False) -> bool:
 def tackle_question(state: State, same_hex_only: bool = False) -> bool:
     """Whether the tacklers' coach is asked now: someone can tackle, or a hidden player
     might (see :func:`hidden_may_tackle`)."""
-    return bool(eligible_tacklers(state, same_hex_only)) or hidden_may_tackle(
-        state, same_hex_only
-    )
+    return bool(eligible_tacklers(state, same_hex_only)) or hidden_may_tackle(state, same_hex_only)
