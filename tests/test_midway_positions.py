@@ -169,3 +169,15 @@ def test_replay_verify_prints_a_bad_position_in_one_line(tmp_path):
     assert result.exit_code == 2, result.output
     assert result.output.strip().endswith("field 'start': board field 'offense' is 7, outside 0..1")
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_a_set_up_that_cannot_be_completed_is_refused():
+    """The ball in the corner hex a1: no formation fits around it (an exception in 'auto'
+    before)."""
+
+    def change(data):
+        data["board"].update(ball=0, carrier=-1, ball_state="", caster=-1, images=[])
+        data["board"]["pos"] = [-1] * 20
+        data["stack"] = [{"step": "SetUp", "team": 0, "mode": "offense"}]
+
+    assert "the top step 'SetUp' cannot go on from this board" in refused(change)

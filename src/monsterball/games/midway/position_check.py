@@ -8,7 +8,7 @@ import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from monsterball.core.errors import PositionError
-from monsterball.core.game import AUTO
+from monsterball.core.game import AUTO, CHANCE
 from monsterball.core.procedures import Procedure
 from monsterball.games.midway.actions import LENGTH, NUM_PLAYERS, WIDTH, player_name
 
@@ -244,13 +244,23 @@ def check_stack(state: MidwayState) -> None:
     where someone has to act, never on a bookkeeping step."""
     for step in state.stack:
         check_step(step)
-    if state.stack:
-        try:
-            actor = state.stack[-1].actor(state)
-        except (ValueError, IndexError, KeyError, TypeError) as exc:
-            raise PositionError(f"the top step cannot be read in this position: {exc}") from None
+    if not state.stack:
+        return
+    top = state.stack[-1]
+    name = type(top).__name__
+    try:
+        actor = top.actor(state)
         if actor == AUTO:
             raise PositionError(
-                f"the top step '{type(state.stack[-1]).__name__}' needs no decision: a position "
-                "must stop where a coach or a die decides"
+                f"the top step '{name}' needs no decision: a position must stop where a coach "
+                "or a die decides"
             )
+        choices = state.chance_outcomes() if actor == CHANCE else state.legal_actions()
+        if name == "SetUp":
+            state.clone().apply(state.actions.words["auto"])  # the formation can be completed
+    except (ValueError, IndexError, KeyError, TypeError) as exc:
+        if isinstance(exc, PositionError):
+            raise
+        raise PositionError(f"the top step '{name}' cannot go on from this board: {exc}") from None
+    if not choices:
+        raise PositionError(f"the top step '{name}' has nothing to choose from on this board")
