@@ -297,7 +297,9 @@ def hidden_may_tackle(state: State, same_hex_only: bool = False) -> bool:
     the carrier, or the carrier within the invisible player's movement of the hex where he
     vanished. The tacklers' coach is asked whenever this holds, whether or not the hidden
     player really can, so the question shows nothing (rulings MW-R10, MW-R11)."""
-    if state.options.hidden_contact == "barred" or state.carrier < 0:
+    if (state.caster < 0 and state.invisible < 0) or state.carrier < 0:
+        return False
+    if state.options.hidden_contact == "barred":
         return False
     team = 1 - team_of(state.carrier)
     targets = tackle_targets(state)
