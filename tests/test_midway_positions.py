@@ -14,7 +14,7 @@ from monsterball.core.errors import PositionError
 from mw_scenarios import SPEC, act, setup, start_phase
 
 # A live play: A1 carries, B3 (a brownie) hides among two counters, A4 (a doppelganger)
-# is a bugbear for now, B2 was slowed by a tackle.
+# is a bugbear for now.
 
 
 def live_position() -> dict:
@@ -74,8 +74,9 @@ def board_item(field, index, value):
         (board_item("form", 0, "orc"), "A1 is changed into a orc without a change self spell"),
         (board_item("form_left", 3, 9), "board field 'form_left' of A4 is 9"),
         (board_item("out_through", 5, -7), "board field 'out_through' of A6 is -7"),
-        (board_item("slowed", 11, 3), "board field 'slowed' of B2 is 3"),
-        (board_item("no_tackle", 11, -1), "board field 'no_tackle' of B2 is -1"),
+        (board("slowed", 3 << 22), "board field 'slowed' of B2 is 3"),
+        (board("no_tackle", -1), "board field 'no_tackle' is -1"),
+        (board("no_tackle_next", 1 << 20), "board field 'no_tackle_next'"),
         (board_item("pos", 0, 9999), "board field 'pos' of A1 is 9999"),
         (board_item("roster", 0, "dragon"), "A1 has unknown type 'dragon'"),
         (board("ball_state", "flying"), "board field 'ball_state' is 'flying'"),

@@ -344,7 +344,7 @@ def test_MW_BLOCK_7_MW_BLOCK_8_MW_BLOCK_9_results(face, result):
     b1 = 10
     # B's phase has begun: a frozen defender has no movement in it.
     frozen = state.stack[-1].left[b1] == 0
-    no_tackle = state.no_tackle[b1] >= state.phases
+    no_tackle = bool(state.no_tackle >> b1 & 1)
     assert (
         top(state) == "Phase"
         and (frozen, no_tackle)
@@ -451,7 +451,7 @@ def test_MW_TACK_7_tackled_ends_the_play_and_spots_the_ball():
 def test_MW_TACK_8_slowed_carrier_loses_movement_next_phase():
     state = running()
     act(state, "A1-h11", "A1-h12", "tackle B1 h12", "d6=4")  # 4: slowed -2
-    assert state.slowed[0] == 2
+    assert state.slowed & 3 == 2  # A1's two bits
     act(state, "A1-h13")  # the offer is gone: B1 already tried in this set
     assert top(state) == "Phase"
     act(state, "end", "end")

@@ -78,7 +78,8 @@ class BlockRoll(InPlay):
             # MW-BLOCK-9: no move in his next phase and no tackle until the following
             # movement phase is over (its end-of-phase tackles included).
             state.frozen |= bit
-            state.no_tackle[defender] = state.phases + 1
+            state.no_tackle |= bit
+            state.no_tackle_next |= bit
         elif result == "defender injured for next play":
             injure(state, defender, False)
         elif result == "defender injured for game":
@@ -176,9 +177,9 @@ class TackleRoll(InPlayRoll):
         elif result == "ball carrier injured for next play":
             injure(state, carrier, False)
         elif result == "ball carrier slowed (-2)":
-            state.slowed[carrier] = 2  # MW-TACK-8: this player's own next phase
+            slow(state, carrier, 2)  # MW-TACK-8: this player's own next phase
         elif result == "ball carrier slowed (-1)":
-            state.slowed[carrier] = max(state.slowed[carrier], 1)
+            slow(state, carrier, 1)
         elif result == "tackler injured for next play":
             injure(state, self.tackler, False)
         elif result == "tackler injured for game":
@@ -187,6 +188,14 @@ class TackleRoll(InPlayRoll):
 
     def describe(self) -> str:
         return "a tackle"
+
+
+def slow(state: State, player: int, amount: int) -> None:
+    """MW-TACK-8: ``player`` loses ``amount`` (the larger of two slowings) in his next phase;
+    ``slowed`` holds 2 bits a player."""
+    shift = 2 * player
+    amount = max(amount, state.slowed >> shift & 3)
+    state.slowed = state.slowed & ~(3 << shift) | amount << shift
 
 
 @dataclass(frozen=True, slots=True)

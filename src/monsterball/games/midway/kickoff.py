@@ -149,8 +149,7 @@ def new_play(state: State, kind: str, counts: bool) -> None:
     state.no_recover = NOBODY
     state.onside_ok = False
     state.tried = state.frozen = state.dazed = 0
-    state.no_tackle = [0] * NUM_PLAYERS
-    state.slowed = [0] * NUM_PLAYERS
+    state.no_tackle = state.no_tackle_next = state.slowed = 0
     state.images = []
     state.caster = NOBODY
     state.image_phases = 0

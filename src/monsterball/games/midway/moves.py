@@ -270,7 +270,7 @@ def eligible_tacklers(state: State, same_hex_only: bool = False) -> list[tuple[i
         return []
     f = state.field
     team = 1 - team_of(state.carrier)
-    blocked = state.tried | state.dazed
+    blocked = state.tried | state.no_tackle | state.dazed  # no_tackle: MW-BLOCK-9
     barred = state.options.hidden_contact == "barred"
     reach = 0 if same_hex_only else 1
     out = []
@@ -278,8 +278,6 @@ def eligible_tacklers(state: State, same_hex_only: bool = False) -> list[tuple[i
         here = state.pos[p]
         if here < 0 or blocked >> p & 1:
             continue
-        if state.no_tackle[p] and state.no_tackle[p] >= state.phases:
-            continue  # MW-BLOCK-9: successfully blocked, through the following phase
         if p == state.invisible or p == state.caster:
             if barred:
                 continue
@@ -307,14 +305,12 @@ def hidden_may_tackle(state: State, same_hex_only: bool = False) -> bool:
         return False
     f = state.field
     reach = 0 if same_hex_only else 1
-    blocked = state.tried | state.dazed
+    blocked = state.tried | state.no_tackle | state.dazed
     for p, cells, extra in (
         (state.caster, group_cells(state), 0),
         (state.invisible, [state.vanish], 0),
     ):
         if p < 0 or team_of(p) != team or blocked >> p & 1 or state.pos[p] < 0:
-            continue
-        if state.no_tackle[p] and state.no_tackle[p] >= state.phases:
             continue
         if p == state.invisible:
             extra = state.mtype(p).mv

@@ -12,6 +12,7 @@ from monsterball.core.game import AUTO
 from monsterball.core.procedures import Procedure, Transition
 from monsterball.games.midway.actions import (
     DIRECTIONS,
+    PER_TEAM,
     Cast,
     Hand,
     Move,
@@ -76,6 +77,8 @@ class StartPhase(InPlay):
             return ()
         state.phases += 1
         state.dazed = 0
+        # MW-BLOCK-9: a successful block bars tackles through the following movement phase.
+        state.no_tackle, state.no_tackle_next = state.no_tackle_next, 0
         state.phase_over = False
         team = self.team
         if ball_team(state) == team:
@@ -107,11 +110,10 @@ class StartPhase(InPlay):
                     mv += 2  # MW-KICK-2: a running start
                 else:
                     mv = max(1, mv - 2)  # MW-MOVE-3: the offense after the snap
-            mv = max(0, mv - state.slowed[p])  # MW-TACK-8: the slowed player, not the ball
+            mv = max(0, mv - (state.slowed >> 2 * p & 3))  # MW-TACK-8: the slowed player
             left[p] = mv
         state.frozen &= ~team_bits(team)
-        for p in team_players(team):
-            state.slowed[p] = 0
+        state.slowed &= ~(((1 << 2 * PER_TEAM) - 1) << (2 * PER_TEAM * team))
         if state.first_phase == team:
             state.first_phase = NOBODY
         # Things that happen at the start of this team's phase.

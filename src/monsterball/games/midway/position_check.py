@@ -63,6 +63,9 @@ INT_RANGES: dict[str, tuple[int, int]] = {
     "bounces": (0, 6),
     "no_recover": (-1, NUM_PLAYERS - 1),
     "tried": (0, MASK),
+    "no_tackle": (0, MASK),
+    "no_tackle_next": (0, MASK),
+    "slowed": (0, (1 << 2 * NUM_PLAYERS) - 1),
     "frozen": (0, MASK),
     "dazed": (0, MASK),
     "caster": (-1, NUM_PLAYERS - 1),
@@ -80,8 +83,6 @@ PLAYER_RANGES: dict[str, tuple[int, int]] = {
     "pos": (-1, CELLS - 1),
     "out_through": (-1, MOST),
     "form_left": (0, 2),
-    "no_tackle": (0, MOST),
-    "slowed": (0, 2),
 }
 STR_CHOICES: dict[str, tuple[str, ...]] = {"ball_state": BALL_STATES, "kind": KINDS, "dead": DEAD}
 
@@ -121,6 +122,9 @@ def check_board(state: MidwayState) -> None:
                 raise PositionError(
                     f"{player_name(p)} is changed into a {form} without a change self spell"
                 )
+    for p in range(NUM_PLAYERS):
+        if state.slowed >> 2 * p & 3 == 3:
+            raise PositionError(f"board field 'slowed' of {player_name(p)} is 3, outside 0..2")
     if len(state.score) != 2 or min(state.score) < 0 or max(state.score) > MOST:
         raise PositionError("board field 'score' must be two numbers in 0..1000000")
     if len(state.punt_path) > 40 or any(abs(v) > 10_000 for v in state.punt_path):

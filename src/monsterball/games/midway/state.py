@@ -82,8 +82,9 @@ FIELDS: dict[str, str] = {
     "onside_ok": "bool",  # the onside kick went 10 yards: the kickers may recover
     "tried": "int",  # defenders who tried a tackle in this set of phases
     "frozen": "int",  # may not move in their next phase (neutralized or blocked)
-    "no_tackle": "ints",  # successfully blocked: no tackle up to this movement phase (0 none)
-    "slowed": "ints",  # movement the player loses in his team's next phase (a tackle)
+    "no_tackle": "int",  # successfully blocked: no tackle in this movement phase
+    "no_tackle_next": "int",  # ... nor in the next one (blocked during this phase)
+    "slowed": "int",  # 2 bits a player: movement he loses in his team's next phase
     "dazed": "int",  # contacted a mirror image: no more action this phase
     "images": "list",  # cells of false mirror-image counters
     "caster": "int",  # the real mirror-image caster (-1 none)
@@ -153,8 +154,9 @@ class MidwayState(TeamScoreState):
         self.onside_ok = False
         self.tried = 0
         self.frozen = 0
-        self.no_tackle = [0] * NUM_PLAYERS
-        self.slowed = [0] * NUM_PLAYERS
+        self.no_tackle = 0
+        self.no_tackle_next = 0
+        self.slowed = 0
         self.dazed = 0
         self.images: list[int] = []
         self.caster = NOBODY
