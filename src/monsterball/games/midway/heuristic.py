@@ -126,7 +126,14 @@ def _ball_value(state: MidwayState) -> tuple[int, float]:
                 blocks += sum(1 for q in team_players(1 - team) if state.pos[q] == here)
         value += BLOCK * blocks
     elif state.ball_state == "loose":
+        # Nobody holds it: the side whose players are nearer is likelier to recover it (or
+        # to block and tackle whoever does), so both sides' pursuit counts, not only the
+        # other side's (without this the kicking team after an onside kick found every
+        # move worth the same as standing still, and ended its phases idle).
         value -= 0.1
+        for p in team_players(team):
+            if _free(state, p):
+                value -= CHASE * min(dist[state.pos[p]], 10)
     return team, value
 
 
@@ -212,11 +219,21 @@ def policy(
         if punts:
             f = state.field
             return max(punts, key=lambda a: _progress(state, f.parse_cell(a.cell), seat))
-        if state.punter >= 0 and state.punter == state.carrier and state.phases <= 1:
-            # A punter who moves may not punt (MW-PUNT-3), and the punt comes in the
-            # second phase (MW-PUNT-2): stand still through the first.
-            return _word(legal, "end")
     return None
+
+
+def _punter_stands(state: MidwayState, seat: int) -> bool:
+    """A punter who moves may not punt (MW-PUNT-3), and the punt comes in the second
+    phase (MW-PUNT-2): the snap receiver stands still through the first phase of a play
+    that will be a punt (his teammates may move; this used to end the whole phase)."""
+    return (
+        state.offense == seat
+        and state.kind == "scrimmage"
+        and state.punter >= 0
+        and state.punter == state.carrier
+        and state.phases <= 1
+        and _kick_it(state, seat)
+    )
 
 
 # -- which actions are worth a look ---------------------------------------------------------
@@ -228,9 +245,13 @@ def candidates(
     """Every move of the ball carrier, handoff, tackle, named block and one-word decision;
     the best few passes, punts and moves toward the ball or into a defender (a block);
     then a seeded sample of the rest up to ``k``."""
+    assert isinstance(state, MidwayState)
+    # A punter stands still through his first phase (MW-PUNT-2/3, see _punter_stands);
+    # his teammates may still move (to block).
+    if _punter_stands(state, seat):
+        legal = [a for a in legal if not _by_carrier(state, a)]
     if len(legal) <= k:
         return list(legal)
-    assert isinstance(state, MidwayState)
     f = state.field
     ball = state.ball
     carrier = state.carrier
@@ -240,8 +261,11 @@ def candidates(
     for p in team_players(1 - seat):
         if state.pos[p] >= 0:
             occupied_by_them |= 1 << state.pos[p]
+    # Who should close on the ball: the defense, and both sides while nobody holds it (a
+    # loose ball or onside kick to recover, a pass to reach).
+    pursue = seat == defense or carrier < 0
     must: list[Action] = []
-    chase: list[tuple[int, Action]] = []
+    chase: dict[int, tuple[int, Action]] = {}  # each player's move nearest the ball
     blocks: list[tuple[int, Action]] = []
     aims: list[tuple[float, Action]] = []
     rest: list[Action] = []
@@ -255,8 +279,12 @@ def candidates(
                 must.append(a)
             elif dist is None:
                 rest.append(a)
-            elif seat == defense:
-                chase.append((dist[c], a))
+            elif pursue:
+                d = dist[c]
+                if d < dist[state.pos[a.player]] and d < chase.get(a.player, (99, a))[0]:
+                    chase[a.player] = (d, a)
+                else:
+                    rest.append(a)
             elif occupied_by_them >> c & 1:
                 blocks.append((dist[c], a))
             else:
@@ -270,15 +298,20 @@ def candidates(
         else:
             rest.append(a)
     out = must
-    chase.sort(key=lambda t: t[0])
+    closing = sorted(chase.values(), key=lambda t: t[0])
     blocks.sort(key=lambda t: t[0])
     aims.sort(key=lambda t: -t[0])
-    out += [a for _, a in chase[:4]] + [a for _, a in blocks[:3]]
+    out += [a for _, a in closing[:6]] + [a for _, a in blocks[:3]]
     out += [a for s, a in aims[:3] if s > -1.0]
     room = k - len(out)
     if room > 0 and rest:
         out += rng.sample(rest, min(room, len(rest)))
     return out
+
+
+def _by_carrier(state: MidwayState, a: Action) -> bool:
+    """Whether ``a`` is the ball carrier's own move, handoff or pass."""
+    return isinstance(a, Hand | Throw) or (isinstance(a, Move) and a.player == state.carrier)
 
 
 def _throw_score(state: MidwayState, seat: int, target: int) -> float:
