@@ -50,6 +50,7 @@ POINT = 0.25  # one point on the scoreboard (a touchdown outweighs a long drive)
 NEXT_TO = 0.05  # each free defender next to the carrier (a tackle try)
 ROOM = 0.012  # each hex between the carrier and the nearest free defender (up to 6)
 CHASE = 0.006  # each hex between a defender and the ball (up to 10): pursuit
+FAR = 0.25  # the share of CHASE for each hex beyond 10 (so a far defender still closes)
 BLOCK = 0.02  # each blocker sharing a hex with a defender near the carrier
 
 
@@ -57,6 +58,13 @@ def _progress(state: MidwayState, cell: int, team: int) -> float:
     row = state.row(cell)
     last = LENGTH - 1
     return row / last if state.forward(team) > 0 else (last - row) / last
+
+
+def _pursuit(d: int) -> float:
+    """A pursuer's distance from the ball as the evaluation weighs it: every hex up to 10,
+    a quarter of that beyond (a defender 14 hexes from a breakaway carrier used to see no
+    gain in closing to 11, and stood still)."""
+    return d if d <= 10 else 10 + FAR * (d - 10)
 
 
 def _field_value(state: MidwayState, team: int, cell: int, down: int) -> float:
@@ -106,13 +114,13 @@ def _ball_value(state: MidwayState) -> tuple[int, float]:
         return team, _pass_value(state, team)
     value = _field_value(state, team, cell, state.down)
     dist = state.field.distance_row(cell)
-    chase = 0
+    chase = 0.0
     near = 99
     next_to = 0
     for p in team_players(1 - team):
         if _free(state, p):
             d = dist[state.pos[p]]
-            chase += min(d, 10)
+            chase += _pursuit(d)
             near = min(near, d)
             next_to += d <= 1
     value += CHASE * chase
@@ -133,7 +141,7 @@ def _ball_value(state: MidwayState) -> tuple[int, float]:
         value -= 0.1
         for p in team_players(team):
             if _free(state, p):
-                value -= CHASE * min(dist[state.pos[p]], 10)
+                value -= CHASE * _pursuit(dist[state.pos[p]])
     return team, value
 
 
