@@ -54,7 +54,9 @@ def gaining_move_exists(state: MidwayState, team: int, legal: list[object]) -> b
     return False
 
 
-def measure(games: int, preset: str, seed: int, max_plies: int = 60_000) -> dict[str, int]:
+def measure(
+    games: int, preset: str, seed: int, *, onside: bool = True, max_plies: int = 60_000
+) -> dict[str, int]:
     spec = get_game("midway")
     options = spec.options(preset=preset) if preset else spec.options()
     counts = {"phases": 0, "idle": 0, "idle_with_gain": 0, "onside_phases": 0, "onside_idle": 0}
@@ -71,9 +73,9 @@ def measure(games: int, preset: str, seed: int, max_plies: int = 60_000) -> dict
                 plies += 1
                 continue
             legal = state.legal_actions()
-            onside = next((a for a in legal if isinstance(a, Word) and a.word == "onside"), None)
-            if onside is not None:
-                action = onside  # the position: every kickoff is an onside kick
+            kick = next((a for a in legal if isinstance(a, Word) and a.word == "onside"), None)
+            if onside and kick is not None:
+                action = kick  # the position: every kickoff is an onside kick
             else:
                 action = bots[actor].choose(state, actor)
             top = state.stack[-1]
@@ -107,8 +109,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=6)
     parser.add_argument("--preset", default="short")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--bot-kicks", action="store_true", help="let the bots choose their kickoffs"
+    )
     args = parser.parse_args()
-    c = measure(args.games, args.preset, args.seed)
+    c = measure(args.games, args.preset, args.seed, onside=not args.bot_kicks)
     n, k = c["phases"], c["idle_with_gain"]
     lo, hi = wilson(k, n)
     print(

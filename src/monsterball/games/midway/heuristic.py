@@ -50,6 +50,9 @@ POINT = 0.25  # one point on the scoreboard (a touchdown outweighs a long drive)
 NEXT_TO = 0.05  # each free defender next to the carrier (a tackle try)
 ROOM = 0.012  # each hex between the carrier and the nearest free defender (up to 6)
 CHASE = 0.006  # each hex between a defender and the ball (up to 10): pursuit
+LOOSE_MIN = 0.15  # the least (and 1 - the most) chance of recovering a loose ball
+LOOSE_STEP = 0.12  # the recovery chance gained for each hex nearer than the other side
+TIE = 1e-6  # the share of the evaluation that never saturates (see evaluate)
 FAR = 0.25  # the share of CHASE for each hex beyond 10 (so a far defender still closes)
 BLOCK = 0.02  # each blocker sharing a hex with a defender near the carrier
 
@@ -65,6 +68,13 @@ def _pursuit(d: int) -> float:
     a quarter of that beyond (a defender 14 hexes from a breakaway carrier used to see no
     gain in closing to 11, and stood still)."""
     return d if d <= 10 else 10 + FAR * (d - 10)
+
+
+def _chase(state: MidwayState, cell: int, team: int) -> float:
+    """The sum of ``team``'s free players' pursuit distances (:func:`_pursuit`) to
+    ``cell``."""
+    dist = state.field.distance_row(cell)
+    return sum(_pursuit(dist[state.pos[p]]) for p in team_players(team) if _free(state, p))
 
 
 def _field_value(state: MidwayState, team: int, cell: int, down: int) -> float:
@@ -108,10 +118,15 @@ def _ball_value(state: MidwayState) -> tuple[int, float]:
         return state.poss, 0.0
     if state.ball_state in ("punt", "kick"):
         team = 1 - state.offense  # a kicked ball goes to the other side
-        return team, _field_value(state, team, cell, 1)
+        # Both sides' pursuit: the receivers go to field it, the kickers cover it (without
+        # this every move of either side was worth standing still, and both stood idle).
+        return team, _field_value(state, team, cell, 1) + CHASE * (
+            _chase(state, cell, 1 - team) - _chase(state, cell, team)
+        )
     team = state.poss
     if state.ball_state == "pass":
-        return team, _pass_value(state, team)
+        pursuit = _chase(state, state.ball, 1 - team) - _chase(state, state.ball, team)
+        return team, _pass_value(state, team) + CHASE * pursuit
     value = _field_value(state, team, cell, state.down)
     dist = state.field.distance_row(cell)
     chase = 0.0
@@ -134,15 +149,38 @@ def _ball_value(state: MidwayState) -> tuple[int, float]:
                 blocks += sum(1 for q in team_players(1 - team) if state.pos[q] == here)
         value += BLOCK * blocks
     elif state.ball_state == "loose":
-        # Nobody holds it: the side whose players are nearer is likelier to recover it (or
-        # to block and tackle whoever does), so both sides' pursuit counts, not only the
-        # other side's (without this the kicking team after an onside kick found every
-        # move worth the same as standing still, and ended its phases idle).
-        value -= 0.1
-        for p in team_players(team):
-            if _free(state, p):
-                value -= CHASE * _pursuit(dist[state.pos[p]])
+        value = _loose_value(state, team, cell, value, dist)
     return team, value
+
+
+def _loose_value(
+    state: MidwayState, team: int, cell: int, held: float, dist: Sequence[int]
+) -> float:
+    """A loose ball, for ``team`` (who last held it): ``held`` (its value were ``team`` to
+    keep it, the other side's pursuit included) or the other side's ball on the spot,
+    weighted by who is nearer among those who may recover it (MW-KICK-9: not the kickers
+    while an onside kick is short of midfield), plus ``team``'s own pursuit. Counting both
+    sides' pursuit keeps every player chasing: the kickers after an onside kick used to
+    find every move worth the same as standing still, and ended their phases idle; and an
+    onside kick no longer looks like keeping the ball."""
+    other = 1 - team
+    barred = state.kind == "onside" and team == state.offense and not state.onside_ok
+    mine = theirs = 99
+    own_chase = 0.0
+    for p in team_players(team):
+        if _free(state, p):
+            d = dist[state.pos[p]]
+            own_chase += _pursuit(d)
+            mine = min(mine, d)
+    for p in team_players(other):
+        if _free(state, p):
+            theirs = min(theirs, dist[state.pos[p]])
+    if barred:
+        chance = LOOSE_MIN  # only once a bounce carries it past midfield
+    else:
+        chance = min(1 - LOOSE_MIN, max(LOOSE_MIN, 0.5 + LOOSE_STEP * (theirs - mine)))
+    lost = -_field_value(state, other, cell, 1)
+    return chance * held + (1 - chance) * lost - CHASE * own_chase
 
 
 def evaluate(state: GameState) -> float:
@@ -155,8 +193,11 @@ def evaluate(state: GameState) -> float:
     left = max(1, state.options.plays - state.plays)
     raw = (a - b) * POINT * (1.0 + 2.0 / left)
     team, ball = _ball_value(state)
-    raw += ball if team == 0 else -ball
-    return math.tanh(raw)
+    ball = ball if team == 0 else -ball
+    # tanh is exactly 1.0 in floating point from about 19 up: with a lead that large every
+    # move scored the same and the bot stood idle; a tiny share of the ball's own value
+    # (still within [-1, 1]) keeps the moves apart.
+    return (1 - TIE) * math.tanh(raw + ball) + TIE * math.tanh(ball)
 
 
 # -- rules for some decisions ------------------------------------------------------------
