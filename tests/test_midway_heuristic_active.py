@@ -109,6 +109,57 @@ def test_punter_stands_but_his_blocker_blocks(seed: int) -> None:
     assert state.pos.index(cell(state, move.cell)) >= 10  # into a defender's hex: a block
 
 
+def regular_kickoff() -> MidwayState:
+    """A kicks north from g10 to g22; the direction roll leaves it on h23 (MW-KICK-3/5):
+    A's first phase (+2, MW-KICK-2) is next, then B's, who may field it."""
+    state = game()
+    act(state, "toss=A", "kickoff", "north", "A1@g9", "auto", "auto", "kick g22", "d6=1")
+    assert state.ball_state == "kick" and isinstance(state.stack[-1], Phase)
+    return state
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_kicking_team_covers_a_regular_kickoff(seed: int) -> None:
+    state = regular_kickoff()
+    move = HeuristicBot(seed).choose(state, 0)
+    assert closes_on_ball(state, move)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_receivers_go_to_field_a_regular_kickoff(seed: int) -> None:
+    state = regular_kickoff()
+    act(state, "end")
+    move = HeuristicBot(seed).choose(state, 1)
+    assert closes_on_ball(state, move)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_bot_kicks_off_deep_rather_than_onside(seed: int) -> None:
+    # An onside kick short of midfield is the receivers' ball near midfield (MW-KICK-9);
+    # the bot used to value a loose ball as its own and tried one on every kickoff.
+    state = game()
+    act(state, "toss=A", "kickoff", "north", "A1@g9", "auto", "auto")
+    choice = HeuristicBot(seed).choose(state, 0)
+    assert choice.notation().startswith("kick "), choice
+
+
+def test_a_decided_game_still_moves() -> None:
+    # Last play, A leads 26 - 0: the evaluation's tanh used to be exactly 1.0 for every
+    # move, so both sides stood still. B's carrier still runs for the goal.
+    state = setup(
+        {"B1": "g12", "A1": "g16", "A2": "c20", "B2": "h12"},
+        carrier="B1",
+        offense=1,
+        los="g12",
+    )
+    state.score = [26, 0]
+    state.plays = state.options.plays - 1
+    start_phase(state, 1)
+    move = HeuristicBot(0).choose(state, 1)
+    assert isinstance(move, Move) and move.player == state.carrier, move
+    assert state.row(cell(state, move.cell)) < state.row(state.ball)  # B attacks south
+
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 
 

@@ -149,24 +149,22 @@ def _ball_value(state: MidwayState) -> tuple[int, float]:
                 blocks += sum(1 for q in team_players(1 - team) if state.pos[q] == here)
         value += BLOCK * blocks
     elif state.ball_state == "loose":
-        value = _loose_value(state, team, cell, value, dist)
+        value = _loose_value(state, team, cell, dist)
     return team, value
 
 
-def _loose_value(
-    state: MidwayState, team: int, cell: int, held: float, dist: Sequence[int]
-) -> float:
-    """A loose ball, for ``team`` (who last held it): ``held`` (its value were ``team`` to
-    keep it, the other side's pursuit included) or the other side's ball on the spot,
-    weighted by who is nearer among those who may recover it (MW-KICK-9: not the kickers
-    while an onside kick is short of midfield), plus ``team``'s own pursuit. Counting both
-    sides' pursuit keeps every player chasing: the kickers after an onside kick used to
-    find every move worth the same as standing still, and ended their phases idle; and an
-    onside kick no longer looks like keeping the ball."""
+def _loose_value(state: MidwayState, team: int, cell: int, dist: Sequence[int]) -> float:
+    """A loose ball, for ``team`` (who last held it): ``team``'s ball on the spot or the
+    other side's, weighted by who is nearer among those who may recover it (MW-KICK-9: not
+    the kickers while an onside kick is short of midfield), plus both sides' pursuit, as
+    for a kick in the air. Without the pursuit of both sides the kickers after an onside
+    kick found every move worth the same as standing still and ended their phases idle;
+    without the weighting an onside kick looked like keeping the ball, and the bot tried
+    one on every kickoff."""
     other = 1 - team
     barred = state.kind == "onside" and team == state.offense and not state.onside_ok
     mine = theirs = 99
-    own_chase = 0.0
+    own_chase = their_chase = 0.0
     for p in team_players(team):
         if _free(state, p):
             d = dist[state.pos[p]]
@@ -174,13 +172,16 @@ def _loose_value(
             mine = min(mine, d)
     for p in team_players(other):
         if _free(state, p):
-            theirs = min(theirs, dist[state.pos[p]])
+            d = dist[state.pos[p]]
+            their_chase += _pursuit(d)
+            theirs = min(theirs, d)
     if barred:
         chance = LOOSE_MIN  # only once a bounce carries it past midfield
     else:
         chance = min(1 - LOOSE_MIN, max(LOOSE_MIN, 0.5 + LOOSE_STEP * (theirs - mine)))
+    kept = _field_value(state, team, cell, state.down)
     lost = -_field_value(state, other, cell, 1)
-    return chance * held + (1 - chance) * lost - CHASE * own_chase
+    return chance * kept + (1 - chance) * lost + CHASE * (their_chase - own_chase)
 
 
 def evaluate(state: GameState) -> float:
