@@ -43,9 +43,7 @@ def gaining_move_exists(state: MidwayState, team: int, legal: list[object]) -> b
             continue
         c = f.parse_cell(a.cell)
         if own_carrier:
-            if a.player == carrier and _progress(state, c, team) > _progress(
-                state, ball, team
-            ):
+            if a.player == carrier and _progress(state, c, team) > _progress(state, ball, team):
                 return True
             continue
         here = dist[state.pos[a.player]]
@@ -74,10 +72,8 @@ def measure(
                 continue
             legal = state.legal_actions()
             kick = next((a for a in legal if isinstance(a, Word) and a.word == "onside"), None)
-            if onside and kick is not None:
-                action = kick  # the position: every kickoff is an onside kick
-            else:
-                action = bots[actor].choose(state, actor)
+            # The position: with ``onside`` every kickoff is an onside kick.
+            action = kick if onside and kick is not None else bots[actor].choose(state, actor)
             top = state.stack[-1]
             if isinstance(top, Phase) and top.acted == 0 and top.moving < 0:
                 counts["phases"] += 1
@@ -93,7 +89,7 @@ def measure(
     return counts
 
 
-def wilson(k: int, n: int) -> tuple[float, float]:
+def wilson(k: float, n: int) -> tuple[float, float]:
     if n == 0:
         return 0.0, 1.0
     z = 1.96

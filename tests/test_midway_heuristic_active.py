@@ -13,12 +13,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from mw_scenarios import act, cell, game, setup, start_phase
 
 from monsterball.bots import HeuristicBot
 from monsterball.games.midway.actions import Move, Word
 from monsterball.games.midway.phases import Phase
 from monsterball.games.midway.state import MidwayState, team_of
+from mw_scenarios import act, cell, game, setup, start_phase
 
 SEEDS = range(4)
 
