@@ -38,6 +38,7 @@ from monsterball.games.midway.actions import (
     Word,
 )
 from monsterball.games.midway.draft import affordable, draft_left, rating
+from monsterball.games.midway.phases import Phase
 from monsterball.games.midway.state import NOBODY, MidwayState, team_of, team_players
 
 # Field position (0 at the own goal line .. 1 at the far end) below which fourth down is
@@ -316,6 +317,7 @@ def candidates(
     pursue = seat == defense or carrier < 0
     must: list[Action] = []
     chase: dict[int, tuple[int, Action]] = {}  # each player's move nearest the ball
+    onto = False  # someone can move onto the ball
     blocks: list[tuple[int, Action]] = []
     aims: list[tuple[float, Action]] = []
     rest: list[Action] = []
@@ -327,6 +329,7 @@ def candidates(
             c = f.parse_cell(a.cell)
             if c == ball:
                 must.append(a)
+                onto = True
             elif dist is None:
                 rest.append(a)
             elif pursue:
@@ -347,8 +350,15 @@ def candidates(
             aims.append((_progress(state, f.parse_cell(a.cell), seat), a))
         else:
             rest.append(a)
-    out = must
     closing = sorted(chase.values(), key=lambda t: t[0])
+    if (closing or onto) and state.ball_state == "loose" and _phase_opens(state):
+        # A loose ball nobody has reached: 'end' is valued after the bounce that follows a
+        # set of phases without a recovery (MW-KICK-14), a move before it, so the one-step
+        # look-ahead preferred waiting to stepping nearer (the receivers stood two hexes
+        # from an onside kick the kickers smothered until the play ran out). Someone
+        # closes first; 'end' is weighed again at the next decision.
+        must = [a for a in must if not (isinstance(a, Word) and a.word == "end")]
+    out = must
     blocks.sort(key=lambda t: t[0])
     aims.sort(key=lambda t: -t[0])
     out += [a for _, a in closing[:6]] + [a for _, a in blocks[:3]]
@@ -357,6 +367,12 @@ def candidates(
     if room > 0 and rest:
         out += rng.sample(rest, min(room, len(rest)))
     return out
+
+
+def _phase_opens(state: MidwayState) -> bool:
+    """Whether this is the first decision of a movement phase (nobody has acted yet)."""
+    top = state.stack[-1] if state.stack else None
+    return isinstance(top, Phase) and top.acted == 0 and top.moving < 0
 
 
 def _by_carrier(state: MidwayState, a: Action) -> bool:
