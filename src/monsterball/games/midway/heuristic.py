@@ -38,6 +38,7 @@ from monsterball.games.midway.actions import (
     Word,
 )
 from monsterball.games.midway.draft import affordable, draft_left, rating
+from monsterball.games.midway.phases import Phase
 from monsterball.games.midway.state import NOBODY, MidwayState, team_of, team_players
 
 # Field position (0 at the own goal line .. 1 at the far end) below which fourth down is
@@ -49,7 +50,11 @@ DOWN = 0.06  # each down left (there are no first downs: four downs to score)
 POINT = 0.25  # one point on the scoreboard (a touchdown outweighs a long drive)
 NEXT_TO = 0.05  # each free defender next to the carrier (a tackle try)
 ROOM = 0.012  # each hex between the carrier and the nearest free defender (up to 6)
-CHASE = 0.006  # each hex between a defender and the ball (up to 10): pursuit
+CHASE = 0.006  # each hex between a defender and the ball (see _pursuit): pursuit
+LOOSE_MIN = 0.15  # the least (and 1 - the most) chance of recovering a loose ball
+LOOSE_STEP = 0.12  # the recovery chance gained for each hex nearer than the other side
+TIE = 1e-6  # the share of the evaluation that never saturates (see evaluate)
+FAR = 0.25  # the share of CHASE for each hex beyond 10 (so a far defender still closes)
 BLOCK = 0.02  # each blocker sharing a hex with a defender near the carrier
 
 
@@ -57,6 +62,20 @@ def _progress(state: MidwayState, cell: int, team: int) -> float:
     row = state.row(cell)
     last = LENGTH - 1
     return row / last if state.forward(team) > 0 else (last - row) / last
+
+
+def _pursuit(d: int) -> float:
+    """A pursuer's distance from the ball as the evaluation weighs it: every hex up to 10,
+    a quarter of that beyond (a defender 14 hexes from a breakaway carrier used to see no
+    gain in closing to 11, and stood still)."""
+    return d if d <= 10 else 10 + FAR * (d - 10)
+
+
+def _chase(state: MidwayState, cell: int, team: int) -> float:
+    """The sum of ``team``'s free players' pursuit distances (:func:`_pursuit`) to
+    ``cell``."""
+    dist = state.field.distance_row(cell)
+    return sum(_pursuit(dist[state.pos[p]]) for p in team_players(team) if _free(state, p))
 
 
 def _field_value(state: MidwayState, team: int, cell: int, down: int) -> float:
@@ -100,19 +119,24 @@ def _ball_value(state: MidwayState) -> tuple[int, float]:
         return state.poss, 0.0
     if state.ball_state in ("punt", "kick"):
         team = 1 - state.offense  # a kicked ball goes to the other side
-        return team, _field_value(state, team, cell, 1)
+        # Both sides' pursuit: the receivers go to field it, the kickers cover it (without
+        # this every move of either side was worth standing still, and both stood idle).
+        return team, _field_value(state, team, cell, 1) + CHASE * (
+            _chase(state, cell, 1 - team) - _chase(state, cell, team)
+        )
     team = state.poss
     if state.ball_state == "pass":
-        return team, _pass_value(state, team)
+        pursuit = _chase(state, state.ball, 1 - team) - _chase(state, state.ball, team)
+        return team, _pass_value(state, team) + CHASE * pursuit
     value = _field_value(state, team, cell, state.down)
     dist = state.field.distance_row(cell)
-    chase = 0
+    chase = 0.0
     near = 99
     next_to = 0
     for p in team_players(1 - team):
         if _free(state, p):
             d = dist[state.pos[p]]
-            chase += min(d, 10)
+            chase += _pursuit(d)
             near = min(near, d)
             next_to += d <= 1
     value += CHASE * chase
@@ -126,8 +150,39 @@ def _ball_value(state: MidwayState) -> tuple[int, float]:
                 blocks += sum(1 for q in team_players(1 - team) if state.pos[q] == here)
         value += BLOCK * blocks
     elif state.ball_state == "loose":
-        value -= 0.1
+        value = _loose_value(state, team, cell, dist)
     return team, value
+
+
+def _loose_value(state: MidwayState, team: int, cell: int, dist: Sequence[int]) -> float:
+    """A loose ball, for ``team`` (who last held it): ``team``'s ball on the spot or the
+    other side's, weighted by who is nearer among those who may recover it (MW-KICK-9: not
+    the kickers while an onside kick is short of midfield), plus both sides' pursuit, as
+    for a kick in the air. Without the pursuit of both sides the kickers after an onside
+    kick found every move worth the same as standing still and ended their phases idle;
+    without the weighting an onside kick looked like keeping the ball, and the bot tried
+    one on every kickoff."""
+    other = 1 - team
+    barred = state.kind == "onside" and team == state.offense and not state.onside_ok
+    mine = theirs = 99
+    own_chase = their_chase = 0.0
+    for p in team_players(team):
+        if _free(state, p):
+            d = dist[state.pos[p]]
+            own_chase += _pursuit(d)
+            mine = min(mine, d)
+    for p in team_players(other):
+        if _free(state, p):
+            d = dist[state.pos[p]]
+            their_chase += _pursuit(d)
+            theirs = min(theirs, d)
+    if barred:
+        chance = LOOSE_MIN  # only once a bounce carries it past midfield
+    else:
+        chance = min(1 - LOOSE_MIN, max(LOOSE_MIN, 0.5 + LOOSE_STEP * (theirs - mine)))
+    kept = _field_value(state, team, cell, state.down)
+    lost = -_field_value(state, other, cell, 1)
+    return chance * kept + (1 - chance) * lost + CHASE * (their_chase - own_chase)
 
 
 def evaluate(state: GameState) -> float:
@@ -140,8 +195,11 @@ def evaluate(state: GameState) -> float:
     left = max(1, state.options.plays - state.plays)
     raw = (a - b) * POINT * (1.0 + 2.0 / left)
     team, ball = _ball_value(state)
-    raw += ball if team == 0 else -ball
-    return math.tanh(raw)
+    ball = ball if team == 0 else -ball
+    # tanh is exactly 1.0 in floating point from about 19 up: with a lead that large every
+    # move scored the same and the bot stood idle; a tiny share of the ball's own value
+    # (still within [-1, 1]) keeps the moves apart.
+    return (1 - TIE) * math.tanh(raw + ball) + TIE * math.tanh(ball)
 
 
 # -- rules for some decisions ------------------------------------------------------------
@@ -212,11 +270,21 @@ def policy(
         if punts:
             f = state.field
             return max(punts, key=lambda a: _progress(state, f.parse_cell(a.cell), seat))
-        if state.punter >= 0 and state.punter == state.carrier and state.phases <= 1:
-            # A punter who moves may not punt (MW-PUNT-3), and the punt comes in the
-            # second phase (MW-PUNT-2): stand still through the first.
-            return _word(legal, "end")
     return None
+
+
+def _punter_stands(state: MidwayState, seat: int) -> bool:
+    """A punter who moves may not punt (MW-PUNT-3), and the punt comes in the second
+    phase (MW-PUNT-2): the snap receiver stands still through the first phase of a play
+    that will be a punt (his teammates may move; this used to end the whole phase)."""
+    return (
+        state.offense == seat
+        and state.kind == "scrimmage"
+        and state.punter >= 0
+        and state.punter == state.carrier
+        and state.phases <= 1
+        and _kick_it(state, seat)
+    )
 
 
 # -- which actions are worth a look ---------------------------------------------------------
@@ -228,9 +296,13 @@ def candidates(
     """Every move of the ball carrier, handoff, tackle, named block and one-word decision;
     the best few passes, punts and moves toward the ball or into a defender (a block);
     then a seeded sample of the rest up to ``k``."""
+    assert isinstance(state, MidwayState)
+    # A punter stands still through his first phase (MW-PUNT-2/3, see _punter_stands);
+    # his teammates may still move (to block).
+    if _punter_stands(state, seat):
+        legal = [a for a in legal if not _by_carrier(state, a)]
     if len(legal) <= k:
         return list(legal)
-    assert isinstance(state, MidwayState)
     f = state.field
     ball = state.ball
     carrier = state.carrier
@@ -240,8 +312,12 @@ def candidates(
     for p in team_players(1 - seat):
         if state.pos[p] >= 0:
             occupied_by_them |= 1 << state.pos[p]
+    # Who should close on the ball: the defense, and both sides while nobody holds it (a
+    # loose ball or onside kick to recover, a pass to reach).
+    pursue = seat == defense or carrier < 0
     must: list[Action] = []
-    chase: list[tuple[int, Action]] = []
+    chase: dict[int, tuple[int, Action]] = {}  # each player's move nearest the ball
+    onto = False  # someone can move onto the ball
     blocks: list[tuple[int, Action]] = []
     aims: list[tuple[float, Action]] = []
     rest: list[Action] = []
@@ -253,10 +329,15 @@ def candidates(
             c = f.parse_cell(a.cell)
             if c == ball:
                 must.append(a)
+                onto = True
             elif dist is None:
                 rest.append(a)
-            elif seat == defense:
-                chase.append((dist[c], a))
+            elif pursue:
+                d = dist[c]
+                if d < dist[state.pos[a.player]] and d < chase.get(a.player, (99, a))[0]:
+                    chase[a.player] = (d, a)
+                else:
+                    rest.append(a)
             elif occupied_by_them >> c & 1:
                 blocks.append((dist[c], a))
             else:
@@ -269,16 +350,34 @@ def candidates(
             aims.append((_progress(state, f.parse_cell(a.cell), seat), a))
         else:
             rest.append(a)
+    closing = sorted(chase.values(), key=lambda t: t[0])
+    if (closing or onto) and state.ball_state == "loose" and _phase_opens(state):
+        # A loose ball nobody has reached: 'end' is valued after the bounce that follows a
+        # set of phases without a recovery (MW-KICK-14), a move before it, so the one-step
+        # look-ahead preferred waiting to stepping nearer (the receivers stood two hexes
+        # from an onside kick the kickers smothered until the play ran out). Someone
+        # closes first; 'end' is weighed again at the next decision.
+        must = [a for a in must if not (isinstance(a, Word) and a.word == "end")]
     out = must
-    chase.sort(key=lambda t: t[0])
     blocks.sort(key=lambda t: t[0])
     aims.sort(key=lambda t: -t[0])
-    out += [a for _, a in chase[:4]] + [a for _, a in blocks[:3]]
+    out += [a for _, a in closing[:6]] + [a for _, a in blocks[:3]]
     out += [a for s, a in aims[:3] if s > -1.0]
     room = k - len(out)
     if room > 0 and rest:
         out += rng.sample(rest, min(room, len(rest)))
     return out
+
+
+def _phase_opens(state: MidwayState) -> bool:
+    """Whether this is the first decision of a movement phase (nobody has acted yet)."""
+    top = state.stack[-1] if state.stack else None
+    return isinstance(top, Phase) and top.acted == 0 and top.moving < 0
+
+
+def _by_carrier(state: MidwayState, a: Action) -> bool:
+    """Whether ``a`` is the ball carrier's own move, handoff or pass."""
+    return isinstance(a, Hand | Throw) or (isinstance(a, Move) and a.player == state.carrier)
 
 
 def _throw_score(state: MidwayState, seat: int, target: int) -> float:
