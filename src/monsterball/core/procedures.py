@@ -113,6 +113,8 @@ def procedure_from_dict(
     if not isinstance(data, Mapping) or "step" not in data:
         raise PositionError(f"a stack entry must be an object with a 'step' key, got {data!r}")
     name = data["step"]
+    if not isinstance(name, str):
+        raise PositionError(f"a stack entry's 'step' must be a step name, got {name!r}")
     kind = kinds.get(name)
     if kind is None:
         raise PositionError(f"unknown step '{name}'; known: {', '.join(sorted(kinds))}")
