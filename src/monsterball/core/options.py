@@ -32,6 +32,8 @@ _BAD_CATEGORIES = frozenset(("Cc", "Cs", "Zl", "Zp"))
 
 
 def _bad_character(text: str) -> str | None:
+    if text.isprintable():  # the fast common case: no character of any refused category
+        return None
     for ch in text:
         if unicodedata.category(ch) in _BAD_CATEGORIES:
             return f"U+{ord(ch):04X}"

@@ -21,6 +21,7 @@ state copies only the tuple of references, and positions can store the stack as 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import typing
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
@@ -119,7 +120,7 @@ def procedure_from_dict(
     if kind is None:
         raise PositionError(f"unknown step '{name}'; known: {', '.join(sorted(kinds))}")
     values: dict[str, Any] = {}
-    hints = typing.get_type_hints(kind)
+    hints = _field_types(kind)
     for f in dataclasses.fields(kind):
         if f.name not in data:
             raise PositionError(f"step '{name}' is missing field '{f.name}'")
@@ -135,6 +136,12 @@ def procedure_from_dict(
         return kind(**values)
     except (TypeError, ValueError) as exc:
         raise PositionError(f"step '{name}': {exc}") from exc
+
+
+@functools.cache
+def _field_types(kind: type[Procedure[Any]]) -> dict[str, Any]:
+    # get_type_hints evaluates string annotations: slow, and the same for every load.
+    return typing.get_type_hints(kind)
 
 
 def _matches(value: Any, hint: Any) -> bool:
