@@ -21,7 +21,6 @@ state copies only the tuple of references, and positions can store the stack as 
 from __future__ import annotations
 
 import dataclasses
-import functools
 import typing
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
@@ -138,10 +137,15 @@ def procedure_from_dict(
         raise PositionError(f"step '{name}': {exc}") from exc
 
 
-@functools.cache
+_FIELD_TYPES: dict[str, dict[str, Any]] = {}
+
+
 def _field_types(kind: type[Procedure[Any]]) -> dict[str, Any]:
     # get_type_hints evaluates string annotations: slow, and the same for every load.
-    return typing.get_type_hints(kind)
+    key = f"{kind.__module__}.{kind.__qualname__}"
+    if key not in _FIELD_TYPES:
+        _FIELD_TYPES[key] = typing.get_type_hints(kind)
+    return _FIELD_TYPES[key]
 
 
 def _matches(value: Any, hint: Any) -> bool:
