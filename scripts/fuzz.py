@@ -104,6 +104,7 @@ class Tally:
     actions: int = 0
     games: int = 0
     seconds: float = 0.0
+    plain_rate: float = 0.0  # unchecked random playout actions/s, same process (yardstick)
     mutations: Counter[str] = field(default_factory=Counter)
     failures: list[Failure] = field(default_factory=list)
 
@@ -548,12 +549,14 @@ class Job:
     seconds: float
     mutations: int
     window: int
+    yardstick: float = 0.0
 
 
 def fuzz_one(job: Job) -> Tally:
     game, preset, seed = job.game, job.preset, job.seed
     spec = get_game(game)
     tally = Tally(game, preset)
+    before = plain_rate(spec, preset, job.yardstick) if job.yardstick else 0.0
     start = time.perf_counter()
     deadline = start + job.seconds
     index = 0
@@ -578,6 +581,8 @@ def fuzz_one(job: Job) -> Tally:
             tally.failures.append(failure)
             tally.actions += 1  # the game stopped at the failure; count it as progress
     tally.seconds = time.perf_counter() - start
+    if job.yardstick:
+        tally.plain_rate = (plain_rate(spec, preset, job.yardstick) + before) / 2
     for kind in MUTATORS:
         for index in range(job.mutations):
             _, failure = run_case(kind, spec, preset, case_seed(seed, game, preset, kind, index))
@@ -587,6 +592,26 @@ def fuzz_one(job: Job) -> Tally:
     for failure in tally.failures:
         failure.known = known_reason(failure.kind, failure.game, failure.message)
     return tally
+
+
+def plain_rate(spec: GameSpec, preset: str, seconds: float) -> float:
+    """Unchecked random playout (apply_unchecked, as scripts/bench.py) actions/s: the
+    yardstick that checked actions/s are divided by, so machine load mostly cancels."""
+    rng, sampler = random.Random(0), SeededSampler(0)
+    state, actions = spec.new_game(spec.options(preset)), 0
+    stop = time.perf_counter() + seconds
+    start = time.perf_counter()
+    while time.perf_counter() < stop:
+        for _ in range(64):
+            if state.is_terminal():
+                state = spec.new_game(spec.options(preset))
+            if state.is_chance():
+                state.apply_unchecked(sampler.choose(state.chance_outcomes()))
+            else:
+                legal = state.legal_actions()
+                state.apply_unchecked(legal[rng.randrange(len(legal))])
+            actions += 1
+    return actions / (time.perf_counter() - start)
 
 
 def case_seed(seed: int, game: str, preset: str, kind: str, index: int) -> int:
@@ -605,11 +630,18 @@ def signature(failure: Failure) -> str:
 def report(tallies: list[Tally], elapsed: float) -> dict[str, Any]:
     failures = [f for t in tallies for f in t.failures]
     real = [f for f in failures if not f.known]
-    print(f"{'game':14} {'preset':18} {'actions':>9} {'games':>6} {'act/s':>7} {'fail':>5}")
+    print(
+        f"{'game':14} {'preset':18} {'actions':>9} {'games':>6} {'act/s':>7} "
+        f"{'plain/s':>8} {'ratio':>7} {'fail':>5}"
+    )
     for t in tallies:
         rate = t.actions / t.seconds if t.seconds else 0.0
+        ratio = f"{rate / t.plain_rate:7.4f}" if t.plain_rate else f"{'-':>7}"
         bad = sum(1 for f in t.failures if not f.known)
-        print(f"{t.game:14} {t.preset:18} {t.actions:9d} {t.games:6d} {rate:7.0f} {bad:5d}")
+        print(
+            f"{t.game:14} {t.preset:18} {t.actions:9d} {t.games:6d} {rate:7.0f} "
+            f"{t.plain_rate:8.0f} {ratio} {bad:5d}"
+        )
     actions = sum(t.actions for t in tallies)
     games = sum(t.games for t in tallies)
     mutations = sum(sum(t.mutations.values()) for t in tallies)
@@ -642,6 +674,7 @@ def report(tallies: list[Tally], elapsed: float) -> dict[str, Any]:
                 "games": t.games,
                 "seconds": t.seconds,
                 "actions_per_second": t.actions / t.seconds if t.seconds else 0.0,
+                "plain_actions_per_second": t.plain_rate,
                 "mutations": dict(t.mutations),
             }
             for t in tallies
@@ -678,6 +711,7 @@ def jobs_for(args: argparse.Namespace) -> list[Job]:
                     args.seconds,
                     args.mutations,
                     args.window,
+                    args.yardstick,
                 )
             )
     return out
@@ -697,6 +731,12 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         default=0,
         help="check only this many plies per game, from a random ply (0: whole games)",
+    )
+    parser.add_argument(
+        "--yardstick",
+        type=float,
+        default=0.0,
+        help="seconds of unchecked random playout before and after each preset (speed ratio)",
     )
     parser.add_argument("--mutations", type=int, default=50, help="cases per kind per preset")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
