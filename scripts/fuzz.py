@@ -751,7 +751,16 @@ def main(argv: list[str] | None = None) -> int:
         with ProcessPoolExecutor(args.jobs) as pool:
             tallies = list(pool.map(fuzz_one, jobs))
     else:
-        tallies = [fuzz_one(job) for job in jobs]
+        tallies = []
+        for job in jobs:
+            tallies.append(fuzz_one(job))
+            done = tallies[-1]
+            print(  # progress, so a long run that is stopped still says how far it got
+                f"done {done.game}/{done.preset}: {done.actions} actions, {done.games} games, "
+                f"{done.seconds:.0f} s, {len(done.failures)} failures",
+                file=sys.stderr,
+                flush=True,
+            )
     summary = report(tallies, time.perf_counter() - start)
     summary["command"] = " ".join(["python", "scripts/fuzz.py", *(argv or sys.argv[1:])])
     if args.json:
