@@ -106,6 +106,7 @@ class Tally:
     seconds: float = 0.0
     plain_rate: float = 0.0  # unchecked random playout actions/s, same process (yardstick)
     mutations: Counter[str] = field(default_factory=Counter)
+    hidden: Counter[str] = field(default_factory=Counter)  # Midway twins compared
     failures: list[Failure] = field(default_factory=list)
 
 
@@ -235,8 +236,12 @@ def midway_twins(state: Any, rng: random.Random) -> Iterator[tuple[str, Any, int
             yield "invisible", twin, 1 - state.invisible // 10
 
 
+HIDDEN_CHECKS: Counter[str] = Counter()  # twins compared in this process, by what moved
+
+
 def check_hidden(state: Any, rng: random.Random) -> None:
     for what, twin, opp in midway_twins(state, rng):
+        HIDDEN_CHECKS[what] += 1
         for seat in (opp, None):
             who = "spectators" if seat is None else f"seat {'AB'[seat]}"
             if json.dumps(twin.view(seat), sort_keys=True) != json.dumps(
@@ -557,6 +562,7 @@ def fuzz_one(job: Job) -> Tally:
     spec = get_game(game)
     tally = Tally(game, preset)
     before = plain_rate(spec, preset, job.yardstick) if job.yardstick else 0.0
+    hidden_before = HIDDEN_CHECKS.copy()
     start = time.perf_counter()
     deadline = start + job.seconds
     index = 0
@@ -581,6 +587,7 @@ def fuzz_one(job: Job) -> Tally:
             tally.failures.append(failure)
             tally.actions += 1  # the game stopped at the failure; count it as progress
     tally.seconds = time.perf_counter() - start
+    tally.hidden = HIDDEN_CHECKS - hidden_before
     if job.yardstick:
         tally.plain_rate = (plain_rate(spec, preset, job.yardstick) + before) / 2
     for kind in MUTATORS:
@@ -646,6 +653,12 @@ def report(tallies: list[Tally], elapsed: float) -> dict[str, Any]:
     games = sum(t.games for t in tallies)
     mutations = sum(sum(t.mutations.values()) for t in tallies)
     print(f"total: {actions} actions, {games} games, {mutations} mutation cases, {elapsed:.0f} s")
+    hidden = sum((t.hidden for t in tallies), Counter[str]())
+    if hidden:
+        print(
+            "Midway hidden-information twins compared: "
+            + ", ".join(f"{what} {n}" for what, n in sorted(hidden.items()))
+        )
     by_kind = Counter(f.kind for f in real)
     print(
         "failures by kind: " + (", ".join(f"{k} {n}" for k, n in sorted(by_kind.items())) or "none")
@@ -676,6 +689,7 @@ def report(tallies: list[Tally], elapsed: float) -> dict[str, Any]:
                 "actions_per_second": t.actions / t.seconds if t.seconds else 0.0,
                 "plain_actions_per_second": t.plain_rate,
                 "mutations": dict(t.mutations),
+                "hidden_twins": dict(t.hidden),
             }
             for t in tallies
         ],
@@ -757,7 +771,8 @@ def main(argv: list[str] | None = None) -> int:
             done = tallies[-1]
             print(  # progress, so a long run that is stopped still says how far it got
                 f"done {done.game}/{done.preset}: {done.actions} actions, {done.games} games, "
-                f"{done.seconds:.0f} s, {len(done.failures)} failures",
+                f"{done.seconds:.0f} s, {len(done.failures)} failures"
+                + (f", hidden twins {dict(done.hidden)}" if done.hidden else ""),
                 file=sys.stderr,
                 flush=True,
             )
