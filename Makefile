@@ -3,8 +3,9 @@ PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+FAST := $(VENV)/.fastgeo
 
-.PHONY: setup serve play test test-fast lint typecheck bench bench-mcts fuzz golden clean chromium load
+.PHONY: setup fast serve play test test-fast lint typecheck bench bench-mcts fuzz golden clean chromium load
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -12,10 +13,17 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-setup: $(STAMP) chromium
+## The compiled geometry kernels (Cython + gcc); without them the pure-Python ones run.
+$(FAST): $(STAMP) src/monsterball/core/_fastgeo.pyx scripts/build_fast.py
+	$(BIN)/python scripts/build_fast.py || echo "note: compiled kernels not built; pure Python is used"
+	touch $(FAST)
+
+fast: $(FAST)
+
+setup: $(STAMP) $(FAST) chromium
 
 ## The main job: the web app on http://127.0.0.1:8000/ (games kept in ./monsterball.db).
-serve: $(STAMP)
+serve: $(STAMP) $(FAST)
 	$(BIN)/monsterball serve $(SERVE_ARGS)
 
 ## A game of Paper Ultimate against the random bot in the terminal.
@@ -34,14 +42,14 @@ chromium:
 	fi
 
 ## All tests, lint and type checks (what CI runs).
-test: $(STAMP) chromium
+test: $(STAMP) $(FAST) chromium
 	$(BIN)/ruff check src tests scripts
 	$(BIN)/ruff format --check src tests scripts
 	$(BIN)/mypy
 	$(BIN)/pytest -n 2 -q
 
 ## The quick edit-test loop: everything but tests marked slow.
-test-fast: $(STAMP)
+test-fast: $(STAMP) $(FAST)
 	$(BIN)/pytest -n 2 -q -m "not slow and not browser"
 
 lint: $(STAMP)
@@ -51,9 +59,9 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-## Random-playout throughput per game, with python-chess as a yardstick
-## (e.g. make bench BENCH_ARGS='--seconds 10 --json bench.json').
-bench: $(STAMP)
+## Decisions/s per game vs python-chess random playouts, interleaved in one process
+## (e.g. make bench BENCH_ARGS='--slice 2 --rounds 5 --json bench.json'); exact odds: scripts/bench_odds.py.
+bench: $(STAMP) $(FAST)
 	$(BIN)/python scripts/bench.py $(BENCH_ARGS)
 
 ## Many bot-vs-bot games over WebSockets against a local server (LOAD_ARGS='--games 40').
@@ -61,7 +69,7 @@ load: $(STAMP)
 	$(BIN)/python scripts/web_load.py $(LOAD_ARGS)
 
 ## MCTS iterations/s per game and simulation games/s on 1 and 2 processes.
-bench-mcts: $(STAMP)
+bench-mcts: $(STAMP) $(FAST)
 	$(BIN)/python scripts/bench_mcts.py $(BENCH_ARGS)
 
 ## Random play with invariant checks and mutation fuzzers, every game x preset
@@ -74,4 +82,4 @@ golden: $(STAMP)
 	$(BIN)/python scripts/make_golden.py
 
 clean:
-	rm -rf $(VENV) build .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build src/monsterball/core/_fastgeo.c src/monsterball/core/_fastgeo.*.so .pytest_cache .mypy_cache .ruff_cache .hypothesis

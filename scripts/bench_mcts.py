@@ -5,7 +5,10 @@ simulation throughput (games per second with 1 and 2 worker processes).
 
 MCTS is timed at ``--positions`` mid-game decision points of each game (reached by random
 play from a fixed seed, decisions with more than one legal action, after the opening), with
-``--iterations`` iterations each; the figure is total iterations / total search time.
+``--iterations`` iterations each; the figure is total iterations / total search time (wall
+clock), and per second of this process's CPU time, which a busy machine affects less. One
+iteration = selection, one expansion, then ``--rollout`` random plies (0: none) and the
+heuristic evaluation.
 Simulation plays ``--games`` games between random bots, and between heuristic bots, on
 each game's default options.
 """
@@ -23,13 +26,12 @@ from typing import Any
 from monsterball.bots import RandomBot
 from monsterball.core.dice import SeededSampler
 from monsterball.core.game import CHANCE
-from monsterball.core.registry import all_games
+from monsterball.core.registry import all_games, get_game
 from monsterball.search import MCTSBot
 from monsterball.simulate import simulate
 
 
 def mcts_speed(game: str, iterations: int, positions: int, rollout: int) -> dict[str, Any]:
-    from monsterball.core.registry import get_game
 
     spec = get_game(game)
     state = spec.new_game(spec.options())
@@ -39,6 +41,7 @@ def mcts_speed(game: str, iterations: int, positions: int, rollout: int) -> dict
     bot = MCTSBot(1, iterations=iterations, rollout_depth=rollout)
     total_iterations = 0
     total_seconds = 0.0
+    total_cpu = 0.0  # this process's CPU time: what the figure would be on an idle core
     nodes = 0
     searched = 0
     ply = 0
@@ -49,7 +52,9 @@ def mcts_speed(game: str, iterations: int, positions: int, rollout: int) -> dict
             continue
         ply += 1
         if ply > 60 and len(state.legal_actions()) > 1 and rng.random() < 0.2:
+            cpu = time.process_time()
             action = bot.choose(state, actor)
+            total_cpu += time.process_time() - cpu
             assert bot.last is not None
             total_iterations += bot.last.iterations
             total_seconds += bot.last.seconds
@@ -64,6 +69,7 @@ def mcts_speed(game: str, iterations: int, positions: int, rollout: int) -> dict
         "iterations_per_position": iterations,
         "rollout_depth": rollout,
         "iterations_per_second": total_iterations / total_seconds if total_seconds else 0.0,
+        "iterations_per_cpu_second": total_iterations / total_cpu if total_cpu else 0.0,
         "seconds_per_position": total_seconds / max(1, searched),
     }
 
@@ -89,19 +95,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rollout", type=int, default=0, help="rollout depth (plies)")
     parser.add_argument("--games", type=int, default=8, help="games per simulation figure")
     parser.add_argument("--skip-sim", action="store_true")
+    parser.add_argument("--game", action="append", help="only this game (repeatable)")
     parser.add_argument("--json", help="also write the figures here")
     args = parser.parse_args(argv)
     out: dict[str, Any] = {"python": platform.python_version(), "mcts": [], "simulation": []}
-    for spec in all_games():
+    games = [get_game(g) for g in args.game] if args.game else list(all_games())
+    for spec in games:
         row = mcts_speed(spec.id, args.iterations, args.positions, args.rollout)
         out["mcts"].append(row)
         print(
             f"mcts {spec.id:15s} {row['iterations_per_second']:8.0f} iterations/s "
-            f"({row['positions']} positions x {args.iterations}, rollout {args.rollout})",
+            f"({row['iterations_per_cpu_second']:.0f} per CPU second; "
+            f"{row['positions']} positions x {args.iterations}, rollout {args.rollout})",
             flush=True,
         )
     if not args.skip_sim:
-        for spec in all_games():
+        for spec in games:
             for bots in (("random", "random"), ("heuristic", "heuristic")):
                 for jobs in (1, 2):
                     row = sim_speed(spec.id, args.games, bots, jobs)

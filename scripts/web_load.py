@@ -1,11 +1,15 @@
-"""Load test: many concurrent bot-vs-bot games over WebSockets against a local server.
+"""Load test: many concurrent games over WebSockets against a local server.
 
 Each game is an online room with a random-playing client per seat; a client sends a move when
-its seat is to act and times the wait until the server's next state reaches it. Prints moves
-per second and the latency percentiles (also as JSON with --json). Starts its own
-`monsterball serve` on a temporary SQLite file unless --url points at a running server.
+its seat is to act (after --think seconds, about, to play at a person's pace) and times the
+wait until the server's next state reaches it. --hard-bots N adds N rooms where two `hard`
+bots play each other, so bots think all the time. Prints moves per second and the latency
+percentiles (also as JSON with --json). Starts its own `monsterball serve` on a temporary
+SQLite file (per-client limits off, --bot-workers passed on) unless --url points at a running
+server.
 
     python scripts/web_load.py --games 40 --seconds 30 --game paper-ultimate
+    python scripts/web_load.py --games 20 --think 1 --hard-bots 20 --seconds 60
 """
 
 from __future__ import annotations
@@ -24,10 +28,12 @@ import httpx
 from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from web_helpers import server
+from web_helpers import NO_CLIENT_LIMIT_FLAGS, server
 
 
-async def seat_client(url: str, rng: random.Random, latencies: list[float], stop: float) -> int:
+async def seat_client(
+    url: str, rng: random.Random, latencies: list[float], stop: float, think: float
+) -> int:
     """Plays one seat until the game ends or time is up; returns the moves it made."""
     moves = 0
     async with connect(url, max_size=1 << 22) as ws:
@@ -38,6 +44,8 @@ async def seat_client(url: str, rng: random.Random, latencies: list[float], stop
             if message.get("type") == "state" and message["legal"]:
                 ply = message["game"]["ply"]
                 choice = rng.choice(message["legal"])["a"]
+                if think:
+                    await asyncio.sleep(think * rng.uniform(0.5, 1.5))
                 sent = time.perf_counter()
                 await ws.send(json.dumps({"type": "act", "action": choice, "ply": ply}))
                 while True:
@@ -61,14 +69,22 @@ async def run(base: str, args: argparse.Namespace) -> dict[str, object]:
     ws_base = base.replace("http", "ws", 1)
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         rooms = []
-        for i in range(args.games):
+        for _ in range(args.games):
             created = (
                 await http.post(
-                    "/api/games",
-                    json={"game": args.game, "preset": args.preset, "mode": "online", "seed": i},
+                    "/api/games", json={"game": args.game, "preset": args.preset, "mode": "online"}
                 )
             ).json()
             rooms.append(created)
+        bot_rooms = []
+        for _ in range(args.hard_bots):
+            made = await http.post(
+                "/api/games",
+                json={"game": args.game, "mode": "bot", "bots": {"A": "hard", "B": "hard"}},
+            )
+            made.raise_for_status()
+            bot_rooms.append(made.json()["id"])
+        bot_plies_before = [await bot_ply(http, gid) for gid in bot_rooms]
     started = time.monotonic()
     stop = started + args.seconds
     tasks = [
@@ -77,6 +93,7 @@ async def run(base: str, args: argparse.Namespace) -> dict[str, object]:
             random.Random(f"{i}-{chair['name']}"),
             latencies,
             stop,
+            args.think,
         )
         for i, room in enumerate(rooms)
         for chair in room["chairs"]
@@ -85,6 +102,8 @@ async def run(base: str, args: argparse.Namespace) -> dict[str, object]:
     failures = [o for o in outcomes if isinstance(o, BaseException)]
     results = [o for o in outcomes if not isinstance(o, BaseException)]
     elapsed = time.monotonic() - started
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        bot_plies = [await bot_ply(http, gid) for gid in bot_rooms]
     ordered = sorted(latencies)
 
     def pct(p: float) -> float:
@@ -95,6 +114,9 @@ async def run(base: str, args: argparse.Namespace) -> dict[str, object]:
         "preset": args.preset,
         "games": args.games,
         "clients": len(tasks),
+        "think_seconds": args.think,
+        "hard_bot_rooms": args.hard_bots,
+        "bot_room_moves": sum(bot_plies) - sum(bot_plies_before),
         "seconds": round(elapsed, 2),
         "moves": sum(results),
         "failed_clients": len(failures),
@@ -109,6 +131,10 @@ async def run(base: str, args: argparse.Namespace) -> dict[str, object]:
     }
 
 
+async def bot_ply(http: httpx.AsyncClient, game_id: str) -> int:
+    return int((await http.get(f"/api/games/{game_id}")).json()["game"]["ply"])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--url", help="a running server (default: start one)")
@@ -116,13 +142,26 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--game", default="paper-ultimate")
     parser.add_argument("--preset", default=None)
+    parser.add_argument(
+        "--think", type=float, default=0.0, help="seconds a client waits before a move (about)"
+    )
+    parser.add_argument(
+        "--hard-bots", type=int, default=0, help="rooms of two hard bots, thinking all the time"
+    )
+    parser.add_argument(
+        "--bot-workers", type=int, default=None, help="the server's bot pool (serve's flag)"
+    )
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args()
     if args.url:
         results = asyncio.run(run(args.url, args))
     else:
-        with server(Path(tempfile.mkdtemp()) / "load.db") as (base, _):
+        flags = list(NO_CLIENT_LIMIT_FLAGS)
+        if args.bot_workers:
+            flags += ["--bot-workers", str(args.bot_workers)]
+        with server(Path(tempfile.mkdtemp()) / "load.db", flags=flags) as (base, _):
             results = asyncio.run(run(base, args))
+        results["bot_workers"] = args.bot_workers or "default"
     print(json.dumps(results, indent=2))
     if args.json:
         args.json.write_text(json.dumps(results, indent=2) + "\n")

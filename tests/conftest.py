@@ -8,3 +8,6 @@ from hypothesis import settings
 # not a failure, so no per-example deadline (speed is measured by the benchmark scripts).
 settings.register_profile("monsterball", deadline=None)
 settings.load_profile("monsterball")
+
+# The browser tests' fixtures (a live server, Chromium) live with their helpers.
+pytest_plugins = ["browser_helpers"]

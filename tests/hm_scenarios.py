@@ -47,6 +47,7 @@ BLANK_BOARD: dict[str, Any] = {
     "continuing": False,
     "continue_from": 0,
     "cone_stacks": {},
+    "dump_next": False,
 }
 assert set(BLANK_BOARD) | {"players"} == set(BOARD_KEYS)
 

@@ -366,8 +366,8 @@ def test_next_player_illegal() -> None:
     state = state_of(
         SPREAD,
         {"step": "NextPlayer", "team": 1, "candidates": [B2, B3]},
-        disc="e12",
-        offense="B",
+        holder="A1",  # the thrower holds the disc until B takes it
+        offense="A",
     )
     assert_rejected(state, TakeDisc(B1), IllegalActionError, "not legal", "takes the disc")
     assert_rejected(state, TakeDisc(A1), IllegalActionError, "not legal")
@@ -453,6 +453,47 @@ BAD_POSITIONS: dict[str, tuple[Any, str]] = {
         "speed",
     ),
     "players missing mid-game": (lambda d: d["board"]["players"].update(B4=None), "8 players"),
+    # Steps checked against the board (issue 13): these loaded before and then crashed or
+    # played on from a situation the rules never reach.
+    "two steps": (lambda d: d.update(stack=d["stack"] * 2), "one step"),
+    "throwing by the defense": (
+        lambda d: d.update(stack=[{"step": "Throwing", "team": 1}]),
+        "is the offense's",
+    ),
+    "throwing with a loose disc": (
+        lambda d: (
+            d.update(stack=[{"step": "Throwing", "team": 0}]),
+            d["board"].update(holder=None, disc="e12"),
+        ),
+        "must hold the disc",
+    ),
+    "pull by the offense": (lambda d: d.update(stack=[{"step": "Pull", "team": 0}]), "defending"),
+    "running with another team's moved": (
+        lambda d: d.update(stack=[{"step": "Running", "team": 0, "moved": 1 << 4}]),
+        "moved",
+    ),
+    "monster die for an attacker": (
+        lambda d: d.update(stack=[{"step": "MonsterDie", "marker": 1}]),
+        "marker",
+    ),
+    "next player with no candidates": (
+        lambda d: d.update(stack=[{"step": "NextPlayer", "team": 1, "candidates": []}]),
+        "candidates",
+    ),
+    "next player from the wrong team": (
+        lambda d: d.update(stack=[{"step": "NextPlayer", "team": 1, "candidates": [1]}]),
+        "candidates",
+    ),
+    "choosing the puller with the disc handed out": (
+        lambda d: d.update(stack=[{"step": "HandDisc", "team": 1}]),
+        "handed out",
+    ),
+    "marker_only on the offense": (lambda d: d["board"].update(marker_only="A2"), "marker_only"),
+    "a score that has already won": (lambda d: d["board"].update(score=[5, 0]), "already won"),
+    "throws past the cap": (
+        lambda d: (d["options"].update(max_throws=10), d["board"].update(throws=11)),
+        "past the cap",
+    ),
 }
 
 
@@ -901,3 +942,20 @@ def test_setup_position_with_a_player_outside_the_end_zone() -> None:
 def test_position_ply_must_not_be_a_bool() -> None:
     with pytest.raises(PositionError):
         SPEC.from_position(broken(lambda d: d.update(ply=True)))
+
+
+def test_a_position_resting_on_the_start_of_a_point_is_settled() -> None:
+    # StartPoint needs no decision: the position runs on to the receiving team's set-up
+    # instead of resting where nobody acts.
+    data = build({}, {"step": "StartPoint", "receiver": 1})
+    state = SPEC.from_position(data)
+    assert state.current_player() == 1 and type(state.stack[-1]).__name__ == "SetUp"
+    assert state.view()["to_act"] is not None
+    assert SPEC.from_position(state.to_position()).to_position() == state.to_position()
+
+
+@pytest.mark.parametrize("text", ["A1-e٣", "place e٣", "pull e٣", "A1 e١٢"])
+def test_notation_takes_ascii_digits_only(text: str) -> None:
+    # '٣' is a decimal digit to Python (isdecimal(), and \d in a regex): refused here.
+    with pytest.raises(NotationError):
+        SPEC.parse_action(text)

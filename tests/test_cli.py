@@ -122,7 +122,7 @@ def test_bad_input_is_explained_and_changes_nothing(tmp_path: Path) -> None:
     assert "Not allowed: 'end' is not possible during team A's set-up" in out
     assert "Not allowed: 'd6=4'" in out
     assert "legal actions:" in out and "place a1, place b1" in out
-    assert "? or moves" in out
+    assert "? A3  ? e5" in out
     assert "Game left after" in out
     record = read_record(save)
     assert record.end is None
@@ -294,17 +294,73 @@ def test_simulate_is_the_same_with_one_or_two_jobs() -> None:
     assert "with 2 job(s)" in two.output
 
 
-def test_several_actions_on_one_line_are_played_in_order_until_an_error() -> None:
+def test_a_line_of_actions_is_played_whole_or_not_at_all(tmp_path: Path) -> None:
     from monsterball.cli import app
 
-    runner = CliRunner()
-    lines = "place a1; place b1; place c1; place zz9; place d1\nquit\n"
-    result = runner.invoke(
-        app,
-        ["play", "pu", "--hotseat", "--seed", "3", "--opt", "first_receiver=A"],
-        input=lines,
-    )
+    save = tmp_path / "g.jsonl"
+    args = ["play", "pu", "--hotseat", "--seed", "3", "--opt", "first_receiver=A"]
+    lines = "place a1; place b1; place c1; place zz9; place d1\nplace a1; bogus; place b1\nquit\n"
+    result = CliRunner().invoke(app, [*args, "--save", str(save)], input=lines)
     assert result.exit_code == 0, result.output
-    assert "A: place c1" in result.output
-    assert "Skipped the rest of the line: place d1" in result.output
-    assert "A: place d1" not in result.output
+    assert "Nothing played: cannot read 'place zz9'" in result.output
+    assert "Nothing played: cannot read 'bogus'" in result.output
+    assert "A: place a1" not in result.output
+    assert [e.by for e in read_record(save).actions if e.by != "chance"] == []
+    # A good line is played in order, every item checked against the state before it.
+    good = CliRunner().invoke(app, args, input="place a1; place b1; place c1\nquit\n")
+    out = good.output
+    assert out.index("A: place a1") < out.index("A: place b1") < out.index("A: place c1")
+    # An action that is legal now but not after the ones before it refuses the line.
+    again = CliRunner().invoke(app, args, input="place a1; place a1\nquit\n")
+    assert "Nothing played: 'place a1' is not allowed there" in again.output
+
+
+def test_moves_are_filtered_and_summarised() -> None:
+    from monsterball.cli.terminal import filter_moves, summarise_moves
+
+    legal = ["end", "A1-e2", "A1-f2", "A2-e2", "pass A3", "monster B2"]
+    assert filter_moves(legal, "A1") == ["A1-e2", "A1-f2"]
+    assert filter_moves(legal, "e2") == ["A1-e2", "A2-e2"]
+    assert filter_moves(legal, "a3") == ["pass A3"]
+    assert summarise_moves(legal) == [
+        "end (1)",
+        "A1 (2)",
+        "A2 (1)",
+        "pass A3 (1)",
+        "monster B2 (1)",
+    ]
+    script = "place a1; place b1; place c1; place d1\nend\n?\n? A1\n? zz\nquit\n"
+    args = ["play", "pu", "--hotseat", "--seed", "3", "--opt", "first_receiver=A"]
+    result = invoke(*args, input=script)
+    assert result.exit_code == 0, result.output
+    assert "18 legal actions:" in result.output and "place i18" in result.output
+    assert "No legal action names 'zz'" in result.output
+    # Nothing is secret in Paper Ultimate: no hand-over between the coaches.
+    assert "Hand the terminal" not in result.output
+
+
+def test_hm_question_mark_summarises_a_team_move(capsys: pytest.CaptureFixture[str]) -> None:
+    """A Huck + Monster team move has hundreds of legal actions: '?' summarises them by
+    piece, '? A3' lists one piece's."""
+    from monsterball.bots import RandomBot
+    from monsterball.cli.terminal import LIST_ALL_UP_TO, TerminalGame
+
+    spec = get_game("hm")
+    state = spec.new_game(spec.options("small"))
+    sampler, bot = SeededSampler(2), RandomBot(2)
+    while state.current_player() == CHANCE or len(state.legal_actions()) <= LIST_ALL_UP_TO:
+        actor = state.current_player()
+        action = sampler.choose(state.chance_outcomes()) if actor < 0 else bot.choose(state, actor)
+        state.apply_unchecked(action)
+    seat = state.current_player()
+    legal = [a.notation() for a in state.legal_actions()]
+    piece = next(t for n in legal for t in n.replace("-", " ").split() if t[0] in "AB")
+    inputs = iter(["?", f"? {piece}", "quit"])
+    game = TerminalGame(spec, state, {}, sampler, None, read=lambda _prompt: next(inputs))
+    capsys.readouterr()
+    assert game.run() is False
+    out = capsys.readouterr().out
+    summary, listed = out.split(f"legal actions with {piece}:")
+    assert f"{len(legal)} legal actions; by piece or action" in summary
+    assert len(summary.splitlines()) < 60 < len(legal)
+    assert f"{piece}" in listed and spec.seat_name(seat)

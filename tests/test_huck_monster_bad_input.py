@@ -22,6 +22,7 @@ from monsterball.core.procedures import procedure_to_dict
 from monsterball.core.record import read_record, replay
 from monsterball.games.huck_monster import HuckMonsterState
 from monsterball.games.huck_monster.procedures import (
+    Aim,
     Bid,
     Moving,
     OffenseAction,
@@ -47,6 +48,14 @@ GOLDEN = Path(__file__).resolve().parent / "golden" / "huck-monster.small.jsonl"
         ("continue A3 many", "needs a player and maybe a count"),
         ("style cone-push", "not a game style"),
         ("", "empty action"),
+        # ASCII digits only: '²'.isdigit() and '٣'.isdecimal() are true, and int() then fails
+        # or reads another script's digit (a traceback in `play`, issue 13).
+        ("continue A3 ²", "needs a player and maybe a count"),
+        ("continue A3 ٣", "needs a player and maybe a count"),
+        ("continue A3 1234", "needs a player and maybe a count"),
+        ("place e٣", "not a space name"),
+        ("pull e¹", "not a space name"),
+        ("A1-e٣", "not an action"),
     ],
 )
 def test_malformed_notation_is_named(text: str, message: str) -> None:
@@ -157,6 +166,32 @@ def tamper(path: list[Any], value: Any) -> dict[str, Any]:
         (["stack", 1, "kind"], "juggle", "field 'kind' is out of range"),
         (["stack", 0, "stage"], "nap", "field 'stage' is out of range"),
         (["options", "width"], 3, "width"),
+        # Each reference is checked against the rest of the position (issue 13): these all
+        # loaded before, and then crashed or played on from an impossible situation.
+        (["board", "receiver"], "B2", "'receiver' B2 must be on the offense"),
+        (["board", "receiver"], "A3", "'receiver' and 'thrower' need the throw's 'path'"),
+        (["board", "thrower"], "A5", "'receiver' and 'thrower' need the throw's 'path'"),
+        (["board", "taker"], "A2", "'taker' A2 must be on the defense"),
+        (["board", "progress"], 0, "need a 'path'"),
+        (["board", "style"], "pothole", "style' must be standard"),
+        (["board", "cones"], ["a9"], "the standard game has no cones"),
+        (["board", "score"], [7, 0], "already won"),
+        (["stack", 1, "kind"], "normal", "field 'kind' is out of range"),
+        (["stack", 1, "stage"], "monster", "field 'stage' is out of range"),
+        (["stack", 0, "stage"], "fly", "needs the throw's 'path'"),
+        (["stack", 0], {"step": "Aim", "count": 9}, "'Aim' cannot lie at the bottom"),
+        (["stack", 1], {"step": "PullRoll"}, "'PullRoll' must be at the bottom"),
+        (["stack", 1], {"step": "MoveRoll", "team": 0, "dice": 3}, "only on TeamMoves"),
+        (
+            ["stack", 1],
+            {"step": "Bid", "player": 1, "role": "mark", "stage": "dice", "face": "", "roll": 0},
+            "A2 is not a defender",
+        ),
+        (
+            ["stack", 1],
+            {"step": "Bid", "player": 7, "role": "mark", "stage": "dice", "face": "", "roll": 0},
+            "a bid needs the disc in the air",
+        ),
     ],
 )
 def test_malformed_positions_name_the_problem(path: list[Any], value: Any, message: str) -> None:
@@ -188,3 +223,41 @@ def test_steps_serialise_with_their_fields() -> None:
         "face": "",
         "roll": 0,
     }
+
+
+def test_a_position_resting_on_a_bookkeeping_step_is_settled() -> None:
+    # The Up Call's "start" needs no decision: loaded as it is, the position used to rest
+    # there, with nobody to act, and view() raised. It now runs on to the throw's roll.
+    data = good_position()
+    data["stack"] = [{"step": "UpCall", "stage": "start"}]
+    data["board"]["up_calls"] = 0
+    state = SPEC.from_position(data)
+    assert isinstance(state.stack[-1], OffenseAction) and state.current_player() == 0
+    assert state.up_calls == 1 and state.view()["to_act"] == "A"
+    assert SPEC.from_position(state.to_position()).to_position() == state.to_position()
+
+
+def test_a_doubled_count_over_36_round_trips() -> None:
+    # An All-Star on a Stealth Space rolls 18 + 3 + 1 and a Huck doubles it: a throw of 44,
+    # which the old step check (counts 0..36) refused to read back.
+    state = position(
+        {"A1": "f7", "A2": "e12", "B1": "h3"},
+        disc="e8",
+        holder="A1",
+        stack=[UpCall("aim"), OffenseAction("throw", "declare")],
+        opts=options(all_stars=True, stealth_spaces=True),
+        up_calls=1,
+    )
+    play(state, "strategy", "light=huck", "3d6=18")
+    assert state.stack[-1] == Aim(44)
+    assert SPEC.from_position(state.to_position()).to_position() == state.to_position()
+
+
+def test_up_calls_past_the_cap_are_refused() -> None:
+    data = good_position()
+    data["options"]["max_up_calls"] = 40
+    data["board"]["up_calls"] = 41  # the game ended at the 40th Up Call
+    with pytest.raises(PositionError, match="past the cap"):
+        SPEC.from_position(data)
+    data["board"]["up_calls"] = 40
+    assert SPEC.from_position(data).up_calls == 40

@@ -79,8 +79,11 @@ def test_counts_setup_disc_and_up_call_decisions() -> None:
     lane = position(
         {"A1": "e7", "A2": "e12", "B1": "f8"},
         disc="e8",
-        holder="A1",
-        stack=[UpCall("aim"), Bid(7, "mark", "hotbid", "hot-bid", 6)],
+        stack=[UpCall("fly"), Bid(7, "mark", "hotbid", "hot-bid", 6)],
+        action="throw",
+        base=9,
+        receiver="A2",
+        path=["e9", "e10", "e11"],
     )
     assert legal(lane) == {"keep", "reroll"}  # 4: Hot Bid
 

@@ -22,6 +22,7 @@ from monsterball.games.huck_monster.procedures import (
     OffenseAction,
     TeamMoves,
     UpCall,
+    cone_pushes,
 )
 
 # The lane of test_huck_monster_rules with the defenders cleared away from the path, except
@@ -118,6 +119,30 @@ def test_HM_STAR_3_HM_R42_the_all_star_adds_continue_3() -> None:
     play(state, "3d6=10", "throw A2 d11", "monster stay", "2d6=5", "continue A1")
     events = play(state, "1d6=4")
     assert "Team A rolls 16 for the Continue." in texts(events)  # 9 left + 4 + Continue +3
+
+
+def test_HM_STAR_6_HM_R55_an_all_star_is_not_involved_twice_in_one_up_call() -> None:
+    # "All-Stars may only act once per Up Call, and cannot be involved in the same Up Call
+    # twice". A1, the Handler All-Star, throws; A3 Continues on e9 in the same Up Call: A1
+    # may not receive A3's throw, and may not Continue it either.
+    state = open_lane(continues="one-die", all_stars=True)
+    play(state, "3d6=7", "throw A2 d11", "monster stay", "2d6=5", "continue A3", "1d6=4")
+    assert state.holder == 2 and state.up_calls == 1
+    assert legal(state) and not any(a.startswith("throw A1") for a in legal(state))
+    with pytest.raises(IllegalActionError, match="already acted in this Up Call"):
+        play(state, "throw A1 e8")
+    # A3 throws to A5 (g5) instead, along e8 and f7, right past A1 (e7), who has no defender
+    # beside him; B2 marks the throw and is beaten. A1 may not Continue it.
+    state = open_lane({"A5": "g5"}, continues="one-die", all_stars=True)
+    play(state, "3d6=7", "throw A2 d11", "monster stay", "2d6=5", "continue A3", "1d6=4")
+    events = play(state, "throw A5 f6", "monster stay", "3d6=3")
+    assert "Continued" not in kinds(events) and not isinstance(top(state), ContinueChoice)
+    # Without the kit A1 is an ordinary player: he may receive it, or Continue it.
+    plain = open_lane({"A5": "g5"}, continues="one-die")
+    play(plain, "3d6=7", "throw A2 d11", "2d6=5", "continue A3", "1d6=4")
+    assert any(a.startswith("throw A1") for a in legal(plain))
+    play(plain, "throw A5 f6", "3d6=3")
+    assert isinstance(top(plain), ContinueChoice) and "continue A1" in legal(plain)
 
 
 def test_HM_TPIN_2_HM_R48_continues_use_half_the_team_pin() -> None:
@@ -387,3 +412,24 @@ def test_HM_KIT_5_HM_KIT_6_HM_R54_cones_stack_and_the_fourth_cone_wins() -> None
     events = play(state, f"cone e14 {field.name(into[0])}")
     assert "Team A pushes 2 cones into the end zone! A 4 - B 0." in texts(events)
     assert state.winner == 0 and state.is_terminal()
+
+
+@pytest.mark.parametrize("left", range(1, 13))
+def test_HM_KIT_5_HM_R54_a_throw_never_spends_more_than_the_count_left(left: int) -> None:
+    # "Players may split count into multiple throws per turn": a throw spends part of the
+    # count, never more. A1 on e5 is 4 from the cone on e9 (3 to the space beside it, 1 onto
+    # it), so with 4 or less left no push is possible; the count never goes negative.
+    state = cone_push("e5", "d17", left, ["e9"])
+    pushes = cone_pushes(state, 0, left)
+    assert all(cost <= left for cost in pushes.values())
+    field = state.field
+    e9, e5 = field.parse_cell("e9"), field.parse_cell("e5")
+    flight = 1 + min(field.distance(e5, n) for n in field.neighbours[e9])
+    assert flight == 4
+    assert bool(pushes) == (left > flight)
+    for (_, cell), cost in pushes.items():
+        probe = cone_push("e5", "d17", left, ["e9"])
+        play(probe, f"cone e9 {field.name(cell)}")
+        throws = [s.left for s in probe.stack if isinstance(s, ConeThrows)]
+        assert throws == ([left - cost] if left > cost else [])  # (a score puts ConeBack on top)
+        assert SPEC.from_position(probe.to_position()).to_position() == probe.to_position()

@@ -149,10 +149,11 @@ def test_HM_PULL_2_HM_PULL_5_HM_R4_the_pull_travels_the_full_count_toward_the_of
 def test_HM_PULL_3_HM_PULL_4_the_pull_may_pass_the_line_and_stays_where_it_lands() -> None:
     state = lined_up()
     play(state, "3d6=14")  # from row 15 down to row 1: through A's line at its gap (g3)
-    landings = legal(state)
-    # Paths through the gap reach row 1; paths that meet A's wall stop in front of it (row 4).
-    assert {a for a in landings if a.endswith(("1", "2"))} == {"pull f1", "pull g1", "pull h1"}
-    assert all(a.endswith(("1", "4")) for a in landings)
+    # HM-R4, "Disc must travel the full distance of the Throw count on the Pull": paths
+    # through the gap travel all 14, so a path that meets A's wall may not stop in front of it.
+    assert legal(state) == {"pull f1", "pull g1", "pull h1"}
+    with pytest.raises(IllegalActionError, match="full count"):
+        play(state, "pull d4")
     play(state, "pull g1")
     # HM-PULL-4: no catch roll; the disc lies there and team moves begin (offense first).
     assert state.field.name(state.disc) == "g1" and state.holder == -1
@@ -164,12 +165,20 @@ def test_HM_PULL_6_HM_R4_a_pull_stops_at_the_back_line_or_a_wall() -> None:
     play(state, *(f"place {c}3" for c in "abcdefg"))
     play(state, *(f"place {c}15" for c in "abcefgh"), "disc d15")
     play(state, "3d6=18")
-    # A's line is full from a3 to g3 except h3... the only way through is h3; paths that meet
-    # the wall stop in front of it (row 4), paths through h3 run on to the back line (row 1).
-    landings = legal(state)
-    assert "pull h1" in landings
-    assert all(a.endswith("1") or a.endswith("4") for a in landings)
-    assert any(a.endswith("4") for a in landings)
+    # A's line is full from a3 to g3: the only way through is h3, and paths through it run
+    # on to the back line (row 1), 14 spaces: the most any path can travel of the 18. The
+    # disc "cannot be thrown out of bounds", so it stops there; no path stops at the wall.
+    assert legal(state) == {"pull g1", "pull h1"}
+
+
+def test_HM_R4_a_pull_that_no_path_can_run_in_full_goes_as_far_as_it_can() -> None:
+    # A wall of players across row 6: no path can travel 12 from d15, so the disc goes as far
+    # as any path can (row 7, 8 spaces) and only the ends of those longest paths are landings.
+    wall = {f"A{i + 1}": f"{c}6" for i, c in enumerate("abcdefg")} | {"B1": "h6"}
+    state = position(wall, disc="d15", stack=[PullLanding(12)])
+    assert legal(state) == {f"pull {c}7" for c in "abcdefgh"}
+    state = position(wall, disc="d15", stack=[PullLanding(5)])
+    assert legal(state) == {f"pull {c}10" for c in "abcdef"}  # a count that can be run: in full
 
 
 # -- team moves and possession -----------------------------------------------------------------
@@ -748,6 +757,24 @@ def test_HM_SD_12_HM_R22_monster_moves_one_defender_up_to_five_spaces() -> None:
     assert bids(events)[-2:] == [("B4", "catch-mark", False), ("B5", "catch-mark", False)]
 
 
+def test_HM_SD_12_HM_R22_a_monster_who_moves_himself_bids_from_his_new_space() -> None:
+    # "Roll team dice to take any appropriate player action once the designated Monster has
+    # reached their destination field space" and a Mark "must be next to the game disc to
+    # take an action": B1, the Mark, moves himself away from the disc.
+    state = lane({"B3": "h5"}, strategy=True, used=(True, False))
+    play(state, "3d6=10", "throw A2 d11", "strategy", "dark=monster", "monster B1 e10")
+    # Beside the path (e9, d10), no longer beside the disc: an Intercept with 2 dice.
+    assert [a.notation() for a, _ in state.chance_outcomes()][-1] == "2d6=12"
+    events = play(state, "2d6=11")
+    assert bids(events) == [("B1", "intercept", True)] and state.offense == 1
+    away = lane({"B3": "h5"}, strategy=True, used=(True, False))
+    events = play(away, "3d6=10", "throw A2 d11", "strategy", "dark=monster", "monster B1 h9")
+    # Nowhere near the disc, its path or the Receiver: no bid at all.
+    assert "B1 cannot bid (Mark): no action from his new space." in texts(events)
+    events = play(away, "2d6=2", "3d6=12", "3d6=3", "2d6=2")
+    assert [b[0] for b in bids(events)] == ["B2", "B4", "B5"]
+
+
 def test_HM_SD_13_HM_R24_a_winning_poach_rethrows_at_once() -> None:
     state = lane(strategy=True, used=(True, False))
     events = play(state, "3d6=10", "throw A2 d11", "strategy", "dark=poach", "3d6=11")
@@ -766,6 +793,25 @@ def test_HM_SD_14_HM_R18_hot_bid_rerolls_the_defenders_dice() -> None:
     assert legal(state) == {"keep", "reroll"}
     events = play(state, "reroll", "3d6=12")
     assert bids(events) == [("B1", "mark", True)]
+
+
+def test_HM_SD_14_HM_R18_hot_bid_both_lets_the_offense_reroll_too() -> None:
+    # "Hot Bid: ... Offensive team may choose to re-roll team dice results. The action count of
+    # second team dice roll must be applied": option hot_bid=both.
+    state = lane(strategy=True, used=(True, False), hot_bid="both")
+    play(state, "3d6=10", "throw A2 d11", "strategy", "dark=hot-bid", "3d6=6", "reroll", "3d6=12")
+    assert state.current_player() == 0 and legal(state) == {"keep", "reroll"}
+    events = play(state, "reroll", "3d6=13")
+    assert "Team A re-rolls 13 for the Throw." in texts(events)
+    assert bids(events) == [("B1", "mark", False)] and state.base == 13
+    kept = lane(strategy=True, used=(True, False), hot_bid="both")
+    play(kept, "3d6=10", "throw A2 d11", "strategy", "dark=hot-bid", "3d6=11", "keep")
+    events = play(kept, "keep")  # the offense keeps its 10 too: the Mark's 11 wins
+    assert bids(events) == [("B1", "mark", True)]
+    # The default reading: only the defender re-rolls; no offensive choice follows.
+    plain = lane(strategy=True, used=(True, False))
+    play(plain, "3d6=10", "throw A2 d11", "strategy", "dark=hot-bid", "3d6=6", "reroll")
+    assert bids(play(plain, "3d6=12")) == [("B1", "mark", True)]
 
 
 def test_HM_SD_15_HM_R25_beat_sets_the_defense_to_zero_without_dice() -> None:
@@ -1042,21 +1088,93 @@ def test_HM_PIN_3_HM_R37_pin_words_huck_doink_and_the_defensive_numbers() -> Non
     ]
 
 
-def test_HM_PIN_5_HM_R41_match_and_a_monster_that_acts_twice() -> None:
+def dumping(pin_dump: str) -> HuckMonsterState:
+    return position(
+        {"A1": "e7", "A2": "d12", "A3": "c6"},
+        disc="e8",
+        holder="A1",
+        stack=[UpCall("aim"), OffenseAction("throw", "declare")],
+        opts=options(strategy_equipment="pin", pin_dump=pin_dump),
+    )
+
+
+@pytest.mark.parametrize("pin_dump", ["this", "next"])
+def test_HM_PIN_3_HM_R37_a_pin_dump_binds_this_throw_or_the_next(pin_dump: str) -> None:
+    # "Dump (+1): ... Forward momentum of the disc is not allowed following a Dump outcome.
+    # If rolled by a Handler, or Continue, the following Throw must be toward the offensive
+    # end zone": option pin_dump says which throw follows the spin.
+    state = dumping(pin_dump)
+    play(state, "strategy", "pin=pin-dump", "3d6=10")
+    rows = {int(a.split()[-1][1:]) for a in legal(state)}
+    if pin_dump == "this":
+        assert rows and max(rows) < 8  # behind the disc (row 8), as the dice Dump
+        return
+    assert max(rows) > 8 and state.base == 10  # this throw is free (and gets its +1) ...
+    play(state, "throw A2 d11", "3d6=3", "end", "3d6=3", "end")
+    assert state.holder == 1 and state.dump_next
+    play(state, "roll", "3d6=10")
+    rows = {int(a.split()[-1][1:]) for a in legal(state)}
+    assert rows and max(rows) < 11  # ... the next one must go behind the disc (row 11)
+    play(state, "throw A1 e8")
+    assert not state.dump_next  # spent
+    # A turnover ends it: B1 beside the disc's stop wins the catch, and B's throws are free.
+    lost = position(
+        {"A1": "e7", "A2": "d12", "A3": "c6", "B1": "c12"},
+        disc="e8",
+        holder="A1",
+        stack=[UpCall("aim"), OffenseAction("throw", "declare")],
+        opts=options(strategy_equipment="pin", pin_dump="next"),
+    )
+    play(lost, "strategy", "pin=pin-dump", "3d6=10", "throw A2 d11")
+    assert lost.dump_next
+    play(lost, "3d6=5", "roll", "3d6=12")
+    assert lost.offense == 1 and not lost.dump_next
+
+
+def test_HM_PIN_5_HM_R41_match_pairs_each_defender_with_the_closest_attacker() -> None:
+    # "Match (TM): ... Each defensive player should be 1:1 with each offensive player ...
+    # move each to the closest offensive player": pairs go closest first (ties: lower
+    # defender, then lower attacker), not by shirt number.
     state = lane(strategy=True, used=(True, False), strategy_equipment="pin")
     events = play(state, "3d6=10", "throw A2 d11", "strategy", "pin=pin-match")
-    # Every defender goes beside the attacker with his number (B1 stays next to A1? no: A1
-    # is the thrower on e7 and B1 on f8 is already beside him).
-    assert "Matched" in kinds(events)
-    for d in range(8, 14):
-        mate = state.pos[d - 7]
-        assert state.adjacent(mate) >> state.pos[d] & 1 or d - 7 > 1
-    assert state.adjacent(state.pos[1]) >> state.pos[8] & 1  # B2 beside A2
+    moved = {e.player: e.cell for e in events if isinstance(e, ev.Matched)}
+    # B5 (e13) is 1 from A2: the closest pair, and he is already beside A2, so he stays
+    # (by number B2 would have gone to A2 and B5 to A5 on the back row).
+    assert 11 not in moved and name(state, "B5") == "e13"
+    # B1 (f8) and B2 (d9) are both 2 from A1: the tie goes to B1, who steps beside A1.
+    assert moved[7] == "f7" and state.adjacent(state.pos[0]) >> state.pos[7] & 1
+    # Everyone else is matched 1:1 with A3..A7 on the back row: each has a defender beside.
+    assert all(state.adjacent(state.pos[a]) & state.occupied[1] for a in range(7))
+
+
+def test_HM_PIN_5_HM_R41_a_pin_monster_moves_only_the_acting_player_and_acts_twice() -> None:
+    # "Monster (1M): The acting player may move up to 5 spaces": only the spinner.
+    state = lane({"B3": "h5"}, strategy=True, used=(True, False), strategy_equipment="pin")
+    play(state, "3d6=10", "throw A2 d11", "strategy", "pin=pin-monster")
+    assert {a.split()[1] for a in legal(state) if a != "monster stay"} == {"B1"}
+    with pytest.raises(IllegalActionError, match="only the acting player, B1"):
+        play(state, "monster B5 c10")
+    # B1, the Mark, moves to e10, beside the path (e9, d10) but not the disc any more: HM-R22,
+    # "Roll team dice to take any appropriate player action once the designated Monster has
+    # reached their destination": he bids as an Intercept (2 dice), not as the Mark.
+    play(state, "monster B1 e10")
+    assert state.chance_outcomes()[-1][0].notation() == "2d6=12"
+    events = play(state, "2d6=3", "2d6=4")
+    # "Monsters who spin Playmaker Pins also have the option to ... [act] twice during the
+    # same play": as the disc reaches e9, beside him, he bids again.
+    assert bids(events) == [("B1", "intercept", False), ("B1", "intercept", False)]
+    star = lane({"B3": "h5"}, strategy=True, used=(True, False), strategy_equipment="pin",
+                all_stars=True)  # fmt: skip
+    play(star, "3d6=7", "throw A2 d11", "monster stay", "strategy", "pin=pin-monster")
+    events = play(star, "monster B1 e10", "2d6=3", "2d6=3")
+    # HM-STAR-6: B1 is the All-Star and "may only act once per Up Call": no second bid.
+    assert bids(events) == [("B1", "intercept", False), ("B2", "intercept", False)]
     twice = lane(strategy=True, used=(True, False), strategy_equipment="pin")
     play(twice, "3d6=10", "throw A2 d11", "strategy", "pin=pin-monster")
-    play(twice, "monster B1 c10", "3d6=4")  # B1 bids as the Mark, then moves to c10 ...
-    events = play(twice, "2d6=3", "2d6=3", "3d6=12", "3d6=5")
-    # ... and bids again as a Mark at the catch (beside d11): a pin Monster acts twice.
+    # To c10, beside the disc's stop: nothing to do now (he waits for the catch) ...
+    events = play(twice, "monster B1 c10", "2d6=3", "2d6=3", "3d6=12", "3d6=5", "3d6=5", "2d6=2")
+    assert "B1 cannot bid (Mark): no action from his new space." in texts(events)
+    # ... and he bids as a Mark at the catch.
     assert ("B1", "catch-mark", False) in bids(events)
 
 

@@ -214,10 +214,36 @@ def test_MW_MAGIC_6_change_self_for_two_phases():
     start_phase(state, 0)
     act(state, "cast A2 change bugbear")
     assert state.kind_of(1) == "bugbear" and state.mtype(1).size == "L"
-    act(state, "end", "end")  # A's second phase: still a bugbear
+    act(state, "end")  # B's phase: the second movement phase, still a bugbear
     assert state.kind_of(1) == "bugbear"
-    act(state, "end", "end")  # the spell has run out
+    act(state, "end")  # A's next phase: the spell has run out
     assert state.kind_of(1) == "doppelganger"
+
+
+def test_MW_MAGIC_6_MW_R20_counting_only_the_casters_phases_is_an_option():
+    """With change_self_count=own the spell lasts the caster's two phases and may be
+    cancelled at the start of the second ("as long as the cancellation takes place at the
+    start of the caster's movement phase")."""
+    state = setup(
+        {"A1": "g12", "A2": "c10", "B1": "g20"},
+        types={"A2": "doppelganger"},
+        carrier="A1",
+        los="g10",
+        change_self_count="own",
+    )
+    start_phase(state, 0)
+    act(state, "cast A2 change bugbear", "end", "end")  # A's second phase
+    assert state.kind_of(1) == "bugbear"
+    act(state, "end", "end")  # A's third phase: run out
+    assert state.kind_of(1) == "doppelganger"
+    state = setup(
+        {"A1": "g12", "A2": "c10", "B1": "g20"},
+        types={"A2": "doppelganger"},
+        carrier="A1",
+        los="g10",
+        change_self_count="own",
+    )
+    start_phase(state, 0)
     act(state, "cast A2 change orc", "end", "end", "cast A2 revert")
     assert state.kind_of(1) == "doppelganger"
 
@@ -264,13 +290,15 @@ def test_MW_MAGIC_7_hidden_views_do_not_depend_on_the_secret_hex():
     assert len(views) == 2  # one JSON view and one picture, the same for all three
 
 
-def test_MW_R10_a_hidden_defensive_caster_gets_no_tackle_offer():
-    """A tackle offer for the hidden caster would show the carrier's coach where he is."""
+def test_MW_R10_with_hidden_contact_barred_a_hidden_caster_gets_no_tackle_offer():
+    """Option hidden_contact=barred (the earlier reading): the hidden caster never tackles,
+    so no question is asked for him (tests/test_midway_hidden_contact.py has the default)."""
     state = setup(
         {"A1": "g10", "B1": "h12", "B2": "m20"},
         types={"B1": "brownie"},
         carrier="A1",
         los="g10",
+        hidden_contact="barred",
     )
     start_phase(state, 0)
     act(state, "end", "cast B1 mirror", "d6=2", "image i12", "real h12")

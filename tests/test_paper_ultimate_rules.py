@@ -271,6 +271,17 @@ def test_PU_MARK_2_only_one_marker_next_to_the_holder():
     assert {"d9", "f9"} <= runs_of(state, "B1")  # the marker itself may move around
 
 
+def test_PU_MARK_2_PU_R13_the_one_marker_limit_protects_only_the_holder():
+    # "only one marker may be located in one of the neighbouring 8 fields of a player of the
+    # other team": the player with the disc; other attackers "can be placed between several
+    # defenders". A2 (a5, no disc) already has B1 beside him; B2 may join.
+    players = spread_players() | {"B1": "a6", "B2": "c6"}
+    state = position(players, step="Running", team=1, moved=0, holder="A1")
+    assert "b5" in runs_of(state, "B2")
+    act(state, "B2-b5")
+    assert state.view()["players"]["B2"] == "b5"
+
+
 def test_PU_MARK_3_PU_R11_defenders_next_to_a_catcher_may_remain():
     players = spread_players() | {"A2": "e13", "B1": "d13", "B2": "f13"}
     state = throwing(players, options={"monster_defense": "off"})

@@ -183,7 +183,7 @@ def test_simulate_sweep_command(tmp_path: Path) -> None:
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     assert "first offense wins" in result.output
-    assert report.read_text().count("<tr>") == 3
+    assert report.read_text().split("</table>")[0].count("<tr>") == 3  # header + 2 settings
     data = json.loads(figures.read_text())
     assert [s["setting"]["points_to_win"] for s in data["settings"]] == ["1", "2"]
     bad = invoke("simulate", "pu", "--sweep", "points_to_win")
@@ -228,7 +228,8 @@ def test_luck_report(tmp_path: Path) -> None:
     result = invoke("luck", str(path))
     assert result.exit_code == 0 and "Luck" in result.output and "3d6" in result.output
     data = json.loads(invoke("luck", str(path), "--json").output)
-    assert set(data["luck"]) == {"A", "B"}
+    assert set(data["luck"]) == {"A", "B"} and data["unit"] == "win-probability points"
+    assert "win-probability points" in result.output  # the table says its unit
     missing = invoke("luck", str(tmp_path / "nope.jsonl"))
     assert missing.exit_code == 2 and "cannot read" in missing.output
 

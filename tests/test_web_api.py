@@ -26,7 +26,9 @@ def client(tmp_path):
 
 
 def create(client, **body):
-    response = client.post("/api/games", json={"seed": 7, **body})
+    """A new game; hot-seat and bot games seeded (7) unless the body says otherwise."""
+    seeded = {"seed": 7} if body.get("mode") != "online" else {}
+    response = client.post("/api/games", json={**seeded, **body})
     assert response.status_code == 201, response.text
     return response.json()
 
@@ -285,7 +287,11 @@ def test_a_finished_game_downloads_as_a_record_that_replays_and_verifies(client,
     report = replay(record)
     assert report.ok, report.divergence
     assert record.end["result"] == final["game"]["result"]
-    assert record.seed == 7 and record.players == {"A": "easy", "B": "easy"}
+    assert record.players == {"A": "easy", "B": "easy"}
+    # The seed is revealed in the end line only, and hashes to the header's commitment.
+    assert record.seed is None and record.end["dice_seed"] == "7" and record.dice_seed == 7
+    assert record.dice_commitment == final["game"]["dice_commitment"]
+    assert record.end["dice_seed"] == final["game"]["dice_seed"]
 
 
 def test_record_of_a_game_in_progress_is_withheld(client):
@@ -384,7 +390,8 @@ def test_store_with_moves_the_seed_would_not_roll_fails_to_load(tmp_path):
 @pytest.mark.slow
 def test_random_clients_play_a_whole_game_over_sockets(client):
     """Every message a seat sees offers only moves the server then accepts."""
-    created = create(client, game="paper-ultimate", preset="quick", mode="online", seed=11)
+    client.app.state.rooms._new_seed = lambda: 11  # a game known to end within the loop
+    created = create(client, game="paper-ultimate", preset="quick", mode="online")
     t = tokens(created)
     rng = random.Random(5)
     gid = created["id"]
@@ -411,7 +418,7 @@ def test_random_clients_play_a_whole_game_over_sockets(client):
 
 
 def test_four_coach_sockets_only_the_acting_coach_is_offered_moves(client):
-    created = create(client, game="huck-monster", mode="online", coaches=4, seed=9)
+    created = create(client, game="huck-monster", mode="online", coaches=4)
     t = tokens(created)
     gid = created["id"]
     names = ["A-1", "A-2", "B-1", "B-2"]

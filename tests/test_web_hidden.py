@@ -88,3 +88,72 @@ def test_MW_R10_the_other_seats_legal_moves_are_identical_whatever_is_real():
         assert message["legal"], "the defense moves next"
         legal.add(json.dumps(message["legal"]))
     assert len(legal) == 1
+
+
+def live_defending_caster(real: str) -> LiveGame:
+    """B1 (a brownie, defending) hides among the counters on h12 and i12; A to move."""
+    state = setup(
+        {"A1": "g10", "B1": "h12", "B2": "m20"},
+        types={"B1": "brownie"},
+        carrier="A1",
+        los="g10",
+    )
+    start_phase(state, 0)
+    act(state, "end", "cast B1 mirror", "d6=2", "image i12", f"real {real}", "end")
+    return _live(state)
+
+
+def _live(state) -> LiveGame:
+    row = GameRow(
+        id="hidden-defense",
+        game=SPEC.id,
+        preset=None,
+        rules_version=SPEC.rules_version,
+        options=state.options.to_dict(),
+        seed=1,
+        start=state.to_position(),
+        mode="online",
+        chairs=CHAIRS,
+        status="playing",
+        result="",
+        plies=0,
+    )
+    return LiveGame.start(row)
+
+
+@pytest.mark.parametrize("watcher", ["token-a", None])
+def test_MW_R10_the_tackle_question_for_a_hidden_caster_shows_nothing(watcher):
+    """The carrier steps next to the counter on h12 only. Whether B1 is really there (and
+    may tackle) or on i12 (and may only say no), the defense is asked, and the carrier's
+    coach and the spectators get byte-identical messages."""
+    messages, asked = set(), []
+    for real in ("h12", "i12"):
+        live = live_defending_caster(real)
+        live.commit(live.check_submission(live.chair_for("token-a"), "A1-h11", live.state.ply))
+        asked.append(json.dumps(live.message_for(live.chair_for("token-b"))["legal"]))
+        messages.add(json.dumps(live.message_for(live.chair_for(watcher)), sort_keys=True))
+    assert len(messages) == 1
+    assert json.loads(messages.pop())["board"]["panel"][-1] == ["Now", "team B's tackle attempts"]
+    assert asked[0] != asked[1]  # only B's own seat learns whether B1 can tackle
+
+
+@pytest.mark.parametrize("watcher", ["token-a", None])
+def test_MW_R11_the_tackle_question_for_an_invisible_player_shows_nothing(watcher):
+    """B3 (a pixie) turns invisible on g14 and moves unseen next to the carrier (h11) or
+    away (g16); when B ends its phase B is asked either way, and A's seat and the
+    spectators get byte-identical messages."""
+    messages = set()
+    for where in ("h11", "g16"):
+        state = setup(
+            {"A1": "g10", "B3": "g14", "B2": "m20"},
+            types={"B3": "pixie"},
+            carrier="A1",
+            los="g10",
+        )
+        start_phase(state, 0)
+        act(state, "end", "cast B3 invisible", f"appear {where}")
+        live = _live(state)
+        live.commit(live.check_submission(live.chair_for("token-b"), "end", live.state.ply))
+        messages.add(json.dumps(live.message_for(live.chair_for(watcher)), sort_keys=True))
+    assert len(messages) == 1
+    assert json.loads(messages.pop())["board"]["panel"][-1] == ["Now", "team B's tackle attempts"]

@@ -18,7 +18,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from monsterball.web.app import create_app
-from web_helpers import first_move, free_port
+from web_helpers import NO_CLIENT_LIMITS, first_move, free_port
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 BINARIES = sorted(glob.glob("/usr/lib/postgresql/*/bin"))
@@ -76,7 +76,7 @@ def postgres_url():
 
 
 def test_games_survive_a_server_replacement_on_postgresql(postgres_url):
-    with TestClient(create_app(postgres_url)) as client:
+    with TestClient(create_app(postgres_url, limits=NO_CLIENT_LIMITS)) as client:
         created = client.post(
             "/api/games", json={"game": "huck-monster", "mode": "bot", "bots": {"B": "easy"}}
         ).json()
@@ -94,7 +94,7 @@ def test_games_survive_a_server_replacement_on_postgresql(postgres_url):
         )
         assert stale.status_code == 409
     time.sleep(0.1)
-    with TestClient(create_app(postgres_url)) as client:
+    with TestClient(create_app(postgres_url, limits=NO_CLIENT_LIMITS)) as client:
         again = client.get(f"/api/games/{gid}", params={"token": token}).json()
         assert again["game"] == message["game"] and again["board"] == message["board"]
         listed = client.get("/api/games", params={"status": "playing"}).json()["games"]

@@ -15,10 +15,26 @@ import httpx
 
 import monsterball.games  # noqa: F401  (registers the games)
 from monsterball.web.app import create_app
+from monsterball.web.limits import Limits
+
+# Tests play faster than people: the per-client limits are off unless a test is about them.
+NO_CLIENT_LIMITS = Limits(
+    games_per_minute=0, moves_per_second=0, address_moves_per_second=0, rooms_per_address=0
+)
+NO_CLIENT_LIMIT_FLAGS = [
+    "--games-per-minute",
+    "0",
+    "--moves-per-second",
+    "0",
+    "--address-moves-per-second",
+    "0",
+    "--rooms-per-address",
+    "0",
+]
 
 
-def app_at(path: Path):
-    return create_app(f"sqlite:///{path}")
+def app_at(path: Path, limits: Limits = NO_CLIENT_LIMITS):
+    return create_app(f"sqlite:///{path}", limits=limits)
 
 
 def free_port() -> int:
@@ -28,8 +44,11 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def server(db: Path, port: int | None = None) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """`monsterball serve` in a child process, as a user runs it; yields its URL and process."""
+def server(
+    db: Path, port: int | None = None, flags: list[str] | None = None
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """`monsterball serve` in a child process, as a user runs it; yields its URL and process.
+    ``flags``: more options for `serve` (default: the per-client limits off)."""
     port = port or free_port()
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen(
@@ -42,6 +61,7 @@ def server(db: Path, port: int | None = None) -> Iterator[tuple[str, subprocess.
             str(port),
             "--db",
             f"sqlite:///{db}",
+            *(NO_CLIENT_LIMIT_FLAGS if flags is None else flags),
         ],
         env=env,
         stdout=subprocess.PIPE,

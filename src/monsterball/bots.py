@@ -43,10 +43,12 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, state: GameState, seat: int) -> Action:
-        legal = state.legal_actions()
-        if not legal:
-            raise ValueError(f"no legal action for seat {seat} at ply {state.ply}")
-        return legal[self.rng.randrange(len(legal))]
+        # sample_legal draws as legal[rng.randrange(len(legal))] would, with the same
+        # generator calls, so games are the same as with the full list.
+        try:
+            return state.sample_legal(self.rng)
+        except (ValueError, IndexError):
+            raise ValueError(f"no legal action for seat {seat} at ply {state.ply}") from None
 
     def __repr__(self) -> str:
         return f"RandomBot(seed={self.seed})"

@@ -277,12 +277,12 @@ class MCTS:
                     if r < acc:
                         action = a
                         break
-            else:
+            elif self.rollout_policy == "heuristic":
                 legal = state.legal_actions()
-                if self.rollout_policy == "heuristic":
-                    action = greedy_choice(self.h, state, actor, legal, rng, width=4)
-                else:
-                    action = legal[rng.randrange(len(legal))]
+                action = greedy_choice(self.h, state, actor, legal, rng, width=4)
+            else:
+                # The same draw as legal[rng.randrange(len(legal))], without the list.
+                action = state.sample_legal(rng)
             state.apply_unchecked(action)
 
     # -- hidden information: a fresh determinization per iteration -------------------------

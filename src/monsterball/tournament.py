@@ -363,3 +363,73 @@ def games_csv(result: MatchResult) -> str:
 
 def match_json(result: MatchResult) -> str:
     return json.dumps(result.to_dict(), indent=2, sort_keys=True)
+
+
+# -- ratings with intervals, and the leaderboard across runs ------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    bot: str
+    elo: float
+    low: float
+    high: float
+    games: int
+
+
+def elo_with_intervals(
+    bots: Sequence[str], games: Sequence[MatchGame], *, samples: int = 200, seed: int = 0
+) -> list[Rating]:
+    """Elo ratings with 95% bootstrap intervals: the games of each pairing are resampled
+    with replacement ``samples`` times and the ratings refitted; the interval is the 2.5th
+    to 97.5th percentile of each bot's refitted rating. Sorted best first."""
+    import random
+
+    rng = random.Random(seed)
+    point = elo_ratings(bots, games)
+    groups: dict[tuple[str, ...], list[MatchGame]] = {}
+    for g in games:
+        groups.setdefault(tuple(sorted(g.seat_bots[:2])), []).append(g)
+    draws: dict[str, list[float]] = {b: [] for b in bots}
+    for _ in range(samples):
+        resampled = [rng.choice(group) for group in groups.values() for _ in group]
+        for bot, value in elo_ratings(bots, resampled, iterations=60).items():
+            draws[bot].append(value)
+    played = {b: sum(1 for g in games if b in g.seat_bots) for b in bots}
+    out = []
+    for bot in bots:
+        values = sorted(draws[bot])
+        low = values[int(0.025 * (len(values) - 1))] if values else point[bot]
+        high = values[math.ceil(0.975 * (len(values) - 1))] if values else point[bot]
+        out.append(Rating(bot, point[bot], min(low, point[bot]), max(high, point[bot]),
+                          played[bot]))  # fmt: skip
+    return sorted(out, key=lambda r: -r.elo)
+
+
+def leaderboard(
+    path: str | Path, game: str, options: Mapping[str, Any], *, samples: int = 200
+) -> list[Rating]:
+    """Elo over every match of ``game`` with these ``options`` stored at ``path`` (bots that
+    never met are linked through the ones they did meet; the virtual draws keep the fit
+    finite)."""
+    with sqlite3.connect(path) as db:
+        db.executescript(SCHEMA)
+        rows = db.execute(
+            "SELECT g.pairing, g.idx, g.seed, g.seat0, g.seat1, g.returns, g.plies, g.result, "
+            "g.seconds FROM games g JOIN matches m ON g.match_id = m.id "
+            "WHERE m.game = ? AND m.options = ? ORDER BY g.match_id, g.pairing, g.idx",
+            (game, json.dumps(dict(options), sort_keys=True)),
+        ).fetchall()
+    games = [
+        MatchGame(p, i, s, (a, b), tuple(json.loads(r)), pl, res, sec)
+        for p, i, s, a, b, r, pl, res, sec in rows
+    ]
+    bots = sorted({b for g in games for b in g.seat_bots})
+    return elo_with_intervals(bots, games, samples=samples) if bots else []
+
+
+def default_results_path() -> Path:
+    """The results file under the user's data directory (XDG_DATA_HOME on Linux)."""
+    from platformdirs import user_data_path
+
+    return user_data_path("monsterball") / "results.sqlite"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -87,6 +88,11 @@ class GameState:
         if top.actor(self) == CHANCE:
             return [a for a, _ in top.chance_outcomes(self)]
         return top.legal_actions(self)
+
+    def sample_legal(self, rng: random.Random) -> Action:
+        """A decision drawn uniformly from ``legal_actions()`` (decision nodes only), often
+        without listing them all: the fast path of random play and rollouts."""
+        return self.stack[-1].sample_legal(self, rng)
 
     def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
         if not self.stack:

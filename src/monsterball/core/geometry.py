@@ -33,7 +33,9 @@ Hex distance converts to cube coordinates: ``x = c - (r - (r & 1)) // 2``, ``z =
 
 from __future__ import annotations
 
+import os
 import string
+import sys
 from collections.abc import Iterator, Sequence
 from typing import Generic, TypeVar
 
@@ -84,6 +86,21 @@ class MaskSelector(Generic[T]):
             mask >>= 8
             k += 1
         return out
+
+    def nth(self, mask: int, n: int) -> T:
+        """``select(mask)[n]`` without building the list (random play draws one item)."""
+        k = 0
+        while True:
+            byte = mask & 0xFF
+            count = byte.bit_count()
+            if n < count:
+                found = self._chunks[k][byte]
+                if found is None:
+                    found = self._fill(k, byte)
+                return found[n]
+            n -= count
+            mask >>= 8
+            k += 1
 
     def _fill(self, k: int, byte: int) -> tuple[T, ...]:
         items = self._items
@@ -222,6 +239,20 @@ class Grid:
             frontier = grown
         return out
 
+    def steps_to(self, start: int, target: int, passable: int) -> int:
+        """Fewest steps from ``start`` to ``target`` through ``passable`` cells (-1: none):
+        a breadth-first search that stops as soon as it arrives."""
+        goal = 1 << target
+        seen = frontier = 1 << start
+        steps = 0
+        while frontier:
+            if seen & goal:
+                return steps
+            steps += 1
+            frontier = self.dilate(frontier) & passable & ~seen
+            seen |= frontier
+        return -1
+
     # -- per-kind rules ---------------------------------------------------------------------
 
     def _neighbours(self, cell: int) -> list[int]:
@@ -339,6 +370,30 @@ class HexGrid(Grid):
         return seen & free & ~(1 << start)
 
 
+# The compiled kernels (core/_fastgeo.pyx, built by scripts/build_fast.py), if built: the
+# functions above stay the reference and the fallback; MONSTERBALL_PURE=1 turns them off.
+try:
+    if os.environ.get("MONSTERBALL_PURE") or sys.byteorder != "little":
+        raise ImportError("pure-Python kernels requested")
+    from monsterball.core import _fastgeo  # type: ignore[attr-defined, unused-ignore]
+except ImportError:
+    _fastgeo = None
+
+FAST = _fastgeo is not None
+MaskSelector._select_py = MaskSelector.select  # type: ignore[attr-defined]
+if _fastgeo is not None:
+    MaskSelector.select = _fastgeo.mask_select  # type: ignore[method-assign]
+
+
+def accelerate(g: Grid) -> Grid:
+    """Point ``g``'s kernels at the compiled ones (when built and the board fits)."""
+    if _fastgeo is not None and g.size <= 384 and g.width < 63:
+        fast = _fastgeo.FastGrid(g)
+        for name in ("dilate", "reachable", "steps_to", "step_distances"):
+            g.__dict__[name] = getattr(fast, name)
+    return g
+
+
 _CACHE: dict[tuple[str, int, int], Grid] = {}
 
 
@@ -353,5 +408,5 @@ def grid(kind: str, width: int, height: int) -> Grid:
             found = HexGrid(width, height)
         else:
             raise ValueError(f"unknown grid kind '{kind}' (square or hex)")
-        _CACHE[key] = found
+        _CACHE[key] = accelerate(found)
     return found

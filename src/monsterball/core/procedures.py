@@ -21,6 +21,7 @@ state copies only the tuple of references, and positions can store the stack as 
 from __future__ import annotations
 
 import dataclasses
+import random
 import typing
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
@@ -51,6 +52,13 @@ class Procedure(Generic[S]):
     def legal_actions(self, state: S) -> list[Action]:
         """Decisions open to the acting seat (empty at chance and auto steps)."""
         return []
+
+    def sample_legal(self, state: S, rng: random.Random) -> Action:
+        """One legal decision drawn uniformly at random: random play and rollouts use this
+        instead of listing every action. The default lists them; a procedure with long lists
+        may override it with a faster draw of the same distribution."""
+        legal = self.legal_actions(state)
+        return legal[rng.randrange(len(legal))]
 
     def chance_outcomes(self, state: S) -> list[tuple[Action, Fraction]]:
         """Outcomes with exact probabilities (chance steps only)."""

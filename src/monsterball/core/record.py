@@ -11,6 +11,10 @@
     {"end": {"plies": 812, "result": "team A wins, A 5 - B 3", "returns": [1.0, -1.0],
              "hash": "..."}}
 
+A record may commit to its dice instead (games played online): the header carries
+``"seed": null`` and ``"dice_commitment"`` (SHA-256 of the seed's decimal text) and the end
+line reveals ``"dice_seed"``, so a record of an unfinished game never holds the seed.
+
 Line 1 is the header; every following line until ``end`` is one action, numbered from 1 with
 no gaps, taken by the seat named in ``by`` (or ``chance``). Every ``hash_every`` plies, and on
 the last action, the line carries the state hash after that action. ``seed`` is the seed of
@@ -30,7 +34,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from monsterball.core.actions import Action
-from monsterball.core.dice import SeededSampler
+from monsterball.core.dice import SeededSampler, is_seed_text, seed_commitment
 from monsterball.core.errors import MonsterballError, RecordError
 from monsterball.core.game import CHANCE, GameSpec, GameState
 from monsterball.core.registry import get_game
@@ -61,9 +65,18 @@ class GameRecord:
     players: dict[str, str] = field(default_factory=dict)
     actions: list[RecordedAction] = field(default_factory=list)
     end: dict[str, Any] | None = None
+    dice_commitment: str | None = None
+
+    @property
+    def dice_seed(self) -> int | None:
+        """The seed the dice were rolled from: the header's, or the one the end line reveals."""
+        if self.seed is not None:
+            return self.seed
+        revealed = (self.end or {}).get("dice_seed")
+        return int(revealed) if isinstance(revealed, str) and is_seed_text(revealed) else None
 
     def header(self) -> dict[str, Any]:
-        return {
+        header: dict[str, Any] = {
             "record": "monsterball",
             "format": RECORD_FORMAT,
             "game": self.game,
@@ -73,6 +86,9 @@ class GameRecord:
             "start": self.start,
             "players": self.players,
         }
+        if self.dice_commitment is not None:
+            header["dice_commitment"] = self.dice_commitment
+        return header
 
     def lines(self) -> Iterable[str]:
         yield _dump(self.header())
@@ -113,8 +129,14 @@ class Recorder:
         stream: IO[str] | None = None,
         hash_every: int = HASH_EVERY,
         from_start: bool = False,
+        committed_seed: int | None = None,
     ):
+        """``committed_seed``: record the dice seed committed to (header ``dice_commitment``)
+        and reveal it only on the end line, instead of writing ``seed`` in the header."""
+        if seed is not None and committed_seed is not None:
+            raise ValueError("a record either names its seed or commits to it, not both")
         self.state = state
+        self._reveal = committed_seed
         self.hash_every = hash_every
         self.stream = stream
         start = None if from_start else state.to_position()
@@ -127,6 +149,7 @@ class Recorder:
             seed=seed,
             start=start,
             players=dict(players or {}),
+            dice_commitment=None if committed_seed is None else seed_commitment(committed_seed),
         )
         self._write(_dump(self.record.header()))
 
@@ -162,6 +185,8 @@ class Recorder:
             "returns": list(state.returns()),
             "hash": state.state_hash(),
         }
+        if self._reveal is not None:
+            self.record.end["dice_seed"] = str(self._reveal)
         self._write(_dump({"end": self.record.end}))
 
 
@@ -173,10 +198,20 @@ def _is_fresh(state: GameState) -> bool:
 # -- reading ------------------------------------------------------------------------------
 
 HEADER_KEYS = frozenset(
-    ("record", "format", "game", "rules_version", "options", "seed", "start", "players")
+    (
+        "record",
+        "format",
+        "game",
+        "rules_version",
+        "options",
+        "seed",
+        "start",
+        "players",
+        "dice_commitment",
+    )
 )
 ACTION_KEYS = frozenset(("ply", "by", "action", "hash"))
-END_KEYS = frozenset(("plies", "result", "returns", "hash"))
+END_KEYS = frozenset(("plies", "result", "returns", "hash", "dice_seed"))
 
 
 def read_record(source: str | Path | IO[str]) -> GameRecord:
@@ -261,6 +296,9 @@ def _parse(lines: Iterator[str]) -> GameRecord:
     players = header.get("players", {})
     if not isinstance(players, dict) or not all(isinstance(v, str) for v in players.values()):
         raise RecordError("must be an object of strings", line=1, field="players")
+    commitment = header.get("dice_commitment")
+    if commitment is not None and not _is_sha256_hex(commitment):
+        raise RecordError("must be 64 lowercase hex digits", line=1, field="dice_commitment")
     record = GameRecord(
         game=header["game"],
         rules_version=header["rules_version"],
@@ -268,6 +306,7 @@ def _parse(lines: Iterator[str]) -> GameRecord:
         seed=seed,
         start=start,
         players=dict(players),
+        dice_commitment=commitment,
     )
     for number, raw in enumerate(lines, start=2):
         if not raw.strip():
@@ -311,6 +350,11 @@ def _end_line(data: dict[str, Any], number: int) -> dict[str, Any]:
     for key in ("result", "hash"):
         if key in end and not isinstance(end[key], str):
             raise RecordError("must be a string", line=number, field=key)
+    revealed = end.get("dice_seed")
+    if revealed is not None and not is_seed_text(revealed):
+        raise RecordError(
+            "must be the seed as a string of decimal digits", line=number, field="dice_seed"
+        )
     returns = end.get("returns", [])
     if not isinstance(returns, list) or not all(
         type(r) in (int, float) and math.isfinite(r) for r in returns
@@ -324,6 +368,12 @@ def _refuse_unknown(data: Mapping[str, Any], known: frozenset[str], number: int)
     unknown = set(data) - known
     if unknown:
         raise RecordError(f"unknown key(s) {', '.join(sorted(unknown))}", line=number)
+
+
+def _is_sha256_hex(value: object) -> bool:
+    return (
+        isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
+    )
 
 
 def _load(raw: str, number: int) -> dict[str, Any]:
@@ -412,9 +462,15 @@ def initial_state(record: GameRecord) -> tuple[GameSpec, GameState]:
 def replay(record: GameRecord, *, verify: bool = True, upto: int | None = None) -> ReplayReport:
     """Re-simulate a record. With ``verify``, check seats, hashes, the end line and (for a
     seeded record) that every chance outcome is the one the seed gives; the first problem is
-    returned as ``divergence`` with the state just before it."""
+    returned as ``divergence`` with the state just before it. A record that commits to its
+    dice must reveal, once finished, a seed whose SHA-256 is the commitment."""
     spec, state = initial_state(record)
-    sampler = SeededSampler(record.seed) if (verify and record.seed is not None) else None
+    if verify:
+        broken = _broken_commitment(record)
+        if broken is not None:
+            return ReplayReport(state, 0, broken)
+    seed = record.dice_seed
+    sampler = SeededSampler(seed) if (verify and seed is not None) else None
     if verify and record.rules_version != spec.rules_version:
         return ReplayReport(
             state,
@@ -514,6 +570,35 @@ def replay(record: GameRecord, *, verify: bool = True, upto: int | None = None) 
                 ),
             )
     return ReplayReport(state, done)
+
+
+def _broken_commitment(record: GameRecord) -> RecordError | None:
+    """What is wrong with the record's dice commitment, if anything."""
+    if record.dice_commitment is None:
+        return None
+    end_line = (record.actions[-1].line + 1) if record.actions else 2
+    if record.seed is not None:
+        if seed_commitment(record.seed) != record.dice_commitment:
+            return RecordError(
+                "the seed does not match the header's dice_commitment", line=1, field="seed"
+            )
+        return None
+    if record.end is None:
+        return None  # unfinished: the seed is still secret, the dice cannot be checked
+    revealed = record.end.get("dice_seed")
+    if revealed is None:
+        return RecordError(
+            "the game is over but its dice seed was not revealed", line=end_line, field="dice_seed"
+        )
+    actual = seed_commitment(int(revealed))
+    if actual != record.dice_commitment:
+        return RecordError(
+            f"the revealed dice seed hashes to {actual}, but the game committed to "
+            f"{record.dice_commitment} before the first roll",
+            line=end_line,
+            field="dice_seed",
+        )
+    return None
 
 
 def record_to_string(record: GameRecord) -> str:

@@ -6,6 +6,7 @@ side and a restart is just a new app over the same database.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -13,18 +14,23 @@ from contextlib import asynccontextmanager
 from importlib import resources
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from monsterball.core.record import record_to_string
 from monsterball.core.registry import all_games
+from monsterball.web.limits import ClientLimits, Limits
 from monsterball.web.live import BOT_LEVELS, MODES, Rejected
 from monsterball.web.rooms import Room, Rooms, Watcher
+from monsterball.web.security import HEADERS, SecurityHeaders, SocketCounter, origin_allowed
 from monsterball.web.store import DEFAULT_DB_URL, Store
+from monsterball.web.thinking import ThinkingPool
+from monsterball.web.ui import install as install_ui
 
 MAX_BODY_BYTES = 64 * 1024
 MAX_MESSAGE_BYTES = 4 * 1024
@@ -40,11 +46,16 @@ STATUS = {
     "finished": 409,
     "not-finished": 409,
     "too-large": 413,
+    "too-many": 429,
     "server-error": 500,
 }
 STATIC = resources.files("monsterball.web") / "static"
 SERVER_ERROR = "the server could not do that (it is logged); nothing was changed, try again"
 log = logging.getLogger("monsterball.web")
+
+
+# seat name -> bot level
+BotSeats = dict[Annotated[str, Field(max_length=8)], Annotated[str, Field(max_length=40)]]
 
 
 class NewGame(BaseModel):
@@ -57,7 +68,8 @@ class NewGame(BaseModel):
     )
     mode: Literal["hotseat", "bot", "online"] = "hotseat"
     coaches: int = Field(default=2, ge=1, le=8)
-    bots: dict[str, str] = Field(default_factory=dict, max_length=8)
+    bots: BotSeats = Field(default_factory=dict, max_length=8)
+    # Hot-seat and bot games only: online, the server chooses the dice in secret.
     seed: int | None = Field(default=None, ge=0, lt=2**62)
 
 
@@ -71,30 +83,66 @@ class Fork(BaseModel):
     ply: int = Field(ge=0)
     mode: Literal["hotseat", "bot", "online"] = "hotseat"
     coaches: int = Field(default=2, ge=1, le=8)
-    bots: dict[str, str] = Field(default_factory=dict, max_length=8)
+    bots: BotSeats = Field(default_factory=dict, max_length=8)
 
 
-def error(code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message}, status_code=STATUS.get(code, 400))
+def error(code: str, message: str, retry_after: int | None = None) -> JSONResponse:
+    # The security headers here too: a 500 is answered outside the middleware.
+    headers = {name.decode(): value.decode() for name, value in HEADERS}
+    if retry_after is not None:
+        headers["retry-after"] = str(retry_after)
+    return JSONResponse(
+        {"error": code, "message": message}, status_code=STATUS.get(code, 400), headers=headers
+    )
 
 
-def create_app(db_url: str = DEFAULT_DB_URL, *, store: Store | None = None) -> FastAPI:
+def address(connection: Request | WebSocket) -> str:
+    return connection.client.host if connection.client else "unknown"
+
+
+def create_app(
+    db_url: str = DEFAULT_DB_URL, *, store: Store | None = None, limits: Limits | None = None
+) -> FastAPI:
     store = store or Store(db_url)
-    rooms = Rooms(store)
+    limits = limits or Limits()
+    pool = ThinkingPool(limits.bot_workers, limits.max_bot_seconds)
+    rooms = Rooms(store, pool, rooms_per_address=limits.rooms_per_address)
+    clients = ClientLimits(limits)
+    sockets = SocketCounter(limits.sockets_per_address)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        resuming = asyncio.create_task(rooms.resume())  # games a restart left to dice or bots
         yield
+        tasks = [resuming, *rooms.background()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        pool.close()
         store.close()
 
     app = FastAPI(title="monsterball", lifespan=lifespan)
     app.state.rooms = rooms
+    app.state.limits = clients
 
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+    app.add_middleware(SecurityHeaders)  # outermost: its headers go on every answer
 
     @app.exception_handler(Rejected)
     async def rejected(_: Request, exc: Rejected) -> JSONResponse:
-        return error(exc.code, exc.message)
+        return error(exc.code, exc.message, exc.retry_after)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        # Routing and body-parsing errors, in the API's own shape.
+        code = {404: "not-found", 413: "too-large"}.get(exc.status_code, "bad-request")
+        response = error(code, str(exc.detail))
+        response.status_code = exc.status_code
+        return response
+
+    @app.exception_handler(RecursionError)
+    async def too_deep(_: Request, exc: RecursionError) -> JSONResponse:
+        return error("bad-request", "the JSON body is nested too deeply")
 
     @app.exception_handler(Exception)
     async def failed(_: Request, exc: Exception) -> JSONResponse:
@@ -118,6 +166,15 @@ def create_app(db_url: str = DEFAULT_DB_URL, *, store: Store | None = None) -> F
     app.get("/play/{game_id}", include_in_schema=False)(page)
     app.get("/replay/{game_id}", include_in_schema=False)(page)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+
+    def admit_new_game(request: Request) -> str:
+        """Counts a new game against its address's limit (429 past it); the address."""
+        client = address(request)
+        clients.new_game(client)
+        return client
+
+    # The browser client's own routes (rules pages, rematch, odds).
+    install_ui(app, rooms, store, admit_new_game)
 
     # -- API -----------------------------------------------------------------------------
 
@@ -143,7 +200,8 @@ def create_app(db_url: str = DEFAULT_DB_URL, *, store: Store | None = None) -> F
         }
 
     @app.post("/api/games", status_code=201)
-    async def create(body: NewGame) -> dict[str, Any]:
+    async def create(body: NewGame, request: Request) -> dict[str, Any]:
+        clients.new_game(address(request))
         room = await rooms.create(
             game=body.game,
             preset=body.preset,
@@ -153,26 +211,9 @@ def create_app(db_url: str = DEFAULT_DB_URL, *, store: Store | None = None) -> F
             coaches=body.coaches,
             bots=body.bots,
             seed=body.seed,
+            address=address(request),
         )
-        return created(room)
-
-    def created(room: Room) -> dict[str, Any]:
-        live = room.live
-        return {
-            "id": live.id,
-            "game": live.summary(),
-            "chairs": [
-                {
-                    "name": c.name,
-                    "seat": c.seat,
-                    "kind": c.kind,
-                    "token": c.token if c.kind == "human" else None,
-                    "url": f"/play/{live.id}?token={c.token}" if c.kind == "human" else None,
-                }
-                for c in live.chairs
-            ],
-            "watch": f"/play/{live.id}",
-        }
+        return room.hand_out()
 
     @app.get("/api/games")
     async def list_games(
@@ -192,6 +233,7 @@ def create_app(db_url: str = DEFAULT_DB_URL, *, store: Store | None = None) -> F
                     "moves": r.plies,
                     "updated": r.updated_at.isoformat(),
                     "parent": r.parent_id,
+                    "seeded": r.was_seeded,
                 }
                 for r in rows
             ]
@@ -199,16 +241,23 @@ def create_app(db_url: str = DEFAULT_DB_URL, *, store: Store | None = None) -> F
 
     @app.get("/api/games/{game_id}")
     async def game_state(
-        game_id: str, token: Annotated[str | None, Query(max_length=64)] = None
+        game_id: str,
+        token: Annotated[str | None, Query(max_length=64)] = None,
+        seat_token: Annotated[str | None, Header(max_length=64)] = None,
     ) -> dict[str, Any]:
+        """The state for the seat of ``token`` (or the ``Seat-Token`` header, which keeps it
+        out of URLs and logs); a spectator's without either."""
         room = await rooms.get(game_id)
-        return room.live.message_for(room.live.chair_for(token))
+        return room.live.message_for(room.live.chair_for(seat_token or token))
 
     @app.post("/api/games/{game_id}/act")
-    async def act(game_id: str, body: Act) -> dict[str, Any]:
+    async def act(game_id: str, body: Act, request: Request) -> dict[str, Any]:
+        clients.move(address(request))
         room = await rooms.get(game_id)
-        await rooms.submit(room, body.token, body.action, body.ply)
-        return room.live.message_for(room.live.chair_for(body.token))
+        chair = room.live.chair_for(body.token)
+        clients.move_by(seat_key(room, chair))
+        await rooms.submit(room, chair, body.action, body.ply)
+        return room.live.message_for(chair)
 
     @app.get("/api/games/{game_id}/text")
     async def game_text(
@@ -256,7 +305,8 @@ def create_app(db_url: str = DEFAULT_DB_URL, *, store: Store | None = None) -> F
         )
 
     @app.post("/api/games/{game_id}/fork", status_code=201)
-    async def fork(game_id: str, body: Fork) -> dict[str, Any]:
+    async def fork(game_id: str, body: Fork, request: Request) -> dict[str, Any]:
+        clients.new_game(address(request))
         row = store.get(game_id)
         if row is None:
             raise Rejected("not-found", f"no game '{game_id}'")
@@ -273,16 +323,40 @@ def create_app(db_url: str = DEFAULT_DB_URL, *, store: Store | None = None) -> F
             mode=body.mode,
             coaches=body.coaches,
             bots=body.bots,
-            seed=rooms.fork_seed(row, body.ply),
+            seed=None,  # new dice, chosen in secret
             start=state.to_position(),
             parent=(row.id, body.ply),
+            address=address(request),
         )
-        return created(room)
+        return room.hand_out()
 
     # -- WebSocket -----------------------------------------------------------------------
 
     @app.websocket("/ws/{game_id}")
     async def socket(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
+        if not origin_allowed(websocket.scope["headers"], limits.allowed_origins):
+            # Another site's page opening a socket as its visitor: refused at the handshake.
+            await websocket.close(code=1008)
+            return
+        client = address(websocket)
+        if not sockets.enter(client):
+            await websocket.accept()
+            await websocket.send_json(
+                ws_error(
+                    "too-many",
+                    f"this address has {limits.sockets_per_address} sockets open already",
+                )
+            )
+            await websocket.close(code=1008)
+            return
+        try:
+            await play_socket(websocket, game_id, token, client)
+        finally:
+            sockets.leave(client)
+
+    async def play_socket(
+        websocket: WebSocket, game_id: str, token: str | None, client: str
+    ) -> None:
         await websocket.accept()
         try:
             room = await rooms.get(game_id)
@@ -296,8 +370,10 @@ def create_app(db_url: str = DEFAULT_DB_URL, *, store: Store | None = None) -> F
         try:
             await websocket.send_json(room.live.message_for(chair))
             while True:
-                raw = await websocket.receive_text()
-                reply = await handle(room, chair, raw)
+                received = await websocket.receive()
+                if received["type"] == "websocket.disconnect":
+                    break
+                reply = await handle(room, watcher, client, received)
                 if reply is not None:
                     await websocket.send_json(reply)
         except WebSocketDisconnect:
@@ -305,13 +381,24 @@ def create_app(db_url: str = DEFAULT_DB_URL, *, store: Store | None = None) -> F
         finally:
             rooms.unwatch(room, watcher)
 
-    async def handle(room: Room, chair: Any, raw: str) -> dict[str, Any] | None:
-        if len(raw.encode()) > MAX_MESSAGE_BYTES:
+    async def handle(
+        room: Room, watcher: Watcher, client: str, received: Message
+    ) -> dict[str, Any] | None:
+        chair = watcher.chair
+        raw = received.get("text")
+        size = len(raw.encode()) if raw is not None else len(received.get("bytes") or b"")
+        if size > MAX_MESSAGE_BYTES:
+            # Longer messages are cut short before they get here (web/frames.py), still longer
+            # than this, so the reply is the same at any size.
             return ws_error("too-large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
+        if raw is None:
+            return ws_error("bad-json", "messages are JSON text, not binary")
         try:
             message = json.loads(raw)
         except json.JSONDecodeError as exc:
             return ws_error("bad-json", f"not JSON: {exc.msg} at character {exc.pos}")
+        except RecursionError:
+            return ws_error("bad-json", "the JSON is nested too deeply")
         if not isinstance(message, dict):
             return ws_error("bad-json", "a message must be a JSON object")
         kind = message.get("type")
@@ -319,17 +406,30 @@ def create_app(db_url: str = DEFAULT_DB_URL, *, store: Store | None = None) -> F
             return {"type": "pong"}
         if kind == "state":
             return room.live.message_for(chair)
+        if kind == "seat":  # the token in a message, not in the socket's URL (and logs)
+            token = message.get("token")
+            if not isinstance(token, str) or len(token) > 64:
+                return ws_error("bad-request", "a seat message needs 'token' (text)")
+            try:
+                watcher.chair = room.live.chair_for(token)
+            except Rejected as exc:
+                return ws_error(exc.code, exc.message)
+            return room.live.message_for(watcher.chair)
         if kind != "act":
-            return ws_error("bad-request", f"unknown message type {kind!r} (act, state, ping)")
+            return ws_error(
+                "bad-request", f"unknown message type {kind!r} (act, state, seat, ping)"
+            )
         action, ply = message.get("action"), message.get("ply")
         if not isinstance(action, str) or not isinstance(ply, int) or isinstance(ply, bool):
             return ws_error(
                 "bad-request", "an act message needs 'action' (text) and 'ply' (number)"
             )
         try:
-            await rooms.submit(room, chair.token if chair else None, action, ply)
+            clients.move(client)
+            clients.move_by(seat_key(room, chair))
+            await rooms.submit(room, chair, action, ply)
         except Rejected as exc:
-            return ws_error(exc.code, exc.message)
+            return ws_error(exc.code, exc.message, exc.retry_after)
         except Exception:  # the store failed: the move was not applied, the socket stays open
             log.exception("game %s: could not make move %r", room.live.id, action)
             return ws_error("server-error", SERVER_ERROR)
@@ -371,5 +471,13 @@ class BodyLimit:
         await response(scope, receive, send)
 
 
-def ws_error(code: str, message: str) -> dict[str, Any]:
-    return {"type": "error", "error": code, "message": message}
+def seat_key(room: Room, chair: Any) -> str | None:
+    """What the per-seat move limit counts by (the token's chair, never the token)."""
+    return f"{room.live.id}/{chair.name}" if chair is not None else None
+
+
+def ws_error(code: str, message: str, retry_after: int | None = None) -> dict[str, Any]:
+    reply: dict[str, Any] = {"type": "error", "error": code, "message": message}
+    if retry_after is not None:
+        reply["retry_after"] = retry_after
+    return reply

@@ -8,6 +8,7 @@ network. The state changes only after its move is stored (see :mod:`monsterball.
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
 import secrets
 from collections.abc import Callable, Mapping, Sequence
@@ -16,7 +17,7 @@ from typing import Any
 
 from monsterball.bots import DIFFICULTIES, Bot, bot_for_difficulty, make_bot
 from monsterball.core.actions import Action
-from monsterball.core.dice import SeededSampler, derive_seed
+from monsterball.core.dice import SeededSampler, derive_seed, seed_commitment
 from monsterball.core.errors import MonsterballError
 from monsterball.core.game import CHANCE, TERMINAL, GameSpec, GameState
 from monsterball.core.registry import get_game
@@ -31,23 +32,30 @@ _SPLIT = re.compile(r"[\s\-@>]+")
 
 
 class Rejected(Exception):
-    """An action the room refuses; ``code`` is machine-readable, the message is for people."""
+    """An action the room refuses; ``code`` is machine-readable, the message is for people;
+    ``retry_after``: seconds to wait before asking again (a limit was reached)."""
 
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: str, message: str, *, retry_after: int | None = None):
         super().__init__(message)
         self.code = code
         self.message = message
+        self.retry_after = retry_after
 
 
 @dataclass
 class Chair:
-    """A coach's place at the table: which seat (team) it acts for, and who sits in it."""
+    """A coach's place at the table: which seat (team) it acts for, and who sits in it.
+
+    Only the SHA-256 of the chair's secret token is kept (and stored), so a copy of the
+    database acts for no seat; ``token`` holds the token itself only in a new game's chairs,
+    to hand out once."""
 
     name: str
     seat: int
     kind: str  # "human" or "bot"
     bot: str | None
-    token: str
+    token_hash: str
+    token: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -55,16 +63,27 @@ class Chair:
             "seat": self.seat,
             "kind": self.kind,
             "bot": self.bot,
-            "token": self.token,
+            "token_hash": self.token_hash,
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Chair:
-        return cls(data["name"], data["seat"], data["kind"], data.get("bot"), data["token"])
+        # Games stored before tokens were hashed hold the token itself.
+        digest = data["token_hash"] if "token_hash" in data else hash_token(data["token"])
+        return cls(data["name"], data["seat"], data["kind"], data.get("bot"), digest)
+
+    def holds(self, token: str) -> bool:
+        """``token`` is this chair's (compared in constant time)."""
+        return secrets.compare_digest(self.token_hash, hash_token(token))
 
 
 def new_token() -> str:
     return secrets.token_urlsafe(18)
+
+
+def hash_token(token: str) -> str:
+    # The token has 144 random bits: a plain hash is enough (nothing to guess from).
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def make_chairs(spec: GameSpec, coaches: int, bots: Mapping[str, str]) -> list[Chair]:
@@ -84,7 +103,8 @@ def make_chairs(spec: GameSpec, coaches: int, bots: Mapping[str, str]) -> list[C
             chair_name = seat_name if per_seat == 1 else f"{seat_name}-{turn + 1}"
             bot_level = bots.get(seat_name)
             kind = "bot" if bot_level else "human"
-            chairs.append(Chair(chair_name, seat, kind, bot_level, new_token()))
+            token = new_token()
+            chairs.append(Chair(chair_name, seat, kind, bot_level, hash_token(token), token))
     return chairs
 
 
@@ -167,7 +187,7 @@ class LiveGame:
         spec = get_game(row.game)
         options = spec.options_type.from_dict(row.options)
         state = spec.from_position(row.start) if row.start else spec.new_game(options)
-        return cls(row, state, SeededSampler(row.seed))
+        return cls(row, state, SeededSampler(row.game_seed))
 
     @classmethod
     def load(cls, row: GameRow, moves: Sequence[StoredMove]) -> LiveGame:
@@ -214,9 +234,9 @@ class LiveGame:
     def chair_for(self, token: str | None) -> Chair | None:
         if not token:
             return None
-        for chair in self.chairs:
-            if secrets.compare_digest(chair.token, token):
-                return chair
+        found = [chair for chair in self.chairs if chair.holds(token)]  # no early exit
+        if found:
+            return found[0]
         raise Rejected("bad-token", "this link's seat token is not valid for this game")
 
     def is_hotseat(self) -> bool:
@@ -267,9 +287,13 @@ class LiveGame:
     def roll(self) -> Action:
         return self.sampler.choose(self.state.chance_outcomes())
 
+    def bot_seed(self) -> int:
+        """The seed of the bot to move now: from the (secret) dice seed and the ply, so nobody
+        can predict a bot's move, and a restarted server asks it the same question."""
+        return derive_seed(self.row.game_seed, self.state.ply)
+
     def bot_move(self, chair: Chair) -> Action:
-        # Seeded by the ply, so a restarted server asks a bot exactly what it asked before.
-        bot = new_bot(self.spec.id, chair.bot or "easy", derive_seed(self.row.seed, self.state.ply))
+        bot = new_bot(self.spec.id, chair.bot or "easy", self.bot_seed())
         return bot.choose(self.state, chair.seat)
 
     def stored_move(self, action: Action) -> StoredMove:
@@ -342,4 +366,9 @@ class LiveGame:
             "result": self.state.result_text(),
             "ply": self.state.ply,
             "parent": self.row.parent_id,
+            # Fair dice (docs/web.md): the seed's hash from the first message, the seed itself
+            # once the game is over; ``seeded``: the creator chose the seed.
+            "seeded": self.row.was_seeded,
+            "dice_commitment": seed_commitment(self.row.game_seed),
+            "dice_seed": str(self.row.game_seed) if self.state.is_terminal() else None,
         }

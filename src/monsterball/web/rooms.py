@@ -1,14 +1,17 @@
 """The server's rooms: live games in memory, their locks and watchers, and the store behind.
 
 Every change follows one order: check the submission against the live state (nothing changes
-if it is wrong), store the move, apply it, then tell every watcher. Dice and bot moves that
-follow a human's move are made the same way before the lock is released.
+if it is wrong), store the move, apply it, then tell every watcher. Dice (and ``easy`` bots,
+one random draw each) that follow a move are made the same way at once; a bot that thinks
+is asked in the worker pool (:mod:`monsterball.web.thinking`) by a task of the room's own, so
+no request waits for it, and a restarted server starts those tasks again (``resume``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 import secrets
 import time
 from collections import OrderedDict
@@ -18,20 +21,35 @@ from typing import Any
 
 import anyio
 
-from monsterball.core.dice import derive_seed
 from monsterball.core.errors import MonsterballError
-from monsterball.core.game import GameState
+from monsterball.core.game import CHANCE, GameState
 from monsterball.core.record import GameRecord, Recorder
 from monsterball.core.registry import get_game
 from monsterball.web.live import LOG_TAIL, MODES, Chair, LiveGame, Rejected, make_chairs
 from monsterball.web.store import GameRow, StaleMove, Store, StoredMove
+from monsterball.web.thinking import (
+    Decision,
+    OverBudget,
+    ThinkingPool,
+    check_level,
+    fallback_move,
+    thinks_inline,
+)
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 CHECKPOINT_EVERY = 64
 HISTORIES_KEPT = 16  # replays kept in memory (a long game's is a few hundred kB)
 # Automatic moves (dice, bots) stored per transaction: at most this many, or this long.
 AUTO_BATCH = 256
-AUTO_SECONDS = 0.2
+AUTO_SECONDS = 0.05  # computed on the event loop: other rooms wait at most about this long
+RETRY_SECONDS = (1.0, 60.0)  # a dropped room is resumed after 1 s, doubling up to 60 s
+SECRET_SEED_BITS = 128
+SEED_COLUMN_MAX = 2**63  # seeds from here up are kept only as text (GameRow.seed_text)
+log = logging.getLogger("monsterball.web")
+
+
+def new_secret_seed() -> int:
+    return secrets.randbits(SECRET_SEED_BITS)
 
 
 @dataclass(eq=False)
@@ -45,9 +63,36 @@ class Room:
     live: LiveGame
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: set[Watcher] = field(default_factory=set)
+    thinking: asyncio.Task[None] | None = None  # a bot of this room thinking in the pool
+    # The chairs' tokens, only in the room a request has just created (the store keeps
+    # their hashes): handed out once in the answer.
+    new_tokens: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.live.log_limit = LOG_TAIL
+
+    def hand_out(self) -> dict[str, Any]:
+        """The answer to the request that created this room: every chair with its token and
+        link (handed out once, then forgotten) and the spectators' link."""
+        live = self.live
+        tokens, self.new_tokens = self.new_tokens, {}
+        return {
+            "id": live.id,
+            "game": live.summary(),
+            "chairs": [
+                {
+                    "name": c.name,
+                    "seat": c.seat,
+                    "kind": c.kind,
+                    "token": tokens.get(c.name) if c.kind == "human" else None,
+                    "url": (
+                        f"/play/{live.id}?token={tokens[c.name]}" if c.kind == "human" else None
+                    ),
+                }
+                for c in live.chairs
+            ],
+            "watch": f"/play/{live.id}",
+        }
 
 
 @dataclass
@@ -60,12 +105,24 @@ class Replay:
 
 
 class Rooms:
-    def __init__(self, store: Store, *, new_seed: Callable[[], int] | None = None):
+    def __init__(
+        self,
+        store: Store,
+        pool: ThinkingPool,
+        *,
+        rooms_per_address: int = 0,
+        new_seed: Callable[[], int] = new_secret_seed,
+    ):
         self.store = store
+        self.pool = pool
         self.rooms: dict[str, Room] = {}
         self._loading = asyncio.Lock()
         self._histories: OrderedDict[tuple[str, int], Replay] = OrderedDict()
-        self._new_seed = new_seed or (lambda: secrets.randbits(62))
+        self._new_seed = new_seed
+        self.rooms_per_address = rooms_per_address
+        self._created_by: dict[str, set[str]] = {}  # address -> rooms it created (live ones)
+        self._retry_after: dict[str, float] = {}  # game -> next delay for resuming it
+        self._retries: set[asyncio.Task[None]] = set()
 
     # -- creating and finding ------------------------------------------------------------
 
@@ -82,9 +139,25 @@ class Rooms:
         seed: int | None,
         start: dict[str, Any] | None = None,
         parent: tuple[str, int] | None = None,
+        address: str | None = None,
     ) -> Room:
+        """A new game; ``seed`` only for hot-seat and bot games (online, the server alone
+        chooses the dice, in secret); ``address``: the client's, for the cap on its rooms."""
         if mode not in MODES:
             raise Rejected("bad-request", f"mode must be one of {', '.join(MODES)}, not '{mode}'")
+        if seed is not None and mode == "online":
+            raise Rejected(
+                "bad-request",
+                "an online room cannot take a seed: the server chooses its dice in secret and "
+                "reveals the seed when the game ends (seeds are for hot-seat and bot games)",
+            )
+        for level in bots.values():
+            try:
+                check_level(level, self.pool.max_seconds)
+            except OverBudget as exc:
+                raise Rejected("bad-request", str(exc)) from None
+        if address is not None:
+            self._check_room_cap(address)
         try:
             spec = get_game(game)
             chosen = {**options, **spec.options_type.parse_assignments(settings)}
@@ -100,13 +173,16 @@ class Rooms:
             raise Rejected(
                 "bad-request", "a game against a bot needs a bot seat (bots: {B: level})"
             )
+        dice_seed = seed if seed is not None else self._new_seed()
         row = GameRow(
             id=secrets.token_hex(8),
             game=spec.id,
             preset=preset,
             rules_version=spec.rules_version,
             options=opts.to_dict(),
-            seed=seed if seed is not None else self._new_seed(),
+            seed=dice_seed if dice_seed < SEED_COLUMN_MAX else -1,
+            seed_text=str(dice_seed),
+            seeded=seed is not None,
             start=start,
             mode=mode,
             chairs=[c.to_dict() for c in chairs],
@@ -119,12 +195,32 @@ class Rooms:
         live = LiveGame.start(row)
         row.result = live.state.result_text()
         await anyio.to_thread.run_sync(self.store.create, row)
-        room = Room(live)
+        room = Room(live, new_tokens={c.name: c.token for c in chairs if c.token})
         self.rooms[row.id] = room
+        if address is not None:
+            self._created_by.setdefault(address, set()).add(row.id)
         await self.advance(room)
         return room
 
+    def _check_room_cap(self, address: str) -> None:
+        if self.rooms_per_address <= 0:
+            return
+        mine = self._created_by.get(address, set())
+        for game_id in list(mine):
+            room = self.rooms.get(game_id)
+            if room is None or room.live.state.is_terminal():
+                mine.discard(game_id)
+        if len(mine) >= self.rooms_per_address:
+            raise Rejected(
+                "too-many",
+                f"this address already has {len(mine)} games in progress (at most "
+                f"{self.rooms_per_address}); finish one before starting another",
+            )
+
     async def get(self, game_id: str) -> Room:
+        """The room of a game, loaded from the store if need be. Makes no move: a game left
+        waiting for its dice or a bot by a restart is moved on by ``resume``, never by a
+        reader."""
         room = self.rooms.get(game_id)
         if room is not None:
             return room
@@ -133,8 +229,19 @@ class Rooms:
             if room is None:
                 room = Room(await self._load(game_id))
                 self.rooms[game_id] = room
-        await self.advance(room)  # a restart may have stopped between a move and its dice
         return room
+
+    async def resume(self) -> None:
+        """After a restart: roll the dice and start the bots of every game waiting for them."""
+        pending = await anyio.to_thread.run_sync(self.store.pending)
+        for game_id in pending:
+            try:
+                room = await self.get(game_id)
+                await self.advance(room)
+                if room.live.automatic() is None:
+                    await anyio.to_thread.run_sync(self.store.set_automatic, game_id, False)
+            except Exception:
+                log.exception("game %s could not be resumed", game_id)
 
     async def _load(self, game_id: str) -> LiveGame:
         row = await anyio.to_thread.run_sync(self.store.get, game_id)
@@ -145,10 +252,9 @@ class Rooms:
 
     # -- playing -------------------------------------------------------------------------
 
-    async def submit(self, room: Room, token: str | None, text: str, based_on: int) -> None:
+    async def submit(self, room: Room, chair: Chair | None, text: str, based_on: int) -> None:
         async with room.lock:
             live = room.live
-            chair = live.chair_for(token)
             action = live.check_submission(chair, text, based_on)
             await self._store_and_apply(live, action)
         await self.advance(room, unseen=True)
@@ -158,10 +264,16 @@ class Rooms:
         after = live.state.clone()
         after.apply_unchecked(action)
         status = "finished" if after.is_terminal() else "playing"
+        actor = after.current_player()
+        automatic = actor == CHANCE or any(c.kind == "bot" for c in live.chairs if c.seat == actor)
         try:
             await anyio.to_thread.run_sync(
                 lambda: self.store.append(
-                    live.id, [move], status=status, result=after.result_text()
+                    live.id,
+                    [move],
+                    status=status,
+                    result=after.result_text(),
+                    automatic=automatic,
                 )
             )
         except StaleMove as exc:
@@ -169,12 +281,13 @@ class Rooms:
         live.commit(action)
 
     async def advance(self, room: Room, *, unseen: bool = False) -> None:
-        """Roll dice and let bots move until a human must act (or the game ends), telling the
-        watchers after each stored batch; ``unseen``: they have not been told of the last move.
+        """Roll dice (and let ``easy`` bots move) until a human or a thinking bot must act, or
+        the game ends, telling the watchers after each stored batch; ``unseen``: they have not
+        been told of the last move. A thinking bot is then asked by the room's own task.
 
-        Automatic moves are applied first and stored in batches (one transaction per bot
-        decision that takes a while, or per AUTO_BATCH moves): if storing fails, the room is
-        dropped and rebuilt from the store, and watchers are only ever told of stored moves."""
+        Automatic moves are applied first and stored in batches (per AUTO_BATCH moves or
+        AUTO_SECONDS): if storing fails, the room is dropped and rebuilt from the store, and
+        watchers are only ever told of stored moves."""
         while True:
             async with room.lock:
                 live = room.live
@@ -183,28 +296,96 @@ class Rooms:
                 try:
                     while len(batch) < AUTO_BATCH and time.monotonic() - started < AUTO_SECONDS:
                         who = live.automatic()
-                        if who is None:
+                        if who is None or _thinks(who):
                             break
-                        if isinstance(who, Chair):  # a bot may think for a while
-                            action = await anyio.to_thread.run_sync(live.bot_move, who)
-                        else:
-                            action = live.roll()
+                        action = live.bot_move(who) if isinstance(who, Chair) else live.roll()
                         batch.append(live.stored_move(action))
                         live.commit(action)
                     if batch:
-                        status, result = live.status(), live.state.result_text()
-                        store = functools.partial(self.store.append, status=status, result=result)
+                        store = functools.partial(
+                            self.store.append,
+                            status=live.status(),
+                            result=live.state.result_text(),
+                            automatic=live.automatic() is not None,
+                        )
                         await anyio.to_thread.run_sync(store, live.id, batch)
                 except Exception:
-                    self.rooms.pop(live.id, None)
+                    self._drop(live.id)
                     raise
             if batch:
                 unseen = True
             if unseen:
                 await self.broadcast(room)
                 unseen = False
-            if not batch or live.automatic() is None:
+            who = live.automatic()
+            if _thinks(who):
+                self._start_thinking(room)
                 return
+            if not batch or who is None:
+                return
+
+    def _start_thinking(self, room: Room) -> None:
+        if room.thinking is None or room.thinking.done():
+            room.thinking = asyncio.create_task(self._think(room))
+
+    async def _think(self, room: Room) -> None:
+        """Ask the pool for the room's bot moves while a thinking bot is to act."""
+        live = room.live
+        try:
+            while True:
+                who = live.automatic()
+                if not isinstance(who, Chair) or not _thinks(who):
+                    return
+                ply, seed = live.state.ply, live.bot_seed()
+                decision = Decision(
+                    live.spec.id, live.state.to_position(), who.seat, who.bot or "easy", seed
+                )
+                notation = await self.pool.choose(decision)
+                async with room.lock:
+                    if self.rooms.get(live.id) is not room or live.state.ply != ply:
+                        return  # the room was rebuilt meanwhile
+                    action = self._bot_action(live, notation, seed)
+                    await self._store_and_apply(live, action)
+                await self.advance(room, unseen=True)
+        except Exception:
+            log.exception("game %s: a bot could not move", live.id)
+            self._drop(live.id)
+
+    def background(self) -> list[asyncio.Task[None]]:
+        """The tasks moving games on by themselves (bots thinking, resumes), to stop them."""
+        thinking = [r.thinking for r in self.rooms.values() if r.thinking is not None]
+        return [*thinking, *self._retries]
+
+    def _drop(self, game_id: str) -> None:
+        """Forget a room whose automatic moves failed (the store, a bot): it is rebuilt from
+        the store and moved on again a little later, never by a reader."""
+        self.rooms.pop(game_id, None)
+        delay = self._retry_after.get(game_id, RETRY_SECONDS[0])
+        self._retry_after[game_id] = min(2 * delay, RETRY_SECONDS[1])
+
+        async def again() -> None:
+            await asyncio.sleep(delay)
+            try:
+                await self.advance(await self.get(game_id))
+            except Exception:
+                log.exception("game %s could not be resumed", game_id)
+            else:
+                self._retry_after.pop(game_id, None)
+
+        task = asyncio.get_running_loop().create_task(again())
+        self._retries.add(task)
+        task.add_done_callback(self._retries.discard)
+
+    @staticmethod
+    def _bot_action(live: LiveGame, notation: str | None, seed: int) -> Any:
+        if notation is not None:
+            try:
+                action = live.spec.parse_action(notation)
+                live.state.check(action, seat=live.state.current_player())
+                return action
+            except MonsterballError:
+                log.error("game %s: a bot chose %r, which is not legal", live.id, notation)
+        return fallback_move(live.state, seed)
 
     # -- watching ------------------------------------------------------------------------
 
@@ -275,12 +456,17 @@ class Rooms:
             who = (chair.bot or "bot") if chair.kind == "bot" else "human"
             name = live.spec.seat_name(chair.seat)
             kinds[name] = who if name not in kinds else f"{kinds[name]}, {who}"
-        recorder = Recorder(replay.checkpoints[0].clone(), seed=row.seed, players=kinds)
+        # The seed is only in the end line, so a record of a game in progress never holds it.
+        recorder = Recorder(
+            replay.checkpoints[0].clone(), seed=None, committed_seed=row.game_seed, players=kinds
+        )
         for text in replay.actions:
             recorder.apply(live.spec.parse_action(text), checked=False)
         if recorder.state.is_terminal():
             recorder.finish()
         return recorder.record
 
-    def fork_seed(self, parent: GameRow, ply: int) -> int:
-        return derive_seed(parent.seed ^ self._new_seed(), ply)
+
+def _thinks(who: str | Chair | None) -> bool:
+    """``who`` is a bot that thinks in the pool (not the dice, a human or an ``easy`` bot)."""
+    return isinstance(who, Chair) and not thinks_inline(who.bot or "easy")

@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     DateTime,
     ForeignKey,
     Integer,
@@ -25,7 +26,9 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine
@@ -55,7 +58,12 @@ class GameRow(Base):
     preset: Mapped[str | None] = mapped_column(String(40))
     rules_version: Mapped[str] = mapped_column(String(60))
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # Games from before fair dice have only ``seed`` (< 2**63). Newer ones keep the dice seed
+    # as decimal text in ``seed_text`` (a server-chosen seed has 128 bits, more than BigInteger
+    # holds) and ``seed`` is then -1; ``seeded``: the creator chose the seed.
     seed: Mapped[int] = mapped_column(BigInteger)
+    seed_text: Mapped[str | None] = mapped_column(String(80), nullable=True, default=None)
+    seeded: Mapped[bool | None] = mapped_column(Boolean, nullable=True, default=None)
     start: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     mode: Mapped[str] = mapped_column(String(16))
     # One entry per chair (a coach's place): name, seat index, kind, bot level, token.
@@ -65,8 +73,27 @@ class GameRow(Base):
     plies: Mapped[int] = mapped_column(Integer, default=0)
     parent_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     parent_ply: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # The next move is the dice's or a bot's: a restarted server resumes these games (None:
+    # stored before this column existed, so not known).
+    automatic: Mapped[bool | None] = mapped_column(Boolean, nullable=True, default=None)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
     updated_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+    @property
+    def game_seed(self) -> int:
+        """The seed of the game's dice (and, hashed with the move number, of its bots)."""
+        return int(self.seed_text) if self.seed_text is not None else self.seed
+
+    @property
+    def was_seeded(self) -> bool:
+        """The creator chose the dice seed (games from before fair dice count as seeded:
+        nothing says the server chose theirs in secret)."""
+        return self.seeded is not False
+
+
+# Columns added after the first release, with their SQL type: ``Store`` adds any that an
+# existing database lacks (all nullable, so old rows stay valid).
+ADDED_COLUMNS = {"seed_text": "VARCHAR(80)", "seeded": "BOOLEAN", "automatic": "BOOLEAN"}
 
 
 class MoveRow(Base):
@@ -98,7 +125,15 @@ class Store:
             event.listen(self.engine, "connect", _sqlite_pragmas)
             self._write_lock = threading.Lock()
         Base.metadata.create_all(self.engine)
+        self._add_missing_columns()
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def _add_missing_columns(self) -> None:
+        have = {c["name"] for c in inspect(self.engine).get_columns("games")}
+        with self._write_lock, self.engine.begin() as connection:
+            for name, sql_type in ADDED_COLUMNS.items():
+                if name not in have:
+                    connection.execute(text(f"ALTER TABLE games ADD COLUMN {name} {sql_type}"))
 
     def close(self) -> None:
         self.engine.dispose()
@@ -111,10 +146,17 @@ class Store:
                 session.add(MoveRow(game_id=row.id, ply=move.ply, by=move.by, action=move.action))
 
     def append(
-        self, game_id: str, moves: Sequence[StoredMove], *, status: str, result: str
+        self,
+        game_id: str,
+        moves: Sequence[StoredMove],
+        *,
+        status: str,
+        result: str,
+        automatic: bool | None = None,
     ) -> None:
         """Store ``moves`` (consecutive plies) as the game's next moves, all or none; StaleMove
-        if the game is not at the ply before the first."""
+        if the game is not at the ply before the first. ``automatic``: the move after them is
+        the dice's or a bot's."""
         if not moves:
             return
         first, last = moves[0].ply, moves[-1].ply
@@ -125,7 +167,13 @@ class Store:
                 done = session.execute(
                     update(GameRow)
                     .where(GameRow.id == game_id, GameRow.plies == first - 1)
-                    .values(plies=last, status=status, result=result, updated_at=_now())
+                    .values(
+                        plies=last,
+                        status=status,
+                        result=result,
+                        automatic=automatic,
+                        updated_at=_now(),
+                    )
                 )
                 if done.rowcount != 1:  # type: ignore[attr-defined]
                     raise StaleMove(f"game {game_id} is not at move {first - 1}")
@@ -145,6 +193,22 @@ class Store:
                 select(MoveRow).where(MoveRow.game_id == game_id).order_by(MoveRow.ply)
             )
             return [StoredMove(r.ply, r.by, r.action) for r in rows]
+
+    def set_automatic(self, game_id: str, automatic: bool) -> None:
+        with self._write_lock, self._sessions.begin() as session:
+            session.execute(
+                update(GameRow).where(GameRow.id == game_id).values(automatic=automatic)
+            )
+
+    def pending(self) -> list[str]:
+        """Games being played whose next move may be the dice's or a bot's (unknown for games
+        stored before that was kept): a restarted server makes those moves."""
+        with self._sessions() as session:
+            query = select(GameRow.id).where(
+                GameRow.status == "playing",
+                (GameRow.automatic.is_(True)) | (GameRow.automatic.is_(None)),
+            )
+            return list(session.scalars(query))
 
     def list(self, *, status: str | None = None, limit: int = 50) -> list[GameRow]:
         with self._sessions() as session:

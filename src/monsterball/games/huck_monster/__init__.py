@@ -16,7 +16,7 @@ from monsterball.games.huck_monster.options import HuckMonsterOptions
 from monsterball.games.huck_monster.procedures import ALL_STEPS
 from monsterball.games.huck_monster.state import HuckMonsterState, bind_spec
 
-RULES_VERSION = "huck-monster/1.1.0"
+RULES_VERSION = "huck-monster/1.2.0"
 
 
 def _new_state(options: GameOptions) -> GameState:
@@ -35,7 +35,7 @@ RULINGS = {
     "HM-R2": "Each team lines up its 7 players one at a time on its line; the receivers first.",
     "HM-R3": "Seat A has the Huck bag and starts on offense (option first_offense).",
     "HM-R4": "The pull moves one open space per step, each a row nearer the receivers, for the "
-    "full count unless blocked; the pulling coach steers.",
+    "full count whenever some path can; else as far as any path can; the pulling coach steers.",
     "HM-R5": "A move count is a limit: a team may end its move early.",
     "HM-R6": "Until the loose disc is claimed, offensive moves must get as close to it as "
     "possible (option pickup).",
@@ -54,14 +54,15 @@ RULINGS = {
     "HM-R16": "Strategy dice apply to throws, catches and bids, not pulls or team moves "
     "(option strategy_dice).",
     "HM-R17": "The strategy face is rolled just before the team dice.",
-    "HM-R18": "Strip and Hot Bid: keep the roll or re-roll once; the second roll stands.",
+    "HM-R18": "Strip and Hot Bid: keep the roll or re-roll once; the second roll stands "
+    "(option hot_bid=both: after a Hot Bid the offense may re-roll too).",
     "HM-R19": "Footer halves (rounding down) for the rest of the action; a path now too long "
     "falls short: a stall turnover.",
     "HM-R20": "Hammer: the path may cross one defender, who does not bid; on a catch the first "
     "guard does not bid.",
     "HM-R21": "Huck/Footer and Break, Layout or Hammer/No Big cancel in their matchup.",
     "HM-R22": "Monster: one defender moves up to 5 open spaces, not onto the disc's path, "
-    "before the dice.",
+    "before the dice; a bidder who moves himself bids in his new space's role, or not at all.",
     "HM-R23": "A face rolled on an action it does not fit is spent; a Dump must stop behind "
     "the disc's row.",
     "HM-R24": "A winning Poach starts the next Up Call at once.",
@@ -77,14 +78,16 @@ RULINGS = {
     "scorer pulls from the end it defended (no switch of ends).",
     "HM-R33": "Pro pivot: offered after the offense's team move, before the defense rolls.",
     "HM-R34": "Pro rethrow: the Intercept's team chooses, then the other team may play on.",
-    "HM-R35": "Pro double team: called Marks move to open spaces 2 from the disc; uncalled, "
-    "every Mark bids.",
+    "HM-R35": "Pro double team: the Handler calls it; called Marks move to open spaces 2 from "
+    "the disc; uncalled, every Mark bids.",
     "HM-R36": "Pin outcomes add their numbers to their side's count (never below 0).",
-    "HM-R37": "Pin Huck, Hammer, Doink and Dump are invalid on a catch.",
+    "HM-R37": "Pin Huck, Hammer, Doink and Dump are invalid on a catch; a pin Dump binds the "
+    "throw it is spun for (option pin_dump=next: the team's next throw).",
     "HM-R38": "Team Pins: every team-dice roll, moves and pulls included, is a spin of 1..18.",
     "HM-R39": "A Strategy Game Disc shows only its own side's 9 pin outcomes.",
     "HM-R40": "Stealth Spaces: two staggered rows of 4; +1 to throws, catches and bids.",
-    "HM-R41": "A pin Monster may bid again; Match puts each defender beside his numbered man.",
+    "HM-R41": "A pin Monster moves only the spinner, who may bid again; Match pairs defenders "
+    "and attackers closest first (ties: lower numbers).",
     "HM-R42": "All-Stars are A1 and B1; Handler stats on offense (and the pull), Monster "
     "stats on defense.",
     "HM-R43": "The All-Star Monster's Up Move is offered once per Up Call, after the aim.",
@@ -108,6 +111,7 @@ RULINGS = {
     "HM-R53": "Cone Push (cone_push) is a match of its own to 4 cones, never a point's style.",
     "HM-R54": "Cone Push: a throw pays the disc's flight to a cone plus its straight push; "
     "cones stack; a cone in an end zone scores for the attacker and goes back to the line.",
+    "HM-R55": "An All-Star who has thrown, Continued or bid may not act again in that Up Call.",
 }
 
 SPEC = register(

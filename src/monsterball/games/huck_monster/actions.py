@@ -234,7 +234,7 @@ REROLL = Reroll()
 KEEP = Keep()
 STAY = MonsterStay()
 
-_CELL = r"([a-zA-Z])(\d{1,2})"
+_CELL = r"([a-zA-Z])([0-9]{1,2})"  # ASCII digits only (\d takes any script's)
 _PLAYER = r"([abAB][1-7])"
 _WORDS = {
     "end": END,
@@ -280,7 +280,10 @@ def parse_decision(text: str) -> Action:
         return ChooseStyle(rest)
     if word == "continue":
         parts = rest.split(" ")
-        if len(parts) not in (1, 2) or (len(parts) == 2 and not parts[1].isdigit()):
+        # ASCII digits only: isdigit() takes '²' and isdecimal() '٣', which int() mishandles.
+        if len(parts) not in (1, 2) or (
+            len(parts) == 2 and not re.fullmatch("[0-9]{1,3}", parts[1])
+        ):
             raise NotationError(f"'{text}' needs a player and maybe a count: 'continue A3 5'")
         count = int(parts[1]) if len(parts) == 2 else None
         return ContinueBy(parse_player(parts[0]), count)

@@ -20,7 +20,8 @@ def board_view(state: GameState, seat: int | None = None) -> b.Board:
     north = view["north_team"]
     south = "B" if north == "A" else "A"
     holder, receiver = view["holder"], view["receiver"]
-    bidders = set(view["bidders"])
+    # (an offensive All-Star who acted is kept in "bidders" too: HM-STAR-6; not a bidder)
+    bidders = {n for n in view["bidders"] if n[0] != view["offense"]}
     pieces = []
     for name, cell in view["players"].items():
         if cell is None:
@@ -56,6 +57,8 @@ def board_view(state: GameState, seat: int | None = None) -> b.Board:
         panel.append(["Play", count])
     if bidders:
         panel.append(["Bidding", ", ".join(sorted(bidders))])
+    if view["dump_next"]:
+        panel.append(["Next throw", "a Dump (pin Dump, HM-R37)"])
     used = [t for t, on in zip("AB", view["strategy_used"], strict=True) if on]
     panel.append(["Strategy used", ", ".join(used) or "none"])
     panel.append(["Now", view["step"]])

@@ -13,6 +13,7 @@ for the offense.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -120,61 +121,143 @@ def _run_bids(
     """P(the offense survives every bid in ``bids`` and then ``then``).
 
     With the offense's count fixed, each bid depends only on whether a Footer has halved the
-    count and whether the dark die is still to be used, so the recursion is memoised on that."""
+    count and whether the dark die is still to be used, so the recursion is memoised on that.
+    It runs on integers: the value after bid ``i`` is a numerator over ``dens[i]``, a common
+    denominator fixed in advance (the bid's roll, squared where a Hot Bid may re-roll it,
+    times the dark die's faces where it may be used), so no Fraction is built until the end."""
     light_now = light_effect(light, action)
+    faces = _face_table(setup.equipment, False)
+    count = len(faces)
+    ends = {(h, p): then(h, p) for h in (False, True) for p in {pending, "none"}}
+    dens = [math.lcm(*(v.denominator for v in ends.values()))]
+    ends_num = {k: v.numerator * (dens[0] // v.denominator) for k, v in ends.items()}
+    steps: list[int] = []  # dens[i] // dens[i + 1]
+    for bid, _ in reversed(bids):
+        den = _roll_den(DICE[bid], setup.team_pins)
+        step = count * den * den if bid == pending else den
+        steps.append(step)
+        dens.append(dens[-1] * step)
+    dens.reverse()
+    steps.reverse()
 
-    @cache
-    def from_bid(index: int, halved: bool, pending: str) -> Fraction:
+    # The first bid of the All-Star's kind is his: he adds his Monster stat (HM-STAR-4).
+    first = {b: i for i, (b, _) in reversed(list(enumerate(bids)))}
+    memo: dict[tuple[int, bool, str], int] = {}
+
+    def from_bid(index: int, halved: bool, pending: str) -> int:
+        key = (index, halved, pending)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = _from_bid(index, halved, pending)
+        return found
+
+    def _from_bid(index: int, halved: bool, pending: str) -> int:
         if index == len(bids):
-            return then(halved, pending)
+            return ends_num[halved, pending]
         bid, hammered = bids[index]
-        # The first bid of the All-Star's kind is his: he adds his Monster stat (HM-STAR-4).
-        first = next(i for i, (b, _) in enumerate(bids) if b == bid)
-        star = all_star_stat(bid, False) if setup.all_star_bid == bid and index == first else 0
+        star = all_star_stat(bid, False) if setup.all_star_bid == bid and index == first[bid] else 0
         use = pending == bid
         rest = "none" if use else pending
-        faces = _faces(setup, offense=False) if use else [("", Fraction(1))]
-        total = Fraction(0)
-        for face, p_face in faces:
+        # Each face weighs 1 / count when the die is rolled here: scale = dens ratio * p_face.
+        scale = steps[index] // count if use else steps[index]
+        total = 0
+        for face, _ in faces if use else (("", None),):
             dark = dark_effect(face, bid)
             cancel = bool(dark and light_now and conflicts(light_now, dark))
             if bid_blocked(light, action, bid, hammered) and not cancel:
-                total += p_face * from_bid(index + 1, halved, rest)
+                total += scale * from_bid(index + 1, halved, rest)
                 continue
 
-            def survive(roll: int, face: str = face) -> Fraction:
+            if dark in ("beat", "no-big") and not cancel:
                 r = resolve_bid(
                     base=base,
                     light=light,
                     action=action,
                     halved=halved,
                     bid=bid,
-                    roll=roll + setup.stealth_defense + star,
+                    roll=setup.stealth_defense + star,
                     dark=face,
                     ties=setup.ties,
                 )
-                return (
-                    Fraction(0) if r.defense_wins else from_bid(index + 1, halved or r.halves, rest)
-                )
-
-            if dark in ("beat", "no-big") and not cancel:
-                total += p_face * survive(0)
+                if not r.defense_wins:
+                    total += scale * from_bid(index + 1, halved or r.halves, rest)
                 continue
-            dist = team_roll(DICE[bid], setup.team_pins)
-            for roll, p_roll in dist:
-                value = survive(roll)
-                if dark == "hot-bid" and value:
-                    # A losing bid is re-rolled once; the second roll stands.
-                    value = sum((p * survive(again) for again, p in dist), Fraction(0))
-                total += p_face * p_roll * value
+            # The bid's rolls fall in three classes: the defense wins, the offense survives,
+            # the offense survives halved by a Footer (see _matchup).
+            den, keep, halve = _matchup(
+                base, light, action, halved, bid, setup.stealth_defense + star, face,
+                setup.ties, setup.team_pins,
+            )  # fmt: skip
+            v_keep = from_bid(index + 1, halved, rest) if keep else 0
+            v_halve = from_bid(index + 1, True, rest) if halve else 0
+            survive = keep * v_keep + halve * v_halve  # over den * dens[index + 1]
+            if dark == "hot-bid":
+                # A losing bid is re-rolled once; the second roll stands: each surviving
+                # class is worth the re-roll's value, survive / den (over den ** 2 here).
+                total += (
+                    (keep * bool(v_keep) + halve * bool(v_halve)) * survive * (scale // (den * den))
+                )
+            else:
+                total += survive * (scale // den)
         return total
 
-    return from_bid(0, False, pending)
+    return Fraction(from_bid(0, False, pending), dens[0])
+
+
+@cache
+def _roll_den(dice: int, team_pins: bool) -> int:
+    """The common denominator of a team roll's probabilities."""
+    return math.lcm(*(p.denominator for _, p in team_roll(dice, team_pins)))
+
+
+@cache
+def _matchup(
+    base: int,
+    light: str,
+    action: str,
+    halved: bool,
+    bid: str,
+    bonus: int,
+    dark: str,
+    ties: str,
+    team_pins: bool,
+) -> tuple[int, int, int]:
+    """One bid against a fixed offensive count, over the bid's team roll (the precomputed
+    matchup table): ``(den, keep, halve)``, the integer weights out of ``den`` of the rolls
+    the offense survives as it is and survives halved by a Footer (the rest the defense
+    wins), each decided by the engine's :func:`resolve_bid`."""
+    dist = team_roll(DICE[bid], team_pins)
+    den = math.lcm(*(p.denominator for _, p in dist))
+    keep = halve = 0
+    for roll, p in dist:
+        r = resolve_bid(
+            base=base,
+            light=light,
+            action=action,
+            halved=halved,
+            bid=bid,
+            roll=roll + bonus,
+            dark=dark,
+            ties=ties,
+        )
+        if r.defense_wins:
+            continue
+        weight = p.numerator * (den // p.denominator)
+        if halved or not r.halves:
+            keep += weight
+        else:
+            halve += weight
+    return den, keep, halve
 
 
 def _faces(setup: UpCallSetup, *, offense: bool) -> list[tuple[str, Fraction]]:
-    faces = strategy_faces(setup.equipment, offense)
-    return [(f, Fraction(1, len(faces))) for f in faces]
+    return list(_face_table(setup.equipment, offense))
+
+
+@cache
+def _face_table(equipment: str, offense: bool) -> tuple[tuple[str, Fraction], ...]:
+    faces = strategy_faces(equipment, offense)
+    return tuple((f, Fraction(1, len(faces))) for f in faces)
 
 
 def _with_roll(

@@ -117,6 +117,21 @@ class HuckMonsterOptions(GameOptions):
         "and designated Monster on defense, with their stats.",
         ruling="HM-R42",
     )
+    hot_bid: str = option(
+        "defense",
+        "Hot Bid: 'defense' (the defender may re-roll his bid once) or 'both' (then the "
+        "offense may re-roll its count too: 'Offensive team may choose to re-roll').",
+        choices=("defense", "both"),
+        ruling="HM-R18",
+    )
+    pin_dump: str = option(
+        "this",
+        "Pin Dump, 'the following Throw must be toward the offensive end zone': 'this' (the "
+        "throw it is spun for, as the dice Dump) or 'next' (the team's next throw while it "
+        "keeps the disc).",
+        choices=("this", "next"),
+        ruling="HM-R37",
+    )
     expert_disabled: str = option(
         "",
         "Expert: strategy results the coaches rule out as impossible in real-world Ultimate, "

@@ -14,6 +14,7 @@ they start and resume when those finish)::
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -116,6 +117,27 @@ def is_all_star(state: State, player: int) -> bool:
     return state.options.all_stars and player >= 0 and player % 7 == 0
 
 
+def star_spent(state: State, player: int) -> bool:
+    """HM-STAR-6: "All-Stars may only act once per Up Call, and cannot be involved in the same
+    Up Call twice": an All-Star who has thrown, Continued or bid in this Up Call is marked in
+    ``bidders`` (kept across a one-die Continue, which stays in the same Up Call)."""
+    return is_all_star(state, player) and bool(state.bidders >> player & 1)
+
+
+def must_dump(state: State, light: str) -> bool:
+    """HM-SD-11 / HM-PIN-3 / HM-R37: this throw must go backward: a Dump rolled or spun for
+    it, or (``pin_dump=next``) a pin Dump spun for the team's throw before."""
+    later = light == "pin-dump" and state.options.pin_dump == "next"
+    return state.dump_next or (is_dump(light) and not later)
+
+
+def receivers(state: State, count: int, light: str) -> dict[int, int]:
+    """HM-THROW-2: where the throw may go, per Receiver; an All-Star who has already acted in
+    this Up Call cannot receive it (HM-STAR-6)."""
+    targets = state.throw_targets(count, dump=must_dump(state, light), hammer=is_hammer(light))
+    return {r: m for r, m in targets.items() if not star_spent(state, r)}
+
+
 def _star(state: State, player: int, action: str) -> int:
     """HM-STAR-2..4: an All-Star adds his stat for ``action`` in his team's current role."""
     if not is_all_star(state, player):
@@ -189,6 +211,7 @@ class StartPoint(Procedure[State]):
         state.offense = self.offense
         state.clear_action()
         state.poach = False
+        state.dump_next = False
         state.strategy_used = [False, False]
         state.emit(ev.PointStarted(self.offense, state.north_team, self.restart))
         if state.options.style_each_point:
@@ -519,13 +542,25 @@ class Moving(Procedure[State]):
         return why if why and allowed else ""
 
     def legal_actions(self, state: State) -> list[Action]:
-        allowed, _ = self._allowed(state)
+        allowed, why = self._allowed(state)  # once: it is most of the cost
         out: list[Action] = []
         for p, mask in allowed.items():
             out.extend(state.actions.move_by_mask[p].select(mask))
-        if not self._must_move(state):
+        if not (why and allowed):  # as in _must_move
             out.append(END)
         return out
+
+    def sample_legal(self, state: State, rng: random.Random) -> Action:
+        # The n-th item of legal_actions() without building it: count each player's cells.
+        allowed, why = self._allowed(state)
+        counts = [m.bit_count() for m in allowed.values()]
+        total = sum(counts) + (0 if why and allowed else 1)
+        n = rng.randrange(total)
+        for (p, mask), count in zip(allowed.items(), counts, strict=True):
+            if n < count:
+                return state.actions.move_by_mask[p].nth(mask, n)
+            n -= count
+        return END
 
     def check(self, state: State, action: Action) -> None:
         if isinstance(action, EndMove):
@@ -556,7 +591,7 @@ class Moving(Procedure[State]):
             return ()
         assert isinstance(action, MoveTo)
         cell = action_cell(state.field, action.cell)
-        cost = state.move_costs(action.player, self._budget(state, action.player))[cell]
+        cost = state.field.steps_to(state.pos[action.player], cell, state.open_spaces())
         state.move_player(action.player, cell)
         free = self.free
         if is_all_star(state, action.player):
@@ -665,11 +700,11 @@ class UpCall(Procedure[State]):
     def _aim_now(self, state: State) -> Transition:
         light = light_effect(state.light, THROW)
         count = offense_count(state.base, light, THROW, False)
-        targets = state.throw_targets(count, dump=is_dump(light), hammer=is_hammer(light))
+        targets = receivers(state, count, light)
         if not targets:
             reason = (
                 "no Dump receiver behind the disc"
-                if is_dump(light)
+                if must_dump(state, light)
                 else "no Receiver within the Throw count"
             )
             state.emit(ev.Stalled(count, reason))
@@ -891,6 +926,7 @@ def _change_possession(state: State) -> Transition:
     poach = state.poach
     old_spot = state.disc
     state.offense = state.defense
+    state.dump_next = False  # a pending pin Dump binds only the team that spun it
     state.holder = NOBODY
     state.clear_action()
     state.emit(ev.TurnedOver(state.offense, taker, "defensive" if taker >= 0 else "stall"))
@@ -962,8 +998,7 @@ class Aim(Procedure[State]):
         return state.offense
 
     def _targets(self, state: State) -> dict[int, int]:
-        light = light_effect(state.light, THROW)
-        return state.throw_targets(self.count, dump=is_dump(light), hammer=is_hammer(light))
+        return receivers(state, self.count, light_effect(state.light, THROW))
 
     def legal_actions(self, state: State) -> list[Action]:
         out: list[Action] = []
@@ -978,6 +1013,11 @@ class Aim(Procedure[State]):
         name = player_name(action.receiver)
         if team_of(action.receiver) != state.offense or action.receiver == state.holder:
             raise IllegalActionError(f"{name} cannot receive this throw")
+        if star_spent(state, action.receiver):
+            raise IllegalActionError(
+                f"{name} cannot receive this throw: an All-Star acts once per Up Call and he "
+                "has already acted in this Up Call"
+            )
         if not self._targets(state).get(action.receiver, 0) >> cell & 1:
             raise IllegalActionError(
                 f"the disc cannot reach {action.cell} next to {name} with a count of "
@@ -991,6 +1031,11 @@ class Aim(Procedure[State]):
         path = state.best_path(action.receiver, cell, self.count, hammer=hammer)
         state.receiver = action.receiver
         state.thrower = state.holder
+        # HM-R37, pin_dump=next: a pin Dump binds the team's next throw (this one is free).
+        light = light_effect(state.light, THROW)
+        state.dump_next = light == "pin-dump" and state.options.pin_dump == "next"
+        if is_all_star(state, state.holder):
+            state.bidders |= 1 << state.holder  # his one action in this Up Call (HM-STAR-6)
         state.holder = NOBODY  # the disc is in the air
         state.path = path
         state.progress = -1
@@ -1097,19 +1142,53 @@ def _bid(state: State, player: int, role: str) -> Bid:
 
 
 def _match(state: State) -> None:
-    """HM-PIN-3 Match / HM-R41: every defender goes 1:1 to the offensive player with his number,
-    onto the open space beside him nearest where he stood (not on the disc's path ahead)."""
+    """HM-PIN-5 Match / HM-R41: "move each to the closest offensive player", 1:1. Pairs are
+    made closest first: of all defender-attacker pairs not yet taken, the one the fewest spaces
+    apart (ties: the lower-numbered defender, then the lower-numbered attacker). Then each
+    defender, in player order, goes onto the open space beside his man nearest where he stood
+    (not on the disc's path ahead); one already beside his man stays."""
+    field = state.field
     ahead = sum(1 << c for c in state.path[state.progress + 1 :])
-    for d in state.roster(state.defense):
-        mate = d - 7 if d >= 7 else d + 7
+    pairs = sorted(
+        (field.distance(state.pos[d], state.pos[a]), d, a)
+        for d in state.roster(state.defense)
+        for a in state.roster(state.offense)
+    )
+    man: dict[int, int] = {}
+    for _, d, a in pairs:
+        if d not in man and a not in man.values():
+            man[d] = a
+    for d in sorted(man):
+        mate = man[d]
         if state.adjacent(state.pos[mate]) >> state.pos[d] & 1:
             continue
         spots = state.adjacent(state.pos[mate]) & state.open_spaces() & ~ahead
         if spots:
-            dist = state.field.distance_row(state.pos[d])
+            dist = field.distance_row(state.pos[d])
             spot = min(iter_bits(spots), key=lambda c: (dist[c], c))
             state.move_player(d, spot)
-            state.emit(ev.Matched(d, state.field.name(spot)))
+            state.emit(ev.Matched(d, field.name(spot)))
+
+
+def role_at(state: State, player: int) -> str:
+    """The bid a defender's space gives him at this point of the play (HM-R11, HM-R22): at
+    the catch a Mark (next to the disc) or a Challenge (next to the Receiver); on a throw the
+    Mark (next to the disc before it moves), else an Intercept (next to the path still ahead),
+    except that one who will guard the catch waits for it. '' for none."""
+    ring = state.adjacent(state.pos[player])
+    if state.action == CATCH:
+        if ring >> state.disc & 1:
+            return CATCH_MARK
+        return CHALLENGE if ring >> state.pos[state.receiver] & 1 else ""
+    if state.progress < 0 and ring >> state.disc & 1:
+        return MARK
+    if (
+        not state.path
+        or state.catch_guards(state.path[-1], state.receiver) >> state.pos[player] & 1
+    ):
+        return ""
+    ahead = state.path[max(state.progress, 0) : -1]
+    return INTERCEPT if any(ring >> c & 1 for c in ahead) else ""
 
 
 def _strategy_open(state: State, team: int) -> bool:
@@ -1132,10 +1211,12 @@ class Bid(Procedure[State]):
     rule = "HM-MARK-1"
 
     def actor(self, state: State) -> int:
-        if self.stage in ("face", "dice", "redice"):
+        if self.stage in ("face", "dice", "redice", "offense-redice"):
             return CHANCE
         if self.stage in ("monster", "hotbid"):
             return state.defense
+        if self.stage == "hotbid-offense":
+            return state.offense
         if self.stage == "declare" and _strategy_open(state, state.defense):
             return state.defense
         return AUTO
@@ -1146,7 +1227,7 @@ class Bid(Procedure[State]):
     def legal_actions(self, state: State) -> list[Action]:
         if self.stage == "declare":
             return [ROLL, STRATEGY]
-        if self.stage == "hotbid":
+        if self.stage in ("hotbid", "hotbid-offense"):
             return [KEEP, REROLL]
         return self._monster_moves(state)
 
@@ -1154,9 +1235,14 @@ class Bid(Procedure[State]):
         ahead = sum(1 << c for c in state.path[state.progress + 1 :])
         return state.move_reach(player, MONSTER_MOVE) & ~ahead
 
+    def _monster_movers(self, state: State) -> list[int]:
+        # HM-R41: the pin's "The acting player may move up to 5 spaces": the spinner only;
+        # the dice face moves "the defensive player of your choosing" (HM-R22).
+        return [self.player] if self.face == "pin-monster" else list(state.roster(state.defense))
+
     def _monster_moves(self, state: State) -> list[Action]:
         out: list[Action] = [STAY]
-        for p in state.roster(state.defense):
+        for p in self._monster_movers(state):
             out.extend(state.actions.monster_by_mask[p].select(self._monster_spots(state, p)))
         return out
 
@@ -1164,6 +1250,11 @@ class Bid(Procedure[State]):
         if self.stage == "monster" and isinstance(action, MonsterMove):
             if team_of(action.player) != state.defense:
                 raise IllegalActionError(f"{player_name(action.player)} is not a defender")
+            if action.player not in self._monster_movers(state):
+                raise IllegalActionError(
+                    "a pin Monster moves only the acting player, "
+                    f"{player_name(self.player)}: 'monster {player_name(self.player)} ...'"
+                )
             if (
                 not self._monster_spots(state, action.player)
                 >> action_cell(state.field, action.cell)
@@ -1179,6 +1270,8 @@ class Bid(Procedure[State]):
     def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
         if self.stage == "face":
             return _strategy_outcomes(state, offense=False)
+        if self.stage == "offense-redice":
+            return _sum_outcomes(state, DICE[state.action])
         return _sum_outcomes(state, DICE[self.role])
 
     def _with(self, stage: str, face: str | None = None, roll: int | None = None) -> Bid:
@@ -1237,9 +1330,12 @@ class Bid(Procedure[State]):
             if isinstance(action, MonsterMove):
                 state.move_player(action.player, action_cell(state.field, action.cell))
                 state.emit(ev.MonsterMoved(action.player, action.cell))
-                if self.face == "pin-monster":
-                    # HM-R41: a pin Monster may act twice in the same play.
+                if self.face == "pin-monster" and not is_all_star(state, action.player):
+                    # HM-R41: a pin Monster may act twice in the same play (an All-Star
+                    # still acts once per Up Call, HM-STAR-6).
                     state.bidders &= ~(1 << action.player)
+                if action.player == self.player:
+                    return self._moved_self(state)
             return self._after_face(state)
         if stage in ("dice", "redice"):
             assert isinstance(action, Roll)
@@ -1248,10 +1344,38 @@ class Bid(Procedure[State]):
             state.emit(ev.DiceRolled(state.defense, self.role, roll, stage == "redice", bonus))
             if stage == "dice" and dark_effect(self.face, self.role) == "hot-bid":
                 return (self._with("hotbid", roll=roll),)
-            return (self._with("decide", roll=roll),)
+            return (self._offense_hot_bid(state, roll, hot=stage == "redice"),)
+        if stage == "offense-redice":
+            assert isinstance(action, Roll)
+            # HM-R18 (hot_bid=both): the offense's second roll stands for this action.
+            actor = state.thrower if state.action == THROW else state.receiver
+            bonus = _stealth(state, actor)
+            state.base = int(action.value) + bonus + _star(state, actor, state.action)
+            state.emit(ev.DiceRolled(state.offense, state.action, state.base, True, bonus))
+            return (self._with("decide"),)
         if action == REROLL:
-            return (self._with("redice"),)
+            return (self._with("offense-redice" if stage == "hotbid-offense" else "redice"),)
+        if stage == "hotbid":
+            return (self._offense_hot_bid(state, self.roll, hot=True),)
         return (self._with("decide"),)
+
+    def _offense_hot_bid(self, state: State, roll: int, *, hot: bool) -> Bid:
+        """HM-SD-14 / HM-R18: after a Hot Bid, with ``hot_bid=both`` the offense "may choose
+        to re-roll team dice results" as well."""
+        both = hot and state.options.hot_bid == "both"
+        return self._with("hotbid-offense" if both else "decide", roll=roll)
+
+    def _moved_self(self, state: State) -> Transition:
+        """HM-SD-12 / HM-R22: "Roll team dice to take any appropriate player action once the
+        designated Monster has reached their destination": the bidder who moved himself bids
+        in the role his new space gives him (a Mark "must be next to the game disc"), and with
+        no role there he does not bid now (he may still bid later in this throw)."""
+        role = role_at(state, self.player)
+        if not role:
+            state.emit(ev.BidPrevented(self.player, self.role, "no action from his new space"))
+            state.bidders &= ~(1 << self.player)  # he has not acted yet
+            return ()
+        return Bid(self.player, role, "face-done", self.face, 0)._after_face(state)
 
     def _decide(self, state: State) -> Transition:
         result = resolve_bid(
@@ -1290,6 +1414,7 @@ class Bid(Procedure[State]):
             "face": "the strategy die",
             "monster": "Monster: move a defender up to 5 spaces",
             "hotbid": "Hot Bid: keep or re-roll",
+            "hotbid-offense": "Hot Bid: the offense keeps or re-rolls its count",
         }.get(self.stage, "team dice")
         return f"{player_name(self.player)}'s bid as the {self.role}: {what}"
 
@@ -1559,7 +1684,13 @@ def continuers(state: State, index: int) -> list[int]:
     if state.all_occupied() >> cell & 1:
         return []
     near = state.players_in(state.adjacent(cell), state.offense)
-    return [p for p in near if p not in (state.thrower, state.receiver) and _uncontested(state, p)]
+    return [
+        p
+        for p in near
+        if p not in (state.thrower, state.receiver)
+        and _uncontested(state, p)
+        and not star_spent(state, p)  # HM-STAR-6
+    ]
 
 
 def remaining_count(state: State) -> int:
@@ -1571,8 +1702,8 @@ def remaining_count(state: State) -> int:
 
 def _take_continue(state: State, player: int, base: int) -> None:
     """The Continue holds the disc where he took it: a new throw starts from there, with no
-    strategy dice; an All-Star who bid keeps his one action per Up Call (HM-STAR-6)."""
-    star_bid = state.bidders & (1 << state.defense * 7) if state.options.all_stars else 0
+    strategy dice; an All-Star who acted keeps his one action per Up Call (HM-STAR-6)."""
+    star_bid = state.bidders & (1 | 1 << 7) if state.options.all_stars else 0  # both All-Stars
     same_up_call = state.options.continues == "one-die"
     state.clear_action()
     state.holder = player
@@ -1635,6 +1766,8 @@ class ContinueChoice(Procedure[State]):
             state.outcome = "contested"
             return ()
         state.emit(ev.Continued(player, state.field.name(state.disc)))
+        if is_all_star(state, player):
+            state.bidders |= 1 << player  # HM-STAR-6: his one action in this Up Call
         if state.options.continues == "rethrow":
             return (ContinueOptOut(player),)
         _take_continue(state, player, remaining)
@@ -1811,6 +1944,8 @@ def cone_pushes(state: State, team: int, left: int) -> dict[tuple[int, int], int
         if not reach:
             continue
         flight = 1 + min(reach)
+        if flight >= left:
+            continue  # no count left to push it a space (and never a negative slice)
         for ray in field.rays[source]:
             for k, cell in enumerate(ray[: left - flight], start=1):
                 if state.cones >> cell & 1:

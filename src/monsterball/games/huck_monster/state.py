@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from itertools import combinations
 from typing import Any, ClassVar
 
-from monsterball.core.errors import PositionError
+from monsterball.core.errors import MonsterballError, PositionError
 from monsterball.core.game import CHANCE, TERMINAL, GameSpec, TeamScoreState
 from monsterball.core.geometry import Grid, grid, iter_bits
 from monsterball.core.positions import check_keys, parse_name, parse_team, place_players
@@ -42,7 +42,8 @@ from monsterball.games.huck_monster.options import (
     TEAM_NAMES,
     HuckMonsterOptions,
 )
-from monsterball.games.huck_monster.rules import DARK_FACES, LIGHT_FACES, PIN_DARK, PIN_LIGHT
+from monsterball.games.huck_monster.rules import LIGHT_FACES, PIN_DARK, PIN_LIGHT
+from monsterball.games.huck_monster.validate import validate_board, validate_stack
 
 NOBODY = -1
 NO_FACE = ""
@@ -58,7 +59,7 @@ BOARD_KEYS = (
     "players", "disc", "holder", "offense", "north_team", "score", "winner", "up_calls",
     "strategy_used", "action", "base", "light", "halved", "receiver", "path", "progress",
     "bidders", "hammered", "poach", "outcome", "taker", "coach_turn", "cones", "style",
-    "thrower", "continuing", "continue_from", "cone_stacks",
+    "thrower", "continuing", "continue_from", "cone_stacks", "dump_next",
 )  # fmt: skip
 
 
@@ -85,8 +86,11 @@ class HuckMonsterState(TeamScoreState):
       total), ``light`` (its strategy face), ``halved`` (a Footer halved it), ``receiver``,
       ``path`` (the spaces the disc flies through, the last one next to the receiver),
       ``progress`` (index in ``path`` of the disc, -1 still at the Handler), ``bidders``
-      (mask of players who have bid on this throw), ``hammered`` (defender passed over)
+      (mask of players who have bid on this throw, and of All-Stars who have acted in this
+      Up Call, HM-STAR-6), ``hammered`` (defender passed over)
     - ``poach``: the turnover was a Poach, so the new Handler rethrows at once
+    - ``dump_next``: the offense's next throw must be a Dump (a pin Dump with
+      ``pin_dump=next``, HM-R37)
     - ``coach_turn[t]``: four-coach rotation counter (see ``coaching``)
     - ``style``: this point's game style (standard, pothole, hot-hex; HM-CONE-5)
     - ``thrower``: who threw the disc in the air; ``continuing``: that throw is a Continue
@@ -108,6 +112,7 @@ class HuckMonsterState(TeamScoreState):
         "continue_from",
         "continuing",
         "disc",
+        "dump_next",
         "field",
         "halved",
         "hammered",
@@ -149,6 +154,7 @@ class HuckMonsterState(TeamScoreState):
         self.strategy_used = [False, False]
         self.clear_action()
         self.poach = False
+        self.dump_next = False
         self.coach_turn = [0, 0]
         self.cones = 0
         self.cone_stacks: dict[int, int] = {}  # Cone Push: cells holding 2+ cones
@@ -211,6 +217,7 @@ class HuckMonsterState(TeamScoreState):
         other.outcome = self.outcome
         other.taker = self.taker
         other.poach = self.poach
+        other.dump_next = self.dump_next
         other.coach_turn = self.coach_turn[:]
         other.cones = self.cones
         other.cone_stacks = dict(self.cone_stacks)
@@ -320,27 +327,24 @@ class HuckMonsterState(TeamScoreState):
     def pull_landings(self, count: int) -> int:
         """Where a pull of ``count`` may land (HM-PULL-2, HM-R4).
 
-        Each step enters an open space one row nearer the receiving team's back line; the
-        disc goes the full count unless no such space is left, and then stops there."""
+        Each step enters an open space one row nearer the receiving team's back line. "Disc
+        must travel the full distance": only paths that run the full count may end it; when
+        none can, the disc goes as far as any path can (the back line, or a wall of players)
+        and the landings are the ends of those longest paths."""
         field = self.field
         step = self.forward(self.defense)  # toward the receiving team's end zone
         open_ = self.open_spaces()
         frontier = 1 << self.disc
         row = field.coords(self.disc)[1]
-        landings = 0
         for _ in range(count):
             nxt = row + step
             if not 0 <= nxt < self.options.length:
-                return landings | frontier
-            ahead = field.row_mask(nxt) & open_
-            grown = field.dilate(frontier) & ahead
-            for c in iter_bits(frontier):
-                if not field.neighbour_mask[c] & ahead:
-                    landings |= 1 << c  # stuck: no open space ahead
+                return frontier  # the back line: "cannot be thrown out of bounds"
+            grown = field.dilate(frontier) & field.row_mask(nxt) & open_
             if not grown:
-                return landings
+                return frontier  # no path goes further: the longest ones stop here
             frontier, row = grown, nxt
-        return landings | frontier
+        return frontier
 
     # -- the throw --------------------------------------------------------------------------
 
@@ -501,6 +505,17 @@ class HuckMonsterState(TeamScoreState):
         """Shortest path start -> final within ``count`` steps whose intermediate spaces are
         in ``inter`` (plus ``via``, which the path must cross, and ``crossable`` defenders,
         never two in a row)."""
+        if not crossable and start != final and (via is None or via not in (start, final)):
+            # Most routes tried do not exist or are too long: the bitmask BFS distance (the
+            # length the path search below would find) rules them out first.
+            steps = self.field.steps_to
+            if via is None:
+                need = steps(start, final, inter | 1 << final)
+            else:
+                a, b = steps(start, via, inter | 1 << via), steps(via, final, inter | 1 << final)
+                need = -1 if a < 0 or b < 0 else a + b
+            if need < 0 or need > count:
+                return None
         if via is None:
             first = self._segment(start, final, inter, crossable)
             return first if first is not None and len(first) <= count else None
@@ -518,6 +533,10 @@ class HuckMonsterState(TeamScoreState):
         """BFS from ``start`` through ``inter`` (and ``crossable`` spaces, never two in a
         row) into ``target``; the spaces entered."""
         field = self.field
+        if not crossable:  # the same search with plain cells for nodes (the common case)
+            if start != target:
+                inter &= _on_shortest_paths(field, start, target, inter)
+            return _plain_segment(field.neighbours, start, target, inter)
         # A node is (space, entered a crossable space last).
         root = (start, False)
         parent: dict[tuple[int, bool], tuple[int, bool]] = {root: root}
@@ -609,6 +628,7 @@ class HuckMonsterState(TeamScoreState):
             "continuing": self.continuing,
             "continue_from": self.continue_from,
             "cone_stacks": {self.field.name(c): n for c, n in sorted(self.cone_stacks.items())},
+            "dump_next": self.dump_next,
         }
 
     def _board_from_dict(self, data: Mapping[str, Any]) -> None:
@@ -650,12 +670,13 @@ class HuckMonsterState(TeamScoreState):
         if data["light"] not in ("", *LIGHT_FACES, *PIN_ALL):
             raise PositionError(f"board 'light' must be '' or one of {', '.join(LIGHT_FACES)}")
         self.light = data["light"]
-        for flag in ("halved", "poach", "continuing"):
+        for flag in ("halved", "poach", "continuing", "dump_next"):
             if not isinstance(data[flag], bool):
                 raise PositionError(f"board '{flag}' must be true or false")
         self.halved = data["halved"]
         self.poach = data["poach"]
         self.continuing = data["continuing"]
+        self.dump_next = data["dump_next"]
         if data["style"] not in STYLES:
             raise PositionError(f"board 'style' must be one of {', '.join(STYLES)}")
         self.style = data["style"]
@@ -726,6 +747,8 @@ class HuckMonsterState(TeamScoreState):
         if self.holder != NOBODY:
             if team_of(self.holder) != self.offense:
                 raise PositionError("the Handler must be on the offense")
+            if self.pos[self.holder] < 0:
+                raise PositionError(f"the Handler {player_name(self.holder)} is not on the field")
             if self.disc < 0 or not self.adjacent(self.disc) >> self.pos[self.holder] & 1:
                 raise PositionError("the Handler must stand next to the disc")
         if setting_up and self.style != "cone-push":  # Cone Push: anywhere in the end zone
@@ -736,39 +759,24 @@ class HuckMonsterState(TeamScoreState):
         for cell in self.path:
             if self.all_occupied() >> cell & 1 and self.bidders == 0 and not crossing:
                 raise PositionError("the disc's path crosses a player without a Hammer")
-        for step in self.stack:
-            _validate_step(step)
+        validate_board(self, setting_up=setting_up)
+        validate_stack(self)
+        self._settle_loaded()
 
-
-# Allowed values of the procedure fields a position may carry (see procedures.py).
-_STEP_FIELDS: dict[str, tuple[Any, ...]] = {
-    "team": (0, 1),
-    "offense": (0, 1),
-    "player": tuple(range(NUM_PLAYERS)),
-    "round": (1, 2),
-    "stage": (
-        0, 1, 2, 3, "start", "aim", "aim-now", "up-move", "fly", "catch", "guarded", "end",
-        "declare", "face", "dice", "redice", "strip", "monster", "hotbid", "decide", "first",
-        "second", "call", "move", "keep", "continue", "continue-start", "choose", "next",
-    ),
-    "kind": ("normal", "catch", "loose", "stall", "throw"),
-    "role": ("mark", "intercept", "catch-mark", "challenge"),
-    "face": ("", *DARK_FACES, *PIN_ALL),
-    "count": tuple(range(0, 37)),
-    "left": tuple(range(0, 37)),
-    "free": tuple(range(0, 6)),
-    "roll": tuple(range(0, 19)),
-    "dice": (1, 2, 3),
-}  # fmt: skip
-
-
-def _validate_step(step: Procedure[Any]) -> None:
-    for field, allowed in _STEP_FIELDS.items():
-        value = getattr(step, field, None)
-        if value is not None and value not in allowed:
+    def _settle_loaded(self) -> None:
+        """A position resting on a bookkeeping step (one nobody decides) is run on to the
+        next decision or chance event, as play would; one that cannot run is refused."""
+        try:
+            self._settle()
+        except MonsterballError:
+            raise
+        except (ArithmeticError, AssertionError, LookupError, TypeError, ValueError) as exc:
+            step = type(self.stack[-1]).__name__ if self.stack else "the end"
             raise PositionError(
-                f"step '{type(step).__name__}' field '{field}' is out of range: {value!r}"
-            )
+                f"the position cannot be played on from step '{step}': {exc}"
+            ) from None
+        if self.stack and self.current_player() not in (0, 1, CHANCE):
+            raise PositionError("the position's top step has nobody to act")
 
 
 def stealth_spaces(field: Grid, options: HuckMonsterOptions) -> int:
@@ -849,3 +857,53 @@ def bind_spec(spec: GameSpec) -> None:
 
 
 __all__ = ["NOBODY", "HuckMonsterState", "iter_bits", "team_of", "team_players"]
+
+
+def _plain_segment(
+    neighbours: tuple[tuple[int, ...], ...], start: int, target: int, inter: int
+) -> tuple[int, ...] | None:
+    """``HuckMonsterState._segment`` without crossable spaces: the same breadth-first order,
+    so the same path."""
+    parent = {start: start}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for cell in frontier:
+            for n in neighbours[cell]:
+                if n == target:
+                    path = [n]
+                    back = cell
+                    while back != start:
+                        path.append(back)
+                        back = parent[back]
+                    return tuple(reversed(path))
+                if inter >> n & 1 and n not in parent:
+                    parent[n] = cell
+                    nxt.append(n)
+        frontier = nxt
+    return None
+
+
+def _on_shortest_paths(field: Grid, start: int, target: int, inter: int) -> int:
+    """The spaces of ``inter`` on some shortest path from ``start`` into ``target`` (bitmask
+    layers out and back). A breadth-first search kept to them meets the same spaces in the
+    same order, and so returns the same path: every space that first reaches one of them
+    lies on a shortest path too."""
+    goal = 1 << target
+    seen = 1 << start
+    layers = [seen]
+    while True:
+        grown = field.dilate(layers[-1])
+        if grown & goal:
+            break
+        grown &= inter & ~seen
+        if not grown:
+            return 0
+        seen |= grown
+        layers.append(grown)
+    keep = 0
+    back = goal
+    for layer in reversed(layers[1:]):
+        back = field.dilate(back) & layer
+        keep |= back
+    return keep

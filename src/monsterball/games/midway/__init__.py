@@ -15,7 +15,7 @@ from monsterball.games.midway.options import MidwayOptions
 from monsterball.games.midway.procedures import ALL_STEPS
 from monsterball.games.midway.state import MidwayState, bind_spec
 
-RULES_VERSION = "monsters-of-the-midway/0.1.0"
+RULES_VERSION = "monsters-of-the-midway/0.2.0"
 
 
 def _new_state(options: GameOptions) -> GameState:
@@ -43,10 +43,15 @@ RULINGS = {
     "MW-R8": "After a blocked field goal the blocking team moves first.",
     "MW-R9": "Punts are not announced: a defender in the punter's hex when he kicks blocks it.",
     "MW-R10": "Mirror image: d6/2 images plus the caster; the caster's coach secretly picks "
-    "the real counter; the caster then moves with 'shift DIR'.",
+    "the real counter; the caster then moves with 'shift DIR'. A hidden caster may block and "
+    "tackle (contact ends the spell); his coach is asked wherever any of his counters could "
+    "act (option hidden_contact=barred: hidden players never block or tackle).",
     "MW-R11": "Invisibility: the caster's movement for the phase is a secret reappearance hex "
-    "within his movement factor, revealed at the next phase.",
-    "MW-R12": "An ettin's attack on a teammate succeeds on neutralize or better.",
+    "within his movement factor, revealed at the next phase; he may tackle from there, and "
+    "his coach is asked whenever the carrier is within that reach plus one.",
+    "MW-R12": "An ettin's attack on a teammate is a tackle on the ball carrier (succeeds short "
+    "of a miss) and a block on anyone else (succeeds on neutralize or better); success only "
+    "takes the teammate's phase away.",
     "MW-R13": "A carrier in an edge hex may step out of bounds (basic football); a loose ball "
     "over an end line is a touchback, or a safety if it left the fumbling team's end zone.",
     "MW-R14": "max_phases caps a play for simulations (off by default).",
@@ -57,6 +62,8 @@ RULINGS = {
     "MW-R18": "Each spell user casts once per play (option spell_limit); werebears at will.",
     "MW-R19": "A ball struck dead: the snapping team loses a down at the old spot; a kickoff "
     "is kicked again.",
+    "MW-R20": "Change self's two movement phases count every phase, whichever team moves "
+    "(option change_self_count=own: the caster's team's phases only).",
 }
 
 SPEC = register(

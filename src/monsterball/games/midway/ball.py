@@ -25,6 +25,7 @@ from monsterball.games.midway.inplay import (
     take_ball,
     travel_dir,
 )
+from monsterball.games.midway.moves import hidden_may_tackle
 from monsterball.games.midway.options import TEAM_NAMES
 from monsterball.games.midway.state import NOBODY, team_of
 
@@ -57,17 +58,20 @@ class PassResolution(InPlay):
         if state.carrier >= 0:
             team = team_of(state.carrier)
             if team == offense:
-                if not defenders:
+                # Whether the defense is asked may not depend on where a hidden caster is
+                # (ruling MW-R10), and the receiver's blocker takes on a seen defender.
+                seen = tuple(p for p in defenders if p != state.caster)
+                if not seen and not hidden_may_tackle(state, True):
                     return (StartPhase(offense),)
                 steps: list[Procedure[State]] = [
                     StartPhase(offense),
                     TackleRound(1 - offense, True, False),
                 ]
                 mates = [p for p in here if team_of(p) == offense and p != state.carrier]
-                if mates and len(defenders) >= 2:
+                if mates and len(seen) >= 2:
                     steps.append(DesignateBlock(mates[0]))
-                elif mates:
-                    steps.append(BlockRoll((mates[0], defenders[0])))
+                elif mates and seen:
+                    steps.append(BlockRoll((mates[0], seen[0])))
                 return tuple(steps)
             return (StartPhase(team),)  # MW-PASS-8: the interceptors move next
         if self.queue:

@@ -30,6 +30,7 @@ from monsterball.games.midway.moves import (
     block_modifier,
     eligible_tacklers,
     tackle_modifier,
+    tackle_question,
 )
 from monsterball.games.midway.options import TEAM_NAMES
 from monsterball.games.midway.state import team_of
@@ -74,8 +75,11 @@ class BlockRoll(InPlay):
         elif result == "neutralize":
             state.frozen |= bit
         elif result == "successful block":
+            # MW-BLOCK-9: no move in his next phase and no tackle until the following
+            # movement phase is over (its end-of-phase tackles included).
             state.frozen |= bit
             state.no_tackle |= bit
+            state.no_tackle_next |= bit
         elif result == "defender injured for next play":
             injure(state, defender, False)
         elif result == "defender injured for game":
@@ -99,7 +103,7 @@ class TackleRound(InPlay):
     rule = "MW-TACK-4"
 
     def who(self, state: State) -> int:
-        return self.team if eligible_tacklers(state, self.same_hex) else AUTO
+        return self.team if tackle_question(state, self.same_hex) else AUTO
 
     def auto(self, state: State) -> Transition:
         return ()
@@ -127,6 +131,9 @@ class TackleRound(InPlay):
         cell = cell_of(state, action.cell)
         p = action.player
         state.tried |= 1 << p
+        if p == state.caster:
+            # A hidden caster who tackles makes contact: the spell ends (MW-MAGIC-2).
+            end_mirror(state, f"{player_name(p)} comes out from among his counters to tackle.")
         if state.caster >= 0 and state.carrier == state.caster:
             if cell in state.images:
                 state.images.remove(cell)
@@ -170,9 +177,9 @@ class TackleRoll(InPlayRoll):
         elif result == "ball carrier injured for next play":
             injure(state, carrier, False)
         elif result == "ball carrier slowed (-2)":
-            state.slowed = 2
+            slow(state, carrier, 2)  # MW-TACK-8: this player's own next phase
         elif result == "ball carrier slowed (-1)":
-            state.slowed = max(state.slowed, 1)
+            slow(state, carrier, 1)
         elif result == "tackler injured for next play":
             injure(state, self.tackler, False)
         elif result == "tackler injured for game":
@@ -181,6 +188,14 @@ class TackleRoll(InPlayRoll):
 
     def describe(self) -> str:
         return "a tackle"
+
+
+def slow(state: State, player: int, amount: int) -> None:
+    """MW-TACK-8: ``player`` loses ``amount`` (the larger of two slowings) in his next phase;
+    ``slowed`` holds 2 bits a player."""
+    shift = 2 * player
+    amount = max(amount, state.slowed >> shift & 3)
+    state.slowed = state.slowed & ~(3 << shift) | amount << shift
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,9 +247,12 @@ class EttinRoll(InPlayRoll):
 
 @dataclass(frozen=True, slots=True)
 class EttinAttack(InPlayRoll):
-    """The ettin's block (or tackle, on the carrier) against his teammate: neutralize or
-    better (a tackle: tackled or slowed, read as stopped) takes the teammate's phase away
-    (ruling MW-R12)."""
+    """MW-SPEC-8 (ruling MW-R12): "the ettin will make a block or tackle attempt against his
+    teammate. If this attempt succeeds, the teammate can take no further action in the
+    current movement phase." A tackle when the teammate carries the ball (the tackling
+    column, the carrier's size down the left), a block otherwise. It succeeds on a block
+    of neutralize or better, or a tackle short of a miss (injured, tackled or slowed);
+    success only takes the teammate's phase away: nobody is hurt and the play goes on."""
 
     ettin: int
     mate: int
@@ -242,12 +260,18 @@ class EttinAttack(InPlayRoll):
 
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, Roll)
-        total = chart.clamp_roll(int(action.value) + block_modifier(state, self.ettin, self.mate))
-        ok = total >= 3
+        tackle = self.mate == state.carrier
+        if tackle:
+            mod = tackle_modifier(state, self.mate, self.ettin)
+        else:
+            mod = block_modifier(state, self.ettin, self.mate)
+        total = chart.clamp_roll(int(action.value) + mod)
+        ok = total <= 5 if tackle else total >= 3
         note(
             state,
             "ettin",
-            f"d6 {action.value}: {'it succeeds' if ok else 'it fails'}; "
+            f"{'Tackle' if tackle else 'Block'}: d6 {action.value} {mod:+d} = {total}: "
+            f"{'it succeeds' if ok else 'it fails'}; "
             f"{player_name(self.mate)} {'can do nothing this phase' if ok else 'shrugs it off'}.",
         )
         if ok:

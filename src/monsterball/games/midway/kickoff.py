@@ -148,8 +148,8 @@ def new_play(state: State, kind: str, counts: bool) -> None:
     state.bounces = 0
     state.no_recover = NOBODY
     state.onside_ok = False
-    state.tried = state.frozen = state.no_tackle = state.dazed = 0
-    state.slowed = 0
+    state.tried = state.frozen = state.dazed = 0
+    state.no_tackle = state.no_tackle_next = state.slowed = 0
     state.images = []
     state.caster = NOBODY
     state.image_phases = 0

@@ -261,22 +261,65 @@ def tackle_targets(state: State) -> list[int]:
 
 
 def eligible_tacklers(state: State, same_hex_only: bool = False) -> list[tuple[int, int]]:
-    """(tackler, target hex) pairs open now (MW-TACK-1..3)."""
+    """(tackler, target hex) pairs open now (MW-TACK-1..3). A hidden player tackles too
+    (MW-MAGIC-7: "can perform as a blocker or tackler"; rulings MW-R10, MW-R11): the
+    invisible one from the hex he is moving to unseen. With the option
+    hidden_contact=barred hidden players do not tackle."""
     targets = tackle_targets(state)
     if not targets:
         return []
     f = state.field
     team = 1 - team_of(state.carrier)
-    blocked = state.tried | state.no_tackle | state.dazed
+    blocked = state.tried | state.no_tackle | state.dazed  # no_tackle: MW-BLOCK-9
+    barred = state.options.hidden_contact == "barred"
+    reach = 0 if same_hex_only else 1
     out = []
     for p in team_players(team):
         here = state.pos[p]
-        # Hidden players do not tackle: an offer would tell the other coach where they are
-        # (rulings MW-R10, MW-R11).
-        if here < 0 or blocked >> p & 1 or p == state.invisible or p == state.caster:
+        if here < 0 or blocked >> p & 1:
             continue
+        if p == state.invisible or p == state.caster:
+            if barred:
+                continue
+            if p == state.invisible and state.appear_at >= 0:
+                here = state.appear_at
         for t in targets:
-            reach = 0 if same_hex_only else 1
             if f.distance(here, t) <= reach:
                 out.append((p, t))
     return out
+
+
+def hidden_may_tackle(state: State, same_hex_only: bool = False) -> bool:
+    """Whether, from what the carrier's coach can see, a hidden player of the other team
+    might be able to tackle now: a counter of the hidden caster's group within reach of
+    the carrier, or the carrier within the invisible player's movement of the hex where he
+    vanished. The tacklers' coach is asked whenever this holds, whether or not the hidden
+    player really can, so the question shows nothing (rulings MW-R10, MW-R11)."""
+    if (state.caster < 0 and state.invisible < 0) or state.carrier < 0:
+        return False
+    if state.options.hidden_contact == "barred":
+        return False
+    team = 1 - team_of(state.carrier)
+    targets = tackle_targets(state)
+    if not targets:
+        return False
+    f = state.field
+    reach = 0 if same_hex_only else 1
+    blocked = state.tried | state.no_tackle | state.dazed
+    for p, cells, extra in (
+        (state.caster, group_cells(state), 0),
+        (state.invisible, [state.vanish], 0),
+    ):
+        if p < 0 or team_of(p) != team or blocked >> p & 1 or state.pos[p] < 0:
+            continue
+        if p == state.invisible:
+            extra = state.mtype(p).mv
+        if any(f.distance(c, t) <= reach + extra for c in cells if c >= 0 for t in targets):
+            return True
+    return False
+
+
+def tackle_question(state: State, same_hex_only: bool = False) -> bool:
+    """Whether the tacklers' coach is asked now: someone can tackle, or a hidden player
+    might (see :func:`hidden_may_tackle`)."""
+    return bool(eligible_tacklers(state, same_hex_only)) or hidden_may_tackle(state, same_hex_only)

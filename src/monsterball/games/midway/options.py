@@ -64,6 +64,24 @@ class MidwayOptions(GameOptions):
         choices=("play", "game", "none"),
         ruling="MW-R18",
     )
+    hidden_contact: str = option(
+        "allowed",
+        "Whether an invisible player or a hidden mirror-image caster may block and tackle: "
+        "'allowed' (the rulebook: he 'can perform as a blocker or tackler if the opportunity "
+        "presents itself'; his coach is asked wherever any of his counters could act, so the "
+        "question reveals nothing) or 'barred' (hidden players neither block nor tackle "
+        "until seen again: fewer questions).",
+        choices=("allowed", "barred"),
+        ruling="MW-R10",
+    )
+    change_self_count: str = option(
+        "all",
+        "Which movement phases Change Self's 'up to two movement phases' counts: 'all' "
+        "(every phase, whichever team moves) or 'own' (the caster's team's phases only, so "
+        "the caster may cancel it at the start of his next phase).",
+        choices=("all", "own"),
+        ruling="MW-R20",
+    )
     max_phases: int = option(
         0,
         "End a play after this many movement phases with the ball dead where it is "

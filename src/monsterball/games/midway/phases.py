@@ -12,6 +12,7 @@ from monsterball.core.game import AUTO
 from monsterball.core.procedures import Procedure, Transition
 from monsterball.games.midway.actions import (
     DIRECTIONS,
+    PER_TEAM,
     Cast,
     Hand,
     Move,
@@ -53,8 +54,8 @@ from monsterball.games.midway.moves import (
     contact_targets,
     counters_of,
     destination_mask,
-    eligible_tacklers,
     move_cost,
+    tackle_question,
 )
 from monsterball.games.midway.options import TEAM_NAMES
 from monsterball.games.midway.state import NOBODY, team_of, team_players
@@ -76,6 +77,8 @@ class StartPhase(InPlay):
             return ()
         state.phases += 1
         state.dazed = 0
+        # MW-BLOCK-9: a successful block bars tackles through the following movement phase.
+        state.no_tackle, state.no_tackle_next = state.no_tackle_next, 0
         state.phase_over = False
         team = self.team
         if ball_team(state) == team:
@@ -88,8 +91,10 @@ class StartPhase(InPlay):
                 end_mirror(state, "The mirror image spell runs out.")
         if state.invisible >= 0:
             reappear(state)
-        for p in team_players(team):
-            if state.form[p]:
+        own_only = state.options.change_self_count == "own"
+        for p in range(len(state.form)):
+            # MW-MAGIC-6 (ruling MW-R20): "up to two movement phases", whichever team moves.
+            if state.form[p] and not (own_only and team_of(p) != team):
                 state.form_left[p] -= 1
                 if state.form_left[p] <= 0:
                     state.form[p] = ""
@@ -105,11 +110,10 @@ class StartPhase(InPlay):
                     mv += 2  # MW-KICK-2: a running start
                 else:
                     mv = max(1, mv - 2)  # MW-MOVE-3: the offense after the snap
-            if p == state.carrier and state.slowed:
-                mv = max(0, mv - state.slowed)
-                state.slowed = 0
+            mv = max(0, mv - (state.slowed >> 2 * p & 3))  # MW-TACK-8: the slowed player
             left[p] = mv
         state.frozen &= ~team_bits(team)
+        state.slowed &= ~(((1 << 2 * PER_TEAM) - 1) << (2 * PER_TEAM * team))
         if state.first_phase == team:
             state.first_phase = NOBODY
         # Things that happen at the start of this team's phase.
@@ -126,10 +130,13 @@ class StartPhase(InPlay):
             pre.append(Scatter("bounce", state.last_dir, 1 - team))
         for p in team_players(team):
             if state.pos[p] >= 0 and state.kind_of(p) == "ettin":
+                # A hidden caster is no counter the ettin can be seen next to: a roll
+                # for him would show the other coach which counter is real.
                 mates = [
                     q
                     for q in team_players(team)
                     if q != p
+                    and q != state.caster
                     and state.pos[q] >= 0
                     and state.field.distance(state.pos[p], state.pos[q]) <= 1
                 ]
@@ -227,8 +234,14 @@ class Phase(InPlay):
         return out
 
     def _shifts(self, state: State) -> list[int]:
+        """Directions the caster's counters may shift: into an empty hex, or (the caster
+        not carrying the ball) into an opponent's hex to block or tackle, which makes
+        contact and ends the spell (MW-MAGIC-7's "blocker or tackler", ruling MW-R10)."""
         here = state.pos[state.caster]
         free = state.field.full_mask & ~state.counters_mask()
+        if state.options.hidden_contact != "barred" and state.caster != state.carrier:
+            ctx = MoveContext(state, self.team)
+            free |= ctx.contact & counters_of(state, 1 - self.team) & ~ctx.opp_beyond
         col, row = state.col(here), state.row(here)
         out = []
         for d in range(6):
@@ -522,7 +535,7 @@ class Phase(InPlay):
             state.ball = cell
             note(state, "move", f"{player_name(p)} carries the ball to {action.cell}.")
             check_score(state)
-            if not state.dead and eligible_tacklers(state):
+            if not state.dead and tackle_question(state):
                 subs.append(TackleRound(1 - self.team, False, True))
         else:
             note(state, "move", f"{player_name(p)} moves {state.field.name(start)}-{action.cell}.")
@@ -566,7 +579,12 @@ class Phase(InPlay):
         caster = state.caster
         f = state.field
         moved: list[int] = []
-        opp = counters_of(state, 1 - self.team) | state.team_mask(self.team)
+        # Images stop at opponents and seen teammates, as the caster's own step does, and
+        # not at the hex the caster is leaving: it may not matter which counter is real.
+        opp = counters_of(state, 1 - self.team)
+        for q in team_players(self.team):
+            if state.pos[q] >= 0 and q not in (caster, state.invisible):
+                opp |= 1 << state.pos[q]
         for c in state.images:
             c2, r2 = state.step_coords(state.col(c), state.row(c), d)
             if state.on_board(c2, r2):
@@ -582,11 +600,18 @@ class Phase(InPlay):
         left[caster] -= 1
         acted |= 1 << caster
         note(state, "shift", f"The mirror-image counters move {DIRECTIONS[d].upper()}.")
+        if counters_of(state, 1 - self.team) >> target & 1:
+            left[caster] = 0  # MW-MOVE-2: entering an occupied hex ends the move
+            end_mirror(
+                state,
+                f"{player_name(caster)} comes out from among his counters on "
+                f"{f.name(target)} to make contact.",
+            )
         subs: list[Procedure[State]] = []
         if caster == state.carrier:
             state.ball = target
             check_score(state)
-            if not state.dead and eligible_tacklers(state):
+            if not state.dead and tackle_question(state):
                 subs.append(TackleRound(1 - self.team, False, True))
         return (self._then(left, acted, moving, paused), *subs)
 
@@ -678,7 +703,6 @@ class EndPhase(InPlay):
     def auto(self, state: State) -> Transition:
         team = self.team
         nxt: list[Procedure[State]] = [StartPhase(1 - team)]
-        state.no_tackle &= ~team_bits(team)
         if state.no_recover >= 0 and team_of(state.no_recover) == team and not state.phase_over:
             state.no_recover = NOBODY  # the blocked punter's next phase is over
         holder = ball_team(state)
@@ -696,7 +720,7 @@ class EndPhase(InPlay):
             pairs = block_pairs(state, team, self.acted)
             if pairs:
                 nxt.append(BlockRoll(pairs))
-        elif holder == 1 - team and eligible_tacklers(state):
+        elif holder == 1 - team and tackle_question(state):
             nxt.append(TackleRound(team, False, False))
         return tuple(nxt)
 

@@ -27,6 +27,7 @@ from typing import Any, ClassVar
 from monsterball.core.errors import PositionError
 from monsterball.core.game import CHANCE, GameSpec, TeamScoreState
 from monsterball.core.geometry import HexGrid, grid
+from monsterball.core.positions import check_keys
 from monsterball.core.procedures import Procedure
 from monsterball.games.midway.actions import (
     LENGTH,
@@ -81,8 +82,9 @@ FIELDS: dict[str, str] = {
     "onside_ok": "bool",  # the onside kick went 10 yards: the kickers may recover
     "tried": "int",  # defenders who tried a tackle in this set of phases
     "frozen": "int",  # may not move in their next phase (neutralized or blocked)
-    "no_tackle": "int",  # successfully blocked: no tackle in their next phase
-    "slowed": "int",  # movement lost by the carrier in its next phase
+    "no_tackle": "int",  # successfully blocked: no tackle in this movement phase
+    "no_tackle_next": "int",  # ... nor in the next one (blocked during this phase)
+    "slowed": "int",  # 2 bits a player: movement he loses in his team's next phase
     "dazed": "int",  # contacted a mirror image: no more action this phase
     "images": "list",  # cells of false mirror-image counters
     "caster": "int",  # the real mirror-image caster (-1 none)
@@ -153,6 +155,7 @@ class MidwayState(TeamScoreState):
         self.tried = 0
         self.frozen = 0
         self.no_tackle = 0
+        self.no_tackle_next = 0
         self.slowed = 0
         self.dazed = 0
         self.images: list[int] = []
@@ -405,12 +408,7 @@ class MidwayState(TeamScoreState):
 
     def _board_from_dict(self, data: Mapping[str, Any]) -> None:
         self._attach_tables()
-        missing = set(FIELDS) - set(data)
-        if missing:
-            raise PositionError(f"board is missing {', '.join(sorted(missing))}")
-        extra = set(data) - set(FIELDS)
-        if extra:
-            raise PositionError(f"board has unknown field(s) {', '.join(sorted(extra))}")
+        check_keys(data, FIELDS)
         for name, kind in FIELDS.items():
             value = data[name]
             ok = {
@@ -429,18 +427,13 @@ class MidwayState(TeamScoreState):
             if not ok:
                 raise PositionError(f"board field '{name}' has the wrong type: {value!r}")
             setattr(self, name, list(value) if isinstance(value, list) else value)
-        for p, kind in enumerate(self.roster):
-            if kind and kind not in self.chart.types:
-                raise PositionError(f"{player_name(p)} has unknown type '{kind}'")
-        for p, cell in enumerate(self.pos):
-            if not NOBODY <= cell < WIDTH * LENGTH:
-                raise PositionError(f"{player_name(p)} stands off the field ({cell})")
-        if not NOBODY <= self.ball < WIDTH * LENGTH:
-            raise PositionError(f"the ball is off the field ({self.ball})")
-        if not NOBODY <= self.carrier < NUM_PLAYERS:
-            raise PositionError(f"carrier {self.carrier} is not a player")
+        from monsterball.games.midway.position_check import check_board
+
+        check_board(self)
 
     def _validate_position(self) -> None:
+        from monsterball.games.midway.position_check import check_stack
+
         if self.carrier >= 0 and self.pos[self.carrier] != self.ball:
             raise PositionError("the ball must be on its carrier's hex")
         for team in (0, 1):
@@ -455,6 +448,7 @@ class MidwayState(TeamScoreState):
             raise PositionError("score must be two non-negative numbers")
         if not self.stack and self.winner == NOBODY:
             raise PositionError("a finished game (empty stack) needs a winner")
+        check_stack(self)
 
 
 def bind_spec(spec: GameSpec) -> None:

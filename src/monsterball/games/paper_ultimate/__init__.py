@@ -43,6 +43,8 @@ RULINGS = {
     "PU-R10": "max_throws caps a game for simulations (off by default).",
     "PU-R11": "Defenders next to a catcher may stay; after a turn surplus markers must leave.",
     "PU-R12": "With no free receiver the thrower's only action is 'turnover'.",
+    "PU-R13": "The one-marker limit protects the player with the disc; other attackers may be "
+    "surrounded.",
 }
 
 SPEC = register(

@@ -125,7 +125,7 @@ END = EndRun()
 DECLARE_TURN = DeclareTurn()
 DECLINE = DeclineMonster()
 
-_CELL = r"([a-zA-Z])(\d{1,2})"
+_CELL = r"([a-zA-Z])([0-9]{1,2})"  # ASCII digits only (\d takes any script's)
 
 
 def _cell(text: str) -> str:

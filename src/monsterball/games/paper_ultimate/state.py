@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from monsterball.core.errors import PositionError
+from monsterball.core.errors import MonsterballError, PositionError
 from monsterball.core.game import CHANCE, TERMINAL, GameSpec, TeamScoreState
 from monsterball.core.geometry import SquareGrid, grid, iter_bits
 from monsterball.core.positions import check_keys, parse_name, parse_team, place_players
@@ -347,6 +347,8 @@ class PaperUltimateState(TeamScoreState):
             raise PositionError("a game with a winner must have an empty stack")
         for step in self.stack:
             _validate_step_fields(step)
+        if len(self.stack) > 1:
+            raise PositionError("the stack holds one step in Paper Ultimate")
         placed = [p for p in range(NUM_PLAYERS) if self.pos[p] >= 0]
         setting_up = bool(self.stack) and type(self.stack[-1]).__name__ in (
             "SetUp",
@@ -361,6 +363,76 @@ class PaperUltimateState(TeamScoreState):
                     raise PositionError(
                         f"during set-up {player_name(p)} must stand in his own end zone"
                     )
+        if self.marker_only != NOBODY and (
+            team_of(self.marker_only) == self.offense or self.pos[self.marker_only] < 0
+        ):
+            raise PositionError("board 'marker_only' must be a defender on the pitch")
+        cap = self.options.max_throws
+        if cap and self.throws > cap and self.winner == NOBODY:
+            raise PositionError(f"board 'throws' {self.throws} is past the cap ({cap})")
+        if self.winner == NOBODY and max(self.score) >= self.options.points_to_win:
+            raise PositionError("board 'score': a team has already won, so 'winner' must say who")
+        if self.stack:
+            self._validate_step(self.stack[-1])
+            self._settle_loaded()
+
+    def _validate_step(self, step: Any) -> None:
+        """The step agrees with the board: who acts, who holds the disc, who may take it."""
+        name = type(step).__name__
+        team = getattr(step, "team", None)
+        pulling = 1 - self.offense
+        if name in ("SetUp", "HandDisc", "CoinToss", "StartPoint") and (
+            self.holder != NOBODY or self.disc != NOBODY
+        ):
+            raise PositionError(f"step '{name}': the disc is handed out after both teams set up")
+        if name == "SetUp":
+            assert team is not None
+            waiting = {t: [p for p in team_players(t) if self.pos[p] < 0] for t in (0, 1)}
+            if not waiting[team]:
+                raise PositionError(f"step 'SetUp': team {TEAM_NAMES[team]} has nobody to place")
+            if team == pulling and waiting[self.offense]:
+                raise PositionError("step 'SetUp': the receiving team sets up first")
+            if team == self.offense and len(waiting[pulling]) < PLAYERS_PER_TEAM:
+                raise PositionError("step 'SetUp': the pulling team sets up second")
+        if name in ("HandDisc", "Pull", "MonsterDefense", "NextPlayer") and team != pulling:
+            raise PositionError(f"step '{name}' is the defending team's, not the offense's")
+        if name == "Pull" and (self.holder == NOBODY or team_of(self.holder) != pulling):
+            raise PositionError("step 'Pull': a player of the pulling team holds the disc")
+        if name in ("Throwing", "MonsterDefense", "MonsterDie", "NextPlayer") and (
+            self.holder == NOBODY or team_of(self.holder) != self.offense
+        ):
+            raise PositionError(f"step '{name}': an offensive player must hold the disc")
+        if name == "Throwing" and team != self.offense:
+            raise PositionError("step 'Throwing' is the offense's")
+        if name == "Running":
+            moved = step.moved
+            if team not in (0, 1) or moved & ~sum(1 << p for p in team_players(team)):
+                raise PositionError("step 'Running': 'moved' lists only the running team's players")
+            if self.disc < 0:
+                raise PositionError("step 'Running': the disc must be on the pitch")
+        if name == "MonsterDie":
+            marker = step.marker
+            ring = self.field.neighbour_mask[self.pos[self.holder]]
+            if team_of(marker) == self.offense or not ring >> self.pos[marker] & 1:
+                raise PositionError(
+                    "step 'MonsterDie': the marker is a defender next to the catcher"
+                )
+        if name == "NextPlayer":
+            candidates = step.candidates
+            if not candidates or len(set(candidates)) != len(candidates):
+                raise PositionError("step 'NextPlayer': 'candidates' must name distinct players")
+            if any(team_of(p) != team for p in candidates):
+                raise PositionError("step 'NextPlayer': the candidates are the new offense's")
+
+    def _settle_loaded(self) -> None:
+        """A position resting on a bookkeeping step (the start of a point) runs on to the
+        next decision or chance event, as play would."""
+        try:
+            self._settle()
+        except MonsterballError:
+            raise
+        except (ArithmeticError, AssertionError, LookupError, TypeError, ValueError) as exc:
+            raise PositionError(f"the position cannot be played on: {exc}") from None
 
 
 _FIELD_RANGES = {

@@ -1,0 +1,25 @@
+"""The ``monsterball`` command: list games and rules, play in the terminal, replay records,
+run simulations.
+
+Bad input from the user (an unknown game, option, preset or bot, an unreadable record) ends
+with a one-line message and exit status 2, never a traceback; a record that replays but
+diverges exits with status 1.
+"""
+
+# Importing a command module registers its commands; this order is the order of --help.
+# isort: off
+from monsterball.cli import info, serve, play, tui, records, simulation, matches, odds  # noqa: F401
+
+# isort: on
+from monsterball.cli.common import app
+from monsterball.cli.terminal import TerminalGame, wrap_notations
+
+__all__ = ["TerminalGame", "app", "main", "wrap_notations"]
+
+
+def main() -> None:
+    app(prog_name="monsterball")
+
+
+if __name__ == "__main__":
+    main()

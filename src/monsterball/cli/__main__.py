@@ -1,0 +1,5 @@
+"""``python -m monsterball.cli``."""
+
+from monsterball.cli import main
+
+main()

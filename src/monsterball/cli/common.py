@@ -1,0 +1,233 @@
+"""What every ``monsterball`` command shares: the Typer app, option parsing, errors."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from typer.core import TyperArgument, TyperGroup
+
+from monsterball import __version__
+from monsterball.bots import make_bot
+from monsterball.core.errors import (
+    MonsterballError,
+    RecordError,
+)
+from monsterball.core.game import GameSpec
+from monsterball.core.options import GameOptions
+from monsterball.core.record import GameRecord, read_record
+from monsterball.core.registry import get_game
+
+
+def clean_help(command: Any) -> Any:
+    """Help that reads like a man page: ``--games N``, ``--save PATH``, no ``<bool>`` after a
+    flag or ``<list[str]>`` after a repeatable option (Typer's rich help shows Python types
+    unless a parameter has a metavar)."""
+    for param in command.params:
+        if param.metavar is not None:
+            continue
+        if getattr(param, "is_flag", False) or getattr(param, "count", False):
+            param.metavar = ""
+        elif isinstance(param, TyperArgument):
+            param.metavar = (param.name or "arg").upper()
+            # Typer draws an argument's type next to its name: the name says enough.
+            setattr(param, "display_type_rich", lambda ctx: None)  # noqa: B010
+        else:
+            kind = str(param.bare_type() if hasattr(param, "bare_type") else "str").lower()
+            names = {"int": "N", "float": "X", "path": "PATH"}
+            param.metavar = next((v for k, v in names.items() if k in kind), "TEXT")
+    original = command.get_help_option
+
+    def help_option(ctx: Any) -> Any:
+        option = original(ctx)
+        if option is not None and option.metavar is None:
+            option.metavar = ""  # --help is a flag too
+        return option
+
+    setattr(command, "get_help_option", help_option)  # noqa: B010
+    for sub in getattr(command, "commands", {}).values():
+        clean_help(sub)
+    return command
+
+
+class _CleanGroup(TyperGroup):
+    """The command group, with every command's help cleaned as it is built."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        clean_help(self)
+
+
+app = typer.Typer(
+    cls=_CleanGroup,
+    name="monsterball",
+    help="Rules engines for tabletop monster sports games: play, replay and simulate.",
+    no_args_is_help=True,
+    add_completion=True,
+    pretty_exceptions_show_locals=False,
+)
+
+EXIT_DIVERGED = 1
+EXIT_USAGE = 2
+
+OptAssignments = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--opt",
+        metavar="KEY=VALUE",
+        help="Set an option: key=value, or key=@file to read a text value from a file "
+        "(repeatable); see 'rules GAME'.",
+    ),
+]
+PresetOption = Annotated[
+    # A list so that a second --preset is an error rather than silently winning.
+    list[str] | None,
+    typer.Option("--preset", metavar="NAME", help="Start from a named preset; see 'rules GAME'."),
+]
+
+
+def _fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
+    typer.echo(f"error: {did_you_mean(message)}", err=True)
+    raise typer.Exit(code)
+
+
+_UNKNOWN = re.compile(r"unknown ([\w ]+?) '([^']*)'; known[^:]*: ([^;]*)$")
+
+
+def did_you_mean(message: str) -> str:
+    """``unknown option 'point_to_win'; known: a, b, points_to_win`` gets ``; did you mean
+    'points_to_win'?`` (the engine's messages list what is known; this picks the close)."""
+    match = _UNKNOWN.search(message)
+    if match is None:
+        return message
+    known = [k.strip() for k in match.group(3).split(",") if k.strip()]
+    close = difflib.get_close_matches(match.group(2).lower(), known, n=1, cutoff=0.6)
+    return f"{message}; did you mean '{close[0]}'?" if close else message
+
+
+def _spec(name: str) -> GameSpec:
+    try:
+        return get_game(name)
+    except MonsterballError as exc:
+        _fail(str(exc))
+
+
+def _overrides(spec: GameSpec, assignments: Sequence[str] | None) -> dict[str, Any]:
+    try:
+        values = spec.options_type.parse_assignments(list(assignments or []))
+    except MonsterballError as exc:
+        _fail(str(exc))
+    return {k: _from_file(v) for k, v in values.items()}
+
+
+def _from_file(value: Any) -> Any:
+    """A text option written ``@path`` is read from that file (e.g. a saved Midway roster:
+    ``--opt roster_a=@orcs.txt``); the options themselves stay plain values."""
+    if not isinstance(value, str) or not value.startswith("@"):
+        return value
+    path = Path(value[1:])
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except OSError as exc:
+        _fail(f"cannot read {path}: {exc.strerror or exc}")
+    except UnicodeDecodeError as exc:
+        _fail(f"{path} is not UTF-8 text (byte {exc.start + 1} cannot be read)")
+    words = " ".join(text.split())
+    if not words:
+        # An empty value means "draft" for a Midway roster: that must be said, not read.
+        _fail(f"{path} is empty; give the value itself (e.g. roster_a=) to mean an empty one")
+    return words
+
+
+def _one_preset(presets: Sequence[str] | str | None) -> str | None:
+    """The --preset given, at most once (a second one would silently win otherwise)."""
+    if presets is None or isinstance(presets, str):
+        return presets
+    if len(presets) > 1:
+        _fail(f"--preset given {len(presets)} times ({', '.join(presets)}): give one")
+    return presets[0] if presets else None
+
+
+def _options(
+    spec: GameSpec, preset: Sequence[str] | str | None, assignments: Sequence[str] | None
+) -> GameOptions:
+    overrides = _overrides(spec, assignments)
+    try:
+        return spec.options_type.from_preset(_one_preset(preset), overrides)
+    except MonsterballError as exc:
+        _fail(str(exc))
+
+
+def _console() -> Console:
+    # Created per command so that it writes to whatever stdout is current (tests swap it).
+    return Console(highlight=False)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"monsterball {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
+    ] = False,
+) -> None:
+    """Rules engines for tabletop monster sports games: play, replay and simulate."""
+
+
+def _value_text(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _check_bot(name: str) -> None:
+    try:
+        make_bot(name, 0)
+    except ValueError as exc:
+        _fail(str(exc))
+
+
+def _progress_bar(console: Console) -> Progress:
+    return Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+    )
+
+
+def _write_text(path: Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        _fail(f"cannot write {path}: {exc.strerror or exc}")
+
+
+def _read_record_file(file: Path) -> GameRecord:
+    """A record from ``file``, or exit with what is wrong with it."""
+    try:
+        return read_record(file)
+    except OSError as exc:
+        _fail(f"cannot read {file}: {exc.strerror or exc}")
+    except UnicodeDecodeError:
+        _fail(f"{file}: not a text file")
+    except RecordError as exc:
+        _fail(f"{file}: malformed record: {exc}")

@@ -1,0 +1,144 @@
+"""``games`` and ``rules``: what is registered and how each game is set up."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Annotated
+
+import typer
+from rich.markdown import Markdown
+from rich.table import Table
+
+from monsterball.cli.common import (
+    _console,
+    _fail,
+    _spec,
+    _value_text,
+    app,
+)
+from monsterball.core.options import OptionInfo
+from monsterball.core.registry import all_games
+from monsterball.rules_text import rules_document
+
+# -- games / rules ------------------------------------------------------------------------
+
+
+@app.command()
+def games() -> None:
+    """List the registered games."""
+    table = Table(title="Games", show_lines=True)
+    for column in ("id", "aliases", "title", "summary", "presets"):
+        table.add_column(column, overflow="fold")
+    for spec in all_games():
+        table.add_row(
+            spec.id,
+            ", ".join(spec.aliases),
+            spec.title,
+            spec.summary,
+            ", ".join(spec.options_type.PRESETS),
+        )
+    _console().print(table)
+
+
+def _allowed(info: OptionInfo) -> str:
+    if info.choices is not None:
+        return " | ".join(str(c) for c in info.choices)
+    if isinstance(info.default, bool):
+        return "true | false"
+    if info.minimum is not None or info.maximum is not None:
+        low = "" if info.minimum is None else str(info.minimum)
+        high = "" if info.maximum is None else str(info.maximum)
+        return f"{low}..{high}"
+    return ""
+
+
+RULEBOOKS = {
+    # The printed rulebook each engine follows, as a player knows it.
+    "paper-ultimate": 'Paper Ultimate ("ULTIMADE"), the paper-and-pencil rules',
+    "huck-monster": "Huck + Monster, the Starting 7 Pickup rulebook with its kits and Pro rules",
+    "midway": "Monsters of the Midway Rulebook",
+}
+
+
+@app.command()
+def rules(
+    game: Annotated[str, typer.Argument(metavar="GAME", help="Game id or alias.")],
+    text: Annotated[
+        bool,
+        typer.Option("--text", help="Print the rules document: every rule id, status, ruling."),
+    ] = False,
+    rule: Annotated[
+        str | None,
+        typer.Option("--id", metavar="ID", help="Print what the rules document says about one id."),
+    ] = None,
+) -> None:
+    """Show a game's options (with the rulings behind them) and presets; --text prints the
+    rules themselves."""
+    spec = _spec(game)
+    console = _console()
+    if text or rule is not None:
+        document = rules_document(spec.id)
+        if document is None:
+            _fail(f"the rules document of {spec.id} is not installed")
+        if rule is None:
+            console.print(Markdown(document))
+            return
+        found = _about(document, rule)
+        if not found:
+            ids = sorted(set(re.findall(r"\b[A-Z]{2,4}(?:-[A-Z0-9]+)+\b", document)))
+            close = difflib.get_close_matches(rule.upper(), ids, n=3)
+            hint = f"; did you mean {', '.join(close)}?" if close else ""
+            _fail(f"no rule '{rule}' in the {spec.id} rules{hint}")
+        console.print(Markdown("\n\n".join(found)))
+        return
+    console.print(f"[bold]{spec.title}[/bold] ({spec.id}), rules {spec.rules_version}")
+    console.print(spec.summary)
+    rulebook = RULEBOOKS.get(spec.id, spec.title)
+    console.print(f"Seats: {', '.join(spec.seat_names)}; rulebook: {rulebook}")
+    table = Table(title="Options (set with --opt key=value)", show_lines=True)
+    for column in ("name", "type", "default", "allowed", "doc", "ruling"):
+        table.add_column(column, overflow="fold")
+    for info in spec.options_type.describe():
+        table.add_row(
+            info.name,
+            info.type_name,
+            _value_text(info.default),
+            _allowed(info),
+            info.doc,
+            info.ruling or "",
+        )
+    console.print(table)
+    presets = Table(title="Presets (use with --preset NAME)", show_lines=True)
+    for column in ("preset", "settings", "doc"):
+        presets.add_column(column, overflow="fold")
+    docs = spec.options_type.PRESET_DOCS
+    for name, values in spec.options_type.PRESETS.items():
+        settings = ", ".join(f"{k}={_value_text(v)}" for k, v in values.items()) or "(defaults)"
+        presets.add_row(name, settings, docs.get(name, ""))
+    console.print(presets)
+    if spec.rulings:
+        rulings = Table(
+            title=f"Rulings (the whole text: monsterball rules {spec.id} --id ID, or --text)"
+        )
+        rulings.add_column("id", no_wrap=True)
+        rulings.add_column("what was decided", overflow="fold")
+        for ruling_id, summary in spec.rulings.items():
+            rulings.add_row(ruling_id, summary)
+        console.print(rulings)
+
+
+def _about(document: str, rule: str) -> list[str]:
+    """The table rows and paragraphs of ``document`` that name ``rule``."""
+    wanted = re.compile(rf"(?<![\w-]){re.escape(rule)}(?![\w-])", re.IGNORECASE)
+    found = []
+    for block in re.split(r"\n\s*\n", document):
+        lines = block.splitlines()
+        if lines and all(line.startswith("|") for line in lines):
+            header = lines[:2]
+            rows = [line for line in lines[2:] if wanted.search(line)]
+            if rows:
+                found.append("\n".join([*header, *rows]))
+        elif wanted.search(block):
+            found.append(block)
+    return found

@@ -1,0 +1,163 @@
+"""``match``: a round robin between bots."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from monsterball.cli.common import (
+    OptAssignments,
+    PresetOption,
+    _check_bot,
+    _console,
+    _fail,
+    _one_preset,
+    _options,
+    _overrides,
+    _progress_bar,
+    _spec,
+    _write_text,
+    app,
+)
+from monsterball.core.errors import (
+    MonsterballError,
+)
+
+# -- match --------------------------------------------------------------------------------
+
+
+@app.command("match")
+def match_cmd(
+    game: Annotated[str, typer.Argument(help="Game id or alias.")],
+    bots: Annotated[
+        str,
+        typer.Option(
+            help="Comma-separated bots (two or more), e.g. random,heuristic,mcts:200 "
+            "(mcts:N iterations or mcts:Ts seconds per decision)."
+        ),
+    ],
+    games: Annotated[
+        int, typer.Option("--games", "-n", min=1, help="Games per pairing (seats alternate).")
+    ] = 20,
+    preset: PresetOption = None,
+    opt: OptAssignments = None,
+    jobs: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 1,
+    seed: Annotated[int, typer.Option(help="Master seed (the same dice for every pairing).")] = 0,
+    db: Annotated[
+        Path | None,
+        typer.Option(
+            help="SQLite file the results are added to (default: results.sqlite in the "
+            "user's data directory, e.g. ~/.local/share/monsterball/)."
+        ),
+    ] = None,
+    no_db: Annotated[bool, typer.Option("--no-db", help="Do not store the results.")] = False,
+    csv_out: Annotated[Path | None, typer.Option("--csv", help="Export the games as CSV.")] = None,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Export the whole match as JSON.")
+    ] = None,
+) -> None:
+    """A round robin between bots: win rates with 95% CIs and Elo ratings."""
+    from monsterball.tournament import (
+        default_results_path,
+        elo_with_intervals,
+        games_csv,
+        leaderboard,
+        match_json,
+        run_match,
+        save_match,
+    )
+
+    spec = _spec(game)
+    overrides = _overrides(spec, opt)
+    _options(spec, preset, opt)
+    names = tuple(n.strip().lower() for n in bots.split(",") if n.strip())
+    for name in names:
+        _check_bot(name)
+    if len(names) < 2:
+        _fail("give at least two comma-separated bots, e.g. --bots random,heuristic")
+    if len(set(names)) != len(names):
+        _fail("each bot may appear once (give budgets to tell two search bots apart)")
+    pairings = len(names) * (len(names) - 1) // 2
+    console = _console()
+    with _progress_bar(console) as bar:
+        task = bar.add_task(f"{spec.id}: {', '.join(names)}", total=games * pairings)
+
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        try:
+            result = run_match(
+                spec.id,
+                names,
+                games,
+                seed=seed,
+                preset=_one_preset(preset),
+                overrides=overrides,
+                jobs=jobs,
+                progress=advance,
+            )
+        except (ValueError, MonsterballError) as exc:
+            _fail(str(exc))
+        except KeyboardInterrupt:
+            _fail("interrupted", 130)
+    table = Table(title=f"{spec.id}: {games} games per pairing, seed {seed}")
+    for column in (
+        "bot A",
+        "bot B",
+        "A wins",
+        "B wins",
+        "draws",
+        "A score",
+        "95% CI",
+        "plies",
+        "s/game",
+    ):
+        table.add_column(column, justify="left" if column.startswith("bot") else "right")
+    for p in result.pairings:
+        table.add_row(
+            p.bot_a,
+            p.bot_b,
+            str(p.wins_a),
+            str(p.wins_b),
+            str(p.draws),
+            f"{p.score_a:.1%}",
+            f"{p.ci_low:.1%} - {p.ci_high:.1%}",
+            f"{p.mean_plies:.0f}",
+            f"{p.seconds_per_game:.2f}",
+        )
+    console.print(table)
+    console.print(
+        _ratings_table("Elo of this match (mean 1500)", elo_with_intervals(names, result.games))
+    )
+    if not no_db:
+        path = db if db is not None else default_results_path()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            match_id = save_match(result, path)
+            board = leaderboard(path, result.game, result.options)
+        except (OSError, sqlite3.Error) as exc:
+            _fail(f"cannot store the results in {path}: {exc}")
+        console.print(f"Stored as match {match_id} in {path}")
+        title = f"Leaderboard: every stored match of {result.game} with these options"
+        console.print(_ratings_table(title, board))
+    if csv_out is not None:
+        _write_text(csv_out, games_csv(result))
+        console.print(f"Games written to {csv_out} (CSV)")
+    if json_out is not None:
+        _write_text(json_out, match_json(result))
+        console.print(f"Match written to {json_out} (JSON)")
+
+
+def _ratings_table(title: str, ratings: Any) -> Table:
+    table = Table(title=title)
+    table.add_column("bot")
+    table.add_column("Elo", justify="right")
+    table.add_column("95% CI (bootstrap)", justify="right")
+    table.add_column("games", justify="right")
+    for r in ratings:
+        table.add_row(r.bot, f"{r.elo:.0f}", f"{r.low:.0f} - {r.high:.0f}", str(r.games))
+    return table

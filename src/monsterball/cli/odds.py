@@ -1,0 +1,121 @@
+"""``odds``: exact catch probabilities (Huck + Monster)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from monsterball.cli.common import (
+    _console,
+    _fail,
+    _spec,
+    app,
+)
+
+
+@app.command("odds")
+def odds_cmd(
+    game: Annotated[str, typer.Argument(help="Game id or alias (huck-monster).")],
+    mark: Annotated[bool, typer.Option("--mark", help="A Mark next to the disc.")] = False,
+    intercepts: Annotated[int, typer.Option(min=0, max=7, help="Intercepts on the path.")] = 0,
+    catch_marks: Annotated[
+        int, typer.Option(min=0, max=7, help="Marks next to the disc at the catch.")
+    ] = 0,
+    challenges: Annotated[int, typer.Option(min=0, max=7, help="Challenges.")] = 0,
+    throw: Annotated[
+        int | None, typer.Option(min=3, max=18, help="A known throw count (default: rolled).")
+    ] = None,
+    offense_strategy: Annotated[
+        str, typer.Option(help="Add the light die to: none, throw or catch.")
+    ] = "none",
+    defense_strategy: Annotated[
+        str,
+        typer.Option(
+            help="Add the dark die to the first: none, mark, intercept, catch-mark, challenge."
+        ),
+    ] = "none",
+    ties: Annotated[str, typer.Option(help="Who wins ties: offense or defense.")] = "offense",
+    equipment: Annotated[
+        str, typer.Option(help="Strategy equipment: dice, pin or game-disc.")
+    ] = "dice",
+    team_pins: Annotated[
+        bool, typer.Option("--team-pins", help="Team Pins (1..18 spins) replace team dice.")
+    ] = False,
+    stealth_offense: Annotated[
+        bool, typer.Option("--stealth-offense", help="Thrower and Receiver on Stealth Spaces.")
+    ] = False,
+    stealth_defense: Annotated[
+        bool, typer.Option("--stealth-defense", help="Every bidder on a Stealth Space.")
+    ] = False,
+    all_star: Annotated[
+        str,
+        typer.Option(
+            help="Sideline All-Star in the play: none, throw, catch, or the defender's "
+            "role (mark, intercept, catch-mark, challenge)."
+        ),
+    ] = "none",
+    continue_dice: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            max=3,
+            help="Huck + Monster Pro: the throw is a Continue's, with 1 die added to "
+            "--remaining, or 3 dice (The Rethrow); 0: an ordinary throw.",
+        ),
+    ] = 0,
+    remaining: Annotated[
+        int, typer.Option(min=0, max=36, help="The count a one-die Continue adds its die to.")
+    ] = 0,
+    by_count: Annotated[
+        bool, typer.Option("--by-count", help="Also list the odds for each throw count.")
+    ] = False,
+) -> None:
+    """Exact probability that a throw is caught against the given bids (Huck + Monster)."""
+    from monsterball.games.huck_monster.odds import UpCallSetup, catch_probability
+
+    spec = _spec(game)
+    if spec.id != "huck-monster":
+        _fail(f"exact odds are available for huck-monster, not {spec.id}")
+    try:
+        setup = UpCallSetup(
+            mark=mark,
+            intercepts=intercepts,
+            catch_marks=catch_marks,
+            challenges=challenges,
+            throw_count=throw,
+            offense_strategy=offense_strategy,
+            defense_strategy=defense_strategy,
+            ties=ties,
+            equipment=equipment,
+            team_pins=team_pins,
+            stealth_offense=stealth_offense,
+            stealth_defense=stealth_defense,
+            all_star_throw=all_star == "throw",
+            all_star_catch=all_star == "catch",
+            all_star_bid=all_star if all_star not in ("throw", "catch") else "none",
+            continue_dice=continue_dice,
+            remaining=remaining,
+        )
+    except ValueError as exc:
+        _fail(str(exc))
+    console = _console()
+    p = catch_probability(setup)
+    console.print(
+        f"P(catch) = {p.numerator}/{p.denominator} = {float(p):.4%}   "
+        f"P(turnover) = {float(1 - p):.4%}"
+    )
+    if by_count and continue_dice == 1:
+        table = Table("count left", "P(catch)")
+        for left in range(19):
+            one = catch_probability(dataclasses.replace(setup, remaining=left))
+            table.add_row(str(left), f"{float(one):.4%}")
+        console.print(table)
+    elif by_count and not continue_dice:
+        table = Table("throw count", "P(catch)")
+        for count in range(1 if team_pins else 3, 19):
+            one = catch_probability(dataclasses.replace(setup, throw_count=count))
+            table.add_row(str(count), f"{float(one):.4%}")
+        console.print(table)

@@ -1,0 +1,120 @@
+"""``play``: a game in the terminal, against a bot or hot seat."""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import IO, Annotated
+
+import typer
+
+from monsterball.bots import BOTS, DIFFICULTIES, Bot, bot_for_difficulty, bot_seed, make_bot
+from monsterball.cli.common import (
+    OptAssignments,
+    PresetOption,
+    _console,
+    _fail,
+    _options,
+    _spec,
+    app,
+)
+from monsterball.cli.terminal import TerminalGame
+from monsterball.core.dice import SeededSampler
+from monsterball.core.game import GameSpec
+from monsterball.core.record import Recorder
+
+# -- play ---------------------------------------------------------------------------------
+
+
+def _seat_index(spec: GameSpec, text: str) -> int:
+    for index, name in enumerate(spec.seat_names):
+        if name.lower() == text.strip().lower():
+            return index
+    _fail(f"unknown seat '{text}'; {spec.id} seats: {', '.join(spec.seat_names)}")
+
+
+@app.command()
+def play(
+    game: Annotated[str, typer.Argument(help="Game id or alias.")],
+    bot: Annotated[
+        str,
+        typer.Option(
+            help=f"Opponent: {', '.join(sorted(BOTS))} (mcts:N or mcts:Ts for a budget), "
+            "a difficulty (easy, medium, hard), or 'none' for hot seat."
+        ),
+    ] = "random",
+    hotseat: Annotated[
+        bool, typer.Option("--hotseat", help="Humans play every seat at one terminal.")
+    ] = False,
+    seat: Annotated[
+        str | None, typer.Option(help="The seat you play against the bot (default: the first).")
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed of the dice and the bot (default: a random one).")
+    ] = None,
+    preset: PresetOption = None,
+    opt: OptAssignments = None,
+    save: Annotated[
+        Path | None, typer.Option(help="Write the game record to this file as it is played.")
+    ] = None,
+) -> None:
+    """Play a game in the terminal, against a bot or hot seat."""
+    spec = _spec(game)
+    options = _options(spec, preset, opt)
+    bot_name = bot.strip().lower()
+    if bot_name in DIFFICULTIES:
+        pass
+    elif bot_name != "none":
+        try:
+            make_bot(bot_name, 0)
+        except ValueError:
+            _fail(
+                f"unknown bot '{bot}'; known bots: {', '.join(sorted(BOTS))}, "
+                f"{', '.join(DIFFICULTIES)}, none"
+            )
+    human = _seat_index(spec, seat) if seat is not None else 0
+    if seed is None:
+        seed = secrets.randbits(32)
+    bots: dict[int, Bot] = {}
+    if not hotseat and bot_name != "none":
+        bots = {
+            s: (
+                bot_for_difficulty(spec.id, bot_name, bot_seed(seed, s))
+                if bot_name in DIFFICULTIES
+                else make_bot(bot_name, bot_seed(seed, s))
+            )
+            for s in range(spec.num_seats)
+            if s != human
+        }
+    state = spec.new_game(options)
+    players = {
+        spec.seat_name(s): (bots[s].name if s in bots else "human") for s in range(spec.num_seats)
+    }
+    stream: IO[str] | None = None
+    if save is not None:
+        try:
+            stream = save.open("w", encoding="utf-8")
+        except OSError as exc:
+            _fail(f"cannot write {save}: {exc.strerror}")
+    try:
+        recorder = (
+            Recorder(state, seed=seed, players=players, stream=stream)
+            if stream is not None
+            else None
+        )
+        typer.echo(f"{spec.title}: {', '.join(f'{k} {v}' for k, v in players.items())}.")
+        typer.echo(f"Seed {seed} (play the same dice again with --seed {seed}).")
+        typer.echo("Type ? for the legal actions, help for the commands.")
+        terminal = TerminalGame(spec, state, bots, SeededSampler(seed), recorder, _console())
+        finished = terminal.run()
+    finally:
+        if stream is not None:
+            stream.close()
+    if finished:
+        terminal.last_pieces = set()
+        terminal.draw(None)
+        typer.echo(f"Result: {state.result_text()}")
+    else:
+        typer.echo(f"Game left after {state.ply} plies: {state.result_text()}.")
+    if save is not None:
+        typer.echo(f"Record saved to {save} (check it with: monsterball replay {save} --verify).")

@@ -1,0 +1,102 @@
+"""``serve``: the web app."""
+
+from __future__ import annotations
+
+import logging
+from typing import Annotated
+
+import typer
+
+from monsterball.cli.common import (
+    _console,
+    _fail,
+    app,
+)
+
+# -- serve --------------------------------------------------------------------------------
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="TCP port.")] = 8000,
+    db: Annotated[
+        str, typer.Option(help="SQLAlchemy URL of the game store (PostgreSQL works too).")
+    ] = "sqlite:///monsterball.db",
+    max_bot_seconds: Annotated[
+        float,
+        typer.Option(
+            min=0.05,
+            help="Most a bot may think per decision; iteration budgets are capped to match "
+            "(2,000 per second).",
+        ),
+    ] = 2.0,
+    bot_workers: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="Bots thinking at once (one worker process each); default: the cores but one.",
+        ),
+    ] = None,
+    games_per_minute: Annotated[
+        float, typer.Option(min=0, help="New games (and forks) per minute per address; 0: off.")
+    ] = 20.0,
+    moves_per_second: Annotated[
+        float, typer.Option(min=0, help="Moves per second per seat token; 0: off.")
+    ] = 10.0,
+    address_moves_per_second: Annotated[
+        float, typer.Option(min=0, help="Moves per second per address; 0: off.")
+    ] = 30.0,
+    rooms_per_address: Annotated[
+        int, typer.Option(min=0, help="Games in progress created per address; 0: no cap.")
+    ] = 20,
+    sockets_per_address: Annotated[
+        int, typer.Option(min=0, help="WebSockets open at once per address; 0: no cap.")
+    ] = 50,
+    allow_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="An origin (https://games.example) whose pages may open sockets, besides the "
+            "server's own host; repeat for more."
+        ),
+    ] = None,
+    log_level: Annotated[
+        str, typer.Option(help="uvicorn's log level (info shows the access log, tokens hidden).")
+    ] = "warning",
+) -> None:
+    """Serve the web app: play in the browser (hot-seat, against bots, online rooms, replays)."""
+    import uvicorn
+
+    from monsterball.web.app import MAX_MESSAGE_BYTES, create_app
+    from monsterball.web.frames import message_limited_protocol
+    from monsterball.web.limits import Limits, default_bot_workers
+    from monsterball.web.security import RedactTokens
+
+    limits = Limits(
+        games_per_minute=games_per_minute,
+        moves_per_second=moves_per_second,
+        address_moves_per_second=address_moves_per_second,
+        rooms_per_address=rooms_per_address,
+        max_bot_seconds=max_bot_seconds,
+        bot_workers=bot_workers or default_bot_workers(),
+        sockets_per_address=sockets_per_address,
+        allowed_origins=tuple(allow_origin or ()),
+    )
+    try:
+        application = create_app(db, limits=limits)
+    except Exception as exc:  # a bad URL or an unreachable database: say which
+        _fail(f"cannot open the game store '{db}': {exc}")
+    _console().print(f"monsterball: open http://{host}:{port}/ (games stored in {db})")
+    for name in ("uvicorn.access", "uvicorn.error"):  # seat tokens never reach a log
+        logging.getLogger(name).addFilter(RedactTokens())
+    # No permessage-deflate: compressing every state message cost more CPU than the whole move
+    # (scripts/web_load.py); messages are a few kB.
+    uvicorn.run(
+        application,
+        host=host,
+        port=port,
+        log_level=log_level,
+        ws=message_limited_protocol(MAX_MESSAGE_BYTES),
+        ws_max_size=1 << 16,
+        ws_per_message_deflate=False,
+    )

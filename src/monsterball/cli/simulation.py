@@ -1,0 +1,412 @@
+"""``simulate``: many bot games, and the balance lab over rule settings."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from monsterball.cli.common import (
+    OptAssignments,
+    PresetOption,
+    _check_bot,
+    _console,
+    _fail,
+    _one_preset,
+    _options,
+    _overrides,
+    _progress_bar,
+    _spec,
+    _value_text,
+    _write_text,
+    app,
+)
+from monsterball.core.errors import (
+    MonsterballError,
+)
+from monsterball.core.game import GameSpec
+from monsterball.simulate import SimulationSummary, simulate
+
+# -- simulate -----------------------------------------------------------------------------
+
+
+def _parse_bots(spec: GameSpec, text: str) -> tuple[str, ...]:
+    names = tuple(n.strip().lower() for n in text.split(",") if n.strip())
+    for name in names:
+        _check_bot(name)
+    if len(names) != spec.num_seats:
+        _fail(
+            f"{spec.id} has {spec.num_seats} seats ({', '.join(spec.seat_names)}): "
+            f"give {spec.num_seats} comma-separated bots, e.g. --bots "
+            + ",".join(["random"] * spec.num_seats)
+        )
+    return names
+
+
+def _summary_tables(summary: SimulationSummary) -> list[Table]:
+    seats = Table(title=f"{summary.games} games of {summary.game}, seed {summary.seed}")
+    for column in ("seat", "bot", "wins", "win rate", "95% CI", "mean score"):
+        seats.add_column(column, justify="right" if column != "bot" else "left")
+    for s in summary.seats:
+        seats.add_row(
+            s.seat,
+            s.bot,
+            str(s.wins),
+            f"{s.win_rate:.1%}",
+            f"{s.ci_low:.1%} - {s.ci_high:.1%}",
+            "" if s.mean_score is None else f"{s.mean_score:.2f}",
+        )
+    seats.add_row("draws", "", str(summary.draws), f"{summary.draw_rate:.1%}", "", "")
+    other = Table(title="Length and speed", show_header=False)
+    other.add_column("what")
+    other.add_column("value", justify="right")
+    p = summary.plies
+    other.add_row(
+        "plies per game",
+        f"mean {p.mean:.1f}, median {p.median:g}, min {p.min}, max {p.max}, p90 {p.p90}",
+    )
+    other.add_row("wall time", f"{summary.wall_time:.2f} s with {summary.jobs} job(s)")
+    other.add_row("games/s", f"{summary.games_per_second:.2f}")
+    return [seats, other]
+
+
+@app.command("simulate")
+def simulate_cmd(
+    game: Annotated[str, typer.Argument(help="Game id or alias.")],
+    games: Annotated[
+        int, typer.Option("--games", "-n", min=1, help="Games to play (per rule setting).")
+    ] = 100,
+    bots: Annotated[
+        str | None,
+        typer.Option(
+            help="Comma-separated bots, one per seat in seat order (default: heuristic in "
+            "every seat; random play says little about the rules)."
+        ),
+    ] = None,
+    jobs: Annotated[
+        int | None, typer.Option(min=1, help="Worker processes (default: every local core).")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Master seed; game i uses a seed derived from it.")] = 0,
+    preset: PresetOption = None,
+    opt: OptAssignments = None,
+    save_dir: Annotated[
+        Path | None, typer.Option(help="Save every game's record in this directory.")
+    ] = None,
+    sweep: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--sweep",
+            metavar="KEY=V1,V2",
+            help="Vary an option or the preset: key=v1,v2,... or preset=small,scrimmage "
+            "(repeatable; every combination is played with the same seeds).",
+        ),
+    ] = None,
+    baseline: Annotated[
+        str | None,
+        typer.Option(
+            metavar="KEY=V[,KEY=V]",
+            help="Compare every setting with this one, game by game on the same dice "
+            "(paired differences with 95% intervals), e.g. --baseline preset=small.",
+        ),
+    ] = None,
+    until_ci: Annotated[
+        float | None,
+        typer.Option(
+            metavar="WIDTH",
+            help="Play on, -n games per setting at a time, until the 95% interval on the "
+            "first offense's win rate (its difference from the baseline, with --baseline) "
+            "is at most ±WIDTH, e.g. 0.02.",
+        ),
+    ] = None,
+    max_games: Annotated[
+        int | None,
+        typer.Option(min=1, help="With --until-ci: stop at this many games per setting."),
+    ] = None,
+    metric: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--metric",
+            metavar="MODULE:FUNCTION",
+            help="A custom metric over each game's events: module:function or "
+            "file.py:function (repeatable; see monsterball.metrics).",
+        ),
+    ] = None,
+    rows: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="FILE",
+            help="Write one row per game (setting, seed, winner, scores, plies, turnovers, "
+            "metrics) as CSV, or Parquet when FILE ends in .parquet.",
+        ),
+    ] = None,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            "--ray",
+            metavar="ADDRESS",
+            help="Run the games on a Ray cluster at this address ('auto', host:port), or "
+            "'local' to start a local Ray instance; needs the optional 'ray' extra.",
+        ),
+    ] = None,
+    report: Annotated[
+        Path | None, typer.Option(help="Write a self-contained HTML report (balance lab).")
+    ] = None,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Write the figures as JSON.")
+    ] = None,
+) -> None:
+    """Play bot-vs-bot games and summarise them: each seat's win rate, mean score, draws;
+    with --sweep, --baseline, --rows, --report and friends, compare rule settings (the
+    balance lab)."""
+    from monsterball.lab import default_bots
+
+    spec = _spec(game)
+    chosen = _one_preset(preset)
+    overrides = _overrides(spec, opt)
+    _options(spec, chosen, opt)  # report bad options before starting workers
+    bot_names = _parse_bots(spec, bots) if bots is not None else default_bots(spec)
+    console = _console()
+    lab_mode = bool(sweep or baseline or metric or rows or report or json_out)
+    lab_mode = lab_mode or until_ci is not None or ray is not None
+    if lab_mode:
+        lab = LabRequest(sweep, baseline, until_ci, max_games, metric, rows, ray, report, json_out)
+        _lab(spec, games, bot_names, jobs, seed, chosen, overrides, save_dir, lab)
+        return
+    workers = jobs if jobs is not None else (os.cpu_count() or 1)
+    with _progress_bar(console) as bar:
+        task = bar.add_task(f"{spec.id}: {' vs '.join(bot_names)}", total=games)
+
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        try:
+            summary = simulate(
+                spec.id,
+                games,
+                bot_names,
+                jobs=workers,
+                seed=seed,
+                preset=chosen,
+                overrides=overrides,
+                save_dir=save_dir,
+                progress=advance,
+            )
+        except OSError as exc:
+            _fail(f"cannot write records to {save_dir}: {exc.strerror or exc}")
+        except KeyboardInterrupt:
+            _fail("interrupted", 130)
+    for table in _summary_tables(summary):
+        console.print(table)
+    if save_dir is not None:
+        console.print(f"Records saved in {save_dir}/game-NNNNN.jsonl")
+
+
+@dataclasses.dataclass(frozen=True)
+class LabRequest:
+    sweep: list[str] | None
+    baseline: str | None
+    until_ci: float | None
+    max_games: int | None
+    metrics: list[str] | None
+    rows: Path | None
+    ray: str | None
+    report: Path | None
+    json_out: Path | None
+
+
+def _lab(
+    spec: GameSpec,
+    games: int,
+    bot_names: tuple[str, ...],
+    jobs: int | None,
+    seed: int,
+    preset: str | None,
+    overrides: dict[str, Any],
+    save_dir: Path | None,
+    lab: LabRequest,
+) -> None:
+    from monsterball.lab import parse_setting, parse_sweep, setting_options, sweep, write_rows
+
+    try:
+        varied = parse_sweep(lab.sweep or [])
+        base_setting = parse_setting(lab.baseline) if lab.baseline else None
+    except ValueError as exc:
+        _fail(str(exc))
+    base = {k: _value_text(v) for k, v in overrides.items()}
+    settings = [{**base, **v} for v in varied]
+    if base_setting is not None and len(settings) == 1 and not lab.sweep:
+        _fail("--baseline compares settings: add a --sweep with the baseline among its values")
+    for setting in settings:
+        try:
+            setting_options(spec, preset, setting)
+        except MonsterballError as exc:
+            _fail(str(exc))
+    if lab.report is not None:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            _fail("the HTML report needs matplotlib: pip install 'monsterball[report]'")
+    if lab.ray is not None:
+        from monsterball.lab import connect_ray
+
+        try:
+            connect_ray(lab.ray)
+        except ValueError as exc:
+            _fail(str(exc))
+    console = _console()
+    with _progress_bar(console) as bar:
+        task = bar.add_task(f"{spec.id}: {len(settings)} setting(s)", total=games * len(settings))
+
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        try:
+            result = sweep(
+                spec.id,
+                settings,
+                games,
+                bots=bot_names,
+                seed=seed,
+                preset=preset,
+                jobs=jobs,
+                ray_address=lab.ray,
+                progress=advance,
+                baseline=base_setting,
+                until_ci=lab.until_ci,
+                max_games=lab.max_games,
+                # The report explains luck over the run: measure it when one is asked for.
+                metrics=[*(lab.metrics or ()), *([LUCK] if lab.report is not None else [])],
+                save_dir=save_dir,
+            )
+        except (ValueError, MonsterballError) as exc:
+            _fail(str(exc))
+        except OSError as exc:
+            _fail(f"cannot write records to {save_dir}: {exc.strerror or exc}")
+        except KeyboardInterrupt:
+            _fail("interrupted", 130)
+    for table in lab_tables(result):
+        console.print(table)
+    if result.stopped:
+        console.print(f"Stopped: {result.stopped}.")
+    if "random" in result.bots:
+        console.print(f"Warning: {RANDOM_WARNING}")
+    total = result.games * len(settings)
+    console.print(f"{result.wall_time:.1f} s, {total / result.wall_time:.2f} games/s")
+    if save_dir is not None:
+        where = "game-NNNNN.jsonl" if len(settings) == 1 else "setting-K/game-NNNNN.jsonl"
+        console.print(f"Records saved in {save_dir}/{where}")
+    if lab.rows is not None:
+        try:
+            write_rows(result.rows(), lab.rows)
+        except ValueError as exc:
+            _fail(str(exc))
+        except OSError as exc:
+            _fail(f"cannot write {lab.rows}: {exc.strerror or exc}")
+        console.print(f"One row per game written to {lab.rows}")
+    if lab.json_out is not None:
+        _write_text(lab.json_out, json.dumps(result.to_dict(), indent=2, sort_keys=True))
+        console.print(f"Figures written to {lab.json_out}")
+    if lab.report is not None:
+        from monsterball.report import sweep_html
+
+        _write_text(lab.report, sweep_html(result))
+        console.print(f"Report written to {lab.report}")
+
+
+LUCK = "monsterball.metrics:luck"
+
+RANDOM_WARNING = (
+    "random bots: their games mostly measure their own blunders (passes to nobody, "
+    "aimless moves), not the rules; prefer heuristic or mcts bots for balance questions."
+)
+
+
+def lab_tables(result: Any) -> list[Table]:
+    """The lab's summary: per setting, each seat's win rate, draws, mean score and the
+    lab's figures; with a baseline, a second table of paired differences."""
+    seats = result.seat_names
+    table = Table(
+        title=f"{result.games} games per setting of {result.game}, seed {result.seed}, "
+        f"bots {', '.join(result.bots)} ({result.backend})"
+    )
+    columns = [
+        "setting",
+        *(f"{s} wins" for s in seats),
+        "draws",
+        "mean score",
+        "first offense wins",
+        "points/possession",
+        "plies",
+    ]
+    for column in columns:
+        table.add_column(column, overflow="fold")
+    for s in result.settings:
+        table.add_row(
+            s.label,
+            *(_rate(s.seat_wins[seat]) for seat in seats),
+            str(s.draws),
+            " - ".join(number(s.mean_score[seat].mean, 2) for seat in seats),
+            _rate(s.first_offense_win),
+            _plus_minus(s.points_per_possession, 3),
+            _plus_minus(s.plies, 0),
+        )
+    out = [table]
+    kinds = sorted({k for s in result.settings for k in s.turnovers_per_game})
+    if kinds:
+        turnovers = Table(title="Turnovers per game, by the event that ended the possession")
+        turnovers.add_column("setting", overflow="fold")
+        for kind in kinds:
+            turnovers.add_column(kind, justify="right", overflow="fold")
+        for s in result.settings:
+            cells = [s.turnovers_per_game.get(k) for k in kinds]
+            turnovers.add_row(s.label, *("-" if e is None else number(e.mean) for e in cells))
+        out.append(turnovers)
+    if result.baseline is not None:
+        base = result.settings[result.baseline]
+        names = [f"{seats[0]} wins", "first offense wins", "points per possession", "plies"]
+        names += sorted({k for s in result.settings for k in s.metrics} - {"luck"})
+        diff = Table(title=f"Paired differences against the baseline ({base.label}), 95% CI")
+        diff.add_column("setting", overflow="fold")
+        for name in names:
+            diff.add_column(f"Δ {name}", overflow="fold")
+        for s in result.settings:
+            if s is base:
+                continue
+            cells = []
+            for name in names:
+                e = s.versus_baseline.get(name)
+                pct = "wins" in name
+                cells.append("-" if e is None else _signed(e, pct))
+            diff.add_row(s.label, *cells)
+        out.append(diff)
+    return out
+
+
+def number(value: float, digits: int = 2) -> str:
+    """A readable number: thousands separated, never in e-notation."""
+    if value != value:  # NaN: nothing to measure
+        return "-"
+    return f"{value:,.{digits}f}"
+
+
+def _rate(e: Any) -> str:
+    if e.n == 0:
+        return "-"
+    return f"{e.mean:.1%} ({e.low:.1%}-{e.high:.1%})"
+
+
+def _signed(e: Any, pct: bool) -> str:
+    if pct:
+        return f"{e.mean * 100:+.1f} pts ({e.low * 100:+.1f} to {e.high * 100:+.1f})"
+    return f"{e.mean:+,.3f} ({e.low:+,.3f} to {e.high:+,.3f})"
+
+
+def _plus_minus(e: Any, digits: int) -> str:
+    if e.n == 0:
+        return "-"
+    return f"{number(e.mean, digits)} ± {number(e.high - e.mean, digits)}"

@@ -1,0 +1,320 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Compiled twins of the hot bitmask kernels of ``core.geometry`` (built by
+``scripts/build_fast.py``; ``make setup`` runs it). Boards of up to 384 cells are held in
+six 64-bit words instead of Python big integers. Each function computes exactly what its
+pure-Python original in geometry.py computes; for an argument that does not fit (negative,
+2**384 or more, a cell off the board) it calls that original, so results never differ.
+tests/test_fast_paths.py checks the two against each other.
+"""
+
+from libc.stdint cimport uint64_t
+
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #include <string.h>
+    /* 0 and six little-endian words, or -1 (error cleared) if v does not fit. */
+    static int mb_to_words(PyObject* v, uint64_t* w) {
+        if (!PyLong_Check(v)) return -1;
+    #if PY_VERSION_HEX >= 0x030D0000
+        int r = _PyLong_AsByteArray((PyLongObject*)v, (unsigned char*)w, 48, 1, 0, 1);
+    #else
+        int r = _PyLong_AsByteArray((PyLongObject*)v, (unsigned char*)w, 48, 1, 0);
+    #endif
+        if (r < 0) { PyErr_Clear(); return -1; }
+        return 0;
+    }
+    static PyObject* mb_from_words(const uint64_t* w) {
+        return _PyLong_FromByteArray((const unsigned char*)w, 48, 1, 0);
+    }
+    """
+    int mb_to_words(object v, uint64_t* w)
+    object mb_from_words(const uint64_t* w)
+
+DEF N = 6
+DEF CELLS = 384
+
+
+cdef inline void shl(const uint64_t* a, int k, uint64_t* o) noexcept nogil:
+    cdef int i
+    if k == 0:
+        for i in range(N):
+            o[i] = a[i]
+        return
+    for i in range(N - 1, 0, -1):
+        o[i] = (a[i] << k) | (a[i - 1] >> (64 - k))
+    o[0] = a[0] << k
+
+
+cdef inline void shr(const uint64_t* a, int k, uint64_t* o) noexcept nogil:
+    cdef int i
+    if k == 0:
+        for i in range(N):
+            o[i] = a[i]
+        return
+    for i in range(N - 1):
+        o[i] = (a[i] >> k) | (a[i + 1] << (64 - k))
+    o[N - 1] = a[N - 1] >> k
+
+
+cdef inline void bit(int cell, uint64_t* o) noexcept nogil:
+    cdef int i
+    for i in range(N):
+        o[i] = 0
+    o[cell >> 6] = (<uint64_t>1) << (cell & 63)
+
+
+cdef class FastGrid:
+    """The kernels for one grid; ``py`` is the pure-Python grid (tables and fallback)."""
+
+    cdef uint64_t full[N]
+    cdef uint64_t nf[N]
+    cdef uint64_t nl[N]
+    cdef uint64_t even[N]
+    cdef uint64_t odd[N]
+    cdef int w, size
+    cdef bint hexk
+    cdef object py
+    cdef object py_type
+
+    def __init__(self, py_grid):
+        self.py = py_grid
+        self.py_type = type(py_grid)
+        self.w = py_grid.width
+        self.size = py_grid.size
+        self.hexk = py_grid.kind == "hex"
+        if self.size > CELLS or self.w >= 63:
+            raise ValueError("grid too large for the compiled kernels")
+        for mask, words in (
+            (py_grid.full_mask, 0), (py_grid.not_first_col, 1), (py_grid.not_last_col, 2),
+            (getattr(py_grid, "even_rows", 0), 3), (getattr(py_grid, "odd_rows", 0), 4),
+        ):
+            self._set(words, mask)
+
+    cdef int _set(self, int which, object mask) except -1:
+        cdef uint64_t* dst
+        if which == 0:
+            dst = self.full
+        elif which == 1:
+            dst = self.nf
+        elif which == 2:
+            dst = self.nl
+        elif which == 3:
+            dst = self.even
+        else:
+            dst = self.odd
+        if mb_to_words(mask, dst) < 0:
+            raise ValueError("mask does not fit")
+        return 0
+
+    cdef void _dilate(self, const uint64_t* m, uint64_t* out) noexcept nogil:
+        cdef uint64_t t[N]
+        cdef uint64_t e[N]
+        cdef uint64_t o[N]
+        cdef uint64_t row[N]
+        cdef int i, w = self.w
+        if self.hexk:
+            for i in range(N):
+                e[i] = m[i] & self.even[i]
+                o[i] = m[i] & self.odd[i]
+                out[i] = m[i]
+            shl(m, 1, t)
+            for i in range(N):
+                out[i] |= t[i] & self.nf[i]
+            shr(m, 1, t)
+            for i in range(N):
+                out[i] |= t[i] & self.nl[i]
+            self._hex_rows(e, o, out)
+            for i in range(N):
+                out[i] &= self.full[i]
+        else:
+            shl(m, 1, t)
+            for i in range(N):
+                row[i] = m[i] | (t[i] & self.nf[i])
+            shr(m, 1, t)
+            for i in range(N):
+                row[i] |= t[i] & self.nl[i]
+                out[i] = row[i]
+            shl(row, w, t)
+            for i in range(N):
+                out[i] |= t[i]
+            shr(row, w, t)
+            for i in range(N):
+                out[i] = (out[i] | t[i]) & self.full[i]
+
+    cdef inline void _hex_rows(self, const uint64_t* e, const uint64_t* o, uint64_t* out) noexcept nogil:
+        # The four diagonal neighbours and the two straight ones of even and odd rows.
+        cdef uint64_t t[N]
+        cdef int i, w = self.w
+        shl(e, w, t)
+        for i in range(N):
+            out[i] |= t[i]
+        shl(e, w - 1, t)
+        for i in range(N):
+            out[i] |= t[i] & self.nl[i]
+        shr(e, w, t)
+        for i in range(N):
+            out[i] |= t[i]
+        shr(e, w + 1, t)
+        for i in range(N):
+            out[i] |= t[i] & self.nl[i]
+        shl(o, w + 1, t)
+        for i in range(N):
+            out[i] |= t[i] & self.nf[i]
+        shl(o, w, t)
+        for i in range(N):
+            out[i] |= t[i]
+        shr(o, w - 1, t)
+        for i in range(N):
+            out[i] |= t[i] & self.nf[i]
+        shr(o, w, t)
+        for i in range(N):
+            out[i] |= t[i]
+
+    def dilate(self, mask):
+        cdef uint64_t m[N]
+        cdef uint64_t out[N]
+        if mb_to_words(mask, m) < 0:
+            return self.py_type.dilate(self.py, mask)
+        self._dilate(m, out)
+        return mb_from_words(out)
+
+    def reachable(self, int start, int budget, free, *, through=None):
+        cdef uint64_t fr[N]
+        cdef uint64_t pa[N]
+        cdef uint64_t seen[N]
+        cdef uint64_t front[N]
+        cdef uint64_t grown[N]
+        cdef uint64_t e[N]
+        cdef uint64_t o[N]
+        cdef uint64_t t[N]
+        cdef uint64_t s[N]
+        cdef int i, step
+        cdef bint more
+        passable = free if through is None else through
+        if (
+            not 0 <= start < self.size
+            or mb_to_words(free, fr) < 0
+            or mb_to_words(passable, pa) < 0
+        ):
+            return self.py_type.reachable(self.py, start, budget, free, through=through)
+        bit(start, s)
+        for i in range(N):
+            seen[i] = s[i]
+            front[i] = s[i]
+        for step in range(budget):
+            if self.hexk:
+                # HexGrid.reachable: no board mask (the passable cells bound it).
+                for i in range(N):
+                    e[i] = front[i] & self.even[i]
+                    o[i] = front[i] ^ e[i]
+                    grown[i] = front[i]
+                shl(front, 1, t)
+                for i in range(N):
+                    grown[i] |= t[i] & self.nf[i]
+                shr(front, 1, t)
+                for i in range(N):
+                    grown[i] |= t[i] & self.nl[i]
+                self._hex_rows(e, o, grown)
+            else:
+                self._dilate(front, grown)
+            more = False
+            for i in range(N):
+                grown[i] &= pa[i] & ~seen[i]
+                if grown[i]:
+                    more = True
+            if not more:
+                break
+            for i in range(N):
+                seen[i] |= grown[i]
+                front[i] = grown[i]
+        for i in range(N):
+            seen[i] &= fr[i] & ~s[i]
+        return mb_from_words(seen)
+
+    def steps_to(self, int start, int target, passable):
+        cdef uint64_t pa[N]
+        cdef uint64_t seen[N]
+        cdef uint64_t front[N]
+        cdef uint64_t grown[N]
+        cdef int i, steps = 0
+        cdef bint more = True
+        if (
+            not 0 <= start < self.size
+            or not 0 <= target < CELLS
+            or mb_to_words(passable, pa) < 0
+        ):
+            return self.py_type.steps_to(self.py, start, target, passable)
+        bit(start, seen)
+        bit(start, front)
+        while more:
+            if (seen[target >> 6] >> (target & 63)) & 1:
+                return steps
+            steps += 1
+            self._dilate(front, grown)
+            more = False
+            for i in range(N):
+                front[i] = grown[i] & pa[i] & ~seen[i]
+                seen[i] |= front[i]
+                if front[i]:
+                    more = True
+        return -1
+
+    def step_distances(self, int start, passable, limit=None):
+        cdef uint64_t pa[N]
+        cdef uint64_t seen[N]
+        cdef uint64_t front[N]
+        cdef uint64_t grown[N]
+        cdef uint64_t word
+        cdef long cap = 0
+        cdef int i, steps = 0
+        cdef bint more = True, capped = limit is not None
+        if not 0 <= start < self.size or mb_to_words(passable, pa) < 0:
+            return self.py_type.step_distances(self.py, start, passable, limit)
+        if capped:
+            cap = limit
+        out = {start: 0}
+        bit(start, seen)
+        bit(start, front)
+        while more and (not capped or steps < cap):
+            steps += 1
+            self._dilate(front, grown)
+            more = False
+            for i in range(N):
+                front[i] = grown[i] & pa[i] & ~seen[i]
+                seen[i] |= front[i]
+                word = front[i]
+                if word:
+                    more = True
+                while word:
+                    out[i * 64 + _ctz(word)] = steps
+                    word &= word - 1
+        return out
+
+
+cdef extern from *:
+    """
+    static inline int _ctz(uint64_t x) { return __builtin_ctzll(x); }
+    """
+    int _ctz(uint64_t x) nogil
+
+
+def mask_select(self, mask):
+    """``MaskSelector.select``: the items of the mask's cells, lowest cell first."""
+    cdef uint64_t m[N]
+    cdef uint64_t word
+    cdef int i, cell
+    items = self._items
+    cdef Py_ssize_t count = len(items)
+    if mb_to_words(mask, m) < 0:
+        return self._select_py(mask)
+    out = []
+    for i in range(N):
+        word = m[i]
+        while word:
+            cell = i * 64 + _ctz(word)
+            if cell >= count:
+                return self._select_py(mask)
+            out.append(items[cell])
+            word &= word - 1
+    return out

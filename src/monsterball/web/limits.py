@@ -1,0 +1,117 @@
+"""Per-client limits (docs/web.md, "Limits"): how fast one address or one seat token may create
+games and make moves, how many live rooms one address may hold, and what bots may cost.
+
+Counted in the server's memory, so they start afresh when it restarts. The address is the
+connection's own; behind a proxy every player shares the proxy's (run one in front that
+limits by the forwarded address instead).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from monsterball.web.live import Rejected
+
+KEYS_KEPT = 10_000  # buckets kept before idle (full) ones are forgotten
+
+
+def default_bot_workers() -> int:
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The server's limits; 0 turns a rate limit or the room cap off."""
+
+    games_per_minute: float = 20.0  # per address (a fork counts as a new game)
+    moves_per_second: float = 10.0  # per seat token
+    address_moves_per_second: float = 30.0  # per address, all its tokens together
+    rooms_per_address: int = 20  # games in progress created from one address
+    max_bot_seconds: float = 2.0  # a bot's thinking per decision
+    # Bots thinking at once (one process each): one core is left to answer people (measured:
+    # docs/benchmarks.md, "Human-paced rooms beside thinking bots").
+    bot_workers: int = field(default_factory=default_bot_workers)
+    sockets_per_address: int = 50  # WebSockets open at once from one address
+    # Origins (besides the server's own host) whose pages may open sockets, for a site served
+    # under another name by a proxy: "https://games.example".
+    allowed_origins: tuple[str, ...] = ()
+
+
+class Bucket:
+    __slots__ = ("stamp", "tokens")
+
+    def __init__(self, tokens: float, stamp: float):
+        self.tokens = tokens
+        self.stamp = stamp
+
+
+class RateLimiter:
+    """Token buckets: ``rate`` actions per second on average, up to ``burst`` at once."""
+
+    def __init__(
+        self, rate: float, burst: float, what: str, clock: Callable[[], float] = time.monotonic
+    ):
+        self.rate = rate
+        self.burst = max(1.0, burst)
+        self.what = what
+        self.clock = clock
+        self.buckets: dict[str, Bucket] = {}
+
+    def take(self, key: str) -> None:
+        """Count one action for ``key``; Rejected('too-many', retry_after=...) if over."""
+        if self.rate <= 0:
+            return
+        now = self.clock()
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            if len(self.buckets) >= KEYS_KEPT:
+                self._forget_idle(now)
+            bucket = self.buckets[key] = Bucket(self.burst, now)
+        bucket.tokens = min(self.burst, bucket.tokens + (now - bucket.stamp) * self.rate)
+        bucket.stamp = now
+        if bucket.tokens < 1:
+            wait = (1 - bucket.tokens) / self.rate
+            raise Rejected(
+                "too-many",
+                f"too many {self.what}; try again in {math.ceil(wait)} s",
+                retry_after=math.ceil(wait),
+            )
+        bucket.tokens -= 1
+
+    def _forget_idle(self, now: float) -> None:
+        for key, bucket in list(self.buckets.items()):
+            if bucket.tokens + (now - bucket.stamp) * self.rate >= self.burst:
+                del self.buckets[key]
+
+
+class ClientLimits:
+    """The rate limits of one server."""
+
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic):
+        self.limits = limits
+        games = limits.games_per_minute
+        self.games = RateLimiter(games / 60, games, "new games from this address", clock)
+        self.moves = RateLimiter(
+            limits.moves_per_second, limits.moves_per_second, "moves from this seat", clock
+        )
+        self.address_moves = RateLimiter(
+            limits.address_moves_per_second,
+            limits.address_moves_per_second,
+            "moves from this address",
+            clock,
+        )
+
+    def new_game(self, address: str) -> None:
+        self.games.take(address)
+
+    def move(self, address: str) -> None:
+        self.address_moves.take(address)
+
+    def move_by(self, seat: str | None) -> None:
+        """A move by a seat (its game and chair: the limit per seat token)."""
+        if seat:
+            self.moves.take(seat)

@@ -1,0 +1,74 @@
+// Small helpers shared by the pages: DOM building and the JSON API.
+
+export const SVG = "http://www.w3.org/2000/svg";
+const HANDLERS = new Set(["onclick", "onchange", "oninput", "onsubmit", "onkeydown"]);
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (HANDLERS.has(key)) node[key] = value;
+    else if (value !== null && value !== undefined && value !== false) {
+      node.setAttribute(key, value === true ? "" : value);
+    }
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child !== null && child !== undefined && child !== false) {
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+  }
+  return node;
+}
+
+export function svg(tag, attrs = {}, text = null) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  if (text !== null) node.textContent = text;
+  return node;
+}
+
+// An API call; a refusal becomes an Error carrying the server's one-line message (a 429
+// says how long to wait).
+export async function api(path, options = {}) {
+  let response;
+  try {
+    response = await fetch(path, {
+      headers: { "content-type": "application/json" },
+      ...options,
+      body: options.body ? JSON.stringify(options.body) : undefined,
+    });
+  } catch {
+    throw new Error("cannot reach the server (is it running? check your connection)");
+  }
+  let data = null;
+  try { data = await response.json(); } catch { data = null; }
+  if (!response.ok) {
+    let message = (data && data.message) || `${response.status} ${response.statusText}`;
+    if (response.status === 429) {
+      const wait = response.headers.get("retry-after");
+      message = `too many requests: ${message}${wait ? ` (try again in ${wait} s)` : ""}`;
+    }
+    const error = new Error(message);
+    error.code = data && data.error;
+    error.status = response.status;
+    throw error;
+  }
+  return data;
+}
+
+// A full-page error with a way back (issue 12: a bad link says so at once).
+export function errorPage(main, title, message) {
+  main.replaceChildren(el("div", { class: "card error-page", "data-testid": "error", role: "alert" },
+    el("h2", {}, title), el("p", {}, message),
+    el("p", {}, el("a", { href: "/", "data-testid": "to-lobby" }, "Back to the lobby"))));
+}
+
+export function copyButton(text, label = "copy") {
+  const button = el("button", { type: "button", class: "copy", "aria-label": `${label}: ${text}` }, label);
+  button.onclick = async () => {
+    try { await navigator.clipboard.writeText(text); button.textContent = "copied"; } catch {
+      button.textContent = "select and copy";
+    }
+    setTimeout(() => { button.textContent = label; }, 1500);
+  };
+  return button;
+}

@@ -1,0 +1,330 @@
+"""Routes that only the browser client needs (issue 14): the "How to play" pages, board
+pictures for the lobby, a game's full move list, and rematches.
+
+Kept apart from :mod:`monsterball.web.app` (the documented game API) and added by one call,
+``install(app, rooms, store)``.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+from fractions import Fraction
+from functools import cache
+from importlib import resources
+from typing import Annotated, Any
+
+import anyio
+from fastapi import FastAPI, Query, Request
+from fastapi.responses import FileResponse, PlainTextResponse
+from pydantic import BaseModel, Field
+
+from monsterball.core.game import CHANCE
+from monsterball.core.registry import all_games, get_game
+from monsterball.heuristic import heuristic_for
+from monsterball.rules_text import rules_document
+from monsterball.web.live import Rejected
+from monsterball.web.rooms import Replay, Rooms
+from monsterball.web.store import Store
+
+STATIC = resources.files("monsterball.web") / "static"
+
+
+class Rematch(BaseModel):
+    token: str | None = Field(default=None, max_length=64)
+
+
+@cache
+def start_boards() -> dict[str, Any]:
+    """Each game's field at the start of a standard game (the lobby draws them small)."""
+    return {spec.id: spec.new_game(spec.options(None)).board(None) for spec in all_games()}
+
+
+def midway_roster(state: Any) -> dict[str, Any]:
+    """Monsters of the Midway's draft chart, what each team has drafted, and every drafted
+    player's type (public: both coaches see the draft screen)."""
+    from monsterball.games.midway.actions import player_name
+    from monsterball.games.midway.draft import Draft, affordable, draft_left
+    from monsterball.games.midway.options import TEAM_NAMES
+
+    chart = state.chart
+    top = state.stack[-1] if state.stack else None
+    team = top.team if isinstance(top, Draft) else None
+    ok = set(affordable(state, team)) if team is not None else set()
+    per_team = chart.team_size
+    teams = []
+    for side, name in enumerate(TEAM_NAMES):
+        slots, points = draft_left(state, side)
+        picked = [k for k in state.roster[side * per_team : (side + 1) * per_team] if k]
+        teams.append({"team": name, "slots": slots, "points": points, "picked": picked})
+    return {
+        "drafting": TEAM_NAMES[team] if team is not None else None,
+        "max_points": chart.max_points,
+        "types": [
+            {
+                "type": name,
+                "points": row.points,
+                "mv": row.mv,
+                "size": row.size,
+                "qb": row.qb_range,
+                "rec": row.rec_mod,
+                "magic": row.magic,
+                "affordable": name in ok,
+            }
+            for name, row in ((n, chart.types[n]) for n in chart.names)
+        ],
+        "teams": teams,
+        "players": {player_name(p): kind for p, kind in enumerate(state.roster) if kind},
+    }
+
+
+def huck_odds(state: Any) -> dict[str, Any]:
+    from monsterball.games.huck_monster.throw_odds import caveats, throw_odds
+
+    targets = throw_odds(state)
+    return {
+        "ply": state.ply,
+        "targets": [
+            {
+                "action": o.action,
+                "cell": o.cell,
+                "receiver": o.receiver,
+                "p": float(o.p_catch),
+                "exact": f"{o.p_catch.numerator}/{o.p_catch.denominator}",
+                "count": o.setup.throw_count,
+                "mark": o.setup.mark,
+                "intercepts": o.setup.intercepts,
+                "catch_marks": o.setup.catch_marks,
+                "challenges": o.setup.challenges,
+            }
+            for o in targets
+        ],
+        "caveats": caveats(state) if targets else [],
+    }
+
+
+# Decisions whose die the page prices (Midway: the printed tables behind each); moves are
+# left out (a few hundred a phase, and a move only rarely rolls).
+PRICED = ("tackle", "block", "pass", "fg", "kick", "onside", "punt", "handoff")
+_NUMBER = re.compile(r"\b[A-Z]?\d+\b|\b[a-z]\d+\b")
+
+
+def _outcome_class(text: str) -> str:
+    """What an outcome's first event says happened, without its numbers and names:
+    'A10 tackles B6: d6 1 +1 = 2, ball carrier tackled.' -> 'ball carrier tackled',
+    'The kickoff lands out of bounds: 5-yard penalty, kick again.' -> the part before ':'."""
+    head, _, rest = text.rstrip(".").partition(": ")
+    if re.search(r"\bd6\b|=", rest):
+        what = re.split(r"[:,] ", rest)[-1]
+    elif rest and re.search(r"modifier|roll", head, re.IGNORECASE):
+        what = rest
+    else:
+        what = head
+    return _NUMBER.sub("#", what.strip())
+
+
+def decision_odds(state: Any, seat: int) -> dict[str, Any]:
+    """For each priced decision the acting seat may take now, the exact chance of each kind of
+    outcome of the die it rolls next. Worked out on a copy in which what the seat may not see
+    is sampled afresh (the game's determinize), so the figures reveal no secret."""
+    heuristic = heuristic_for(state.spec)
+    if heuristic.determinize is not None:
+        state = heuristic.determinize(state, seat, random.Random(state.ply))
+    out = []
+    for action in state.legal_actions():
+        text = action.notation()
+        if text.split()[0] not in PRICED:
+            continue
+        after = state.clone()
+        after.apply_unchecked(action)
+        if after.is_terminal() or after.current_player() != CHANCE:
+            continue
+        classes: dict[str, Fraction] = {}
+        for outcome, p in after.chance_outcomes():
+            trial = after.clone()
+            events = trial.apply_unchecked(outcome)
+            key = _outcome_class(events[0].describe()) if events else outcome.notation()
+            classes[key] = classes.get(key, Fraction(0)) + Fraction(p)
+        out.append(
+            {
+                "action": text,
+                "roll": after.stack[-1].describe() if after.stack else "",
+                "outcomes": [
+                    {"what": k, "p": float(v), "exact": f"{v.numerator}/{v.denominator}"}
+                    for k, v in sorted(classes.items(), key=lambda kv: -kv[1])
+                ],
+            }
+        )
+    return {"ply": state.ply, "decisions": out}
+
+
+CHANCE_POINTS = 600  # the graph's resolution; swings are found over every step
+
+
+def chances(history: Replay) -> dict[str, Any]:
+    """Seat A's chances over a game, from the game heuristic's evaluation of every step
+    ((1 + value) / 2), and the biggest swings with the move that caused each."""
+    heuristic = heuristic_for(history.live.spec)
+    state = history.checkpoints[0].clone()
+    spec = state.spec
+    values = [heuristic.value(state, 0)]
+    for text in history.actions:
+        state.apply_unchecked(spec.parse_action(text))
+        values.append(heuristic.value(state, 0))
+    chance = [round((1 + v) / 2, 4) for v in values]
+    stride = max(1, len(chance) // CHANCE_POINTS)
+    points = [[i, chance[i]] for i in range(0, len(chance), stride)]
+    if points[-1][0] != len(chance) - 1:
+        points.append([len(chance) - 1, chance[-1]])
+    log = history.live.log
+    steps = sorted(range(1, len(chance)), key=lambda i: -abs(chance[i] - chance[i - 1]))
+    swings = [
+        {
+            "step": i,
+            "before": chance[i - 1],
+            "after": chance[i],
+            "by": log[i - 1].by if i - 1 < len(log) else "",
+            "action": log[i - 1].public if i - 1 < len(log) else history.actions[i - 1],
+            "events": log[i - 1].events if i - 1 < len(log) else [],
+        }
+        for i in sorted(steps[:5])
+        if abs(chance[i] - chance[i - 1]) > 0.02
+    ]
+    return {"points": points, "swings": swings, "steps": len(chance) - 1}
+
+
+def install(
+    app: FastAPI, rooms: Rooms, store: Store, admit_new_game: Callable[[Request], str]
+) -> None:
+    """The client's routes; ``admit_new_game`` counts a game against its address's limits
+    and returns the address."""
+
+    def page() -> FileResponse:
+        return FileResponse(str(STATIC / "index.html"), media_type="text/html")
+
+    app.get("/rules/{game}", include_in_schema=False)(page)
+
+    @app.get("/api/rules/{game}")
+    async def rules(game: str) -> PlainTextResponse:
+        try:
+            spec = get_game(game)
+        except Exception:
+            raise Rejected("not-found", f"no game '{game}'") from None
+        text = rules_document(spec.id)
+        if text is None:
+            raise Rejected("not-found", f"no rules page for '{spec.id}' in this installation")
+        return PlainTextResponse(text, media_type="text/markdown")
+
+    @app.get("/api/ui/boards")
+    async def boards() -> dict[str, Any]:
+        return start_boards()
+
+    @app.get("/api/games/{game_id}/moves")
+    async def moves(
+        game_id: str, token: Annotated[str | None, Query(max_length=64)] = None
+    ) -> dict[str, Any]:
+        """Every move so far, as the seat of ``token`` may see it (spectators: public); the
+        n-th entry leads to step n of the replay API."""
+        room = await rooms.get(game_id)
+        chair = room.live.chair_for(token)
+        history = await rooms.history(game_id)
+        seat = chair.seat if chair else None
+        return {"moves": [e.for_seat(seat) for e in history.live.log]}
+
+    @app.get("/api/games/{game_id}/odds")
+    async def odds(game_id: str) -> dict[str, Any]:
+        """Huck + Monster, while the Handler aims: the exact chance each target is caught
+        against the bidders the engine's path would meet (`monsterball odds` arithmetic)."""
+        room = await rooms.get(game_id)
+        if room.live.spec.id != "huck-monster":
+            return {"targets": [], "caveats": []}
+        state = room.live.state.clone()  # the room may move on while this is computed
+        return await anyio.to_thread.run_sync(huck_odds, state)
+
+    chance_cache: dict[str, dict[str, Any]] = {}
+
+    @app.get("/api/games/{game_id}/chances")
+    async def game_chances(game_id: str) -> dict[str, Any]:
+        """Finished games only: an evaluation of a game in play would read its secrets."""
+        row = store.get(game_id)
+        if row is None:
+            raise Rejected("not-found", f"no game '{game_id}'")
+        if row.status != "finished":
+            raise Rejected("not-finished", "the chances graph is drawn when the game ends")
+        if game_id not in chance_cache:
+            history = await rooms.history(game_id)
+            chance_cache[game_id] = await anyio.to_thread.run_sync(chances, history)
+            while len(chance_cache) > 32:
+                chance_cache.pop(next(iter(chance_cache)))
+        return chance_cache[game_id]
+
+    @app.get("/api/games/{game_id}/outcomes")
+    async def outcomes(game_id: str, token: Annotated[str, Query(max_length=64)]) -> dict[str, Any]:
+        """Monsters of the Midway: the odds of the decisions the token's chair may take now
+        (tackle, block, pass, field goal, kick ...), from the tables the engine rolls on."""
+        room = await rooms.get(game_id)
+        live = room.live
+        chair = live.chair_for(token)
+        if live.spec.id != "midway" or not live.may_act(chair):
+            return {"ply": live.state.ply, "decisions": []}
+        state = live.state.clone()  # the room may move on while this is computed
+        seat = state.current_player()
+        return await anyio.to_thread.run_sync(decision_odds, state, seat)
+
+    @app.get("/api/games/{game_id}/presence")
+    async def presence(game_id: str) -> dict[str, Any]:
+        """Open sockets per chair, and spectators: who is at the table now. Reads the rooms
+        in memory only (a game nobody has opened since a restart has nobody connected)."""
+        room = rooms.rooms.get(game_id)
+        if room is None and store.get(game_id) is None:
+            raise Rejected("not-found", f"no game '{game_id}'")
+        counts: dict[str, int] = {}
+        spectators = 0
+        for watcher in room.watchers if room else ():
+            if watcher.chair is None:
+                spectators += 1
+            else:
+                counts[watcher.chair.name] = counts.get(watcher.chair.name, 0) + 1
+        return {"chairs": counts, "spectators": spectators}
+
+    @app.get("/api/games/{game_id}/roster")
+    async def roster(game_id: str) -> dict[str, Any]:
+        room = await rooms.get(game_id)
+        if room.live.spec.id != "midway":
+            raise Rejected("bad-request", "only Monsters of the Midway drafts a roster")
+        return midway_roster(room.live.state)
+
+    @app.post("/api/games/{game_id}/rematch", status_code=201)
+    async def rematch(game_id: str, body: Rematch, request: Request) -> dict[str, Any]:
+        """A new game with the same rules, mode and bots, every seat swapped (a two-seat
+        game: A's coach plays B). ``you`` is the link of the asker's new chair."""
+        client = admit_new_game(request)
+        row = store.get(game_id)
+        if row is None:
+            raise Rejected("not-found", f"no game '{game_id}'")
+        room = await rooms.get(game_id)
+        asker = room.live.chair_for(body.token)
+        spec = room.live.spec
+        names = spec.seat_names
+        swap = {name: names[(i + 1) % len(names)] for i, name in enumerate(names)}
+        bots = {swap[spec.seat_name(c["seat"])]: c["bot"] for c in row.chairs if c["kind"] == "bot"}
+        new = await rooms.create(
+            game=row.game,
+            preset=row.preset,
+            options=row.options,
+            mode=row.mode,
+            coaches=len(row.chairs),
+            bots=bots,
+            seed=None,
+            address=client,
+        )
+        answer = new.hand_out()
+        chairs = answer["chairs"]
+        humans = [c for c in chairs if c["kind"] == "human"]
+        mine = None
+        if asker is not None:
+            wanted = (asker.seat + 1) % len(names)
+            mine = next((c for c in humans if c["seat"] == wanted), None)
+        mine = mine or (humans[0] if humans else None)
+        return {**answer, "you": mine["url"] if mine else None}

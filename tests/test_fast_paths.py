@@ -1,0 +1,269 @@
+"""The engine's fast paths give exactly what the plain ones give.
+
+- ``GameState.sample_legal(rng)`` draws the same distribution as picking uniformly from
+  ``legal_actions()``: proved exactly, not statistically, by driving it with a generator
+  whose ``randrange(n)`` returns each k in turn: it must ask for n = len(legal) and return
+  ``legal[k]`` (a bijection, so a uniform k gives a uniform legal action).
+- ``SeededSampler.choose`` (integers over a common denominator) draws what the Fraction
+  loop it replaced drew, for the same generator state.
+- ``Grid.steps_to`` and ``MaskSelector.nth`` agree with ``step_distances`` and ``select``.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Sequence
+from fractions import Fraction
+
+import pytest
+
+from monsterball.core import geometry
+from monsterball.core.actions import Action, Roll
+from monsterball.core.dice import SeededSampler
+from monsterball.core.geometry import Grid, HexGrid, MaskSelector, SquareGrid, grid
+from monsterball.core.registry import get_game
+from monsterball.games.huck_monster.state import HuckMonsterState, _plain_segment
+
+
+class Fixed(random.Random):
+    """A generator whose next ``randrange(n)`` returns ``k`` and records ``n``."""
+
+    def __init__(self, k: int):
+        super().__init__(0)
+        self.k = k
+        self.asked: list[int] = []
+
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:  # type: ignore[override]
+        assert stop is None and step == 1, "sample_legal draws with randrange(n)"
+        self.asked.append(start)
+        return self.k
+
+
+def _decisions(game: str, preset: str | None, seed: int, every: int, limit: int):
+    """Decision states met in one random game (every ``every``-th, at most ``limit``)."""
+    spec = get_game(game)
+    state = spec.new_game(spec.options(preset))
+    sampler, rng = SeededSampler(seed), random.Random(seed)
+    seen = 0
+    while not state.is_terminal() and seen < limit * every:
+        if state.is_chance():
+            state.apply_unchecked(sampler.choose(state.chance_outcomes()))
+            continue
+        if seen % every == 0:
+            yield state
+        seen += 1
+        legal = state.legal_actions()
+        state.apply_unchecked(legal[rng.randrange(len(legal))])
+
+
+@pytest.mark.parametrize(
+    ("game", "preset"),
+    [
+        ("huck-monster", None),
+        ("huck-monster", "pro"),
+        ("huck-monster", "hot-hex"),
+        ("huck-monster", "all-stars"),
+        ("huck-monster", "square-field"),
+        ("midway", None),
+        ("paper-ultimate", None),
+    ],
+)
+def test_sample_legal_is_a_uniform_pick_from_legal_actions(game: str, preset: str | None) -> None:
+    spec = get_game(game)
+    if preset is not None and preset not in spec.options_type.PRESETS:  # type: ignore[attr-defined]
+        pytest.skip(f"{game} has no preset {preset}")
+    checked = 0
+    for index, state in enumerate(_decisions(game, preset, 11, 3, 150)):
+        legal = state.legal_actions()
+        # Every k at some positions; the ends and a few at the others (lists run to 800).
+        ks = range(len(legal)) if index % 15 == 0 else {0, len(legal) - 1, len(legal) // 2}
+        for k in ks:
+            fixed = Fixed(k)
+            assert state.sample_legal(fixed) == legal[k]
+            assert fixed.asked == [len(legal)]
+            checked += 1
+    assert checked > 150
+
+
+def _fraction_choose(rng: random.Random, outcomes: Sequence[tuple[Action, Fraction]]) -> Action:
+    """The Fraction loop SeededSampler.choose used before: the reference."""
+    count = len(outcomes)
+    if count == 1:
+        return outcomes[0][0]
+    if all(p == outcomes[0][1] for _, p in outcomes):
+        return outcomes[rng.randrange(count)][0]
+    point = Fraction(rng.getrandbits(53), 1 << 53)
+    cumulative = Fraction(0)
+    for action, probability in outcomes:
+        cumulative += probability
+        if point < cumulative:
+            return action
+    return outcomes[-1][0]
+
+
+def test_seeded_sampler_draws_what_the_fraction_loop_drew() -> None:
+    shapes = random.Random(5)
+    for trial in range(400):
+        n = shapes.randint(1, 9)
+        weights = [shapes.choice([1, 1, 2, 3, 5, 7, 36, 1000]) for _ in range(n)]
+        if trial % 4 == 0:
+            weights = [weights[0]] * n  # equal probabilities: the uniform branch
+        total = sum(weights)
+        outcomes = [(Roll("x", str(i)), Fraction(w, total)) for i, w in enumerate(weights)]
+        sampler = SeededSampler(trial)
+        reference = random.Random(trial)
+        for _ in range(25):
+            assert sampler.choose(outcomes) == _fraction_choose(reference, outcomes)
+    # Near a boundary: a point exactly on a cumulative sum goes to the next outcome.
+    outcomes = [(Roll("x", "a"), Fraction(1, 2)), (Roll("x", "b"), Fraction(1, 2) + 0)]
+    assert len({SeededSampler(s).choose(outcomes) for s in range(64)}) == 2
+
+
+def test_steps_to_and_nth_agree_with_the_plain_kernels() -> None:
+    rng = random.Random(3)
+    for kind, w, h in (("hex", 8, 17), ("square", 7, 14), ("hex", 5, 9)):
+        g = grid(kind, w, h)
+        selector = MaskSelector(list(range(g.size)))
+        for _ in range(200):
+            passable = rng.getrandbits(g.size) | rng.getrandbits(g.size)
+            start = rng.randrange(g.size)
+            dist = g.step_distances(start, passable)
+            for target in range(g.size):
+                expected = dist.get(target, -1)
+                assert g.steps_to(start, target, passable) == expected
+            picked = selector.select(passable)
+            for n in {0, len(picked) - 1, len(picked) // 3}:
+                if picked:
+                    assert selector.nth(passable, n) == picked[n]
+
+
+# -- compiled kernels against the pure-Python reference ------------------------------------
+
+
+@pytest.mark.skipif(not geometry.FAST, reason="compiled kernels not built (make setup)")
+def test_compiled_kernels_match_the_pure_python_ones() -> None:
+    rng = random.Random(8)
+    for kind, w, h in (("hex", 8, 17), ("hex", 14, 24), ("square", 7, 14), ("square", 19, 20)):
+        fast = grid(kind, w, h)
+        pure = (HexGrid if kind == "hex" else SquareGrid)(w, h)
+        assert "reachable" in vars(fast) and "reachable" not in vars(pure)
+        selector = MaskSelector(list(range(pure.size)))
+        for trial in range(300):
+            passable = rng.getrandbits(pure.size) | rng.getrandbits(pure.size)
+            if trial % 3 == 0:
+                passable |= rng.getrandbits(pure.size)
+            start, budget = rng.randrange(pure.size), rng.randrange(25)
+            through = passable | rng.getrandbits(pure.size) if trial % 2 else None
+            assert fast.reachable(start, budget, passable, through=through) == pure.reachable(
+                start, budget, passable, through=through
+            )
+            assert fast.dilate(passable) == pure.dilate(passable)
+            for limit in (None, 0, budget):
+                got = fast.step_distances(start, passable, limit)
+                assert list(got.items()) == list(
+                    pure.step_distances(start, passable, limit).items()
+                )
+            target = rng.randrange(pure.size)
+            assert fast.steps_to(start, target, passable) == pure.steps_to(start, target, passable)
+            assert selector.select(passable) == selector._select_py(passable)  # type: ignore[attr-defined]
+        # Arguments that do not fit six words go to the reference, with its result.
+        big = (1 << 400) | 5
+        assert fast.dilate(big) == pure.dilate(big)
+        assert fast.reachable(0, 3, -1) == pure.reachable(0, 3, -1)
+
+
+GAME_DIGEST = """
+import hashlib, random, sys
+from monsterball.core.dice import SeededSampler
+from monsterball.core.geometry import FAST
+from monsterball.core.registry import get_game
+out = hashlib.sha256()
+for game, preset in (("huck-monster", None), ("huck-monster", "square-field"),
+                     ("midway", None), ("paper-ultimate", None)):
+    spec = get_game(game)
+    for seed in range(2):
+        state = spec.new_game(spec.options(preset))
+        sampler, rng = SeededSampler(seed), random.Random(seed)
+        for _ in range(700):
+            if state.is_terminal():
+                break
+            if state.is_chance():
+                state.apply_unchecked(sampler.choose(state.chance_outcomes()))
+                continue
+            legal = state.legal_actions()
+            out.update(" ".join(a.notation() for a in legal).encode())
+            state.apply_unchecked(legal[rng.randrange(len(legal))])
+        out.update(state.state_hash().encode())
+print(FAST, out.hexdigest())
+"""
+
+
+@pytest.mark.skipif(not geometry.FAST, reason="compiled kernels not built (make setup)")
+def test_games_with_compiled_kernels_match_the_pure_python_reference() -> None:
+    """Every legal list and the final positions of random games, in two fresh processes."""
+    digests = {}
+    for pure in ("", "1"):
+        env = {**os.environ, "MONSTERBALL_PURE": pure}
+        if not pure:
+            env.pop("MONSTERBALL_PURE")
+        run = subprocess.run(
+            [sys.executable, "-c", GAME_DIGEST], env=env, capture_output=True, text=True, check=True
+        )
+        digests[pure] = run.stdout.split()
+    assert digests[""][0] == "True" and digests["1"][0] == "False"
+    assert digests[""][1] == digests["1"][1]
+
+
+def _tuple_segment(field: Grid, start: int, target: int, inter: int) -> tuple[int, ...] | None:
+    """The throw's path search as first written (nodes are (space, crossed) pairs)."""
+    root = (start, False)
+    parent = {root: root}
+    frontier = [root]
+    while frontier:
+        nxt = []
+        for node in frontier:
+            for n in field.neighbours[node[0]]:
+                if n == target:
+                    path, back = [n], node
+                    while back != root:
+                        path.append(back[0])
+                        back = parent[back]
+                    return tuple(reversed(path))
+                child = (n, False)
+                if inter >> n & 1 and child not in parent:
+                    parent[child] = node
+                    nxt.append(child)
+        frontier = nxt
+    return None
+
+
+def test_throw_route_shortcuts_find_the_same_paths() -> None:
+    spec = get_game("huck-monster")
+    state = spec.new_game(spec.options())
+    assert isinstance(state, HuckMonsterState)
+    field = state.field
+    rng = random.Random(4)
+    for _ in range(1500):
+        inter = rng.getrandbits(field.size) | rng.getrandbits(field.size)
+        start, final, count = (
+            rng.randrange(field.size),
+            rng.randrange(field.size),
+            rng.randrange(12),
+        )
+        via = rng.choice([None, rng.randrange(field.size)])
+        assert _plain_segment(field.neighbours, start, final, inter) == _tuple_segment(
+            field, start, final, inter
+        )
+        if via is None:
+            first = _tuple_segment(field, start, final, inter)
+            expected = first if first is not None and len(first) <= count else None
+        else:
+            a, b = (
+                _tuple_segment(field, start, via, inter),
+                _tuple_segment(field, via, final, inter),
+            )
+            expected = None if a is None or b is None or len(a) + len(b) > count else a + b
+        assert state._route(start, final, inter, count, via) == expected

@@ -1,0 +1,290 @@
+"""Hidden players block and tackle (MW-MAGIC-7: an invisible player "can perform as a
+blocker or tackler if the opportunity presents itself"; only "A mirror-image counter
+cannot ... block, or tackle", MW-MAGIC-3), rulings MW-R10 and MW-R11, without the question
+itself telling the other coach where the hidden player is: the hidden side's coach is asked
+wherever any of his counters could act. Option hidden_contact=barred keeps the earlier
+reading."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from monsterball.core.dice import SeededSampler
+from mw_scenarios import SPEC, act, legal, setup, start_phase, texts, top
+
+# -- a hidden caster on defense --------------------------------------------------------------
+
+
+def defending_caster(real: str, **options):
+    """B1 (a brownie) hides among two counters, h12 and i12; A1 carries the ball on g10."""
+    state = setup(
+        {"A1": "g10", "B1": "h12", "B2": "m20"},
+        types={"B1": "brownie"},
+        carrier="A1",
+        los="g10",
+        **options,
+    )
+    start_phase(state, 0)
+    act(state, "end", "cast B1 mirror", "d6=2", "image i12", f"real {real}", "end")
+    assert top(state) == "Phase" and state.stack[-1].team == 0
+    return state
+
+
+def public(state, seat=0):
+    return json.dumps(state.view(seat), sort_keys=True), state.render(seat)
+
+
+def test_MW_R10_the_defense_is_asked_next_to_any_counter_real_or_not():
+    """h11 is next to the counter on h12 and not to the one on i12. Whichever is real, the
+    carrier's step to h11 asks the defense; only the real one next to him may tackle."""
+    states = {real: defending_caster(real) for real in ("h12", "i12")}
+    for real, state in states.items():
+        act(state, "A1-h11")
+        assert top(state) == "TackleRound" and state.current_player() == 1
+        expected = {"tackle B1 h11", "no"} if real == "h12" else {"no"}
+        assert legal(state) == expected
+    assert public(states["h12"]) == public(states["i12"])
+    assert public(states["h12"], None) == public(states["i12"], None)
+    for state in states.values():
+        act(state, "no")
+        assert top(state) == "Phase" and state.current_player() == 0
+    assert public(states["h12"]) == public(states["i12"])
+    assert legal(states["h12"]) == legal(states["i12"])
+
+
+def test_MW_R10_no_question_far_from_every_counter():
+    state = defending_caster("h12")
+    act(state, "A1-f10")
+    assert top(state) == "Phase" and state.current_player() == 0
+
+
+def test_MW_R10_MW_MAGIC_3_the_hidden_caster_tackles_and_the_spell_ends():
+    state = defending_caster("h12")
+    act(state, "A1-h11")
+    events = act(state, "tackle B1 h11")
+    assert "comes out from among his counters" in texts(events)[0]
+    assert state.caster == -1 and state.images == []
+    assert state.view(0)["players"]["B1"]["hex"] == "h12"
+    act(state, "d6=1")  # M carrier on S tackler: +1 = 2, tackled
+    assert state.down == 2 and state.field.name(state.spot) == "h11"
+
+
+def test_MW_R10_option_barred_asks_nothing():
+    state = defending_caster("h12", hidden_contact="barred")
+    act(state, "A1-h11")
+    assert top(state) == "Phase" and state.current_player() == 0
+
+
+# -- an invisible player on defense ------------------------------------------------------------
+
+
+def invisible_defender(where: str, **options):
+    """B3 (a pixie, movement 4) turns invisible on g14 and moves unseen to ``where``."""
+    state = setup(
+        {"A1": "g10", "B3": "g14", "B2": "m20"},
+        types={"B3": "pixie"},
+        carrier="A1",
+        los="g10",
+        **options,
+    )
+    start_phase(state, 0)
+    act(state, "end", "cast B3 invisible", f"appear {where}")
+    return state
+
+
+def test_MW_MAGIC_7_MW_R11_an_invisible_player_tackles_from_where_he_moved():
+    """Rulebook: "An invisible player cannot be blocked or tackled, but can perform as a blocker or
+    tackler if the opportunity presents itself": at the end of his phase B3, moved unseen
+    next to the carrier, may tackle; moved elsewhere, his coach is asked all the same."""
+    near, far = invisible_defender("h11"), invisible_defender("g16")
+    assert public(near) == public(far) and public(near, None) == public(far, None)
+    for state in (near, far):
+        act(state, "end")
+        assert top(state) == "TackleRound" and state.current_player() == 1
+    assert legal(near) == {"tackle B3 g10", "no"} and legal(far) == {"no"}
+    assert public(near) == public(far)
+    act(near, "tackle B3 g10", "d6=1")  # M carrier on S tackler: +1 = 2, tackled
+    assert near.dead == "" and near.down == 2  # the play is over and settled
+    act(far, "no")
+    assert top(far) == "Phase" and far.stack[-1].team == 0
+    assert far.field.name(far.pos[12]) == "g16"  # he reappears where he went
+
+
+def test_MW_R11_no_question_when_the_carrier_is_out_of_his_reach():
+    """Beyond movement 4 + 1 from the hex where he vanished the coach is not asked."""
+    state = setup(
+        {"A1": "g4", "B3": "g14", "B2": "m20"},
+        types={"B3": "pixie"},
+        carrier="A1",
+        los="g4",
+    )
+    start_phase(state, 0)
+    act(state, "end", "cast B3 invisible", "appear g16", "end")
+    assert top(state) == "Phase" and state.stack[-1].team == 0
+
+
+def test_MW_R11_option_barred_asks_nothing():
+    state = invisible_defender("h11", hidden_contact="barred")
+    act(state, "end")
+    assert top(state) == "Phase" and state.stack[-1].team == 0
+
+
+# -- a hidden caster on offense blocks ---------------------------------------------------------
+
+
+def test_MW_R10_a_hidden_caster_blocks_by_shifting_into_a_defender():
+    state = setup(
+        {"A1": "g8", "A2": "f10", "B1": "g11", "B2": "m20"},
+        types={"A2": "brownie"},
+        carrier="A1",
+        los="g10",
+    )
+    start_phase(state, 0)
+    act(state, "cast A2 mirror", "d6=2", "image e10", "real f10")
+    into = [a for a in legal(state) if a.startswith("shift")]
+    toward = next(a for a in into if (lambda t: t.field.name(t.pos[1]) == "g11")(_after(state, a)))
+    events = act(state, toward)
+    assert any("comes out from among his counters on g11" in t for t in texts(events))
+    assert state.caster == -1 and state.field.name(state.pos[1]) == "g11"
+    act(state, "end")
+    assert top(state) == "BlockRoll"
+    events = act(state, "d6=6")  # S on M: -1 = 5, neutralize
+    assert texts(events)[0] == "A2 blocks B1: d6 6 -1 = 5, neutralize."
+    barred = setup(
+        {"A1": "g8", "A2": "f10", "B1": "g11", "B2": "m20"},
+        types={"A2": "brownie"},
+        carrier="A1",
+        los="g10",
+        hidden_contact="barred",
+    )
+    start_phase(barred, 0)
+    act(barred, "cast A2 mirror", "d6=2", "image e10", "real f10")
+    assert toward not in legal(barred)
+
+
+def _after(state, action):
+    twin = state.clone()
+    act(twin, action)
+    return twin
+
+
+# -- the question pattern never depends on the secret ------------------------------------------
+
+
+def _twins(state, kind):
+    """Copies of ``state`` the other coach cannot tell from it: the caster swapped with each
+    image, or the invisible player bound for each other hex he could reach."""
+    out = []
+    if kind == "caster" and state.caster >= 0 and state.images:
+        for image in state.images:
+            twin = state.clone()
+            real = twin.pos[twin.caster]
+            twin.pos = twin.pos[:]
+            twin.pos[twin.caster] = image
+            twin.images = sorted([real, *(c for c in twin.images if c != image)])
+            if twin.carrier == twin.caster:
+                twin.ball = image
+            out.append(twin)
+    p = state.invisible
+    if kind == "invisible" and p >= 0 and state.appear_at >= 0:
+        f = state.field
+        row = f.distance_row(state.vanish)
+        occupied = state.counters_mask()
+        free = [
+            c
+            for c in range(f.size)
+            if row[c] <= state.mtype(p).mv and not occupied >> c & 1 and c != state.appear_at
+        ]
+        for c in free[:: max(1, len(free) // 4)]:
+            twin = state.clone()
+            twin.appear_at = c
+            out.append(twin)
+    return out
+
+
+def _touches(state, action) -> bool:
+    """Whether the action turns a counter over (a touch or a tackle aimed at a counter):
+    then the truth may rightly come out."""
+    text = action.notation()
+    cells = {state.field.name(c) for c in state.images}
+    if state.caster >= 0:
+        cells.add(state.field.name(state.pos[state.caster]))
+    return any(text.endswith(c) for c in cells)
+
+
+def _still_hidden(before, after, kind) -> bool:
+    return getattr(after, kind) == getattr(before, kind) >= 0
+
+
+def _carrier_steps(state):
+    c = state.carrier
+    if c < 0:
+        return []
+    name = f"{'AB'[c // 10]}{c % 10 + 1}-"
+    return [a for a in state.legal_actions() if a.notation().startswith(name)]
+
+
+def _compare(state, twin, action, watcher, kind) -> bool:
+    """Apply ``action`` to both; unless the secret came out, the watcher and a spectator
+    must see the same, and the same player must be asked next."""
+    after, twin = state.clone(), twin.clone()
+    after.apply(action)
+    twin.apply(action)
+    still = [_still_hidden(state, x, kind) for x in (twin, after)]
+    if not any(still):
+        return False  # the spell ran out or the player reappeared: the truth is public
+    assert twin.current_player() == after.current_player(), action.notation()
+    if all(still):
+        for seat in (watcher, None):
+            assert public(twin, seat) == public(after, seat), action.notation()
+        if after.current_player() == watcher:
+            assert legal(twin) == legal(after)
+    return True
+
+
+@pytest.mark.parametrize(
+    "seed", [0, 1, *(pytest.param(n, marks=pytest.mark.slow) for n in range(2, 8))]
+)
+def test_MW_R10_MW_R11_random_play_the_question_pattern_reveals_nothing(seed):
+    """Random play with casters on both sides, the ball carriers running a lot. Whenever a
+    player is hidden, every twin (the caster swapped with an image, the invisible player
+    bound for another hex) must give his opponent and a spectator the same views, legal
+    actions and player to act after the action played and after every step the carrier
+    could take (actions that turn a counter over excepted)."""
+    a = "brownie,brownie,brownie,pixie,pixie,storm-giant,werebear,ettin,hobgoblin,kobold"
+    b = "elf,elf,brownie,brownie,pixie,pixie,werebear,treant,orc,kobold"
+    state = SPEC.new_game(SPEC.options(roster_a=a, roster_b=b, plays=6, max_phases=16))
+    rng, dice = random.Random(seed), SeededSampler(seed)
+    compared = 0
+    while not state.is_terminal():
+        if state.current_player() == -1:
+            state.apply(dice.choose(state.chance_outcomes()))
+            continue
+        options = state.legal_actions()
+        casts = [x for x in options if x.notation().startswith("cast")]
+        runs = _carrier_steps(state)
+        r = rng.random()
+        pick = (
+            rng.choice(casts)
+            if casts and r < 0.4
+            else rng.choice(runs)
+            if runs and r < 0.8
+            else rng.choice(options)
+        )
+        for kind in ("caster", "invisible"):
+            hidden = getattr(state, kind)
+            if hidden < 0:
+                continue
+            watcher = 1 - hidden // 10
+            for twin in _twins(state, kind):
+                if state.current_player() == watcher:
+                    assert legal(twin) == legal(state)
+                shared = {a.notation() for a in twin.legal_actions()}
+                for action in [pick, *runs]:
+                    if action.notation() in shared and not _touches(state, action):
+                        compared += _compare(state, twin, action, watcher, kind)
+        state.apply(pick)
+    assert compared > 0, "no hidden player came up: the test compared nothing"
