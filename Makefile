@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 FAST := $(VENV)/.fastgeo
 
-.PHONY: setup fast serve play test test-fast lint typecheck bench bench-mcts golden clean chromium load
+.PHONY: setup fast serve play test test-fast lint typecheck bench bench-mcts fuzz golden clean chromium load
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -71,6 +71,11 @@ load: $(STAMP)
 ## MCTS iterations/s per game and simulation games/s on 1 and 2 processes.
 bench-mcts: $(STAMP) $(FAST)
 	$(BIN)/python scripts/bench_mcts.py $(BENCH_ARGS)
+
+## Random play with invariant checks and mutation fuzzers, every game x preset
+## (e.g. make fuzz FUZZ_ARGS='--actions 1000000 --jobs 2 --json fuzz.json').
+fuzz: $(STAMP)
+	$(BIN)/python scripts/fuzz.py $(FUZZ_ARGS)
 
 ## Regenerate the golden replays after an intended behaviour change (review the diff!).
 golden: $(STAMP)

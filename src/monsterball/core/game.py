@@ -38,6 +38,7 @@ TERMINAL = -2
 AUTO = -3
 
 POSITION_FORMAT = 1
+POSITION_KEYS = ("format", "game", "options", "ply", "board", "stack")
 
 
 class GameState:
@@ -312,24 +313,34 @@ class GameSpec:
         """Build a state from :meth:`GameState.to_position` data, validating every field."""
         if not isinstance(data, Mapping):
             raise PositionError("a position must be a JSON object")
-        for key in ("format", "game", "options", "ply", "board", "stack"):
+        for key in POSITION_KEYS:
             if key not in data:
                 raise PositionError(f"position is missing '{key}'")
-        if data["format"] != POSITION_FORMAT:
+        unknown = set(data) - {*POSITION_KEYS, "rules_version"}
+        if unknown:
+            raise PositionError(
+                f"position has unknown key(s) {', '.join(sorted(map(str, unknown)))}"
+            )
+        # ``type(...) is int``: JSON true and 1.0 compare equal to 1 in Python.
+        if type(data["format"]) is not int or data["format"] != POSITION_FORMAT:
             raise PositionError(f"position format {data['format']!r} is not {POSITION_FORMAT}")
         if data["game"] != self.id:
-            raise PositionError(f"position is for game '{data['game']}', not '{self.id}'")
+            raise PositionError(f"position is for game {data['game']!r}, not '{self.id}'")
+        if not isinstance(data.get("rules_version", ""), str):
+            raise PositionError("position 'rules_version' must be a string")
         ply = data["ply"]
-        if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
+        if type(ply) is not int or ply < 0:
             raise PositionError("position 'ply' must be a non-negative integer")
-        if not isinstance(data["stack"], list):
-            raise PositionError("position 'stack' must be a list")
-        options = self.options_type.from_dict(data["options"])
-        state = self.state_type.__new__(self.state_type)
-        GameState.__init__(state, options)
-        state.ply = data["ply"]
+        if not isinstance(data["options"], Mapping):
+            raise PositionError("position 'options' must be an object")
         if not isinstance(data["board"], Mapping):
             raise PositionError("position 'board' must be an object")
+        if not isinstance(data["stack"], list):
+            raise PositionError("position 'stack' must be a list")
+        options = self.options_type.from_dict(data["options"])  # OptionsError if bad
+        state = self.state_type.__new__(self.state_type)
+        GameState.__init__(state, options)
+        state.ply = ply
         state._board_from_dict(data["board"])
         state.stack = tuple(
             procedure_from_dict(self.state_type.procedure_kinds, p) for p in data["stack"]

@@ -9,12 +9,60 @@ validated on construction, so an options object that exists is a legal one.
 from __future__ import annotations
 
 import dataclasses
+import math
+import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Self, TypeVar
 
 from monsterball.core.errors import OptionsError
 
 T = TypeVar("T")
+
+# Option values typed on a command line or a web form: ASCII only, so that "٣" or "1_0"
+# (which Python's int() accepts) are refused rather than read as 3 or 10.
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+_DECIMAL = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")
+_MAX_DIGITS = 100
+_TRUE = ("1", "true", "yes", "on")
+_FALSE = ("0", "false", "no", "off")
+# Control characters, line/paragraph separators and lone surrogates: they would break a
+# record line or a terminal, and no option needs them.
+_BAD_CATEGORIES = frozenset(("Cc", "Cs", "Zl", "Zp"))
+
+
+def _bad_character(text: str) -> str | None:
+    if text.isprintable():  # the fast common case: no character of any refused category
+        return None
+    for ch in text:
+        if unicodedata.category(ch) in _BAD_CATEGORIES:
+            return f"U+{ord(ch):04X}"
+    return None
+
+
+def parse_value(key: str, kind: type[Any], raw: str) -> Any:
+    """One option value from text, by the option's type; raise OptionsError on bad text."""
+    raw = raw.strip()
+    if kind is bool:
+        low = raw.lower() if raw.isascii() else raw
+        if low in _TRUE:
+            return True
+        if low in _FALSE:
+            return False
+        raise OptionsError(f"option '{key}' must be true or false; got {raw!r}")
+    if kind is int:
+        if not _INTEGER.fullmatch(raw) or len(raw) > _MAX_DIGITS:
+            raise OptionsError(f"option '{key}' must be an integer (ASCII digits); got {raw!r}")
+        return int(raw)
+    if kind is float:
+        value = float(raw) if _DECIMAL.fullmatch(raw) and len(raw) <= _MAX_DIGITS else math.nan
+        if not math.isfinite(value):
+            raise OptionsError(f"option '{key}' must be a decimal number; got {raw!r}")
+        return value
+    bad = _bad_character(raw)
+    if bad is not None:
+        raise OptionsError(f"option '{key}' may not contain the control character {bad}")
+    return raw
 
 
 def option(
@@ -70,6 +118,10 @@ class GameOptions:
                 ok = isinstance(value, expected)
             if not ok:
                 raise OptionsError(f"option '{f.name}' must be {expected.__name__}, got {value!r}")
+            if isinstance(value, str) and (bad := _bad_character(value)) is not None:
+                raise OptionsError(f"option '{f.name}' may not contain the control character {bad}")
+            if isinstance(value, float) and not math.isfinite(value):
+                raise OptionsError(f"option '{f.name}' must be a finite number, got {value!r}")
             choices = f.metadata.get("choices")
             if choices is not None and value not in choices:
                 allowed = ", ".join(str(c) for c in choices)
@@ -143,23 +195,7 @@ class GameOptions:
                 raise OptionsError(f"option '{text}' must look like key=value")
             if key not in fields:
                 raise OptionsError(f"unknown option '{key}'; known: {', '.join(sorted(fields))}")
-            kind: type[Any] = type(fields[key].default)
-            raw = raw.strip()
-            if kind is bool:
-                low = raw.lower()
-                if low in ("1", "true", "yes", "on"):
-                    out[key] = True
-                elif low in ("0", "false", "no", "off"):
-                    out[key] = False
-                else:
-                    raise OptionsError(f"option '{key}' must be true or false; got '{raw}'")
-            elif kind is int:
-                try:
-                    out[key] = int(raw)
-                except ValueError:
-                    raise OptionsError(f"option '{key}' must be an integer; got '{raw}'") from None
-            else:
-                out[key] = raw
+            out[key] = parse_value(key, type(fields[key].default), raw)
         return out
 
     def to_dict(self) -> dict[str, Any]:

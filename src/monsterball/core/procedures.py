@@ -121,11 +121,13 @@ def procedure_from_dict(
     if not isinstance(data, Mapping) or "step" not in data:
         raise PositionError(f"a stack entry must be an object with a 'step' key, got {data!r}")
     name = data["step"]
+    if not isinstance(name, str):
+        raise PositionError(f"a stack entry's 'step' must be a step name, got {name!r}")
     kind = kinds.get(name)
     if kind is None:
         raise PositionError(f"unknown step '{name}'; known: {', '.join(sorted(kinds))}")
     values: dict[str, Any] = {}
-    hints = typing.get_type_hints(kind)
+    hints = _field_types(kind)
     for f in dataclasses.fields(kind):
         if f.name not in data:
             raise PositionError(f"step '{name}' is missing field '{f.name}'")
@@ -141,6 +143,17 @@ def procedure_from_dict(
         return kind(**values)
     except (TypeError, ValueError) as exc:
         raise PositionError(f"step '{name}': {exc}") from exc
+
+
+_FIELD_TYPES: dict[str, dict[str, Any]] = {}
+
+
+def _field_types(kind: type[Procedure[Any]]) -> dict[str, Any]:
+    # get_type_hints evaluates string annotations: slow, and the same for every load.
+    key = f"{kind.__module__}.{kind.__qualname__}"
+    if key not in _FIELD_TYPES:
+        _FIELD_TYPES[key] = typing.get_type_hints(kind)
+    return _FIELD_TYPES[key]
 
 
 def _matches(value: Any, hint: Any) -> bool:

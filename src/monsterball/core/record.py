@@ -26,8 +26,10 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterable, Mapping
+import math
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from itertools import count
 from pathlib import Path
 from typing import IO, Any
 
@@ -40,6 +42,8 @@ from monsterball.core.registry import get_game
 RECORD_FORMAT = 1
 HASH_EVERY = 16
 MAX_LINE_BYTES = 1 << 20
+# Positions nest a few levels (start -> board -> players -> ...); anything deeper is junk.
+MAX_DEPTH = 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,25 +197,85 @@ def _is_fresh(state: GameState) -> bool:
 
 # -- reading ------------------------------------------------------------------------------
 
+HEADER_KEYS = frozenset(
+    (
+        "record",
+        "format",
+        "game",
+        "rules_version",
+        "options",
+        "seed",
+        "start",
+        "players",
+        "dice_commitment",
+    )
+)
+ACTION_KEYS = frozenset(("ply", "by", "action", "hash"))
+END_KEYS = frozenset(("plies", "result", "returns", "hash", "dice_seed"))
+
 
 def read_record(source: str | Path | IO[str]) -> GameRecord:
-    """Parse a record, checking its structure; raise RecordError naming line and field."""
+    """Parse a record, checking its structure; raise RecordError naming line and field.
+
+    Lines end at ``\\n`` only (records are written with raw Unicode, so U+2028 or U+0085
+    inside a string is text, not a line break), and a file is read line by line, refusing a
+    line longer than ``MAX_LINE_BYTES`` before reading the rest of it."""
     if isinstance(source, Path):
-        text = source.read_text(encoding="utf-8")
-    elif isinstance(source, str):
-        text = source
-    else:
-        text = source.read()
-    lines = text.splitlines()
-    if not lines or not lines[0].strip():
+        with source.open("rb") as handle:
+            return _parse(_binary_lines(handle))
+    if isinstance(source, str):
+        return _parse(_text_lines(source))
+    return _parse(_stream_lines(source))
+
+
+def _binary_lines(handle: IO[bytes]) -> Iterator[str]:
+    for number in count(1):
+        chunk = handle.readline(MAX_LINE_BYTES + 1)
+        if not chunk:
+            return
+        body = chunk[:-1] if chunk.endswith(b"\n") else chunk
+        if len(body) > MAX_LINE_BYTES:
+            raise RecordError(f"line is longer than {MAX_LINE_BYTES} bytes", line=number)
+        try:
+            yield body.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise RecordError(
+                f"not UTF-8 text (byte {exc.start + 1} of the line)", line=number
+            ) from None
+
+
+def _text_lines(text: str) -> Iterator[str]:
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    yield from lines
+
+
+def _stream_lines(stream: IO[str]) -> Iterator[str]:
+    # A character is at most 4 bytes, so this limit never cuts a line the byte cap allows.
+    for number in count(1):
+        chunk = stream.readline(MAX_LINE_BYTES + 1)
+        if not chunk:
+            return
+        body = chunk[:-1] if chunk.endswith("\n") else chunk
+        if len(body) > MAX_LINE_BYTES:
+            raise RecordError(f"line is longer than {MAX_LINE_BYTES} bytes", line=number)
+        yield body
+
+
+def _parse(lines: Iterator[str]) -> GameRecord:
+    first = next(lines, None)
+    if first is None or not first.strip():
         raise RecordError("the record is empty", line=1)
-    header = _load(lines[0], 1)
+    header = _load(first, 1)
     for key in ("record", "format", "game", "rules_version", "options", "seed"):
         if key not in header:
             raise RecordError("missing in the header", line=1, field=key)
+    _refuse_unknown(header, HEADER_KEYS, 1)
     if header["record"] != "monsterball":
         raise RecordError("not a monsterball record", line=1, field="record")
-    if header["format"] != RECORD_FORMAT:
+    # ``type(...) is int``: JSON true and 1.0 compare equal to 1 in Python.
+    if type(header["format"]) is not int or header["format"] != RECORD_FORMAT:
         raise RecordError(
             f"format {header['format']!r} is not supported (this version reads {RECORD_FORMAT})",
             line=1,
@@ -219,44 +283,39 @@ def read_record(source: str | Path | IO[str]) -> GameRecord:
         )
     if not isinstance(header["game"], str):
         raise RecordError("must be a game id", line=1, field="game")
+    if not isinstance(header["rules_version"], str):
+        raise RecordError("must be a string", line=1, field="rules_version")
     if not isinstance(header["options"], dict):
         raise RecordError("must be an object", line=1, field="options")
     seed = header["seed"]
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+    if seed is not None and type(seed) is not int:
         raise RecordError("must be an integer or null", line=1, field="seed")
     start = header.get("start")
     if start is not None and not isinstance(start, dict):
         raise RecordError("must be a position object or null", line=1, field="start")
     players = header.get("players", {})
-    if not isinstance(players, dict):
-        raise RecordError("must be an object", line=1, field="players")
+    if not isinstance(players, dict) or not all(isinstance(v, str) for v in players.values()):
+        raise RecordError("must be an object of strings", line=1, field="players")
     commitment = header.get("dice_commitment")
     if commitment is not None and not _is_sha256_hex(commitment):
         raise RecordError("must be 64 lowercase hex digits", line=1, field="dice_commitment")
     record = GameRecord(
         game=header["game"],
-        rules_version=str(header["rules_version"]),
+        rules_version=header["rules_version"],
         options=header["options"],
         seed=seed,
         start=start,
-        players={str(k): str(v) for k, v in players.items()},
+        players=dict(players),
         dice_commitment=commitment,
     )
-    for number, raw in enumerate(lines[1:], start=2):
+    for number, raw in enumerate(lines, start=2):
         if not raw.strip():
             continue
         if record.end is not None:
             raise RecordError("nothing may follow the end line", line=number)
         data = _load(raw, number)
         if "end" in data:
-            if not isinstance(data["end"], dict):
-                raise RecordError("must be an object", line=number, field="end")
-            revealed = data["end"].get("dice_seed")
-            if revealed is not None and not is_seed_text(revealed):
-                raise RecordError(
-                    "must be the seed as a string of decimal digits", line=number, field="dice_seed"
-                )
-            record.end = data["end"]
+            record.end = _end_line(data, number)
             continue
         for key, kind in (("ply", int), ("by", str), ("action", str)):
             if key not in data:
@@ -271,13 +330,44 @@ def read_record(source: str | Path | IO[str]) -> GameRecord:
         digest = data.get("hash")
         if digest is not None and not isinstance(digest, str):
             raise RecordError("must be a string", line=number, field="hash")
-        unknown = set(data) - {"ply", "by", "action", "hash"}
-        if unknown:
-            raise RecordError(f"unknown key(s) {', '.join(sorted(unknown))}", line=number)
+        _refuse_unknown(data, ACTION_KEYS, number)
         record.actions.append(
             RecordedAction(data["ply"], data["by"], data["action"], digest, number)
         )
     return record
+
+
+def _end_line(data: dict[str, Any], number: int) -> dict[str, Any]:
+    _refuse_unknown(data, frozenset(("end",)), number)
+    end = data["end"]
+    if not isinstance(end, dict):
+        raise RecordError("must be an object", line=number, field="end")
+    _refuse_unknown(end, END_KEYS, number)
+    if "plies" not in end:
+        raise RecordError("missing in the end line", line=number, field="plies")
+    if type(end["plies"]) is not int:
+        raise RecordError("must be an integer", line=number, field="plies")
+    for key in ("result", "hash"):
+        if key in end and not isinstance(end[key], str):
+            raise RecordError("must be a string", line=number, field=key)
+    revealed = end.get("dice_seed")
+    if revealed is not None and not is_seed_text(revealed):
+        raise RecordError(
+            "must be the seed as a string of decimal digits", line=number, field="dice_seed"
+        )
+    returns = end.get("returns", [])
+    if not isinstance(returns, list) or not all(
+        type(r) in (int, float) and math.isfinite(r) for r in returns
+    ):
+        raise RecordError("must be a list of numbers", line=number, field="returns")
+    return end
+
+
+def _refuse_unknown(data: Mapping[str, Any], known: frozenset[str], number: int) -> None:
+    # Every line kind refuses keys it does not know: a newer writer bumps ``format``.
+    unknown = set(data) - known
+    if unknown:
+        raise RecordError(f"unknown key(s) {', '.join(sorted(unknown))}", line=number)
 
 
 def _is_sha256_hex(value: object) -> bool:
@@ -287,7 +377,7 @@ def _is_sha256_hex(value: object) -> bool:
 
 
 def _load(raw: str, number: int) -> dict[str, Any]:
-    if len(raw.encode("utf-8")) > MAX_LINE_BYTES:
+    if len(raw) > MAX_LINE_BYTES or len(raw.encode("utf-8", "surrogatepass")) > MAX_LINE_BYTES:
         raise RecordError(f"line is longer than {MAX_LINE_BYTES} bytes", line=number)
     try:
         data = json.loads(raw)
@@ -295,9 +385,41 @@ def _load(raw: str, number: int) -> dict[str, Any]:
         raise RecordError(
             f"not valid JSON ({exc.msg} at column {exc.colno})", line=number
         ) from None
+    except RecursionError:
+        raise RecordError("JSON nested too deeply", line=number) from None
+    except ValueError as exc:  # an integer longer than Python converts (4300 digits)
+        raise RecordError(f"not a usable JSON value ({exc})", line=number) from None
     if not isinstance(data, dict):
         raise RecordError("each line must be a JSON object", line=number)
+    _check_text(data, number)
     return data
+
+
+def _check_text(data: Any, number: int) -> None:
+    """Refuse unpaired surrogates (``"\\ud800"`` is valid JSON but not writable text), and
+    nesting deeper than any record needs; iterative, so depth cannot overflow the stack."""
+    pending: list[tuple[Any, int]] = [(data, 0)]
+    while pending:
+        value, depth = pending.pop()
+        if depth > MAX_DEPTH:
+            raise RecordError(f"JSON nested deeper than {MAX_DEPTH} levels", line=number)
+        if isinstance(value, str):
+            _check_string(value, number)
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                _check_string(key, number)
+                pending.append((item, depth + 1))
+        elif isinstance(value, list):
+            pending.extend((item, depth + 1) for item in value)
+
+
+def _check_string(text: str, number: int) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise RecordError(
+            "a string holds an unpaired surrogate (\\ud800-\\udfff)", line=number
+        ) from None
 
 
 # -- replaying ----------------------------------------------------------------------------

@@ -1,0 +1,189 @@
+"""The fuzz harness (scripts/fuzz.py): a fast slice over every game, and proof that each of
+its checks catches the fault it is there for."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import random
+import sys
+from fractions import Fraction
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from monsterball.core.registry import all_games, get_game
+
+SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "fuzz.py"
+
+
+def load_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("fuzz", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("fuzz", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+FUZZ = load_script()
+
+
+def real_failures(tally: Any) -> list[str]:
+    return [f"{f.message}\n  {f.reproducer}" for f in tally.failures if not f.known]
+
+
+# Two presets a game, the one with the most optional rules and a short one.
+SLICE = {
+    "paper-ultimate": ("standard", "coins"),
+    "huck-monster": ("pro-continue", "all-stars"),
+    "midway": ("exhibition", "short"),
+}
+
+
+def test_the_slice_covers_every_game() -> None:
+    assert sorted(SLICE) == sorted(spec.id for spec in all_games())
+    for game, presets in SLICE.items():
+        assert set(presets) <= set(get_game(game).options_type.PRESETS)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", sorted(SLICE))
+def test_fuzz_slice(game: str) -> None:
+    for preset in SLICE[game]:
+        job = FUZZ.Job(game, preset, 13, 30, 20.0, 2, window=15)
+        tally = FUZZ.fuzz_one(job)
+        assert tally.actions >= 15 and tally.games >= 1
+        assert sum(tally.mutations.values()) == 2 * len(FUZZ.MUTATORS)
+        assert not real_failures(tally), "\n".join(real_failures(tally))
+
+
+# -- each check can fail ----------------------------------------------------------------
+
+PU = get_game("paper-ultimate")
+
+
+def a_state(spec: Any = PU, preset: str = "small", plies: int = 12) -> Any:
+    state = spec.new_game(spec.options(preset))
+    rng = random.Random(1)
+    for _ in range(plies):
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def found(kind: str, run: Any) -> None:
+    with pytest.raises(FUZZ.Found) as info:
+        run()
+    assert info.value.kind == kind
+
+
+def test_check_catches_a_clone_that_shares_the_board(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = a_state()
+    FUZZ.check_state(PU, state, random.Random(0))
+    kind = type(state)
+
+    def shallow(self: Any) -> Any:
+        return self  # the "clone" is the original itself
+
+    monkeypatch.setattr(kind, "clone", shallow)
+    found("clone", lambda: FUZZ.check_state(PU, state, random.Random(0)))
+
+
+def test_check_catches_probabilities_that_do_not_sum_to_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state = PU.new_game(PU.options("small"))
+    while not state.is_chance():
+        state.apply(state.legal_actions()[0])
+    outcomes = state.chance_outcomes()
+    skewed = [(a, p * Fraction(99, 100)) for a, p in outcomes]
+    monkeypatch.setattr(type(state), "chance_outcomes", lambda self: skewed)
+    found("probabilities", lambda: FUZZ.check_state(PU, state, random.Random(0)))
+
+
+def test_check_catches_a_notation_that_does_not_read_back() -> None:
+    state = a_state()
+    legal = state.legal_actions()
+    assert len(legal) > 1
+    spec = dataclasses.replace(PU, parse_decision=lambda text: legal[0])
+    found("notation", lambda: FUZZ.check_state(spec, state, random.Random(0)))
+
+
+def test_check_catches_a_position_that_loses_a_field(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = a_state()
+    kind = type(state)
+    original = kind._board_from_dict
+
+    def forgetful(self: Any, data: Any) -> None:
+        original(self, data)
+        self.score = [9, 9]
+
+    monkeypatch.setattr(kind, "_board_from_dict", forgetful)
+    found("position", lambda: FUZZ.check_state(PU, state, random.Random(0)))
+
+
+def test_check_catches_a_seat_with_no_legal_action(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = a_state()
+    assert not state.is_chance()
+    monkeypatch.setattr(type(state), "legal_actions", lambda self: [])
+    found("no-actions", lambda: FUZZ.check_state(PU, state, random.Random(0)))
+
+
+MW = get_game("midway")
+
+
+def hidden_caster_state() -> Any:
+    """A Midway state with a hidden mirror-image caster (found by seeded random play)."""
+    a = "brownie,brownie,brownie,pixie,pixie,storm-giant,werebear,ettin,hobgoblin,kobold"
+    b = "elf,elf,brownie,brownie,pixie,doppelganger,werebear,treant,orc,kobold"
+    for seed in range(40):
+        state = MW.new_game(MW.options(roster_a=a, roster_b=b, plays=4, max_phases=14))
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if state.caster >= 0 and state.images:
+                return state
+            options = state.legal_actions()
+            casts = [x for x in options if x.notation().startswith("cast")]
+            state.apply(rng.choice(casts) if casts and rng.random() < 0.5 else rng.choice(options))
+    raise AssertionError("no mirror image came up")
+
+
+def test_hidden_check_passes_and_catches_a_leak(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = hidden_caster_state()
+    FUZZ.check_hidden(state, random.Random(0))  # the engine hides the caster
+    kind = type(state)
+    honest = kind.view
+
+    def leaky(self: Any, seat: int | None = None) -> dict[str, Any]:
+        return {**honest(self, seat), "leak": self.pos[self.caster]}
+
+    monkeypatch.setattr(kind, "view", leaky)
+    found("hidden", lambda: FUZZ.check_hidden(state, random.Random(0)))
+
+
+def test_a_failure_is_reported_with_a_reproducer() -> None:
+    def broken(text: str) -> Any:
+        raise KeyError(text)  # not a NotationError: the notation fuzzer must flag it
+
+    spec = dataclasses.replace(PU, parse_decision=broken)
+    (_, _), failure = FUZZ.run_case("mutation-notation", spec, "small", 5)
+    assert failure is not None and failure.kind == "mutation-notation"
+    assert "KeyError" in failure.message
+    assert failure.reproducer == (
+        "python scripts/fuzz.py --repro mutation-notation:paper-ultimate:small:5"
+    )
+    (_, _), failure = FUZZ.run_case("play", spec, "small", 5, limit=30)
+    assert failure is not None and failure.kind == "exception" and "KeyError" in failure.message
+
+
+def test_the_allow_list_names_who_fixes_each_entry(monkeypatch: pytest.MonkeyPatch) -> None:
+    for (kind, game, text), owner in FUZZ.KNOWN.items():
+        assert kind and text and owner
+        get_game(game)
+    entry = ("position", "huck-monster", "'ConeThrows' field 'left' is out of range")
+    monkeypatch.setitem(FUZZ.KNOWN, entry, "hm-rules")
+    assert FUZZ.known_reason("position", "huck-monster", "x " + entry[2] + ": -4") == "hm-rules"
+    assert not FUZZ.known_reason("exception", "huck-monster", "x " + entry[2])
+    assert not FUZZ.known_reason("position", "midway", "x " + entry[2])
