@@ -5,7 +5,8 @@ Commands run in document order in one temporary directory per document (a later 
 read what an earlier one wrote, e.g. `replay game.jsonl`), in-process, with the sizes cut
 down (`-n`/`--games` to 1, search budgets to 10 iterations, one job) so the whole file takes
 seconds. Interactive `play` lines get `quit` on stdin. Lines that are not `monsterball`
-commands are listed in SKIPPED with the reason; an unknown one fails the test.
+commands are listed in SKIPPED with the reason; an unknown one fails the test. A block whose
+first line is `# run by tests/...` is a recipe that the named test runs whole.
 """
 
 from __future__ import annotations
@@ -30,11 +31,14 @@ SKIPPED = {
 
 
 def shell_commands(path: Path) -> list[str]:
-    lines, inside = [], False
+    lines, inside, first = [], False, False
     for line in path.read_text(encoding="utf-8").splitlines():
         if line.startswith("```"):
-            inside = line.strip() in ("```sh", "```bash", "```shell")
+            inside = first = line.strip() in ("```sh", "```bash", "```shell")
             continue
+        if first and line.startswith("# run by tests/"):  # a recipe another test runs whole
+            inside = False
+        first = False
         if inside and line.strip() and not line.lstrip().startswith("#"):
             lines.append(line.strip())
     return lines

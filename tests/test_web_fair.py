@@ -6,6 +6,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import re
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -119,6 +122,49 @@ def test_bot_vs_bot_game_is_watched_live_finishes_and_reveals_the_committed_seed
     assert record.dice_commitment == commitment and record.end["dice_seed"] == revealed
     assert replay(record).ok
     assert client.app.state.rooms.pool.decisions > 0  # the bots thought in the pool
+
+
+def fair_dice_recipe() -> list[str]:
+    """The shell lines of docs/web.md's "Check a finished game by hand" block."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "web.md").read_text("utf-8")
+    block = text.split("**Check a finished game by hand.**", 1)[1].split("```sh\n", 1)[1]
+    block = block.split("```", 1)[0]
+    return [line for line in block.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def test_the_documented_fair_dice_recipe_checks_a_finished_game(client, tmp_path):
+    """Runs docs/web.md's recipe by hand, as a player would, on a finished online game."""
+    created = client.post(
+        "/api/games",
+        json={
+            "game": "paper-ultimate",
+            "mode": "bot",
+            "settings": SHORT,
+            "bots": {"A": "easy", "B": "easy"},
+        },
+    ).json()
+    finished = wait_until_finished(client, created["id"])
+    seed, commitment = finished["game"]["dice_seed"], created["game"]["dice_commitment"]
+    record = client.get(f"/api/games/{created['id']}/record").text
+    (tmp_path / "game.jsonl").write_text(record, encoding="utf-8")
+    monsterball = str(Path(sys.executable).with_name("monsterball"))
+    outputs = []
+    for line in fair_dice_recipe():
+        if line.startswith("curl "):  # the record is fetched above, through the same API
+            continue
+        line = line.replace("DICE_SEED", seed).replace("monsterball ", f"{monsterball} ", 1)
+        done = subprocess.run(
+            ["bash", "-o", "pipefail", "-c", line],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, (line, done.stdout, done.stderr)
+        outputs.append(done.stdout)
+    hashes = [out.split()[0] for out in outputs if re.fullmatch(r"[0-9a-f]{64}\s*-?\s*", out)]
+    assert hashes == [commitment, commitment, commitment]  # sha256sum, python, the header
+    assert any("matches the commitment" in out for out in outputs)  # replay --verify
 
 
 def test_replay_verify_fails_when_the_revealed_seed_does_not_match_the_commitment(client, tmp_path):
