@@ -236,3 +236,63 @@ def test_chance_nodes_never_reach_the_agents():
         env.step(int(np.flatnonzero(obs["action_mask"])[0]))
         if not env.agents or env.terminations[env.agent_selection]:
             break
+
+
+# -- OpenSpiel ------------------------------------------------------------------------------
+
+SPIEL_CASES = [
+    ("paper-ultimate", "small", 150),
+    ("huck-monster", "small", 150),
+    ("midway", "short", 150),
+]
+
+
+@pytest.mark.parametrize(("game", "preset", "cap"), SPIEL_CASES)
+def test_openspiel_random_sim_test(game, preset, cap):
+    pyspiel = pytest.importorskip("pyspiel")
+    spiel_game = rl.openspiel_game(game, preset, max_game_length=cap)
+    pyspiel.random_sim_test(spiel_game, num_sims=1, serialize=False, verbose=False)
+
+
+def test_openspiel_registration_chance_and_returns():
+    pyspiel = pytest.importorskip("pyspiel")
+    rl.openspiel_game("paper-ultimate")  # registers every game
+    game = pyspiel.load_game("python_monsterball_huck_monster(preset=small,max_game_length=40)")
+    assert game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    state = game.new_initial_state()
+    rng = np.random.default_rng(0)
+    chance_seen = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            exact = state.inner.chance_outcomes()
+            assert sorted(float(p) for _, p in exact) == sorted(p for _, p in outcomes)
+            assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-12
+            state.apply_action(outcomes[rng.integers(len(outcomes))][0])
+            chance_seen += 1
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.integers(len(legal))])
+    assert chance_seen > 0 and len(state.history()) == 40  # cut at max_game_length
+    assert state.returns() == [0.0, 0.0]  # an unfinished game is a draw
+    midway = pyspiel.load_game("python_monsterball_midway(preset=short)")
+    assert midway.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+
+
+def test_openspiel_midway_infostate_hides_and_resamples_the_real_counter():
+    pytest.importorskip("pyspiel")
+    from monsterball.rl.spiel import MonsterballState, Play
+
+    game = rl.openspiel_game("midway", roster_a=ROSTER, roster_b=ROSTER)
+    tensors, cells = set(), set()
+    for inner in mirror_states():
+        state = MonsterballState(game, Play(inner))
+        tensors.add(bytes(np.asarray(state.information_state_tensor(1), np.float32)))
+        assert state.observation_string(1) == inner.render(1)
+        draws = iter(np.random.default_rng(1).random(40))
+        for _ in range(40):
+            sample = state.resample_from_infostate(1, lambda: next(draws))
+            assert sample.observation_tensor(1) == state.observation_tensor(1)
+            cells.add(sample.inner.pos[0])
+    assert len(tensors) == 1
+    assert len(cells) == 4  # every counter is drawn as the real one
