@@ -168,6 +168,12 @@ def test_observation_planes_follow_the_seat():
     state = env.state_now
     row, col = divmod(state.disc, state.options.width)
     assert a[ix["ball"], row, col] == 1.0 and a[ix["ball"]].sum() == 1
+    planes = env.core.encoder.planes
+    for player in range(4):  # actions name players: each has its own plane
+        row, col = divmod(state.pos[player], state.options.width)
+        assert a[planes.index(f"own_player:{player + 1}"), row, col] == 1.0
+        assert b[planes.index(f"opp_player:{player + 1}"), row, col] == 1.0
+        assert a[planes.index(f"own_player:{player + 1}")].sum() == 1.0
     assert len(MARK_KINDS) == len(set(MARK_KINDS))
 
 
@@ -296,3 +302,33 @@ def test_openspiel_midway_infostate_hides_and_resamples_the_real_counter():
             cells.add(sample.inner.pos[0])
     assert len(tensors) == 1
     assert len(cells) == 4  # every counter is drawn as the real one
+
+
+# -- vectorised runner ---------------------------------------------------------------------
+
+
+def collect(num_workers):
+    from monsterball.rl.vector import VectorEnv, random_actions
+
+    rng = np.random.default_rng(0)
+    out = []
+    with VectorEnv("paper-ultimate", "small", num_envs=3, num_workers=num_workers, seed=5,
+                   max_steps=40) as venv:
+        obs, masks, seats = venv.reset()
+        assert obs.shape[0] == 3 and masks.shape == (3, venv_actions()) and obs.dtype == np.float32
+        for _ in range(60):
+            actions = random_actions(masks, rng)
+            assert masks[np.arange(3), actions].all()
+            obs, masks, seats, rewards, dones = venv.step(actions)
+            out.append((obs.tobytes(), seats.tolist(), rewards.tolist(), dones.tolist()))
+    return out
+
+
+def venv_actions():
+    return len(rl.env("paper-ultimate", "small").core.table)
+
+
+def test_vector_env_same_data_in_one_process_or_two():
+    local = collect(0)
+    assert collect(2) == local
+    assert any(any(d) for *_, d in local)  # games were truncated at 40 steps and restarted

@@ -73,6 +73,7 @@ class GameFeatures:
     names: tuple[str, ...]
     compute: Callable[[GameState, dict[str, Any], int], list[float]]
     target: Callable[[GameOptions], int]  # points to win, for scaling the score
+    team_size: int  # players per team: one identity plane each (actions name players)
 
 
 class Encoder:
@@ -87,15 +88,21 @@ class Encoder:
         self.grid: Grid = grid(drawing["grid"], self.cols, self.rows)
         self.steps = tuple(sorted(spec.state_type.procedure_kinds))
         self.features = _FEATURES[spec.id](spec, options)
+        size = self.features.team_size
+        self.identity = (
+            *(f"own_player:{i}" for i in range(1, size + 1)),
+            *(f"opp_player:{i}" for i in range(1, size + 1)),
+        )
         self.planes: tuple[str, ...] = (
             *SPATIAL,
+            *self.identity,
             *COMMON,
             *self.features.names,
             *(f"step:{s}" for s in self.steps),
         )
         self.shape = (len(self.planes), self.rows, self.cols)
-        self._step_index = {s: len(SPATIAL) + len(COMMON) + len(self.features.names) + i
-                            for i, s in enumerate(self.steps)}
+        first_step = self.planes.index(f"step:{self.steps[0]}") if self.steps else 0
+        self._step_index = {s: first_step + i for i, s in enumerate(self.steps)}
         self._target = max(1, self.features.target(options))
 
     def encode(self, state: GameState, seat: int) -> np.ndarray:
@@ -104,7 +111,7 @@ class Encoder:
         view = state.view(seat)
         me = self.spec.seat_names[seat]
         self._spatial(out, drawing, me)
-        base = len(SPATIAL)
+        base = len(SPATIAL) + len(self.identity)
         actor = state.current_player()
         score = _score_pair(view["score"])
         other = 1 - seat
@@ -125,11 +132,14 @@ class Encoder:
 
     def _spatial(self, out: np.ndarray, drawing: Board, me: str) -> None:
         parse = self._cell
+        size = self.features.team_size
         idx = {name: i for i, name in enumerate(SPATIAL)}
         for p in drawing["pieces"]:
             r, c = parse(p["cell"])
             side = "own" if p["team"] == me else "opp"
             out[idx[f"{side}_pieces"], r, c] = 1.0
+            number = int(p["id"][1:])  # "A3" is player 3 of team A
+            out[len(SPATIAL) + (0 if side == "own" else size) + number - 1, r, c] = 1.0
             out[idx[f"{side}_size"], r, c] = _SIZES.get(_size_of(p["title"]), 0.0)
             out[idx[f"{side}_move"], r, c] = _move_of(p["title"]) / 6.0
             if "out" in p["flags"]:
@@ -191,6 +201,8 @@ def _top_field(state: GameState, step: str, name: str, default: int = 0) -> int:
 
 
 def _paper(spec: GameSpec, options: GameOptions) -> GameFeatures:
+    from monsterball.games.paper_ultimate.actions import PLAYERS_PER_TEAM
+
     opts: Any = options
     cap = max(1, opts.max_throws)
 
@@ -207,6 +219,7 @@ def _paper(spec: GameSpec, options: GameOptions) -> GameFeatures:
         ("throws", "throws_nearly_up", "marker_only", "moved_runners"),
         compute,
         lambda o: int(getattr(o, "points_to_win", 5)),
+        PLAYERS_PER_TEAM,
     )
 
 
@@ -216,6 +229,8 @@ _HM_ACTIONS = ("", "throw", "catch")  # the offense's action under way in an Up 
 
 
 def _huck(spec: GameSpec, options: GameOptions) -> GameFeatures:
+    from monsterball.games.huck_monster.actions import PLAYERS_PER_TEAM
+
     opts: Any = options
 
     def compute(state: GameState, view: dict[str, Any], seat: int) -> list[float]:
@@ -264,7 +279,9 @@ def _huck(spec: GameSpec, options: GameOptions) -> GameFeatures:
         "move_dice",
         "cones",
     )
-    return GameFeatures(names, compute, lambda o: int(getattr(o, "points_to_win", 7)))
+    return GameFeatures(
+        names, compute, lambda o: int(getattr(o, "points_to_win", 7)), PLAYERS_PER_TEAM
+    )
 
 
 # -- Monsters of the Midway ------------------------------------------------------------------
@@ -332,7 +349,7 @@ def _midway(spec: GameSpec, options: GameOptions) -> GameFeatures:
         *(f"roster_me:{k}" for k in kinds),
         *(f"roster_opp:{k}" for k in kinds),
     )
-    return GameFeatures(names, compute, lambda o: 21)
+    return GameFeatures(names, compute, lambda o: 21, PER_TEAM)
 
 
 _FEATURES: dict[str, Callable[[GameSpec, GameOptions], GameFeatures]] = {
