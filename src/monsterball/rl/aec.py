@@ -54,8 +54,7 @@ class Core:
         out = np.zeros(self.num_actions, dtype=np.int8)
         if not self.state.is_terminal() and self.state.current_player() == seat:
             by_action = self.table._by_action
-            for action in self.state.legal_actions():
-                out[by_action[action]] = 1
+            out[[by_action[a] for a in self.state.legal_actions()]] = 1
         return out
 
     def decode(self, number: Any, seat: int) -> Any:
@@ -88,7 +87,7 @@ class Core:
 
     def observe(self, seat: int) -> dict[str, np.ndarray]:
         return {
-            "observation": np.clip(self.encoder.encode(self.state, seat), 0.0, 1.0),
+            "observation": self.encoder.encode(self.state, seat),
             "action_mask": self.mask(seat),
         }
 

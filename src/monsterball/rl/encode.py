@@ -51,6 +51,7 @@ SPATIAL = (
     "vanished",  # Midway: where an invisible player vanished
     "punt",  # Midway: the punt's line
 )
+_IX = {name: i for i, name in enumerate(SPATIAL)}
 MARK_KINDS = ("cone", "stealth", "pothole", "path", "image", "vanished", "punt")
 
 # Scalars every game has.
@@ -125,7 +126,8 @@ class Encoder:
         ]
         scalars = common + self.features.compute(state, view, seat)
         for i, value in enumerate(scalars):
-            out[base + i] = value
+            if value:
+                out[base + i] = min(1.0, max(0.0, value))  # the space is [0, 1]
         if state.stack and actor != CHANCE:
             out[self._step_index[type(state.stack[-1]).__name__]] = 1.0
         return out
@@ -133,7 +135,7 @@ class Encoder:
     def _spatial(self, out: np.ndarray, drawing: Board, me: str) -> None:
         parse = self._cell
         size = self.features.team_size
-        idx = {name: i for i, name in enumerate(SPATIAL)}
+        idx = _IX
         for p in drawing["pieces"]:
             r, c = parse(p["cell"])
             side = "own" if p["team"] == me else "opp"
