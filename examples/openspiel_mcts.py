@@ -67,8 +67,10 @@ def play(args: argparse.Namespace, index: int) -> float:
             seat = state.current_player()
             state.apply_action(table.encode(ours.choose(state.inner, seat)))
     result = state.returns()[spiel_seat]
-    print(f"game {index}: OpenSpiel MCTS as {'AB'[spiel_seat]}: {state.inner.result_text()}"
-          f" ({len(state.history())} plies)")
+    print(
+        f"game {index}: OpenSpiel MCTS as {'AB'[spiel_seat]}: {state.inner.result_text()}"
+        f" ({len(state.history())} plies)"
+    )
     return (result + 1) / 2
 
 
@@ -82,8 +84,10 @@ def main() -> None:
     parser.add_argument("--max-length", type=int, default=5000, help="plies before a draw")
     args = parser.parse_args()
     scores = [play(args, i) for i in range(args.games)]
-    print(f"OpenSpiel MCTS ({args.simulations} simulations) scored {sum(scores)} / "
-          f"{len(scores)} against our {args.opponent} bot")
+    print(
+        f"OpenSpiel MCTS ({args.simulations} simulations) scored {sum(scores)} / "
+        f"{len(scores)} against our {args.opponent} bot"
+    )
 
 
 if __name__ == "__main__":

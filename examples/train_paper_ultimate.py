@@ -78,15 +78,25 @@ class Policy:
         p = np.exp(logits)
         return p / p.sum()
 
-    def act(self, x: np.ndarray, mask: np.ndarray, greedy: bool = False) -> tuple[int, np.ndarray, np.ndarray]:
+    def act(
+        self, x: np.ndarray, mask: np.ndarray, greedy: bool = False
+    ) -> tuple[int, np.ndarray, np.ndarray]:
         legal = np.flatnonzero(mask)
         p = self.probs(x, legal)
         k = int(p.argmax()) if greedy else int(self.rng.choice(len(legal), p=p))
         return int(legal[k]), legal, p
 
 
-def play_episode(env, feats: Features, policy: Policy, seed: int, greedy: bool, learn: bool,
-                 gamma: float, shaping: float):
+def play_episode(
+    env,
+    feats: Features,
+    policy: Policy,
+    seed: int,
+    greedy: bool,
+    learn: bool,
+    gamma: float,
+    shaping: float,
+):
     """One game; returns (reward, decisions, trajectory for the update)."""
     obs, _ = env.reset(seed=seed)
     trajectory = []
@@ -149,8 +159,12 @@ def main() -> None:
     parser.add_argument("--gamma", type=float, default=0.98)
     parser.add_argument("--shaping", type=float, default=1.0)
     parser.add_argument("--max-steps", type=int, default=400, help="learner decisions per game")
-    parser.add_argument("--eval-max-steps", type=int, default=1000,
-                        help="learner decisions before an evaluation game counts as not won")
+    parser.add_argument(
+        "--eval-max-steps",
+        type=int,
+        default=1000,
+        help="learner decisions before an evaluation game counts as not won",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--curve", default="paper_ultimate_curve.png")
     parser.add_argument("--out", default="paper_ultimate_policy.npz")
@@ -161,10 +175,14 @@ def main() -> None:
         args.eval_games, args.curve_games, args.max_steps = 2, 2, 100
         args.eval_max_steps = 100
 
-    train = [rl.gym_env(GAME, PRESET, opponent="random", seat=s, max_steps=args.max_steps)
-             for s in (0, 1)]
-    test = [rl.gym_env(GAME, PRESET, opponent="random", seat=s, max_steps=args.eval_max_steps)
-            for s in (0, 1)]
+    train = [
+        rl.gym_env(GAME, PRESET, opponent="random", seat=s, max_steps=args.max_steps)
+        for s in (0, 1)
+    ]
+    test = [
+        rl.gym_env(GAME, PRESET, opponent="random", seat=s, max_steps=args.eval_max_steps)
+        for s in (0, 1)
+    ]
     feats = Features(train[0].core.encoder.planes)
     obs, _ = train[0].reset(seed=args.seed)
     policy = Policy(train[0].core.num_actions, len(feats(obs["observation"])), args.seed)
@@ -176,8 +194,16 @@ def main() -> None:
     curve.append((0, 0.0, rate, half))
     print(f"episode 0: win rate {rate:.2f} +- {half:.2f} against random", flush=True)
     while episode < args.max_episodes and time.perf_counter() - start < args.minutes * 60:
-        _, n, trajectory = play_episode(train[episode % 2], feats, policy, args.seed + episode,
-                                        False, True, args.gamma, args.shaping)
+        _, n, trajectory = play_episode(
+            train[episode % 2],
+            feats,
+            policy,
+            args.seed + episode,
+            False,
+            True,
+            args.gamma,
+            args.shaping,
+        )
         steps += n
         episode += 1
         mean = update(policy, trajectory, args.gamma, args.lr, baseline)
@@ -186,12 +212,17 @@ def main() -> None:
             rate, half = evaluate(test, feats, policy, args.curve_games, 10**6 + episode)
             minutes = (time.perf_counter() - start) / 60
             curve.append((episode, minutes, rate, half))
-            print(f"episode {episode} ({steps} steps, {minutes:.1f} min): "
-                  f"win rate {rate:.2f} +- {half:.2f}", flush=True)
+            print(
+                f"episode {episode} ({steps} steps, {minutes:.1f} min): "
+                f"win rate {rate:.2f} +- {half:.2f}",
+                flush=True,
+            )
     minutes = (time.perf_counter() - start) / 60
     rate, half = evaluate(test, feats, policy, args.eval_games, 2 * 10**6)
-    print(f"final: {episode} episodes, {steps} steps, {minutes:.1f} min training; "
-          f"won {rate:.1%} +- {half:.1%} of {args.eval_games} games against the random bot")
+    print(
+        f"final: {episode} episodes, {steps} steps, {minutes:.1f} min training; "
+        f"won {rate:.1%} +- {half:.1%} of {args.eval_games} games against the random bot"
+    )
     np.savez_compressed(args.out, w=policy.w)
     plot(curve, (episode, minutes, rate, half), args.curve)
 
@@ -207,8 +238,15 @@ def plot(curve, final, path: str) -> None:
     y = [c[2] for c in curve]
     err = [c[3] for c in curve]
     ax.errorbar(x, y, yerr=err, marker="o", ms=3, capsize=2, label="greedy policy, 40 games")
-    ax.errorbar([final[1]], [final[2]], yerr=[final[3]], marker="s", color="C3", capsize=3,
-                label="final, 200 games")
+    ax.errorbar(
+        [final[1]],
+        [final[2]],
+        yerr=[final[3]],
+        marker="s",
+        color="C3",
+        capsize=3,
+        label="final, 200 games",
+    )
     ax.axhline(0.8, color="grey", ls="--", lw=1, label="goal: 80%")
     ax.set_xlabel("training time (minutes)")
     ax.set_ylabel("win rate vs random bot")

@@ -63,8 +63,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--envs", type=int, default=8)
     args = parser.parse_args()
-    print("| game | engine decisions/s | env steps/s, 1 process | ratio | env steps/s, 2 workers "
-          "| ratio |")
+    print(
+        "| game | engine decisions/s | env steps/s, 1 process | ratio | env steps/s, 2 workers "
+        "| ratio |"
+    )
     print("| --- | --- | --- | --- | --- | --- |")
     for game, preset in CASES:
         rows = []
@@ -74,8 +76,10 @@ def main() -> None:
             two = env_rate(game, preset, 2, args.envs, args.seconds)
             rows.append((engine, one, two))
         for engine, one, two in rows:
-            print(f"| {game} | {engine:,.0f} | {one:,.0f} | {one / engine:.2f} | {two:,.0f} "
-                  f"| {two / engine:.2f} |")
+            print(
+                f"| {game} | {engine:,.0f} | {one:,.0f} | {one / engine:.2f} | {two:,.0f} "
+                f"| {two / engine:.2f} |"
+            )
 
 
 if __name__ == "__main__":

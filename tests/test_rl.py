@@ -19,7 +19,8 @@ from mw_scenarios import ROSTER, act
 
 # Every game with its default options and its small preset (Midway has none: 'short').
 pytestmark = pytest.mark.filterwarnings(
-    "ignore:Observation space for each agent", "ignore:Observation is not a NumPy array",
+    "ignore:Observation space for each agent",
+    "ignore:Observation is not a NumPy array",
     "ignore:.*Not able to test alternative render modes",
 )
 
@@ -147,7 +148,7 @@ def test_mask_is_exactly_the_legal_actions_and_empty_for_the_waiting_seat():
         obs = env.observe(agent)
         legal = {table.encode(a) for a in env.state_now.legal_actions()}
         assert set(np.flatnonzero(obs["action_mask"])) == legal
-        other = [a for a in env.possible_agents if a != agent][0]
+        other = next(a for a in env.possible_agents if a != agent)
         assert not env.observe(other)["action_mask"].any()
         env.step(min(legal))
 
@@ -295,9 +296,9 @@ def test_openspiel_midway_infostate_hides_and_resamples_the_real_counter():
         state = MonsterballState(game, Play(inner))
         tensors.add(bytes(np.asarray(state.information_state_tensor(1), np.float32)))
         assert state.observation_string(1) == inner.render(1)
-        draws = iter(np.random.default_rng(1).random(40))
-        for _ in range(40):
-            sample = state.resample_from_infostate(1, lambda: next(draws))
+        draws = np.random.default_rng(1).random(40)
+        for k in range(40):
+            sample = state.resample_from_infostate(1, lambda k=k, d=draws: d[k])
             assert sample.observation_tensor(1) == state.observation_tensor(1)
             cells.add(sample.inner.pos[0])
     assert len(tensors) == 1
@@ -312,8 +313,9 @@ def collect(num_workers):
 
     rng = np.random.default_rng(0)
     out = []
-    with VectorEnv("paper-ultimate", "small", num_envs=3, num_workers=num_workers, seed=5,
-                   max_steps=40) as venv:
+    with VectorEnv(
+        "paper-ultimate", "small", num_envs=3, num_workers=num_workers, seed=5, max_steps=40
+    ) as venv:
         obs, masks, seats = venv.reset()
         assert obs.shape[0] == 3 and masks.shape == (3, venv_actions()) and obs.dtype == np.float32
         for _ in range(60):
@@ -332,3 +334,43 @@ def test_vector_env_same_data_in_one_process_or_two():
     local = collect(0)
     assert collect(2) == local
     assert any(any(d) for *_, d in local)  # games were truncated at 40 steps and restarted
+
+
+# -- the README's example and the training example -----------------------------------------
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
+
+
+def test_readme_example_runs(capsys):
+    text = (ROOT / "README.md").read_text()
+    section = text.split("## Learning environments", 1)[1]
+    code = section.split("```python", 1)[1].split("```", 1)[0]
+    exec(compile(code, "README.md", "exec"), {})
+    out = capsys.readouterr().out
+    assert "A " in out and "(" in out  # the result text and the observation's shape
+
+
+def test_training_example_smoke(tmp_path):
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "examples" / "train_paper_ultimate.py"),
+            "--smoke",
+            "--curve",
+            str(tmp_path / "curve.png"),
+            "--out",
+            str(tmp_path / "policy.npz"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**__import__("os").environ, "PYTHONPATH": str(ROOT / "src")},
+    )
+    assert result.returncode == 0, result.stderr
+    assert "final:" in result.stdout
+    assert (tmp_path / "curve.png").stat().st_size > 1000
+    weights = np.load(tmp_path / "policy.npz")["w"]
+    assert np.abs(weights).sum() > 0  # the updates changed the policy

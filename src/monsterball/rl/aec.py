@@ -132,7 +132,7 @@ class MonsterballEnv(AECEnv):  # type: ignore[misc]
         **options: Any,
     ):
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        if render_mode not in (None, "ansi", "rgb_array"):
             raise ValueError(f"render_mode must be one of ansi, rgb_array (got {render_mode!r})")
         if max_steps is not None and max_steps < 1:
             raise ValueError(f"max_steps must be at least 1 (got {max_steps})")
@@ -143,7 +143,9 @@ class MonsterballEnv(AECEnv):  # type: ignore[misc]
         self.seat_of = {agent: i for i, agent in enumerate(self.possible_agents)}
         space = self.core.observation_space()
         self.observation_spaces = {a: space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(self.core.num_actions) for a in self.possible_agents}
+        self.action_spaces = {
+            a: spaces.Discrete(self.core.num_actions) for a in self.possible_agents
+        }
         self.metadata = dict(self.metadata, name=f"monsterball_{self.core.spec.id}_v0")
         self._seeds = np.random.default_rng()
         self.steps = 0

@@ -183,12 +183,12 @@ def _score_pair(score: Any) -> tuple[int, int]:
 
 def _size_of(title: str) -> str:
     # Midway's piece titles read "A1 orc (size M, move 2)"; other games have no size.
-    head, sep, rest = title.partition("(size ")
+    _head, sep, rest = title.partition("(size ")
     return rest[:1] if sep else ""
 
 
 def _move_of(title: str) -> int:
-    head, sep, rest = title.partition(", move ")
+    _head, sep, rest = title.partition(", move ")
     return int(rest.rstrip(")")) if sep else 0
 
 
@@ -231,7 +231,7 @@ _HM_ACTIONS = ("", "throw", "catch")  # the offense's action under way in an Up 
 
 
 def _huck(spec: GameSpec, options: GameOptions) -> GameFeatures:
-    from monsterball.games.huck_monster.actions import PLAYERS_PER_TEAM
+    from monsterball.games.huck_monster.options import PLAYERS_PER_TEAM
 
     opts: Any = options
 
@@ -293,6 +293,7 @@ _BALL_STATES = ("", "held", "loose", "pass", "kick", "punt", "hidden")
 
 def _midway(spec: GameSpec, options: GameOptions) -> GameFeatures:
     from monsterball.games.midway.actions import PER_TEAM
+
     opts: Any = options
     kinds: tuple[str, ...] = spec.new_game(options).chart.names  # type: ignore[attr-defined]
     plays = max(1, int(opts.plays))
@@ -308,8 +309,10 @@ def _midway(spec: GameSpec, options: GameOptions) -> GameFeatures:
             drafted[name[0]] += 1
             if info["type"] in counts[name[0]]:
                 counts[name[0]][info["type"]] += 1
-        spent = [bin(mw.spent >> (t * PER_TEAM) & ((1 << PER_TEAM) - 1)).count("1")
-                 for t in (seat, other)]
+        spent = [
+            bin(mw.spent >> (t * PER_TEAM) & ((1 << PER_TEAM) - 1)).count("1")
+            for t in (seat, other)
+        ]
         # Moves left in a movement phase: only for the seat's own phase.
         left = 0.0
         top = state.stack[-1] if state.stack else None
@@ -320,8 +323,11 @@ def _midway(spec: GameSpec, options: GameOptions) -> GameFeatures:
             view["plays"] / plays,
             view["plays_left"] / plays,
             *(float(ball_state == b) for b in _BALL_STATES),
-            float(view["carrier"] is not None and view["carrier"] != "hidden"
-                  and view["carrier"][0] == me),
+            float(
+                view["carrier"] is not None
+                and view["carrier"] != "hidden"
+                and view["carrier"][0] == me
+            ),
             mw.los_row / 24.0 if mw.los_row >= 0 else 0.0,
             len(view["counters"]) / 4.0,
             float(view["vanished_at"] is not None),

@@ -22,7 +22,7 @@ from monsterball.bots import Bot, bot_seed, make_bot
 from monsterball.rl.aec import Core
 
 
-class MonsterballGym(gymnasium.Env):  # type: ignore[misc]
+class MonsterballGym(gymnasium.Env):
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}  # noqa: RUF012
 
     def __init__(
@@ -84,9 +84,7 @@ class MonsterballGym(gymnasium.Env):  # type: ignore[misc]
         self._opponent_moves()
         return self._obs()
 
-    def step(
-        self, action: Any
-    ) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         try:
             chosen = self.core.decode(action, self.seat)
         except ValueError as exc:

@@ -34,7 +34,11 @@ from monsterball.core.registry import all_games, get_game
 from monsterball.rl.encode import Encoder, encoder_for
 
 DEFAULT_MAX_GAME_LENGTH = 3000
-_DEFAULT_PARAMS: dict[str, Any] = {"preset": "", "max_game_length": DEFAULT_MAX_GAME_LENGTH, "options": ""}
+_DEFAULT_PARAMS: dict[str, Any] = {
+    "preset": "",
+    "max_game_length": DEFAULT_MAX_GAME_LENGTH,
+    "options": "",
+}
 HIDDEN_INFORMATION = {"midway"}
 
 
@@ -134,7 +138,9 @@ class Play:
 
     __slots__ = ("inner", "plies", "seen")
 
-    def __init__(self, inner: GameState, plies: int = 0, seen: list[tuple[int, Action]] | None = None):
+    def __init__(
+        self, inner: GameState, plies: int = 0, seen: list[tuple[int, Action]] | None = None
+    ):
         self.inner = inner
         self.plies = plies
         self.seen = seen if seen is not None else []  # (actor, action) of every ply, in order
@@ -214,7 +220,7 @@ class MonsterballState(pyspiel.State):  # type: ignore[misc]
     def info_text(self, player: int) -> str:
         lines = [f"seat {player}"]
         for actor, action in self.seen:
-            if actor == player or actor == CHANCE:
+            if actor in (player, CHANCE):
                 lines.append(action.notation())
             else:
                 lines.append(getattr(action, "public_text", action.notation)())

@@ -11,6 +11,7 @@ same data whatever the number of workers.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing as mp
 from multiprocessing.connection import Connection
 from typing import Any
@@ -51,8 +52,14 @@ class _Slot:
         return (*self.view(), rewards, done)
 
 
-def _worker(conn: Connection, game: str, preset: str | None, options: dict[str, Any],
-            seeds: list[int], max_steps: int | None) -> None:
+def _worker(
+    conn: Connection,
+    game: str,
+    preset: str | None,
+    options: dict[str, Any],
+    seeds: list[int],
+    max_steps: int | None,
+) -> None:
     slots = [_Slot(Core(game, preset, options), s, max_steps) for s in seeds]
     try:
         while True:
@@ -78,9 +85,17 @@ class VectorEnv:
     ``step(actions)`` -> the same plus rewards (N, 2) and dones (N,).
     """
 
-    def __init__(self, game: str, preset: str | None = None, *, num_envs: int = 8,
-                 num_workers: int = 2, seed: int = 0, max_steps: int | None = None,
-                 **options: Any):
+    def __init__(
+        self,
+        game: str,
+        preset: str | None = None,
+        *,
+        num_envs: int = 8,
+        num_workers: int = 2,
+        seed: int = 0,
+        max_steps: int | None = None,
+        **options: Any,
+    ):
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1 (got {num_envs})")
         if not 0 <= num_workers <= num_envs:
@@ -135,10 +150,8 @@ class VectorEnv:
 
     def close(self) -> None:
         for pipe in self._pipes:
-            try:
+            with contextlib.suppress(BrokenPipeError, OSError):
                 pipe.send(("close", None))
-            except (BrokenPipeError, OSError):
-                pass
         for proc in self._procs:
             proc.join(timeout=5)
         self._pipes, self._procs = [], []
@@ -153,4 +166,5 @@ class VectorEnv:
 def random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """One uniformly random legal action per row of ``masks``."""
     noise = rng.random(masks.shape) * masks
-    return noise.argmax(axis=1)
+    chosen: np.ndarray = noise.argmax(axis=1)
+    return chosen
