@@ -217,6 +217,8 @@ def main() -> None:
                 f"win rate {rate:.2f} +- {half:.2f}",
                 flush=True,
             )
+            plot(curve, None, args.curve)  # kept up to date, so a stopped run leaves its curve
+            np.savez_compressed(args.out, w=policy.w)
     minutes = (time.perf_counter() - start) / 60
     rate, half = evaluate(test, feats, policy, args.eval_games, 2 * 10**6)
     print(
@@ -237,16 +239,17 @@ def plot(curve, final, path: str) -> None:
     x = [c[1] for c in curve]
     y = [c[2] for c in curve]
     err = [c[3] for c in curve]
-    ax.errorbar(x, y, yerr=err, marker="o", ms=3, capsize=2, label="greedy policy, 40 games")
-    ax.errorbar(
-        [final[1]],
-        [final[2]],
-        yerr=[final[3]],
-        marker="s",
-        color="C3",
-        capsize=3,
-        label="final, 200 games",
-    )
+    ax.errorbar(x, y, yerr=err, marker="o", ms=3, capsize=2, label="greedy policy, --curve-games games")
+    if final is not None:
+        ax.errorbar(
+            [final[1]],
+            [final[2]],
+            yerr=[final[3]],
+            marker="s",
+            color="C3",
+            capsize=3,
+            label="final, --eval-games games",
+        )
     ax.axhline(0.8, color="grey", ls="--", lw=1, label="goal: 80%")
     ax.set_xlabel("training time (minutes)")
     ax.set_ylabel("win rate vs random bot")

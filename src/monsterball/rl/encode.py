@@ -243,7 +243,8 @@ def _huck(spec: GameSpec, options: GameOptions) -> GameFeatures:
         if action not in _HM_ACTIONS:
             flags[0] = 1.0
         return [
-            view["up_calls"] / 10.0,
+            # Time: Up Calls played, against the cap when there is one.
+            view["up_calls"] / (opts.max_up_calls or 200.0),
             float(view["strategy_used"][seat]),
             float(view["strategy_used"][other]),
             *flags,
@@ -305,8 +306,11 @@ def _midway(spec: GameSpec, options: GameOptions) -> GameFeatures:
         ball_state = "hidden" if view["ball"] == "hidden" else view["ball_state"]
         counts = {me: dict.fromkeys(kinds, 0), opp: dict.fromkeys(kinds, 0)}
         drafted = {me: 0, opp: 0}
+        points = {me: 0, opp: 0}  # draft points spent, against the chart's budget
         for name, info in view["players"].items():
             drafted[name[0]] += 1
+            if info["type"] in mw.chart.types:
+                points[name[0]] += mw.chart.types[info["type"]].points
             if info["type"] in counts[name[0]]:
                 counts[name[0]][info["type"]] += 1
         spent = [
@@ -333,6 +337,8 @@ def _midway(spec: GameSpec, options: GameOptions) -> GameFeatures:
             float(view["vanished_at"] is not None),
             drafted[me] / PER_TEAM,
             drafted[opp] / PER_TEAM,
+            points[me] / max(1, mw.chart.max_points),
+            points[opp] / max(1, mw.chart.max_points),
             spent[0] / PER_TEAM,
             spent[1] / PER_TEAM,
             left,
@@ -351,6 +357,8 @@ def _midway(spec: GameSpec, options: GameOptions) -> GameFeatures:
         "invisible_player",
         "drafted_me",
         "drafted_opp",
+        "draft_points_me",
+        "draft_points_opp",
         "spells_spent_me",
         "spells_spent_opp",
         "moves_left",
