@@ -374,3 +374,21 @@ def test_training_example_smoke(tmp_path):
     assert (tmp_path / "curve.png").stat().st_size > 1000
     weights = np.load(tmp_path / "policy.npz")["w"]
     assert np.abs(weights).sum() > 0  # the updates changed the policy
+
+
+def test_openspiel_mcts_example_plays_against_our_bot(capsys):
+    pytest.importorskip("pyspiel")
+    import argparse
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "mcts_example", ROOT / "examples/openspiel_mcts.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    args = argparse.Namespace(
+        game="paper-ultimate", preset="small", simulations=3, opponent="random", max_length=200
+    )
+    score = module.play(args, 1)  # game 1: OpenSpiel's bot sits in seat B
+    assert score in (0.0, 0.5, 1.0)
+    assert "OpenSpiel MCTS as B" in capsys.readouterr().out
