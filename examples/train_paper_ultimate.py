@@ -72,14 +72,15 @@ class Policy:
         self.w = np.zeros((num_actions, num_features), np.float32)
         self.rng = np.random.default_rng(seed)
 
-    def probs(self, x: np.ndarray, legal: np.ndarray) -> np.ndarray:
-        logits = self.w[legal] @ x
+    def probs(self, x: tuple[np.ndarray, np.ndarray], legal: np.ndarray) -> np.ndarray:
+        # x is sparse (indices, values): ~60 of ~6,000 features are non-zero.
+        logits = self.w[np.ix_(legal, x[0])] @ x[1]
         logits -= logits.max()
         p = np.exp(logits)
         return p / p.sum()
 
     def act(
-        self, x: np.ndarray, mask: np.ndarray, greedy: bool = False
+        self, x: tuple[np.ndarray, np.ndarray], mask: np.ndarray, greedy: bool = False
     ) -> tuple[int, np.ndarray, np.ndarray]:
         legal = np.flatnonzero(mask)
         p = self.probs(x, legal)
@@ -103,7 +104,9 @@ def play_episode(
     reward, steps, done = 0.0, 0, False
     while not done:
         planes = obs["observation"]
-        x = feats(planes).astype(np.float32)
+        dense = feats(planes).astype(np.float32)
+        nz = np.flatnonzero(dense)
+        x = (nz, dense[nz])
         action, legal, p = policy.act(x, obs["action_mask"], greedy)
         before_phi, before_score = feats.potential(planes), feats.score(planes)
         obs, reward, terminated, truncated, _ = env.step(action)
@@ -130,7 +133,7 @@ def update(policy: Policy, trajectory, gamma: float, lr: float, baseline: float)
     for (x, legal, p, k, _), adv in zip(trajectory, advantages, strict=True):
         grad = -p
         grad[k] += 1.0
-        policy.w[legal] += (lr * adv / scale) * np.outer(grad, x)
+        policy.w[np.ix_(legal, x[0])] += (lr * adv / scale) * np.outer(grad, x[1])
     return float(returns.mean())
 
 
