@@ -141,9 +141,11 @@ def update(policy: Policy, trajectory, gamma: float, lr: float, baseline: float)
     return float(returns.mean())
 
 
-def evaluate(envs, feats: Features, policy: Policy, games: int, seed: int) -> tuple[float, float]:
+def evaluate(
+    envs, feats: Features, policy: Policy, games: int, seed: int
+) -> tuple[float, float, float]:
     """Win rate against the random bot over ``games`` (seats alternate) and its 95% Wilson
-    interval half-width."""
+    interval (low, high)."""
     wins = 0
     for i in range(games):
         reward, _, _ = play_episode(envs[i % 2], feats, policy, seed + i, True, False, 1.0, 0.0)
@@ -151,8 +153,9 @@ def evaluate(envs, feats: Features, policy: Policy, games: int, seed: int) -> tu
     rate = wins / games
     z = 1.96
     denom = 1 + z * z / games
+    centre = (rate + z * z / (2 * games)) / denom
     half = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games)) / denom
-    return rate, half
+    return rate, max(0.0, centre - half), min(1.0, centre + half)
 
 
 def main() -> None:
@@ -197,9 +200,9 @@ def main() -> None:
     start = time.perf_counter()
     curve: list[tuple[int, float, float, float]] = []  # episode, minutes, win rate, +-
     baseline, steps, episode = 0.0, 0, 0
-    rate, half = evaluate(test, feats, policy, args.curve_games, 10**6)
-    curve.append((0, 0.0, rate, half))
-    print(f"episode 0: win rate {rate:.2f} +- {half:.2f} against random", flush=True)
+    rate, lo, hi = evaluate(test, feats, policy, args.curve_games, 10**6)
+    curve.append((0, 0.0, rate, lo, hi))
+    print(f"episode 0: win rate {rate:.2f} ({lo:.2f}-{hi:.2f}) against random", flush=True)
     while episode < args.max_episodes and time.perf_counter() - start < args.minutes * 60:
         _, n, trajectory = play_episode(
             train[episode % 2],
@@ -216,24 +219,25 @@ def main() -> None:
         mean = update(policy, trajectory, args.gamma, args.lr, baseline)
         baseline = 0.9 * baseline + 0.1 * mean
         if episode % args.eval_every == 0:
-            rate, half = evaluate(test, feats, policy, args.curve_games, 10**6 + episode)
+            rate, lo, hi = evaluate(test, feats, policy, args.curve_games, 10**6 + episode)
             minutes = (time.perf_counter() - start) / 60
-            curve.append((episode, minutes, rate, half))
+            curve.append((episode, minutes, rate, lo, hi))
             print(
                 f"episode {episode} ({steps} steps, {minutes:.1f} min): "
-                f"win rate {rate:.2f} +- {half:.2f}",
+                f"win rate {rate:.2f} ({lo:.2f}-{hi:.2f})",
                 flush=True,
             )
             plot(curve, None, args.curve)  # kept up to date, so a stopped run leaves its curve
             np.savez_compressed(args.out, w=policy.w)
     minutes = (time.perf_counter() - start) / 60
-    rate, half = evaluate(test, feats, policy, args.eval_games, 2 * 10**6)
+    rate, lo, hi = evaluate(test, feats, policy, args.eval_games, 2 * 10**6)
     print(
         f"final: {episode} episodes, {steps} steps, {minutes:.1f} min training; "
-        f"won {rate:.1%} +- {half:.1%} of {args.eval_games} games against the random bot"
+        f"won {rate:.1%} (95% interval {lo:.1%}-{hi:.1%}) of {args.eval_games} games "
+        "against the random bot"
     )
     np.savez_compressed(args.out, w=policy.w)
-    plot(curve, (episode, minutes, rate, half), args.curve)
+    plot(curve, (episode, minutes, rate, lo, hi), args.curve)
 
 
 def plot(curve, final, path: str) -> None:
@@ -245,7 +249,7 @@ def plot(curve, final, path: str) -> None:
     fig, ax = plt.subplots(figsize=(6, 3.5))
     x = [c[1] for c in curve]
     y = [c[2] for c in curve]
-    err = [c[3] for c in curve]
+    err = [[c[2] - c[3] for c in curve], [c[4] - c[2] for c in curve]]
     ax.errorbar(
         x, y, yerr=err, marker="o", ms=3, capsize=2, label="greedy policy, --curve-games games"
     )
@@ -253,7 +257,7 @@ def plot(curve, final, path: str) -> None:
         ax.errorbar(
             [final[1]],
             [final[2]],
-            yerr=[final[3]],
+            yerr=[[final[2] - final[3]], [final[4] - final[2]]],
             marker="s",
             color="C3",
             capsize=3,
