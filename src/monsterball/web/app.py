@@ -477,7 +477,8 @@ def create_app(
 
 class BodyLimit:
     """Refuses request bodies over ``limit`` bytes, by their declared length or as they
-    arrive (a chunked body has no length), before any handler reads them."""
+    arrive (a chunked body has no length), and JSON nested deeper than MAX_JSON_DEPTH,
+    before any handler reads them: the body (at most ``limit`` bytes) is read here first."""
 
     def __init__(self, app: ASGIApp, limit: int):
         self.app = app
@@ -489,27 +490,41 @@ class BodyLimit:
             return
         declared = dict(scope["headers"]).get(b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
-            await self._refuse(scope, receive, send)
+            await self._refuse(scope, receive, send, "too-large")
             return
-        body: list[bytes] = []
+        chunks: list[bytes] = []
         seen = 0
-
-        async def limited() -> Message:
-            nonlocal seen
+        while True:
             message = await receive()
-            chunk = message.get("body", b"")
-            seen += len(chunk)
+            if message["type"] != "http.request":  # the client went away
+                return
+            chunks.append(message.get("body", b""))
+            seen += len(chunks[-1])
             if seen > self.limit:
-                raise Rejected("too-large", f"request bodies are limited to {self.limit} bytes")
-            body.append(chunk)
-            if not message.get("more_body") and json_depth(b"".join(body)) > MAX_JSON_DEPTH:
-                raise Rejected("bad-request", f"JSON may nest at most {MAX_JSON_DEPTH} levels deep")
-            return message
+                await self._refuse(scope, receive, send, "too-large")
+                return
+            if not message.get("more_body"):
+                break
+        body = b"".join(chunks)
+        if json_depth(body) > MAX_JSON_DEPTH:
+            await self._refuse(scope, receive, send, "too-deep")
+            return
+        sent = False
 
-        await self.app(scope, limited, send)
+        async def replay() -> Message:
+            nonlocal sent
+            if sent:
+                return await receive()
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
 
-    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
-        response = error("too-large", f"request bodies are limited to {self.limit} bytes")
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send, why: str) -> None:
+        if why == "too-large":
+            response = error("too-large", f"request bodies are limited to {self.limit} bytes")
+        else:
+            response = error("bad-request", f"JSON may nest at most {MAX_JSON_DEPTH} levels deep")
         await response(scope, receive, send)
 
 
