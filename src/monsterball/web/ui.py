@@ -225,8 +225,8 @@ def install(
     async def moves(
         game_id: GameId, token: Annotated[str | None, Depends(seat_token)]
     ) -> dict[str, Any]:
-        """Every move so far, as the seat of the token (``Seat-Token`` or ``?token=``) may see it (spectators: public); the
-        n-th entry leads to step n of the replay API."""
+        """Every move so far, as the seat of the token (``Seat-Token`` or ``?token=``) may
+        see it (spectators: public); the n-th entry leads to step n of the replay API."""
         room = await rooms.get(game_id)
         chair = room.live.chair_for(token)
         history = await rooms.history(game_id)
