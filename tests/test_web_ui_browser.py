@@ -14,6 +14,7 @@ import pytest
 
 from browser_helpers import (
     click_something,
+    finished_bot_game,
     new_page,
     play_clicks,
     shot,
@@ -25,28 +26,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings("ignore::Deprecati
 pytest.importorskip("playwright.sync_api")
 
 GAMES = ("huck-monster", "midway", "paper-ultimate")
-# Short bot-vs-bot games for the end-of-game pages: (preset, settings).
-SHORT = {
-    "huck-monster": ("small", ["points_to_win=1"]),
-    "midway": ("exhibition", []),
-    "paper-ultimate": ("small", ["points_to_win=1"]),
-}
-
-
-def finished_bot_game(base_url: str, game: str, bots: dict[str, str], seed: int = 7) -> str:
-    preset, settings = SHORT[game]
-    body = {"game": game, "preset": preset, "settings": settings, "mode": "bot", "bots": bots}
-    body["seed"] = seed
-    created = httpx.post(base_url + "/api/games", json=body, timeout=120)
-    assert created.status_code == 201, created.text
-    game_id = created.json()["id"]
-    deadline = time.monotonic() + 120
-    while httpx.get(f"{base_url}/api/games/{game_id}", timeout=30).json()["game"]["status"] != (
-        "finished"
-    ):
-        assert time.monotonic() < deadline, "the bot-vs-bot game did not finish"
-        time.sleep(0.3)
-    return str(game_id)
 
 
 def no_overflow(page) -> bool:

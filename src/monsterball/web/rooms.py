@@ -73,7 +73,8 @@ class Room:
 
     def hand_out(self) -> dict[str, Any]:
         """The answer to the request that created this room: every chair with its token and
-        link (handed out once, then forgotten) and the spectators' link."""
+        link (handed out once, then forgotten) and the spectators' link. A seat link carries
+        its token in the fragment (``/play/ID#token=T``), which browsers never send on."""
         live = self.live
         tokens, self.new_tokens = self.new_tokens, {}
         return {
@@ -86,7 +87,7 @@ class Room:
                     "kind": c.kind,
                     "token": tokens.get(c.name) if c.kind == "human" else None,
                     "url": (
-                        f"/play/{live.id}?token={tokens[c.name]}" if c.kind == "human" else None
+                        f"/play/{live.id}#token={tokens[c.name]}" if c.kind == "human" else None
                     ),
                 }
                 for c in live.chairs
