@@ -12,18 +12,14 @@ from monsterball.core.errors import IllegalActionError, OptionsError
 from monsterball.core.game import CHANCE
 from monsterball.games.huck_monster import HuckMonsterState
 from monsterball.games.huck_monster.coaching import acting_team
-from monsterball.games.huck_monster.procedures import (
+from monsterball.games.huck_monster.procedures.kits.cone_push import (
     ConeThrows,
     ConeTurn,
-    ContinueChoice,
-    ContinueOptOut,
-    MoveRoll,
-    Moving,
-    OffenseAction,
-    TeamMoves,
-    UpCall,
     cone_pushes,
 )
+from monsterball.games.huck_monster.procedures.moves import MoveRoll, Moving, TeamMoves
+from monsterball.games.huck_monster.procedures.pro import ContinueChoice, ContinueOptOut
+from monsterball.games.huck_monster.procedures.upcall import OffenseAction, UpCall
 
 # The lane of test_huck_monster_rules with the defenders cleared away from the path, except
 # B2 (d9), who is next to e9, the path's first space. A3 on f9 is next to e9 too, with no

@@ -15,16 +15,10 @@ from monsterball.core.seating import Seating
 from monsterball.games.huck_monster import HuckMonsterState
 from monsterball.games.huck_monster import events as ev
 from monsterball.games.huck_monster.coaching import acting_coach
-from monsterball.games.huck_monster.procedures import (
-    Bid,
-    MoveRoll,
-    Moving,
-    OffenseAction,
-    PullLanding,
-    SetUp,
-    TeamMoves,
-    UpCall,
-)
+from monsterball.games.huck_monster.procedures.bid import Bid
+from monsterball.games.huck_monster.procedures.moves import MoveRoll, Moving, TeamMoves
+from monsterball.games.huck_monster.procedures.point import PullLanding, SetUp
+from monsterball.games.huck_monster.procedures.upcall import OffenseAction, UpCall
 
 # The lane (straight throws keep the path fixed): Handler A1 on e7 with the disc on e8; the
 # throw to A2 (d12) flies the NW ray e9, d10 and stops on d11. B1 marks the disc (f8); B2 (d9)
@@ -1242,7 +1236,7 @@ def test_HM_STAR_1_HM_STAR_3_HM_R42_the_handler_all_star_adds_throw_catch_and_pu
     )
     play(catcher, "3d6=7", "throw A1 d11", "monster stay", "3d6=3", "2d6=2", "2d6=2", "3d6=9")
     assert catcher.base == 10  # the All-Star's catch: 9 + 1
-    from monsterball.games.huck_monster.procedures import PullRoll
+    from monsterball.games.huck_monster.procedures.point import PullRoll
 
     pulling = position({}, disc="d15", stack=[PullRoll()], opts=options(all_stars=True))
     play(pulling, "3d6=5")

@@ -8,14 +8,11 @@ rotation rule, see ``procedures._rotate``); this module maps the count to a coac
 from __future__ import annotations
 
 from monsterball.core.seating import Seating
-from monsterball.games.huck_monster.procedures import (
-    Bid,
-    ConeThrowRoll,
-    ContinueRoll,
-    MoveRoll,
-    Moving,
-    OffenseAction,
-)
+from monsterball.games.huck_monster.procedures.bid import Bid
+from monsterball.games.huck_monster.procedures.kits.cone_push import ConeThrowRoll
+from monsterball.games.huck_monster.procedures.moves import MoveRoll, Moving
+from monsterball.games.huck_monster.procedures.pro import ContinueRoll
+from monsterball.games.huck_monster.procedures.upcall import OffenseAction
 from monsterball.games.huck_monster.state import HuckMonsterState
 
 

@@ -236,7 +236,7 @@ def validate_board(state: HuckMonsterState, *, setting_up: bool) -> None:
 
 
 def _has_won(state: HuckMonsterState) -> bool:
-    from monsterball.games.huck_monster.state import CONE_PUSH_TARGET
+    from monsterball.games.huck_monster.field import CONE_PUSH_TARGET
 
     opts, (a, b) = state.options, state.score
     if state.style == "cone-push":
