@@ -7,7 +7,7 @@ from typing import Any
 
 from monsterball.core.actions import Event
 from monsterball.core.procedures import Procedure, procedure_to_dict
-from monsterball.core.registry import get_game
+from monsterball.games import get_game
 from monsterball.games.huck_monster import HuckMonsterOptions, HuckMonsterState
 from monsterball.games.huck_monster.state import BOARD_KEYS
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from monsterball.core.game import GameState
-from monsterball.core.registry import get_game
+from monsterball.games import get_game
 from monsterball.games.midway import play as pl
 from monsterball.games.midway import procedures as pr
 from monsterball.games.midway.actions import parse_player

@@ -9,7 +9,7 @@ import random
 
 import monsterball.games  # noqa: F401  (registers the games)
 from monsterball.core.game import CHANCE
-from monsterball.core.registry import get_game
+from monsterball.games import get_game
 from monsterball.games.huck_monster.actions import ThrowTo
 from monsterball.games.huck_monster.odds import catch_probability
 from monsterball.games.huck_monster.procedures.bid import Bid

@@ -9,7 +9,7 @@ from rich.console import Console
 
 from monsterball.cli.terminal import LineEditor, TerminalGame
 from monsterball.core.dice import SeededSampler
-from monsterball.core.registry import get_game
+from monsterball.games import get_game
 from mw_scenarios import SPEC, setup, start_phase, top
 
 

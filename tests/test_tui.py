@@ -10,7 +10,7 @@ pytest.importorskip("textual")
 
 from monsterball.bots import RandomBot, bot_seed, make_bot, play_game
 from monsterball.core.record import initial_state, read_record
-from monsterball.core.registry import get_game
+from monsterball.games import get_game
 from monsterball.tui import CELL, BoardView, GameApp
 
 

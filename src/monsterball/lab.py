@@ -39,7 +39,7 @@ from monsterball.core.dice import SeededSampler, derive_seed
 from monsterball.core.errors import MonsterballError
 from monsterball.core.game import CHANCE, GameSpec
 from monsterball.core.record import Recorder
-from monsterball.core.registry import get_game
+from monsterball.games import get_game
 from monsterball.metrics import GameTrace, MetricRef, Step, load_metric
 from monsterball.simulate import Z_95, record_path, wilson_interval
 

@@ -22,7 +22,7 @@ from typing import Any
 from monsterball.bots import DEFAULT_MAX_PLIES, bot_seed, make_bot, play_game
 from monsterball.core.dice import derive_seed
 from monsterball.core.game import GameState
-from monsterball.core.registry import get_game
+from monsterball.games import get_game
 
 Progress = Callable[[int, int], None]
 """Called as ``progress(games_done, games_total)`` as games finish."""

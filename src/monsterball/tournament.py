@@ -25,7 +25,7 @@ from typing import Any
 
 from monsterball.bots import DEFAULT_MAX_PLIES, bot_seed, make_bot, play_game
 from monsterball.core.dice import derive_seed
-from monsterball.core.registry import get_game
+from monsterball.games import get_game
 from monsterball.simulate import wilson_interval
 
 Progress = Callable[[int, int], None]

@@ -33,3 +33,7 @@ class Flow(Generic[S]):
     def step(self, name: str, *fields: Any) -> Procedure[Any]:
         """A new step of kind ``name`` with ``fields`` in declaration order."""
         return self._kinds[name](*fields)
+
+    def is_kind(self, step: Procedure[Any] | None, name: str) -> bool:
+        """Whether ``step`` is a step of kind ``name`` (or a subclass of it)."""
+        return isinstance(step, self._kinds[name])

@@ -21,7 +21,8 @@ Odd rows (2, 4, ...) sit half a space to the right (see ``core.geometry.HexGrid`
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, ClassVar
 
@@ -51,7 +52,6 @@ from monsterball.games.huck_monster.options import (
     HuckMonsterOptions,
 )
 from monsterball.games.huck_monster.rules import LIGHT_FACES, PIN_DARK, PIN_LIGHT
-from monsterball.games.huck_monster.validate import validate_board, validate_stack
 
 NOBODY = -1
 NO_FACE = ""
@@ -98,6 +98,7 @@ class HuckMonsterState(TeamScoreState):
 
     options: HuckMonsterOptions
     procedure_kinds: ClassVar[Mapping[str, type[Procedure[Any]]]] = {}
+    wiring: ClassVar[Wiring]  # set by the game's package (see bind)
 
     __slots__ = (
         "action",
@@ -157,9 +158,7 @@ class HuckMonsterState(TeamScoreState):
         self.cones = 0
         self.cone_stacks: dict[int, int] = {}  # Cone Push: cells holding 2+ cones
         self.style = options.default_style  # this point's style (HM-CONE-5 may change it)
-        from monsterball.games.huck_monster.procedures import first_steps
-
-        self.stack = first_steps(options)
+        self.stack = self.wiring.first_steps(options)
 
     def _attach_tables(self) -> None:
         self.field: Grid = grid(self.options.grid, self.options.width, self.options.length)
@@ -587,9 +586,7 @@ class HuckMonsterState(TeamScoreState):
         }
 
     def render(self, seat: int | None = None) -> str:
-        from monsterball.games.huck_monster.render import render_text
-
-        return render_text(self)
+        return self.wiring.render_text(self)
 
     # -- positions --------------------------------------------------------------------------
 
@@ -757,8 +754,7 @@ class HuckMonsterState(TeamScoreState):
         for cell in self.path:
             if self.all_occupied() >> cell & 1 and self.bidders == 0 and not crossing:
                 raise PositionError("the disc's path crosses a player without a Hammer")
-        validate_board(self, setting_up=setting_up)
-        validate_stack(self)
+        self.wiring.validate(self, setting_up)
         self._settle_loaded()
 
     def _settle_loaded(self) -> None:
@@ -795,8 +791,19 @@ def _team(value: Any, where: str) -> int:
     return parse_team(value, TEAM_NAMES, where)
 
 
-def bind_spec(spec: GameSpec) -> None:
+@dataclass(frozen=True, slots=True)
+class Wiring:
+    """What the game's package plugs in from modules above the state (they import it): the
+    first steps of a new game, the text view and the position checks."""
+
+    first_steps: Callable[[HuckMonsterOptions], tuple[Procedure[Any], ...]]
+    render_text: Callable[[HuckMonsterState], str]
+    validate: Callable[[HuckMonsterState, bool], None]
+
+
+def bind(spec: GameSpec, wiring: Wiring) -> None:
     HuckMonsterState.spec = spec
+    HuckMonsterState.wiring = wiring
 
 
 __all__ = ["NOBODY", "HuckMonsterState"]
