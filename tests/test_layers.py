@@ -25,7 +25,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("core", frozenset({"monsterball", "core"})),
     ("games", frozenset({"games"})),
     ("bots and records", BOTS_AND_RECORDS),
-    ("top", frozenset({"simulate", "tournament", "lab", "rl", "tui", "web", "cli"})),
+    ("top", frozenset({"pool", "simulate", "tournament", "lab", "rl", "tui", "web", "cli"})),
 )
 
 # The command line is the outermost shell: nothing else imports it.
