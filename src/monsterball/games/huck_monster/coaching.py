@@ -1,7 +1,7 @@
 """Which coach must act now in a four-coach game (HM-4P-1..4, HM-R28).
 
 The rules count each team's turn units in ``state.coach_turn`` (when a unit begins is the
-rotation rule, see ``procedures._rotate``); this module maps the count to a coach through
+rotation rule, see ``procedures.common._rotate``); this module maps the count to a coach through
 :class:`monsterball.core.seating.Seating`, for servers and UIs.
 """
 

@@ -29,7 +29,13 @@ from typing import Any, ClassVar
 from monsterball.core.errors import MonsterballError, PositionError
 from monsterball.core.game import CHANCE, TERMINAL, GameSpec, TeamScoreState
 from monsterball.core.geometry import Grid, grid, iter_bits
-from monsterball.core.positions import check_keys, parse_name, parse_team, place_players
+from monsterball.core.positions import (
+    check_keys,
+    parse_counts,
+    parse_name,
+    parse_team,
+    place_players,
+)
 from monsterball.core.procedures import Procedure
 from monsterball.games.huck_monster.actions import (
     NUM_PLAYERS,
@@ -46,11 +52,7 @@ from monsterball.games.huck_monster.field import (
     team_of,
     team_players,
 )
-from monsterball.games.huck_monster.options import (
-    PLAYERS_PER_TEAM,
-    TEAM_NAMES,
-    HuckMonsterOptions,
-)
+from monsterball.games.huck_monster.options import PLAYERS_PER_TEAM, TEAM_NAMES, HuckMonsterOptions
 from monsterball.games.huck_monster.rules import LIGHT_FACES, PIN_DARK, PIN_LIGHT
 
 NOBODY = -1
@@ -562,8 +564,6 @@ class HuckMonsterState(TeamScoreState):
             frontier = nxt
         return None
 
-    # -- results ----------------------------------------------------------------------------
-
     # -- views ------------------------------------------------------------------------------
 
     def view(self, seat: int | None = None) -> dict[str, Any]:
@@ -645,11 +645,11 @@ class HuckMonsterState(TeamScoreState):
         self.holder = _player_or_none(data["holder"], "holder")
         self.offense = _team(data["offense"], "offense")
         self.north_team = _team(data["north_team"], "north_team")
-        self.score = _ints(data["score"], 2, "score")
+        self.score = parse_counts(data["score"], 2, "score")
         if data["winner"] not in (NOBODY, 0, 1, 2):
             raise PositionError("board 'winner' must be -1, 0, 1 or 2")
         self.winner = data["winner"]
-        self.up_calls = _ints([data["up_calls"]], 1, "up_calls")[0]
+        self.up_calls = parse_counts([data["up_calls"]], 1, "up_calls")[0]
         used = data["strategy_used"]
         if (
             not isinstance(used, list)
@@ -661,7 +661,7 @@ class HuckMonsterState(TeamScoreState):
         if data["action"] not in ("", "throw", "catch"):
             raise PositionError("board 'action' must be '', 'throw' or 'catch'")
         self.action = data["action"]
-        self.base = _ints([data["base"]], 1, "base")[0]
+        self.base = parse_counts([data["base"]], 1, "base")[0]
         if data["light"] not in ("", *LIGHT_FACES, *PIN_ALL):
             raise PositionError(f"board 'light' must be '' or one of {', '.join(LIGHT_FACES)}")
         self.light = data["light"]
@@ -676,7 +676,7 @@ class HuckMonsterState(TeamScoreState):
             raise PositionError(f"board 'style' must be one of {', '.join(STYLES)}")
         self.style = data["style"]
         self.thrower = _player_or_none(data["thrower"], "thrower")
-        self.continue_from = _ints([data["continue_from"]], 1, "continue_from")[0]
+        self.continue_from = parse_counts([data["continue_from"]], 1, "continue_from")[0]
         self.receiver = _player_or_none(data["receiver"], "receiver")
         if not isinstance(data["path"], list):
             raise PositionError("board 'path' must be a list of spaces")
@@ -691,7 +691,7 @@ class HuckMonsterState(TeamScoreState):
         for name in data["bidders"]:
             self.bidders |= 1 << parse_name(parse_player, name, "bidders")
         self.hammered = _player_or_none(data["hammered"], "hammered")
-        self.coach_turn = _ints(data["coach_turn"], 2, "coach_turn")
+        self.coach_turn = parse_counts(data["coach_turn"], 2, "coach_turn")
         if data["outcome"] not in OUTCOMES:
             raise PositionError(f"board 'outcome' must be one of {OUTCOMES}")
         self.outcome = data["outcome"]
@@ -775,16 +775,6 @@ class HuckMonsterState(TeamScoreState):
 
 def _player_or_none(value: Any, where: str) -> int:
     return NOBODY if value is None else parse_name(parse_player, value, where)
-
-
-def _ints(value: Any, n: int, where: str) -> list[int]:
-    if (
-        not isinstance(value, list)
-        or len(value) != n
-        or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value)
-    ):
-        raise PositionError(f"board '{where}' must be {n} non-negative integer(s)")
-    return list(value)
 
 
 def _team(value: Any, where: str) -> int:
