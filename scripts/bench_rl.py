@@ -20,7 +20,7 @@ import numpy as np
 from monsterball.bots import RandomBot
 from monsterball.core.dice import SeededSampler
 from monsterball.core.game import CHANCE
-from monsterball.core.registry import get_game
+from monsterball.games import get_game
 from monsterball.rl.vector import VectorEnv, random_actions
 
 CASES = [("paper-ultimate", None), ("huck-monster", None), ("midway", None)]

@@ -253,7 +253,7 @@ def test_catch_odds_while_aiming_are_the_odds_commands_figures(browser, base_url
     import subprocess
     import sys
 
-    from monsterball.core.registry import get_game
+    from monsterball.games import get_game
     from monsterball.games.huck_monster.throw_odds import throw_odds
 
     body = {"game": "huck-monster", "preset": "basic", "seed": 3}  # basic: no strategy dice

@@ -19,7 +19,7 @@ from pettingzoo import AECEnv
 
 from monsterball.core.dice import SeededSampler
 from monsterball.core.game import CHANCE, GameState
-from monsterball.core.registry import get_game
+from monsterball.games import get_game
 from monsterball.rl.encode import SPATIAL, encoder_for
 
 

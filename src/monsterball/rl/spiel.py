@@ -30,7 +30,7 @@ import pyspiel
 from monsterball.core.actions import Action
 from monsterball.core.game import CHANCE, GameSpec, GameState
 from monsterball.core.options import GameOptions
-from monsterball.core.registry import all_games, get_game
+from monsterball.games import all_games, get_game
 from monsterball.rl.encode import Encoder, encoder_for
 
 DEFAULT_MAX_GAME_LENGTH = 3000

@@ -23,7 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from monsterball.core.record import record_to_string
-from monsterball.core.registry import all_games
+from monsterball.games import all_games
 from monsterball.web.limits import ClientLimits, Limits
 from monsterball.web.live import BOT_LEVELS, MODES, Rejected
 from monsterball.web.rooms import Room, Rooms, Watcher

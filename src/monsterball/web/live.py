@@ -20,8 +20,8 @@ from monsterball.core.actions import Action
 from monsterball.core.dice import SeededSampler, derive_seed, seed_commitment
 from monsterball.core.errors import MonsterballError
 from monsterball.core.game import CHANCE, TERMINAL, GameSpec, GameState
-from monsterball.core.registry import get_game
 from monsterball.core.seating import Seating
+from monsterball.games import get_game
 from monsterball.web.store import GameRow, StoredMove
 
 MODES = ("hotseat", "bot", "online")

@@ -24,7 +24,7 @@ import anyio
 from monsterball.core.errors import MonsterballError
 from monsterball.core.game import CHANCE, GameState
 from monsterball.core.record import GameRecord, Recorder
-from monsterball.core.registry import get_game
+from monsterball.games import get_game
 from monsterball.web.live import LOG_TAIL, MODES, Chair, LiveGame, Rejected, make_chairs
 from monsterball.web.store import GameRow, StaleMove, Store, StoredMove
 from monsterball.web.thinking import (

@@ -21,7 +21,7 @@ from fastapi.responses import FileResponse, PlainTextResponse
 from pydantic import BaseModel, Field
 
 from monsterball.core.game import CHANCE
-from monsterball.core.registry import all_games, get_game
+from monsterball.games import all_games, get_game
 from monsterball.heuristic import heuristic_for
 from monsterball.rules_text import rules_document
 from monsterball.web.live import Rejected
