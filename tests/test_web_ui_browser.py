@@ -75,8 +75,10 @@ def test_a_bad_link_says_so_at_once(browser, base_url):
     ):
         started = time.monotonic()
         page.goto(base_url + link)
-        page.wait_for_selector("[data-testid=error]", state="visible", timeout=3000)
-        assert time.monotonic() - started < 1.5, link  # a second, plus a busy machine's slack
+        page.wait_for_selector("[data-testid=error]", state="visible", timeout=4000)
+        # About 0.2 s on an idle machine; the bound leaves room for CI's two busy cores and
+        # still fails the old page, which waited for a socket forever ("Connecting...").
+        assert time.monotonic() - started < 3.0, link
         assert words in page.inner_text("[data-testid=error]").lower()
         assert page.get_attribute("[data-testid=to-lobby]", "href") == "/"
         if link.startswith("/play"):
