@@ -30,7 +30,7 @@ from monsterball.web.thinking import ThinkingPool
 # Functions whose cumulative time is a "part" of a move (first match wins, in this order).
 PARTS = {
     "JSON encoding": ("__init__.py", "dumps"),
-    "state messages": ("live.py", "message_for"),
+    "state messages": ("live.py", "build_message"),
     "rules (check + apply)": ("live.py", "check_submission"),
 }
 
@@ -63,21 +63,20 @@ async def play(game: str, preset: str | None, moves: int, seed: int) -> int:
             room = await rooms.create(
                 game=game, preset=preset, options={}, mode="online", coaches=2, bots={}, seed=None
             )
-            inbox: dict[str | None, dict[str, Any]] = {}
+            received = [0]
 
-            def sender(key: str | None) -> Any:
-                async def send(message: dict[str, Any]) -> None:
-                    # As Starlette's WebSocket.send_json encodes it.
-                    json.dumps(message, separators=(",", ":"), ensure_ascii=False)
-                    inbox[key] = message
+            async def send(message: dict[str, Any]) -> None:
+                # As Starlette's WebSocket.send_json encodes it.
+                json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+                received[0] += 1
 
-                return send
+            async def send_text(text: str) -> None:
+                received[0] += 1
 
             chairs: list[Chair | None] = [*room.live.chairs, None]
             for chair in chairs:
-                key = chair.name if chair else None
-                rooms.watch(room, Watcher(chair, sender(key)))
-                inbox[key] = room.live.message_for(chair)
+                # As the app's sockets watch (web/app.py).
+                rooms.watch(room, Watcher(chair, send, send_text))
             if made == 0:  # the first game's set-up (tables, caches) is not a move's cost
                 START[0] = time.process_time()
                 STORE_CPU[0] = 0.0
@@ -86,7 +85,7 @@ async def play(game: str, preset: str | None, moves: int, seed: int) -> int:
             while made < moves and not room.live.state.is_terminal():
                 acting = room.live.acting_chair()
                 assert acting is not None
-                message = inbox[acting.name]
+                message = room.live.message_for(acting)  # what its socket was sent
                 choice = rng.choice(message["legal"])["a"]
                 await rooms.submit(room, acting, choice, message["game"]["ply"])
                 made += 1
