@@ -36,6 +36,7 @@ PARTS = {
 
 
 STORE_CPU = [0.0]
+RECEIVED = [0]  # messages the watchers were sent
 START = [0.0]
 PROFILER: cProfile.Profile | None = None
 
@@ -63,15 +64,14 @@ async def play(game: str, preset: str | None, moves: int, seed: int) -> int:
             room = await rooms.create(
                 game=game, preset=preset, options={}, mode="online", coaches=2, bots={}, seed=None
             )
-            received = [0]
 
             async def send(message: dict[str, Any]) -> None:
                 # As Starlette's WebSocket.send_json encodes it.
                 json.dumps(message, separators=(",", ":"), ensure_ascii=False)
-                received[0] += 1
+                RECEIVED[0] += 1
 
             async def send_text(text: str) -> None:
-                received[0] += 1
+                RECEIVED[0] += 1
 
             chairs: list[Chair | None] = [*room.live.chairs, None]
             for chair in chairs:
