@@ -18,6 +18,7 @@ from typing import Any
 
 from monsterball.bots import DIFFICULTIES, Bot, bot_for_difficulty, make_bot
 from monsterball.core.actions import Action
+from monsterball.core.board import Board
 from monsterball.core.dice import SeededSampler, derive_seed, seed_commitment
 from monsterball.core.errors import MonsterballError
 from monsterball.core.game import CHANCE, TERMINAL, GameSpec, GameState
@@ -187,7 +188,7 @@ class LiveGame:
         # message with its JSON text. Hidden information stays apart: boards are keyed by
         # the seat whose view they are, messages by chair.
         self._shared: dict[str, Any] | None = None
-        self._boards: dict[int | None, dict[str, Any]] = {}
+        self._boards: dict[int | None, Board] = {}
         self._legal: list[dict[str, Any]] | None = None
         self._messages: dict[str | None, dict[str, Any]] = {}
         self._texts: dict[str | None, str] = {}
@@ -425,19 +426,19 @@ class LiveGame:
             "prompt": state.stack[-1].describe() if state.stack else state.result_text(),
         }
 
-    def _board(self, seat: int | None) -> dict[str, Any]:
+    def _board(self, seat: int | None) -> Board:
         board = self._boards.get(seat)
         if board is None:
             board = self._boards[seat] = self.state.board(seat)
         return board
 
-    def _legal_hints(self, board: dict[str, Any]) -> list[dict[str, Any]]:
+    def _legal_hints(self, board: Board) -> list[dict[str, Any]]:
         # Only the seat to act gets hints, always from its own board: one list per ply.
         if self._legal is None:
             self._legal = self._build_legal(board)
         return self._legal
 
-    def _build_legal(self, board: dict[str, Any]) -> list[dict[str, Any]]:
+    def _build_legal(self, board: Board) -> list[dict[str, Any]]:
         pieces = {p["id"] for p in board["pieces"]}
         return [action_hint(a.notation(), pieces) for a in self.state.legal_actions()]
 
