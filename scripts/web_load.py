@@ -22,6 +22,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import random
 import statistics
 import sys
@@ -69,7 +70,20 @@ async def seat_client(
     return moves
 
 
-async def run(bases: list[str], args: argparse.Namespace) -> dict[str, object]:
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time of these processes so far (Linux /proc)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
+
+
+async def run(
+    bases: list[str], args: argparse.Namespace, pids: list[int] | None = None
+) -> dict[str, object]:
+    """``pids``: the servers' processes (when this script started them), to count their CPU."""
     latencies: list[float] = []
     base = bases[0]
     rooms: list[tuple[int, dict[str, object]]] = []  # (the server it was made on, the room)
@@ -92,6 +106,7 @@ async def run(bases: list[str], args: argparse.Namespace) -> dict[str, object]:
             bot_rooms.append(made.json()["id"])
         bot_plies_before = [await bot_ply(http, gid) for gid in bot_rooms]
     started = time.monotonic()
+    cpu_before = cpu_seconds(pids) if pids else 0.0
     stop = started + args.seconds
     tasks = []
     for i, (home, room) in enumerate(rooms):
@@ -111,6 +126,7 @@ async def run(bases: list[str], args: argparse.Namespace) -> dict[str, object]:
     failures = [o for o in outcomes if isinstance(o, BaseException)]
     results = [o for o in outcomes if not isinstance(o, BaseException)]
     elapsed = time.monotonic() - started
+    server_cpu = cpu_seconds(pids) - cpu_before if pids else None
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         bot_plies = [await bot_ply(http, gid) for gid in bot_rooms]
     ordered = sorted(latencies)
@@ -132,6 +148,13 @@ async def run(bases: list[str], args: argparse.Namespace) -> dict[str, object]:
         "failed_clients": len(failures),
         "first_failure": repr(failures[0]) if failures else None,
         "moves_per_second": round(sum(results) / elapsed, 1),
+        # The servers' own CPU per move (bot workers aside): unlike the rates, it hardly
+        # depends on what else the machine runs. Only for servers this script started.
+        "server_cpu_ms_per_move": (
+            round(1000 * server_cpu / sum(results), 3)
+            if server_cpu is not None and sum(results)
+            else None
+        ),
         "latency_ms": {
             "p50": round(pct(0.50), 2),
             "p90": round(pct(0.90), 2),
@@ -190,8 +213,9 @@ def main() -> None:
             flags += ["--bot-workers", str(args.bot_workers)]
         db: Path | str = args.db or Path(tempfile.mkdtemp()) / "load.db"
         with contextlib.ExitStack() as stack:
-            bases = [stack.enter_context(server(db, flags=flags))[0] for _ in range(args.servers)]
-            results = asyncio.run(run(bases, args))
+            started = [stack.enter_context(server(db, flags=flags)) for _ in range(args.servers)]
+            bases = [base for base, _ in started]
+            results = asyncio.run(run(bases, args, [proc.pid for _, proc in started]))
         results["bot_workers"] = args.bot_workers or "default"
         results["db"] = args.db or "temporary SQLite file"
     print(json.dumps(results, indent=2))
