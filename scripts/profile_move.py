@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import dataclasses
 import json
 import pstats
 import random
@@ -27,10 +28,11 @@ from monsterball.web.rooms import Rooms, Watcher
 from monsterball.web.store import Store
 from monsterball.web.thinking import ThinkingPool
 
-# Functions whose cumulative time is a "part" of a move (first match wins, in this order).
+HAS_SEND_TEXT = "send_text" in {f.name for f in dataclasses.fields(Watcher)}
+# cProfile parts of a move: the cumulative time of these functions (file, name).
 PARTS = {
     "JSON encoding": ("__init__.py", "dumps"),
-    "state messages": ("live.py", "build_message"),
+    "state messages": ("live.py", "message_for"),
     "rules (check + apply)": ("live.py", "check_submission"),
 }
 
@@ -76,7 +78,10 @@ async def play(game: str, preset: str | None, moves: int, seed: int) -> int:
             chairs: list[Chair | None] = [*room.live.chairs, None]
             for chair in chairs:
                 # As the app's sockets watch (web/app.py).
-                rooms.watch(room, Watcher(chair, send, send_text))
+                if HAS_SEND_TEXT:
+                    rooms.watch(room, Watcher(chair, send, send_text))
+                else:  # an older server (to compare with): messages as dicts
+                    rooms.watch(room, Watcher(chair, send))
             if made == 0:  # the first game's set-up (tables, caches) is not a move's cost
                 START[0] = time.process_time()
                 STORE_CPU[0] = 0.0
