@@ -3,7 +3,7 @@
 One online room with both seats and one spectator watching: random moves are submitted as a
 client would (``Rooms.submit``: check, store in SQLite, apply, dice, broadcast) and every
 message is encoded to JSON as the WebSocket does (``send_json``). Prints CPU ms per move,
-and under ``--profile`` the cProfile split by part (store, state messages, JSON, rules).
+and under ``--profile`` the cProfile split by part (store, state messages, JSON, checking the move).
 
     python scripts/profile_move.py --game paper-ultimate --moves 400 --profile
 """
@@ -33,7 +33,7 @@ HAS_SEND_TEXT = "send_text" in {f.name for f in dataclasses.fields(Watcher)}
 PARTS = {
     "JSON encoding": ("__init__.py", "dumps"),
     "state messages": ("live.py", "message_for"),
-    "rules (check + apply)": ("live.py", "check_submission"),
+    "checking the move": ("live.py", "check_submission"),
 }
 
 
