@@ -400,7 +400,7 @@ def create_app(
             await websocket.send_json({"type": "error", "error": exc.code, "message": exc.message})
             await websocket.close(code=4404 if exc.code == "not-found" else 4403)
             return
-        watcher = Watcher(chair, websocket.send_json)
+        watcher = Watcher(chair, websocket.send_json, websocket.send_text)
         rooms.watch(room, watcher)
         try:
             await websocket.send_json(room.live.message_for(chair))

@@ -56,6 +56,9 @@ def new_secret_seed() -> int:
 class Watcher:
     chair: Chair | None
     send: Send
+    # Sends a message already encoded as JSON text (a socket's ``send_text``): the room then
+    # encodes each chair's message once per move, not once per socket.
+    send_text: Callable[[str], Awaitable[None]] | None = None
 
 
 @dataclass
@@ -397,13 +400,15 @@ class Rooms:
         room.watchers.discard(watcher)
 
     async def broadcast(self, room: Room) -> None:
-        made: dict[str | None, dict[str, Any]] = {}  # one message per chair, however many tabs
+        # The room builds (and encodes) one message per chair and move, however many tabs:
+        # see LiveGame.message_for. Each watcher gets its own chair's, never another's.
+        live = room.live
         for watcher in list(room.watchers):
-            key = watcher.chair.name if watcher.chair else None
-            if key not in made:
-                made[key] = room.live.message_for(watcher.chair)
             try:
-                await watcher.send(made[key])
+                if watcher.send_text is not None:
+                    await watcher.send_text(live.text_for(watcher.chair))
+                else:
+                    await watcher.send(live.message_for(watcher.chair))
             except Exception:  # a closed socket: its handler will unwatch it
                 room.watchers.discard(watcher)
 
