@@ -33,7 +33,10 @@ def _hash(token: str) -> str:
 def upgrade() -> None:
     games = sa.table("games", sa.column("id", sa.String), sa.column("chairs", sa.JSON))
     connection = op.get_bind()
-    for game_id, chairs in connection.execute(sa.select(games.c.id, games.c.chairs)).all():
+    # Only rows whose JSON text holds the key "token" (not "token_hash") are read back.
+    plain = sa.cast(games.c.chairs, sa.Text).like('%"token"%')
+    query = sa.select(games.c.id, games.c.chairs).where(plain)
+    for game_id, chairs in connection.execute(query).all():
         if not any("token" in chair for chair in chairs):
             continue
         hashed = []

@@ -1,0 +1,295 @@
+"""The game store's schema migrations (issue 15: "Schema migrations with Alembic ... run on
+start, tested from an empty database and from the current schema"), on SQLite and on a
+throw-away PostgreSQL cluster."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+import sys
+import threading
+import uuid
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from fastapi.testclient import TestClient
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    select,
+    text,
+)
+from typer.testing import CliRunner
+
+import monsterball.web.migrations as migrations
+from monsterball.cli import app as cli_app
+from monsterball.web.app import create_app
+from monsterball.web.store import Base, SchemaError, Store
+from test_web_postgres import postgres_url  # noqa: F401  (the throw-away cluster fixture)
+from web_helpers import NO_CLIENT_LIMITS, first_move
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+HEAD = "0003"
+
+
+def old_schema(with_fair_dice_columns: bool) -> MetaData:
+    """The tables as the code before migrations made them: ``create_all`` of the 0588f66 model,
+    and (commit e64285b) the three columns its ``ALTER TABLE`` added at the end."""
+    metadata = MetaData()
+    extra = (
+        [Column("seed_text", String(80)), Column("seeded", Boolean), Column("automatic", Boolean)]
+        if with_fair_dice_columns
+        else []
+    )
+    Table(
+        "games",
+        metadata,
+        Column("id", String(32), primary_key=True),
+        Column("game", String(40), nullable=False),
+        Column("preset", String(40)),
+        Column("rules_version", String(60), nullable=False),
+        Column("options", JSON, nullable=False),
+        Column("seed", BigInteger, nullable=False),
+        Column("start", JSON),
+        Column("mode", String(16), nullable=False),
+        Column("chairs", JSON, nullable=False),
+        Column("status", String(16), nullable=False),
+        Column("result", Text, nullable=False),
+        Column("plies", Integer, nullable=False),
+        Column("parent_id", String(32)),
+        Column("parent_ply", Integer),
+        Column("created_at", DateTime(timezone=True), nullable=False),
+        Column("updated_at", DateTime(timezone=True), nullable=False),
+        *extra,
+    )
+    Table(
+        "moves",
+        metadata,
+        Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+        Column("ply", Integer, primary_key=True),
+        Column("by", String(16), nullable=False),
+        Column("action", String(200), nullable=False),
+    )
+    return metadata
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request, tmp_path):
+    """A new, empty database on each backend."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'games.db'}"
+    server = request.getfixturevalue("postgres_url")
+    name = f"t{uuid.uuid4().hex[:12]}"
+    engine = create_engine(server, isolation_level="AUTOCOMMIT")
+    with engine.connect() as connection:
+        connection.execute(text(f"CREATE DATABASE {name}"))
+    engine.dispose()
+    return server.rsplit("/", 1)[0] + f"/{name}"
+
+
+def schema_differences(url: str) -> list:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            return compare_metadata(MigrationContext.configure(connection), Base.metadata)
+    finally:
+        engine.dispose()
+
+
+def revision_of(url: str) -> list[str]:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            return [r[0] for r in connection.execute(text("SELECT version_num FROM alembic_version"))]
+    finally:
+        engine.dispose()
+
+
+def to_act(client, gid, tokens):
+    """The token of the chair to act and its message."""
+    for token in tokens.values():
+        message = client.get(f"/api/games/{gid}", params={"token": token}).json()
+        if message["legal"]:
+            return token, message
+    raise AssertionError("no chair may act")
+
+
+def play_and_copy_to_old_schema(url: str, scratch: Path, *, with_fair_dice_columns: bool):
+    """A hot-seat game played 12 moves by today's server on a scratch database, written into
+    ``url`` as the old code stored it (integer seed, the chairs' tokens in clear); returns the
+    game id, its tokens and the last message."""
+    with TestClient(create_app(f"sqlite:///{scratch}", limits=NO_CLIENT_LIMITS)) as client:
+        created = client.post(
+            "/api/games", json={"game": "huck-monster", "mode": "hotseat", "seed": 7}
+        ).json()
+        gid = created["id"]
+        tokens = {c["name"]: c["token"] for c in created["chairs"]}
+        for _ in range(12):
+            token, message = to_act(client, gid, tokens)
+            moved = client.post(
+                f"/api/games/{gid}/act",
+                json={"token": token, "action": first_move(message), "ply": message["game"]["ply"]},
+            )
+            assert moved.status_code == 200, moved.text
+        token, message = to_act(client, gid, tokens)
+        row = client.app.state.rooms.store.get(gid)
+        moves = client.app.state.rooms.store.moves(gid)
+    assert row.seed == 7 and len(moves) >= 12
+    old = old_schema(with_fair_dice_columns)
+    engine = create_engine(url)
+    old.create_all(engine)
+    chairs = [
+        {k: v for k, v in chair.items() if k != "token_hash"} | {"token": tokens[chair["name"]]}
+        for chair in row.chairs
+    ]
+    columns = {c.name for c in old.tables["games"].columns}
+    values = {name: getattr(row, name) for name in columns} | {"chairs": chairs}
+    if with_fair_dice_columns:
+        values |= {"seed_text": None, "seeded": None, "automatic": None}
+    with engine.begin() as connection:
+        connection.execute(old.tables["games"].insert().values(**values))
+        connection.execute(
+            old.tables["moves"].insert(),
+            [{"game_id": gid, "ply": m.ply, "by": m.by, "action": m.action} for m in moves],
+        )
+    engine.dispose()
+    return gid, tokens, message
+
+
+def test_an_empty_database_is_migrated_to_exactly_the_models(db_url):
+    Store(db_url).close()
+    assert revision_of(db_url) == [HEAD]
+    assert schema_differences(db_url) == []
+    Store(db_url).close()  # a second start finds it current and changes nothing
+    assert revision_of(db_url) == [HEAD]
+
+
+@pytest.mark.parametrize("with_fair_dice_columns", [False, True], ids=["0588f66", "e64285b"])
+def test_a_database_from_before_migrations_is_stamped_upgraded_and_still_playable(
+    db_url, tmp_path, with_fair_dice_columns
+):
+    gid, tokens, message = play_and_copy_to_old_schema(
+        db_url, tmp_path / "scratch.db", with_fair_dice_columns=with_fair_dice_columns
+    )
+    with TestClient(create_app(db_url, limits=NO_CLIENT_LIMITS)) as client:
+        token, again = to_act(client, gid, tokens)
+        assert again == message  # the same position, seen by the same chair
+        moved = client.post(
+            f"/api/games/{gid}/act",
+            json={"token": token, "action": first_move(again), "ply": again["game"]["ply"]},
+        )
+        assert moved.status_code == 200, moved.text
+        assert moved.json()["game"]["ply"] > again["game"]["ply"]
+        row = client.app.state.rooms.store.get(gid)
+        assert row.game_seed == 7 and row.was_seeded  # from before fair dice: seeded
+    assert revision_of(db_url) == [HEAD]
+    assert schema_differences(db_url) == []
+    # Revision 0003 replaced each clear token by its SHA-256.
+    for chair in row.chairs:
+        assert "token" not in chair
+        assert chair["token_hash"] == hashlib.sha256(tokens[chair["name"]].encode()).hexdigest()
+
+
+def test_a_database_from_a_newer_monsterball_is_refused_in_one_line(db_url):
+    Store(db_url).close()
+    engine = create_engine(db_url)
+    with engine.begin() as connection:
+        connection.execute(text("UPDATE alembic_version SET version_num = '0999'"))
+    engine.dispose()
+    with pytest.raises(SchemaError, match="revision 0999, which this monsterball does not know"):
+        Store(db_url)
+    result = CliRunner().invoke(cli_app, ["serve", "--db", db_url], env={"COLUMNS": "200"})
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and "revision 0999" in lines[0] and lines[0].startswith("error:")
+    assert revision_of(db_url) == ["0999"]  # left as it was
+
+
+def test_a_half_migrated_legacy_schema_is_refused(tmp_path):
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    engine = create_engine(url)
+    old_schema(False).create_all(engine)
+    with engine.begin() as connection:
+        connection.execute(text("ALTER TABLE games ADD COLUMN seed_text VARCHAR(80)"))
+    engine.dispose()
+    with pytest.raises(SchemaError, match="but not automatic, seeded"):
+        Store(url)
+
+
+def test_servers_starting_at_once_on_postgresql_migrate_once(postgres_url):  # noqa: F811
+    name = f"t{uuid.uuid4().hex[:12]}"
+    engine = create_engine(postgres_url, isolation_level="AUTOCOMMIT")
+    with engine.connect() as connection:
+        connection.execute(text(f"CREATE DATABASE {name}"))
+    engine.dispose()
+    url = postgres_url.rsplit("/", 1)[0] + f"/{name}"
+    errors: list[BaseException] = []
+
+    def start() -> None:
+        try:
+            Store(url).close()
+        except BaseException as exc:  # noqa: BLE001  (reported below)
+            errors.append(exc)
+
+    threads = [threading.Thread(target=start) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == [] and revision_of(url) == [HEAD]
+
+
+def test_db_commands_show_upgrade_and_write_a_revision_from_the_models(tmp_path, monkeypatch):
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    runner = CliRunner()
+    assert runner.invoke(cli_app, ["db", "upgrade", "--db", url]).output.strip() == (
+        f"{url}: at revision {HEAD} (was empty)"
+    )
+    shown = runner.invoke(cli_app, ["db", "current", "--db", url])
+    assert shown.output.strip() == f"{url}: at revision {HEAD}; newest known: {HEAD}"
+    # The models match the newest revision: nothing to write.
+    copy = tmp_path / "migrations"
+    shutil.copytree(migrations.HERE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(migrations, "HERE", copy)
+    nothing = runner.invoke(cli_app, ["db", "revision", "-m", "nothing"])
+    assert nothing.exit_code == 1 and "no migration written" in nothing.output
+    assert len(list((copy / "versions").glob("*.py"))) == int(HEAD)
+    # A column added to the model: a new numbered revision that adds it, and that upgrades a
+    # database (in a child process, so this process's models stay as they are).
+    program = f"""
+import sys
+from sqlalchemy import Column, String, create_engine, inspect
+import monsterball.web.migrations as migrations
+from pathlib import Path
+migrations.HERE = Path({str(copy)!r})
+from monsterball.web.store import Base, Store
+Base.metadata.tables["games"].append_column(Column("note", String(50), nullable=True))
+from monsterball.cli import app
+app(["db", "revision", "-m", "games note"], standalone_mode=False)
+Store({url!r}).close()
+print(sorted(c["name"] for c in inspect(create_engine({url!r})).get_columns("games")))
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    written = copy / "versions" / "0004_games_note.py"
+    assert "wrote" in done.stdout and written.exists()
+    assert 'add_column(sa.Column("note", sa.String(length=50), nullable=True))' in (
+        written.read_text()
+    )
+    assert "'note'" in done.stdout.strip().splitlines()[-1]
+    assert revision_of(url) == ["0004"]
