@@ -127,11 +127,11 @@ def revision(
                 if importlib.util.find_spec("ruff") is not None:  # the project's style
                     config.set_section_option("post_write_hooks", "hooks", "ruff")
                     config.set_section_option("post_write_hooks", "ruff.type", "exec")
+                    config.set_section_option("post_write_hooks", "ruff.executable", sys.executable)
                     config.set_section_option(
-                        "post_write_hooks", "ruff.executable", sys.executable
-                    )
-                    config.set_section_option(
-                        "post_write_hooks", "ruff.options", "-m ruff format REVISION_SCRIPT_FILENAME"
+                        "post_write_hooks",
+                        "ruff.options",
+                        "-m ruff format REVISION_SCRIPT_FILENAME",
                     )
                 written = command.revision(config, message, autogenerate=True, rev_id=number)
         except SchemaError as exc:

@@ -41,7 +41,16 @@ from monsterball.web.migrations import SchemaError, migrate
 
 DEFAULT_DB_URL = "sqlite:///monsterball.db"
 
-__all__ = ["DEFAULT_DB_URL", "Base", "GameRow", "MoveRow", "SchemaError", "StaleMove", "Store", "StoredMove"]
+__all__ = [
+    "DEFAULT_DB_URL",
+    "Base",
+    "GameRow",
+    "MoveRow",
+    "SchemaError",
+    "StaleMove",
+    "Store",
+    "StoredMove",
+]
 
 
 class StaleMove(Exception):

@@ -13,6 +13,7 @@ revision this code does not know was migrated by a newer monsterball and is refu
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -34,6 +35,11 @@ LEGACY = {frozenset(): "0001", ADDED_IN_0002: "0002"}
 # Servers starting at once on one PostgreSQL migrate one after the other (any constant key
 # that no other program on the database uses: b"monsterb").
 _PG_LOCK_KEY = 0x6D6F6E7374657262
+
+
+# alembic's ``op`` and ``context`` are one per process: stores opened at once by threads of
+# one process migrate one at a time.
+_IN_PROCESS = threading.Lock()
 
 
 class SchemaError(Exception):
@@ -118,7 +124,7 @@ def migrate(engine: Engine) -> tuple[str, ...]:
     """Bring the database to the newest revision (stamping one made before migrations first);
     return the revisions it was at (empty: a new database). SchemaError if it is newer than
     this code or not recognised."""
-    with migration_connection(engine) as connection:
+    with _IN_PROCESS, migration_connection(engine) as connection:
         config = alembic_config(connection)
         script = ScriptDirectory.from_config(config)
         before = check_known(connection, script)
