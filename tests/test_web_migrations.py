@@ -28,6 +28,7 @@ from sqlalchemy import (
     Table,
     Text,
     create_engine,
+    inspect,
     text,
 )
 from typer.testing import CliRunner
@@ -248,44 +249,68 @@ def test_servers_starting_at_once_on_postgresql_migrate_once(postgres_url):  # n
     assert revision_of(url) == [HEAD] and schema_differences(url) == []
 
 
-def test_db_commands_show_upgrade_and_write_a_revision_from_the_models(tmp_path, monkeypatch):
+def test_db_commands_show_and_upgrade_and_write_nothing_when_the_models_match(
+    tmp_path, monkeypatch
+):
     url = f"sqlite:///{tmp_path / 'games.db'}"
     runner = CliRunner()
-    assert runner.invoke(cli_app, ["db", "upgrade", "--db", url]).output.strip() == (
-        f"{url}: at revision {HEAD} (was empty)"
-    )
+    missing = runner.invoke(cli_app, ["db", "current", "--db", url])
+    assert missing.exit_code == 2 and "no such SQLite database" in missing.output
+    assert not (tmp_path / "games.db").exists()  # not created by looking
+    upgraded = runner.invoke(cli_app, ["db", "upgrade", "--db", url])
+    assert upgraded.output.strip() == f"{url}: at revision {HEAD} (was empty)"
     shown = runner.invoke(cli_app, ["db", "current", "--db", url])
     assert shown.output.strip() == f"{url}: at revision {HEAD}; newest known: {HEAD}"
-    # The models match the newest revision: nothing to write.
     copy = tmp_path / "migrations"
     shutil.copytree(migrations.HERE, copy, ignore=shutil.ignore_patterns("__pycache__"))
     monkeypatch.setattr(migrations, "HERE", copy)
     nothing = runner.invoke(cli_app, ["db", "revision", "-m", "nothing"])
     assert nothing.exit_code == 1 and "no migration written" in nothing.output
     assert len(list((copy / "versions").glob("*.py"))) == int(HEAD)
-    # A column added to the model: a new numbered revision that adds it, and that upgrades a
-    # database (in a child process, so this process's models stay as they are).
-    program = f"""
-import sys
-from sqlalchemy import Column, String, create_engine, inspect
-import monsterball.web.migrations as migrations
+
+
+def documented_recipe() -> list[str]:
+    text_ = (Path(__file__).resolve().parent.parent / "docs" / "web.md").read_text("utf-8")
+    block = text_.split("# run by tests/test_web_migrations.py", 1)[1].split("```", 1)[0]
+    return [line.strip() for line in block.splitlines()[1:] if line.strip()]
+
+
+def test_the_documented_recipe_writes_a_revision_from_the_models_that_upgrades(tmp_path):
+    recipe = documented_recipe()
+    assert recipe[0].startswith("monsterball db revision -m")
+    copy = tmp_path / "migrations"
+    shutil.copytree(migrations.HERE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    # In a child process, with the migrations copied and a column added to the model, so
+    # neither this process's models nor the source tree change.
+    program = """
+import shlex, sys
 from pathlib import Path
-migrations.HERE = Path({str(copy)!r})
-from monsterball.web.store import Base, Store
+import monsterball.web.migrations as migrations
+migrations.HERE = Path(sys.argv[1])
+from sqlalchemy import Column, String
+from monsterball.web.store import Base
 Base.metadata.tables["games"].append_column(Column("note", String(50), nullable=True))
 from monsterball.cli import app
-app(["db", "revision", "-m", "games note"], standalone_mode=False)
-Store({url!r}).close()
-print(sorted(c["name"] for c in inspect(create_engine({url!r})).get_columns("games")))
+for line in sys.argv[2:]:
+    app(shlex.split(line)[1:], prog_name="monsterball", standalone_mode=False)
 """
     done = subprocess.run(
-        [sys.executable, "-c", program], capture_output=True, text=True, check=False
+        [sys.executable, "-c", program, str(copy), *recipe],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
-    written = copy / "versions" / "0004_games_note.py"
-    assert "wrote" in done.stdout and written.exists()
-    assert 'add_column(sa.Column("note", sa.String(length=50), nullable=True))' in (
+    written = copy / "versions" / "0004_games_a_note.py"
+    assert f"wrote {written}" in done.stdout
+    assert 'batch_op.add_column(sa.Column("note", sa.String(length=50), nullable=True))' in (
         written.read_text()
     )
-    assert "'note'" in done.stdout.strip().splitlines()[-1]
-    assert revision_of(url) == ["0004"]
+    url = "sqlite:///monsterball.db"
+    assert f"{url}: at revision 0004 (was empty)" in done.stdout
+    assert f"{url}: at revision 0004; newest known: 0004" in done.stdout
+    engine = create_engine(f"sqlite:///{tmp_path / 'monsterball.db'}")
+    assert "note" in {c["name"] for c in inspect(engine).get_columns("games")}
+    engine.dispose()
