@@ -39,7 +39,7 @@ from typing import Any
 
 from monsterball.core.dice import SeededSampler, derive_seed
 from monsterball.core.game import GameSpec, GameState
-from monsterball.core.registry import all_games, get_game
+from monsterball.games import all_games, get_game
 
 SUB_SLICE = 0.1  # seconds: each round alternates game, sampled game and chess this often
 GOAL = 3.0  # the project's goal: every game at least 3x python-chess's moves/s

@@ -26,7 +26,7 @@ from typing import Any
 from monsterball.bots import RandomBot
 from monsterball.core.dice import SeededSampler
 from monsterball.core.game import CHANCE
-from monsterball.core.registry import all_games, get_game
+from monsterball.games import all_games, get_game
 from monsterball.search import MCTSBot
 from monsterball.simulate import simulate
 

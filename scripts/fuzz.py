@@ -62,7 +62,7 @@ from monsterball.core.errors import (
 )
 from monsterball.core.game import CHANCE, GameSpec, GameState
 from monsterball.core.record import Recorder, read_record, replay
-from monsterball.core.registry import all_games, get_game
+from monsterball.games import all_games, get_game
 
 MAX_PLIES = 50_000  # a game longer than this is reported as endless
 NOTATION_SAMPLE = 12  # legal actions whose notation round-trip is checked per ply

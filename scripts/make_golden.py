@@ -20,7 +20,7 @@ from typing import Any
 
 from monsterball.core.dice import SeededSampler
 from monsterball.core.record import Recorder
-from monsterball.core.registry import all_games, get_game
+from monsterball.games import all_games, get_game
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden"
 

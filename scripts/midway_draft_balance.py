@@ -24,7 +24,7 @@ from monsterball.bots import RandomBot
 from monsterball.core.actions import Action
 from monsterball.core.dice import SeededSampler, derive_seed
 from monsterball.core.game import CHANCE
-from monsterball.core.registry import get_game
+from monsterball.games import get_game
 from monsterball.games.midway.actions import Move, Place, Tackle, Word
 from monsterball.games.midway.chart import default_chart
 from monsterball.games.midway.procedures import affordable, best_pick

@@ -22,7 +22,7 @@ from typing import Any
 
 from monsterball.bots import HeuristicBot, bot_seed, play_game
 from monsterball.core.dice import derive_seed
-from monsterball.core.registry import get_game
+from monsterball.games import get_game
 from monsterball.heuristic import Heuristic, sample_candidates
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])

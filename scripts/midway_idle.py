@@ -22,7 +22,7 @@ import math
 from monsterball.bots import HeuristicBot, bot_seed
 from monsterball.core.dice import SeededSampler
 from monsterball.core.game import CHANCE
-from monsterball.core.registry import get_game
+from monsterball.games import get_game
 from monsterball.games.midway.actions import Move, Word
 from monsterball.games.midway.heuristic import _progress
 from monsterball.games.midway.phases import Phase

@@ -4,19 +4,25 @@ Each game is an online room with a random-playing client per seat; a client send
 its seat is to act (after --think seconds, about, to play at a person's pace) and times the
 wait until the server's next state reaches it. --hard-bots N adds N rooms where two `hard`
 bots play each other, so bots think all the time. Prints moves per second and the latency
-percentiles (also as JSON with --json). Starts its own `monsterball serve` on a temporary
-SQLite file (per-client limits off, --bot-workers passed on) unless --url points at a running
-server.
+percentiles (also as JSON with --json). Starts its own `monsterball serve` (per-client limits
+off, --bot-workers passed on) on a temporary SQLite file, or on the database URL --db names
+(--servers N: N servers on it), unless --url names running servers. With several servers,
+rooms are spread over them (each room's clients on the server that created it), or with
+--spread clients each seat's client goes to the next server (for servers that share rooms).
 
     python scripts/web_load.py --games 40 --seconds 30 --game paper-ultimate
     python scripts/web_load.py --games 20 --think 1 --hard-bots 20 --seconds 60
+    python scripts/web_load.py --url http://127.0.0.1:8000 --url http://127.0.0.1:8001
+    python scripts/web_load.py --db postgresql+psycopg://localhost/mb --servers 2
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import os
 import random
 import statistics
 import sys
@@ -64,18 +70,32 @@ async def seat_client(
     return moves
 
 
-async def run(base: str, args: argparse.Namespace) -> dict[str, object]:
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time of these processes so far (Linux /proc)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
+
+
+async def run(
+    bases: list[str], args: argparse.Namespace, pids: list[int] | None = None
+) -> dict[str, object]:
+    """``pids``: the servers' processes (when this script started them), to count their CPU."""
     latencies: list[float] = []
-    ws_base = base.replace("http", "ws", 1)
+    base = bases[0]
+    rooms: list[tuple[int, dict[str, object]]] = []  # (the server it was made on, the room)
+    for i in range(args.games):
+        home = i % len(bases)
+        async with httpx.AsyncClient(base_url=bases[home], timeout=30) as http:
+            made = await http.post(
+                "/api/games", json={"game": args.game, "preset": args.preset, "mode": "online"}
+            )
+            made.raise_for_status()
+            rooms.append((home, made.json()))
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-        rooms = []
-        for _ in range(args.games):
-            created = (
-                await http.post(
-                    "/api/games", json={"game": args.game, "preset": args.preset, "mode": "online"}
-                )
-            ).json()
-            rooms.append(created)
         bot_rooms = []
         for _ in range(args.hard_bots):
             made = await http.post(
@@ -86,22 +106,27 @@ async def run(base: str, args: argparse.Namespace) -> dict[str, object]:
             bot_rooms.append(made.json()["id"])
         bot_plies_before = [await bot_ply(http, gid) for gid in bot_rooms]
     started = time.monotonic()
+    cpu_before = cpu_seconds(pids) if pids else 0.0
     stop = started + args.seconds
-    tasks = [
-        seat_client(
-            f"{ws_base}/ws/{room['id']}?token={chair['token']}",
-            random.Random(f"{i}-{chair['name']}"),
-            latencies,
-            stop,
-            args.think,
-        )
-        for i, room in enumerate(rooms)
-        for chair in room["chairs"]
-    ]
+    tasks = []
+    for i, (home, room) in enumerate(rooms):
+        for j, chair in enumerate(room["chairs"]):  # type: ignore[arg-type]
+            at = home if args.spread == "rooms" else (home + j) % len(bases)
+            ws_base = bases[at].replace("http", "ws", 1)
+            tasks.append(
+                seat_client(
+                    f"{ws_base}/ws/{room['id']}?token={chair['token']}",
+                    random.Random(f"{i}-{chair['name']}"),
+                    latencies,
+                    stop,
+                    args.think,
+                )
+            )
     outcomes = await asyncio.gather(*tasks, return_exceptions=True)
     failures = [o for o in outcomes if isinstance(o, BaseException)]
     results = [o for o in outcomes if not isinstance(o, BaseException)]
     elapsed = time.monotonic() - started
+    server_cpu = cpu_seconds(pids) - cpu_before if pids else None
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         bot_plies = [await bot_ply(http, gid) for gid in bot_rooms]
     ordered = sorted(latencies)
@@ -110,6 +135,7 @@ async def run(base: str, args: argparse.Namespace) -> dict[str, object]:
         return ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000 if ordered else 0.0
 
     return {
+        "servers": len(bases),
         "game": args.game,
         "preset": args.preset,
         "games": args.games,
@@ -122,6 +148,13 @@ async def run(base: str, args: argparse.Namespace) -> dict[str, object]:
         "failed_clients": len(failures),
         "first_failure": repr(failures[0]) if failures else None,
         "moves_per_second": round(sum(results) / elapsed, 1),
+        # The servers' own CPU per move (bot workers aside): unlike the rates, it hardly
+        # depends on what else the machine runs. Only for servers this script started.
+        "server_cpu_ms_per_move": (
+            round(1000 * server_cpu / sum(results), 3)
+            if server_cpu is not None and sum(results)
+            else None
+        ),
         "latency_ms": {
             "p50": round(pct(0.50), 2),
             "p90": round(pct(0.90), 2),
@@ -137,7 +170,21 @@ async def bot_ply(http: httpx.AsyncClient, game_id: str) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--url", help="a running server (default: start one)")
+    parser.add_argument(
+        "--url",
+        action="append",
+        help="a running server; repeat (or separate by commas) for several (default: start one)",
+    )
+    parser.add_argument(
+        "--db", help="start the servers on this database URL (default: a temporary SQLite file)"
+    )
+    parser.add_argument("--servers", type=int, default=1, help="servers to start on --db")
+    parser.add_argument(
+        "--spread",
+        choices=("rooms", "clients"),
+        default="rooms",
+        help="several servers: each room on one (rooms) or each seat on the next (clients)",
+    )
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--game", default="paper-ultimate")
@@ -154,14 +201,23 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args()
     if args.url:
-        results = asyncio.run(run(args.url, args))
+        if args.db:
+            parser.error("--db starts servers; --url uses running ones: give one of them")
+        urls = [u.strip().rstrip("/") for given in args.url for u in given.split(",") if u.strip()]
+        results = asyncio.run(run(urls, args))
     else:
+        if args.servers < 1:
+            parser.error("--servers must be at least 1")
         flags = list(NO_CLIENT_LIMIT_FLAGS)
         if args.bot_workers:
             flags += ["--bot-workers", str(args.bot_workers)]
-        with server(Path(tempfile.mkdtemp()) / "load.db", flags=flags) as (base, _):
-            results = asyncio.run(run(base, args))
+        db: Path | str = args.db or Path(tempfile.mkdtemp()) / "load.db"
+        with contextlib.ExitStack() as stack:
+            started = [stack.enter_context(server(db, flags=flags)) for _ in range(args.servers)]
+            bases = [base for base, _ in started]
+            results = asyncio.run(run(bases, args, [proc.pid for _, proc in started]))
         results["bot_workers"] = args.bot_workers or "default"
+        results["db"] = args.db or "temporary SQLite file"
     print(json.dumps(results, indent=2))
     if args.json:
         args.json.write_text(json.dumps(results, indent=2) + "\n")

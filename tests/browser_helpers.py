@@ -137,3 +137,29 @@ def play_clicks(page, clicks: int, seed: int, *, until: str | None = None) -> No
             arg=before,
             timeout=20_000,
         )
+
+
+# Short bot-vs-bot games for the end-of-game pages: (preset, settings).
+SHORT = {
+    "huck-monster": ("small", ["points_to_win=1"]),
+    "midway": ("exhibition", []),
+    "paper-ultimate": ("small", ["points_to_win=1"]),
+}
+
+
+def finished_bot_game(base_url: str, game: str, bots: dict[str, str], seed: int = 7) -> str:
+    import httpx
+
+    preset, settings = SHORT[game]
+    body = {"game": game, "preset": preset, "settings": settings, "mode": "bot", "bots": bots}
+    body["seed"] = seed
+    created = httpx.post(base_url + "/api/games", json=body, timeout=120)
+    assert created.status_code == 201, created.text
+    game_id = created.json()["id"]
+    deadline = time.monotonic() + 120
+    while httpx.get(f"{base_url}/api/games/{game_id}", timeout=30).json()["game"]["status"] != (
+        "finished"
+    ):
+        assert time.monotonic() < deadline, "the bot-vs-bot game did not finish"
+        time.sleep(0.3)
+    return str(game_id)

@@ -7,8 +7,11 @@ from typing import Any
 
 from monsterball.core.actions import Event
 from monsterball.core.procedures import Procedure, procedure_to_dict
-from monsterball.core.registry import get_game
+from monsterball.games import get_game
 from monsterball.games.huck_monster import HuckMonsterOptions, HuckMonsterState
+from monsterball.games.huck_monster import events as ev
+from monsterball.games.huck_monster.actions import player_name
+from monsterball.games.huck_monster.procedures.upcall import OffenseAction, UpCall
 from monsterball.games.huck_monster.state import BOARD_KEYS
 
 SPEC = get_game("huck-monster")
@@ -116,3 +119,44 @@ def name(state: HuckMonsterState, player: str) -> str:
 def neighbours(state: HuckMonsterState, cell: str) -> set[str]:
     c = state.field.parse_cell(cell)
     return {state.field.name(n) for n in state.field.neighbours[c]}
+
+
+# The lane (straight throws keep the path fixed): Handler A1 on e7 with the disc on e8; the
+# throw to A2 (d12) flies the NW ray e9, d10 and stops on d11. B1 marks the disc (f8); B2 (d9)
+# and B3 (e10) are next to the path; B4 (c11) is next to the disc's stop (a Mark at the catch);
+# B5 (e13) is next to the Receiver only (a Challenge).
+LANE = {"A1": "e7", "A2": "d12", "B1": "f8", "B2": "d9", "B3": "e10", "B4": "c11", "B5": "e13"}
+
+
+def lane(
+    players: dict[str, str | None] | None = None,
+    *,
+    strategy: bool = False,
+    used: tuple[bool, bool] = (False, False),
+    cones: list[str] | None = None,
+    **opts: object,
+) -> HuckMonsterState:
+    layout: dict[str, str | None] = dict(LANE)
+    layout.update(players or {})
+    return position(
+        {k: v for k, v in layout.items()},
+        disc="e8",
+        holder="A1",
+        stack=[UpCall("aim"), OffenseAction("throw", "declare")],
+        opts=options(throw_path="straight", strategy_dice=strategy, **opts),  # type: ignore[arg-type]
+        strategy_used=list(used),
+        up_calls=1,
+        cones=cones or [],
+    )
+
+
+def bids(events: list[ev.Event]) -> list[tuple[str, str, bool]]:
+    return [
+        (player_name(e.player), e.role, e.defense_wins)
+        for e in events
+        if isinstance(e, ev.BidDecided)
+    ]
+
+
+def top(state: HuckMonsterState) -> object:
+    return state.stack[-1]

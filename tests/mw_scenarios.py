@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from monsterball.core.game import GameState
-from monsterball.core.registry import get_game
+from monsterball.games import get_game
 from monsterball.games.midway import play as pl
 from monsterball.games.midway import procedures as pr
 from monsterball.games.midway.actions import parse_player
@@ -114,3 +114,52 @@ def texts(events: list[Any]) -> list[str]:
 
 def whats(events: list[Any]) -> list[str]:
     return [e.what for e in events]
+
+
+# -- hidden-information scenarios (mirror image, MW-MAGIC-2) -----------------------------------
+
+
+def mirror_play(real: str | None = "g12") -> MidwayState:
+    """The mirror image example: the ball carrier BC (a brownie, A1) and three images
+    M-1..M-3; defender D-1 (B1, movement 4 as an elf) watching. With ``real`` None the
+    caster's coach has not chosen the real one yet."""
+    state = setup(
+        {"A1": "g12", "A2": "c10", "B1": "g16", "B2": "m20"},
+        types={"A1": "brownie", "B1": "elf"},
+        carrier="A1",
+        los="g10",
+    )
+    start_phase(state, 0)
+    act(state, "cast A1 mirror", "d6=6")  # 6 / 2 = 3 images
+    act(state, "image h12", "image f12", "image g13")
+    if real is not None:
+        act(state, f"real {real}")
+    return state
+
+
+def defending_caster(real: str, **options: Any) -> MidwayState:
+    """B1 (a brownie) hides among two counters, h12 and i12; A1 carries the ball on g10."""
+    state = setup(
+        {"A1": "g10", "B1": "h12", "B2": "m20"},
+        types={"B1": "brownie"},
+        carrier="A1",
+        los="g10",
+        **options,
+    )
+    start_phase(state, 0)
+    act(state, "end", "cast B1 mirror", "d6=2", "image i12", f"real {real}", "end")
+    assert top(state) == "Phase" and state.stack[-1].team == 0
+    return state
+
+
+def caster_carrying_for_b() -> MidwayState:
+    """B on offense: B1 (a brownie, who may cast mirror image) carries the ball on g12."""
+    state = setup(
+        {"B1": "g12", "B2": "c14", "A1": "g9", "A2": "m2"},
+        types={"B1": "brownie"},
+        carrier="B1",
+        los="g13",
+        offense=1,
+    )
+    start_phase(state, 1)
+    return state

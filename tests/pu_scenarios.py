@@ -6,7 +6,7 @@ from typing import Any
 
 from monsterball.core.dice import ScriptedDice
 from monsterball.core.game import GameState
-from monsterball.core.registry import get_game
+from monsterball.games import get_game
 
 SPEC = get_game("paper-ultimate")
 ALL_PLAYERS = ("A1", "A2", "A3", "A4", "B1", "B2", "B3", "B4")

@@ -12,7 +12,7 @@ import pytest
 import monsterball.games  # noqa: F401
 from monsterball.bots import RandomBot
 from monsterball.core.dice import SeededSampler
-from monsterball.core.registry import all_games
+from monsterball.games import all_games
 
 CELL = re.compile(r"^([a-z])(\d{1,2})$")
 CASES = [(spec.id, preset) for spec in all_games() for preset in spec.options_type.PRESETS]
@@ -38,7 +38,7 @@ def view_cells(view) -> dict[str, str]:
 
 @pytest.mark.parametrize(("game", "preset"), CASES)
 def test_board_matches_the_view_through_random_play(game, preset):
-    from monsterball.core.registry import get_game
+    from monsterball.games import get_game
 
     spec = get_game(game)
     state = spec.new_game(spec.options(preset))
@@ -64,7 +64,7 @@ def test_board_matches_the_view_through_random_play(game, preset):
 
 
 def test_huck_monster_board_shows_stealth_spaces_cones_and_the_line():
-    from monsterball.core.registry import get_game
+    from monsterball.games import get_game
 
     spec = get_game("huck-monster")
     midnight = spec.new_game(spec.options("midnight-pickup")).board(None)
@@ -75,7 +75,7 @@ def test_huck_monster_board_shows_stealth_spaces_cones_and_the_line():
 
 
 def test_HM_R50_the_panel_hides_the_count_under_the_contested_count():
-    from monsterball.core.registry import get_game
+    from monsterball.games import get_game
 
     spec = get_game("huck-monster")
     for preset, hidden in (("pro-continue", True), ("pro", False)):

@@ -12,7 +12,7 @@ from monsterball.bots import BOTS, Bot, RandomBot, bot_seed, make_bot, play_game
 from monsterball.core.actions import Action
 from monsterball.core.game import GameState
 from monsterball.core.record import read_record, replay
-from monsterball.core.registry import get_game
+from monsterball.games import get_game
 
 SPEC = get_game("paper-ultimate")
 # A small pitch and a throw cap keep every game here to a few hundred plies.

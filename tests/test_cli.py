@@ -15,7 +15,7 @@ from monsterball.core.dice import SeededSampler
 from monsterball.core.game import CHANCE, GameSpec, GameState
 from monsterball.core.options import GameOptions
 from monsterball.core.record import read_record
-from monsterball.core.registry import get_game
+from monsterball.games import get_game
 
 SPEC = get_game("paper-ultimate")
 # A small pitch and a throw cap keep a whole game to about a hundred plies.

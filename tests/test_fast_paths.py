@@ -24,8 +24,9 @@ from monsterball.core import geometry
 from monsterball.core.actions import Action, Roll
 from monsterball.core.dice import SeededSampler
 from monsterball.core.geometry import Grid, HexGrid, MaskSelector, SquareGrid, grid
-from monsterball.core.registry import get_game
-from monsterball.games.huck_monster.state import HuckMonsterState, _plain_segment
+from monsterball.games import get_game
+from monsterball.games.huck_monster.field import plain_segment as _plain_segment
+from monsterball.games.huck_monster.state import HuckMonsterState
 
 
 class Fixed(random.Random):
@@ -179,7 +180,7 @@ GAME_DIGEST = """
 import hashlib, random, sys
 from monsterball.core.dice import SeededSampler
 from monsterball.core.geometry import FAST
-from monsterball.core.registry import get_game
+from monsterball.games import get_game
 out = hashlib.sha256()
 for game, preset in (("huck-monster", None), ("huck-monster", "square-field"),
                      ("midway", None), ("paper-ultimate", None)):

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from monsterball.core.registry import all_games, get_game
+from monsterball.games import all_games, get_game
 
 SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "fuzz.py"
 

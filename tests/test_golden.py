@@ -16,7 +16,7 @@ from types import ModuleType
 import pytest
 
 from monsterball.core.record import read_record, replay
-from monsterball.core.registry import get_game
+from monsterball.games import get_game
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "make_golden.py"

@@ -21,15 +21,10 @@ from monsterball.core.errors import (
 from monsterball.core.procedures import procedure_to_dict
 from monsterball.core.record import read_record, replay
 from monsterball.games.huck_monster import HuckMonsterState
-from monsterball.games.huck_monster.procedures import (
-    Aim,
-    Bid,
-    Moving,
-    OffenseAction,
-    PullLanding,
-    TeamMoves,
-    UpCall,
-)
+from monsterball.games.huck_monster.procedures.bid import Bid
+from monsterball.games.huck_monster.procedures.moves import Moving, TeamMoves
+from monsterball.games.huck_monster.procedures.point import PullLanding
+from monsterball.games.huck_monster.procedures.upcall import Aim, OffenseAction, UpCall
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "huck-monster.small.jsonl"
 

@@ -13,7 +13,10 @@ import pytest
 
 from hm_scenarios import SPEC, legal, options, play, position
 from monsterball.games.huck_monster import HuckMonsterState
-from monsterball.games.huck_monster.procedures import Bid, Moving, PullLanding, TeamMoves, UpCall
+from monsterball.games.huck_monster.procedures.bid import Bid
+from monsterball.games.huck_monster.procedures.moves import Moving, TeamMoves
+from monsterball.games.huck_monster.procedures.point import PullLanding
+from monsterball.games.huck_monster.procedures.upcall import UpCall
 
 W, H = 8, 17
 

@@ -6,24 +6,19 @@ from __future__ import annotations
 
 import pytest
 
-import test_huck_monster_rules as base
-from hm_scenarios import SPEC, kinds, legal, name, options, play, position, texts
+from hm_scenarios import SPEC, bids, kinds, lane, legal, name, options, play, position, texts, top
 from monsterball.core.errors import IllegalActionError, OptionsError
 from monsterball.core.game import CHANCE
 from monsterball.games.huck_monster import HuckMonsterState
 from monsterball.games.huck_monster.coaching import acting_team
-from monsterball.games.huck_monster.procedures import (
+from monsterball.games.huck_monster.procedures.kits.cone_push import (
     ConeThrows,
     ConeTurn,
-    ContinueChoice,
-    ContinueOptOut,
-    MoveRoll,
-    Moving,
-    OffenseAction,
-    TeamMoves,
-    UpCall,
     cone_pushes,
 )
+from monsterball.games.huck_monster.procedures.moves import MoveRoll, Moving, TeamMoves
+from monsterball.games.huck_monster.procedures.pro import ContinueChoice, ContinueOptOut
+from monsterball.games.huck_monster.procedures.upcall import OffenseAction, UpCall
 
 # The lane of test_huck_monster_rules with the defenders cleared away from the path, except
 # B2 (d9), who is next to e9, the path's first space. A3 on f9 is next to e9 too, with no
@@ -32,11 +27,7 @@ OPEN = {"A3": "f9", "B1": "h4", "B3": "a10", "B4": "a11", "B5": "a13"}
 
 
 def open_lane(players: dict[str, str | None] | None = None, **opts: object) -> HuckMonsterState:
-    return base.lane({**OPEN, **(players or {})}, **opts)
-
-
-def top(state: HuckMonsterState) -> object:
-    return state.stack[-1]
+    return lane({**OPEN, **(players or {})}, **opts)
 
 
 # -- the Continue (one die) -------------------------------------------------------------------
@@ -65,7 +56,7 @@ def test_HM_PRO_1_HM_R48_an_unguarded_player_next_to_the_path_continues_with_one
     assert state.current_player() == CHANCE
     assert {a.notation() for a, _ in state.chance_outcomes()} >= {"3d6=3", "3d6=18"}
     events = play(state, "3d6=12")
-    assert base.bids(events) == [("B2", "mark", False)]
+    assert bids(events) == [("B2", "mark", False)]
     assert "Caught" in kinds(events) and state.holder == 1
 
 
@@ -322,7 +313,7 @@ def test_HM_CONE_5_HM_R47_HM_R53_hot_hex_can_be_chosen_for_a_point_cone_push_can
 def test_HM_R19_HM_R20_a_halved_hammer_throw_falls_before_the_defender_it_passes_over() -> None:
     # Hammer over B3 (d10); B2's Footer (intercepting at e9) halves the 5 to 2: the count runs
     # out on B3's space, so the disc falls on the space before him (e9), never on a player.
-    state = base.lane({"B3": "d10", "B1": "h5"}, strategy=True)
+    state = lane({"B3": "d10", "B1": "h5"}, strategy=True)
     play(state, "strategy", "light=hammer", "3d6=5", "throw A2 d11")
     events = play(state, "strategy", "dark=footer", "2d6=2")
     assert "The halved count runs out: the disc falls at e9; turnover." in texts(events)

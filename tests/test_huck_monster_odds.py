@@ -14,7 +14,8 @@ from monsterball.core.game import CHANCE
 from monsterball.games.huck_monster import HuckMonsterState
 from monsterball.games.huck_monster import events as ev
 from monsterball.games.huck_monster.odds import UpCallSetup, catch_probability
-from monsterball.games.huck_monster.procedures import Bid, OffenseAction, UpCall
+from monsterball.games.huck_monster.procedures.bid import Bid
+from monsterball.games.huck_monster.procedures.upcall import OffenseAction, UpCall
 from monsterball.games.huck_monster.rules import dice_sum
 
 

@@ -8,66 +8,31 @@ from fractions import Fraction
 
 import pytest
 
-from hm_scenarios import SPEC, kinds, legal, name, neighbours, options, play, position, texts
+from hm_scenarios import (
+    LANE,
+    SPEC,
+    bids,
+    kinds,
+    lane,
+    legal,
+    name,
+    neighbours,
+    options,
+    play,
+    position,
+    texts,
+    top,
+)
 from monsterball.core.errors import IllegalActionError
 from monsterball.core.game import CHANCE
 from monsterball.core.seating import Seating
 from monsterball.games.huck_monster import HuckMonsterState
 from monsterball.games.huck_monster import events as ev
 from monsterball.games.huck_monster.coaching import acting_coach
-from monsterball.games.huck_monster.procedures import (
-    Bid,
-    MoveRoll,
-    Moving,
-    OffenseAction,
-    PullLanding,
-    SetUp,
-    TeamMoves,
-    UpCall,
-)
-
-# The lane (straight throws keep the path fixed): Handler A1 on e7 with the disc on e8; the
-# throw to A2 (d12) flies the NW ray e9, d10 and stops on d11. B1 marks the disc (f8); B2 (d9)
-# and B3 (e10) are next to the path; B4 (c11) is next to the disc's stop (a Mark at the catch);
-# B5 (e13) is next to the Receiver only (a Challenge).
-LANE = {"A1": "e7", "A2": "d12", "B1": "f8", "B2": "d9", "B3": "e10", "B4": "c11", "B5": "e13"}
-
-
-def lane(
-    players: dict[str, str | None] | None = None,
-    *,
-    strategy: bool = False,
-    used: tuple[bool, bool] = (False, False),
-    cones: list[str] | None = None,
-    **opts: object,
-) -> HuckMonsterState:
-    layout: dict[str, str | None] = dict(LANE)
-    layout.update(players or {})
-    return position(
-        {k: v for k, v in layout.items()},
-        disc="e8",
-        holder="A1",
-        stack=[UpCall("aim"), OffenseAction("throw", "declare")],
-        opts=options(throw_path="straight", strategy_dice=strategy, **opts),  # type: ignore[arg-type]
-        strategy_used=list(used),
-        up_calls=1,
-        cones=cones or [],
-    )
-
-
-def bids(events: list[ev.Event]) -> list[tuple[str, str, bool]]:
-    from monsterball.games.huck_monster.actions import player_name
-
-    return [
-        (player_name(e.player), e.role, e.defense_wins)
-        for e in events
-        if isinstance(e, ev.BidDecided)
-    ]
-
-
-def top(state: HuckMonsterState) -> object:
-    return state.stack[-1]
-
+from monsterball.games.huck_monster.procedures.bid import Bid
+from monsterball.games.huck_monster.procedures.moves import MoveRoll, Moving, TeamMoves
+from monsterball.games.huck_monster.procedures.point import PullLanding, SetUp
+from monsterball.games.huck_monster.procedures.upcall import OffenseAction, UpCall
 
 # -- setting up ------------------------------------------------------------------------------
 
@@ -1242,7 +1207,7 @@ def test_HM_STAR_1_HM_STAR_3_HM_R42_the_handler_all_star_adds_throw_catch_and_pu
     )
     play(catcher, "3d6=7", "throw A1 d11", "monster stay", "3d6=3", "2d6=2", "2d6=2", "3d6=9")
     assert catcher.base == 10  # the All-Star's catch: 9 + 1
-    from monsterball.games.huck_monster.procedures import PullRoll
+    from monsterball.games.huck_monster.procedures.point import PullRoll
 
     pulling = position({}, disc="d15", stack=[PullRoll()], opts=options(all_stars=True))
     play(pulling, "3d6=5")

@@ -9,10 +9,11 @@ import random
 
 import monsterball.games  # noqa: F401  (registers the games)
 from monsterball.core.game import CHANCE
-from monsterball.core.registry import get_game
+from monsterball.games import get_game
 from monsterball.games.huck_monster.actions import ThrowTo
 from monsterball.games.huck_monster.odds import catch_probability
-from monsterball.games.huck_monster.procedures import Bid, UpCall
+from monsterball.games.huck_monster.procedures.bid import Bid
+from monsterball.games.huck_monster.procedures.upcall import UpCall
 from monsterball.games.huck_monster.throw_odds import aiming_count, setup_for, throw_odds
 
 

@@ -17,7 +17,7 @@ from monsterball.cli import app
 from monsterball.core.dice import SeededSampler
 from monsterball.core.errors import OptionsError, PositionError, RecordError
 from monsterball.core.record import MAX_LINE_BYTES, Recorder, read_record, replay
-from monsterball.core.registry import get_game
+from monsterball.games import get_game
 
 PU = get_game("paper-ultimate")
 MW = get_game("midway")

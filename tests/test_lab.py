@@ -14,7 +14,7 @@ from typer.testing import CliRunner, Result
 
 from monsterball.cli import app
 from monsterball.core.record import read_record, replay
-from monsterball.core.registry import get_game
+from monsterball.games import get_game
 from monsterball.lab import (
     Estimate,
     LabGame,

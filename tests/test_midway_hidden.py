@@ -12,24 +12,18 @@ import pytest
 
 from monsterball.core.errors import IllegalActionError
 from monsterball.core.game import CHANCE
-from mw_scenarios import SPEC, act, cell, legal, moves_of, setup, start_phase, texts, top
-
-
-def mirror_play(real: str = "g12"):
-    """The mirror image example: the ball carrier BC (a brownie, A1) and three images
-    M-1..M-3; defender D-1 (B1, movement 4 as an elf) watching."""
-    state = setup(
-        {"A1": "g12", "A2": "c10", "B1": "g16", "B2": "m20"},
-        types={"A1": "brownie", "B1": "elf"},
-        carrier="A1",
-        los="g10",
-    )
-    start_phase(state, 0)
-    act(state, "cast A1 mirror", "d6=6")  # 6 / 2 = 3 images
-    act(state, "image h12", "image f12", "image g13")
-    act(state, f"real {real}")
-    return state
-
+from mw_scenarios import (
+    SPEC,
+    act,
+    cell,
+    legal,
+    mirror_play,
+    moves_of,
+    setup,
+    start_phase,
+    texts,
+    top,
+)
 
 GROUP = ("f12", "g12", "g13", "h12")
 

@@ -13,24 +13,9 @@ import random
 import pytest
 
 from monsterball.core.dice import SeededSampler
-from mw_scenarios import SPEC, act, legal, setup, start_phase, texts, top
+from mw_scenarios import SPEC, act, defending_caster, legal, setup, start_phase, texts, top
 
 # -- a hidden caster on defense --------------------------------------------------------------
-
-
-def defending_caster(real: str, **options):
-    """B1 (a brownie) hides among two counters, h12 and i12; A1 carries the ball on g10."""
-    state = setup(
-        {"A1": "g10", "B1": "h12", "B2": "m20"},
-        types={"B1": "brownie"},
-        carrier="A1",
-        los="g10",
-        **options,
-    )
-    start_phase(state, 0)
-    act(state, "end", "cast B1 mirror", "d6=2", "image i12", f"real {real}", "end")
-    assert top(state) == "Phase" and state.stack[-1].team == 0
-    return state
 
 
 def public(state, seat=0):

@@ -31,7 +31,7 @@ from hypothesis.stateful import (
 from monsterball.core.actions import Action, Roll
 from monsterball.core.dice import SeededSampler
 from monsterball.core.game import CHANCE, TERMINAL
-from monsterball.core.registry import get_game
+from monsterball.games import get_game
 from monsterball.games.paper_ultimate import PaperUltimateOptions, PaperUltimateState
 from monsterball.games.paper_ultimate.actions import (
     CallMonster,

@@ -18,7 +18,7 @@ from monsterball.core.dice import SeededSampler, derive_seed
 from monsterball.core.game import CHANCE, GameState
 from monsterball.core.geometry import grid
 from monsterball.core.record import GameRecord, Recorder, read_record, replay
-from monsterball.core.registry import get_game
+from monsterball.games import get_game
 from monsterball.games.paper_ultimate import PaperUltimateOptions
 from monsterball.games.paper_ultimate.actions import Catalogue, RunTo
 

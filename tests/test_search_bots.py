@@ -22,7 +22,7 @@ from monsterball.bots import (
 from monsterball.core.actions import Action, Roll
 from monsterball.core.errors import UnknownGameError
 from monsterball.core.game import GameState
-from monsterball.core.registry import get_game
+from monsterball.games import get_game
 from monsterball.games.midway.actions import Move, Punt, parse_player
 from monsterball.heuristic import GENERIC, heuristic_for
 from monsterball.search import MCTS, MCTSBot, Node

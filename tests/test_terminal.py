@@ -9,8 +9,8 @@ from rich.console import Console
 
 from monsterball.cli.terminal import LineEditor, TerminalGame
 from monsterball.core.dice import SeededSampler
-from monsterball.core.registry import get_game
-from mw_scenarios import SPEC, setup, start_phase, top
+from monsterball.games import get_game
+from mw_scenarios import SPEC, caster_carrying_for_b, top
 
 
 def test_completion_offers_the_legal_actions_that_start_with_the_text() -> None:
@@ -43,14 +43,7 @@ def test_hot_seat_hands_over_and_never_echoes_a_secret(capsys: pytest.CaptureFix
     """Two coaches at one terminal in Monsters of the Midway: B casts mirror image and picks
     the real counter in secret; the other coach is handed the terminal and never sees which
     counter is real, not even in B's own echo."""
-    state = setup(
-        {"B1": "g12", "B2": "c14", "A1": "g9", "A2": "m2"},
-        types={"B1": "brownie"},
-        carrier="B1",
-        los="g13",
-        offense=1,
-    )
-    start_phase(state, 1)
+    state = caster_carrying_for_b()
 
     def coach(prompt: str) -> str:
         if prompt.startswith("A"):

@@ -15,7 +15,7 @@ from typer.testing import CliRunner, Result
 from monsterball.bots import bot_seed, make_bot, play_game
 from monsterball.cli import app
 from monsterball.core.record import read_record
-from monsterball.core.registry import get_game
+from monsterball.games import get_game
 from monsterball.lab import parse_sweep, sweep
 from monsterball.report import luck_report, sweep_html
 from monsterball.tournament import (

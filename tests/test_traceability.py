@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from monsterball.core.registry import all_games
+from monsterball.games import all_games
 
 ROOT = Path(__file__).resolve().parents[1]
 RULE_DOCS = sorted((ROOT / "docs" / "rules").glob("*.md"))

@@ -10,7 +10,7 @@ pytest.importorskip("textual")
 
 from monsterball.bots import RandomBot, bot_seed, make_bot, play_game
 from monsterball.core.record import initial_state, read_record
-from monsterball.core.registry import get_game
+from monsterball.games import get_game
 from monsterball.tui import CELL, BoardView, GameApp
 
 
@@ -118,16 +118,9 @@ def test_hot_seat_hands_over_and_keeps_secrets() -> None:
     """Monsters of the Midway, two coaches at one terminal: after B's secret choice the board
     is covered until coach A is ready, and the event log never names the real counter."""
     from monsterball.tui import HandOver
-    from mw_scenarios import SPEC, setup, start_phase, top
+    from mw_scenarios import SPEC, caster_carrying_for_b, top
 
-    state = setup(
-        {"B1": "g12", "B2": "c14", "A1": "g9", "A2": "m2"},
-        types={"B1": "brownie"},
-        carrier="B1",
-        los="g13",
-        offense=1,
-    )
-    start_phase(state, 1)
+    state = caster_carrying_for_b()
 
     async def scenario() -> None:
         app = GameApp(SPEC, state, bots={})

@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from monsterball.core.record import read_record, replay
-from monsterball.core.registry import get_game
+from monsterball.games import get_game
 from monsterball.web.live import LiveGame, Rejected
 from monsterball.web.store import GameRow, StaleMove, Store, StoredMove
 from web_helpers import app_at, first_move, server

@@ -76,7 +76,7 @@ def test_online_room_two_browsers_play_each_other(browser, base_url):
         )
         assert move_number(pages[other]) > seen  # the other browser saw the move
     assert seats_moved == {"A", "B"}
-    game_id = links["A"].split("/")[2].split("?")[0]
+    game_id = links["A"].split("/")[2].split("#")[0]
     host.goto(base_url + "/")  # the browser that made the room can find its seats again
     assert host.get_attribute(f"[data-testid=resume-{game_id}-B]", "href") == links["B"]
     shot(pages["A"], "online-seat-A")
@@ -147,7 +147,7 @@ def test_replay_viewer_steps_downloads_and_plays_on(browser, base_url):
     record = httpx.get(base_url + href, timeout=60)
     assert record.status_code == 200 and record.text.startswith('{"record":"monsterball"')
     page.click("[data-testid=fork]")
-    page.wait_for_url(re.compile(r".*/play/[0-9a-f]+\?token=.*"))
+    page.wait_for_url(re.compile(r".*/play/[0-9a-f]+#token=.*"))
     page.wait_for_selector("[data-testid=board]")
     assert move_number(page) >= 40
     shot(page, "forked-from-replay")

@@ -21,7 +21,7 @@ from websockets.sync.client import connect
 from monsterball.cli import app as cli
 from monsterball.core.dice import seed_commitment
 from monsterball.core.record import read_record, replay
-from monsterball.core.registry import get_game
+from monsterball.games import get_game
 from monsterball.web.frames import MessageLimiter
 from monsterball.web.limits import Limits
 from monsterball.web.store import GameRow, Store

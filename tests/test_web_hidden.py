@@ -10,7 +10,7 @@ import pytest
 
 from monsterball.web.live import LiveGame
 from monsterball.web.store import GameRow
-from mw_scenarios import SPEC, act, setup, start_phase
+from mw_scenarios import SPEC, act, defending_caster, mirror_play, setup, start_phase
 
 GROUP = ("f12", "g12", "g13", "h12")
 CHAIRS = [
@@ -20,15 +20,7 @@ CHAIRS = [
 
 
 def live_before_the_secret_choice(mode: str = "online") -> LiveGame:
-    state = setup(
-        {"A1": "g12", "A2": "c10", "B1": "g16", "B2": "m20"},
-        types={"A1": "brownie", "B1": "elf"},
-        carrier="A1",
-        los="g10",
-    )
-    start_phase(state, 0)
-    act(state, "cast A1 mirror", "d6=6")
-    act(state, "image h12", "image f12", "image g13")
+    state = mirror_play(real=None)
     row = GameRow(
         id="hidden",
         game=SPEC.id,
@@ -92,15 +84,7 @@ def test_MW_R10_the_other_seats_legal_moves_are_identical_whatever_is_real():
 
 def live_defending_caster(real: str) -> LiveGame:
     """B1 (a brownie, defending) hides among the counters on h12 and i12; A to move."""
-    state = setup(
-        {"A1": "g10", "B1": "h12", "B2": "m20"},
-        types={"B1": "brownie"},
-        carrier="A1",
-        los="g10",
-    )
-    start_phase(state, 0)
-    act(state, "end", "cast B1 mirror", "d6=2", "image i12", f"real {real}", "end")
-    return _live(state)
+    return _live(defending_caster(real))
 
 
 def _live(state) -> LiveGame:

@@ -140,7 +140,7 @@ def test_midway_decision_odds_are_the_tables_exact_chances():
     from fractions import Fraction
 
     from monsterball.core.game import CHANCE
-    from monsterball.core.registry import get_game
+    from monsterball.games import get_game
     from monsterball.web.ui import _outcome_class, decision_odds
 
     spec = get_game("midway")

@@ -14,6 +14,7 @@ import pytest
 
 from browser_helpers import (
     click_something,
+    finished_bot_game,
     new_page,
     play_clicks,
     shot,
@@ -25,28 +26,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings("ignore::Deprecati
 pytest.importorskip("playwright.sync_api")
 
 GAMES = ("huck-monster", "midway", "paper-ultimate")
-# Short bot-vs-bot games for the end-of-game pages: (preset, settings).
-SHORT = {
-    "huck-monster": ("small", ["points_to_win=1"]),
-    "midway": ("exhibition", []),
-    "paper-ultimate": ("small", ["points_to_win=1"]),
-}
-
-
-def finished_bot_game(base_url: str, game: str, bots: dict[str, str], seed: int = 7) -> str:
-    preset, settings = SHORT[game]
-    body = {"game": game, "preset": preset, "settings": settings, "mode": "bot", "bots": bots}
-    body["seed"] = seed
-    created = httpx.post(base_url + "/api/games", json=body, timeout=120)
-    assert created.status_code == 201, created.text
-    game_id = created.json()["id"]
-    deadline = time.monotonic() + 120
-    while httpx.get(f"{base_url}/api/games/{game_id}", timeout=30).json()["game"]["status"] != (
-        "finished"
-    ):
-        assert time.monotonic() < deadline, "the bot-vs-bot game did not finish"
-        time.sleep(0.3)
-    return str(game_id)
 
 
 def no_overflow(page) -> bool:
@@ -96,8 +75,10 @@ def test_a_bad_link_says_so_at_once(browser, base_url):
     ):
         started = time.monotonic()
         page.goto(base_url + link)
-        page.wait_for_selector("[data-testid=error]", state="visible", timeout=3000)
-        assert time.monotonic() - started < 1.5, link  # a second, plus a busy machine's slack
+        page.wait_for_selector("[data-testid=error]", state="visible", timeout=4000)
+        # About 0.2 s on an idle machine; the bound leaves room for CI's two busy cores and
+        # still fails the old page, which waited for a socket forever ("Connecting...").
+        assert time.monotonic() - started < 3.0, link
         assert words in page.inner_text("[data-testid=error]").lower()
         assert page.get_attribute("[data-testid=to-lobby]", "href") == "/"
         if link.startswith("/play"):
@@ -274,7 +255,7 @@ def test_catch_odds_while_aiming_are_the_odds_commands_figures(browser, base_url
     import subprocess
     import sys
 
-    from monsterball.core.registry import get_game
+    from monsterball.games import get_game
     from monsterball.games.huck_monster.throw_odds import throw_odds
 
     body = {"game": "huck-monster", "preset": "basic", "seed": 3}  # basic: no strategy dice

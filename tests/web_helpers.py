@@ -45,10 +45,11 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def server(
-    db: Path, port: int | None = None, flags: list[str] | None = None
+    db: Path | str, port: int | None = None, flags: list[str] | None = None
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """`monsterball serve` in a child process, as a user runs it; yields its URL and process.
-    ``flags``: more options for `serve` (default: the per-client limits off)."""
+    ``db``: a SQLite file, or a database URL; ``flags``: more options for `serve` (default:
+    the per-client limits off)."""
     port = port or free_port()
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen(
@@ -60,7 +61,7 @@ def server(
             "--port",
             str(port),
             "--db",
-            f"sqlite:///{db}",
+            db if isinstance(db, str) else f"sqlite:///{db}",
             *(NO_CLIENT_LIMIT_FLAGS if flags is None else flags),
         ],
         env=env,

@@ -112,7 +112,7 @@ def bot_for_difficulty(game_id: str, level: str, seed: int) -> Bot:
     game's heuristic bot, ``hard`` the search bot with an interactive budget (at most
     about 1 s per decision). ``game_id`` is checked (UnknownGameError) so a caller finds
     out early; the bots themselves work for every registered game."""
-    from monsterball.core.registry import get_game
+    from monsterball.games import get_game
 
     get_game(game_id)
     key = level.strip().lower()

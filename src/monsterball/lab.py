@@ -29,7 +29,6 @@ import statistics
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,8 +38,9 @@ from monsterball.core.dice import SeededSampler, derive_seed
 from monsterball.core.errors import MonsterballError
 from monsterball.core.game import CHANCE, GameSpec
 from monsterball.core.record import Recorder
-from monsterball.core.registry import get_game
+from monsterball.games import get_game
 from monsterball.metrics import GameTrace, MetricRef, Step, load_metric
+from monsterball.pool import run_jobs
 from monsterball.simulate import Z_95, record_path, wilson_interval
 
 Progress = Callable[[int, int], None]
@@ -541,16 +541,12 @@ def _key_half_width(played: Sequence[LabGame], count: int, base: int | None) -> 
 
 def _run_local(jobs: list[_Job], workers: int, progress: Progress) -> list[LabGame]:
     out: list[LabGame] = []
-    if workers == 1:
-        for job in jobs:
-            out.extend(play_measured(job))
-            progress(len(out), 0)
-        return out
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=context) as pool:
-        for chunk in pool.map(play_measured, jobs):
-            out.extend(chunk)
-            progress(len(out), 0)
+
+    def collect(chunk: list[LabGame]) -> None:
+        out.extend(chunk)
+        progress(len(out), 0)
+
+    run_jobs(play_measured, jobs, workers, collect, in_order=True)
     return out
 
 

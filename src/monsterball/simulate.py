@@ -10,11 +10,9 @@ than being averaged away.
 from __future__ import annotations
 
 import math
-import multiprocessing
 import statistics
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -22,7 +20,8 @@ from typing import Any
 from monsterball.bots import DEFAULT_MAX_PLIES, bot_seed, make_bot, play_game
 from monsterball.core.dice import derive_seed
 from monsterball.core.game import GameState
-from monsterball.core.registry import get_game
+from monsterball.games import get_game
+from monsterball.pool import run_jobs
 
 Progress = Callable[[int, int], None]
 """Called as ``progress(games_done, games_total)`` as games finish."""
@@ -242,45 +241,18 @@ def simulate(
     ]
     began = time.perf_counter()
     outcomes: list[GameOutcome] = []
-    if jobs == 1:
-        for chunk in chunks:
-            outcomes.extend(_play_chunk(chunk))
-            if progress is not None:
-                progress(len(outcomes), n_games)
-    else:
-        outcomes = _run_parallel(chunks, jobs, n_games, progress)
+
+    def collect(chunk: list[GameOutcome]) -> None:
+        outcomes.extend(chunk)
+        if progress is not None:
+            progress(len(outcomes), n_games)
+
+    run_jobs(_play_chunk, chunks, jobs, collect)
     wall = time.perf_counter() - began
     outcomes.sort(key=lambda o: o.index)
     return _summarise(
         spec.id, options.to_dict(), bot_names, seed, outcomes, wall, jobs, spec.seat_names
     )
-
-
-def _run_parallel(
-    chunks: list[_Chunk], jobs: int, total: int, progress: Progress | None
-) -> list[GameOutcome]:
-    # 'spawn' rather than fork: the caller may have threads (rich's progress refresher), and
-    # forking a threaded process can deadlock; workers only need the engine, which is quick
-    # to import.
-    context = multiprocessing.get_context("spawn")
-    outcomes: list[GameOutcome] = []
-    executor = ProcessPoolExecutor(max_workers=min(jobs, len(chunks)), mp_context=context)
-    try:
-        pending: set[Future[list[GameOutcome]]] = {
-            executor.submit(_play_chunk, chunk) for chunk in chunks
-        }
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                outcomes.extend(future.result())
-            if progress is not None:
-                progress(len(outcomes), total)
-    except BaseException:
-        # Ctrl+C or a failing game: do not wait for the queued chunks.
-        executor.shutdown(wait=False, cancel_futures=True)
-        raise
-    executor.shutdown()
-    return outcomes
 
 
 def _summarise(

@@ -13,11 +13,9 @@ import csv
 import io
 import json
 import math
-import multiprocessing
 import sqlite3
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass
 from itertools import combinations
 from pathlib import Path
@@ -25,7 +23,8 @@ from typing import Any
 
 from monsterball.bots import DEFAULT_MAX_PLIES, bot_seed, make_bot, play_game
 from monsterball.core.dice import derive_seed
-from monsterball.core.registry import get_game
+from monsterball.games import get_game
+from monsterball.pool import run_jobs
 from monsterball.simulate import wilson_interval
 
 Progress = Callable[[int, int], None]
@@ -238,25 +237,13 @@ def run_match(
 
 def _run(tasks: list[_Task], jobs: int, progress: Progress | None) -> list[MatchGame]:
     out: list[MatchGame] = []
-    if jobs == 1:
-        for task in tasks:
-            out.append(_play(task))
-            if progress is not None:
-                progress(len(out), len(tasks))
-        return out
-    context = multiprocessing.get_context("spawn")
-    executor = ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), mp_context=context)
-    try:
-        pending: set[Future[MatchGame]] = {executor.submit(_play, t) for t in tasks}
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            out.extend(f.result() for f in done)
-            if progress is not None:
-                progress(len(out), len(tasks))
-    except BaseException:
-        executor.shutdown(wait=False, cancel_futures=True)
-        raise
-    executor.shutdown()
+
+    def collect(game: MatchGame) -> None:
+        out.append(game)
+        if progress is not None:
+            progress(len(out), len(tasks))
+
+    run_jobs(_play, tasks, jobs, collect)
     return out
 
 

@@ -25,13 +25,13 @@ from textual.widgets import Footer, Header, Log, OptionList, Static
 from textual.widgets.option_list import Option
 
 from monsterball.bots import Bot
-from monsterball.cli.terminal import sees_differently
 from monsterball.core.actions import Action
 from monsterball.core.board import Board
 from monsterball.core.dice import SeededSampler
 from monsterball.core.errors import MonsterballError
 from monsterball.core.game import CHANCE, GameSpec, GameState
 from monsterball.core.geometry import COLUMN_LETTERS
+from monsterball.core.seating import sees_differently
 
 TEAM_STYLES = ("bold white on dark_red", "bold white on blue", "bold white on green")
 CELL = 4  # characters per cell; hex rows shift by half of it

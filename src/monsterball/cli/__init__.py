@@ -4,6 +4,9 @@ run simulations.
 Bad input from the user (an unknown game, option, preset or bot, an unreadable record) ends
 with a one-line message and exit status 2, never a traceback; a record that replays but
 diverges exits with status 1.
+
+Top layer, one module per command group; may import every layer below and the other top
+modules (``web``, ``tui``, ``lab``, ...); nothing imports it.
 """
 
 # Importing a command module registers its commands; this order is the order of --help.

@@ -29,7 +29,7 @@ from monsterball.core.errors import (
 from monsterball.core.game import GameSpec
 from monsterball.core.options import GameOptions
 from monsterball.core.record import GameRecord, read_record
-from monsterball.core.registry import get_game
+from monsterball.games import get_game
 
 
 def clean_help(command: Any) -> Any:

@@ -18,7 +18,7 @@ from monsterball.cli.common import (
     app,
 )
 from monsterball.core.options import OptionInfo
-from monsterball.core.registry import all_games
+from monsterball.games import all_games
 from monsterball.rules_text import rules_document
 
 # -- games / rules ------------------------------------------------------------------------

@@ -28,6 +28,7 @@ from monsterball.core.dice import SeededSampler
 from monsterball.core.errors import IllegalActionError, NotationError
 from monsterball.core.game import CHANCE, GameSpec, GameState
 from monsterball.core.record import Recorder
+from monsterball.core.seating import sees_differently
 
 HELP_TEXT = """\
 Type an action in the game's notation, for example: {examples}.
@@ -98,19 +99,6 @@ class LineEditor:
     def read(self, prompt: str, words: Sequence[str]) -> str:
         self.words = sorted(set(words))
         return input(prompt)
-
-
-def sees_differently(state: GameState, one: int, other: int) -> bool:
-    """Whether seat ``one`` sees something seat ``other`` may not, or the reverse."""
-    return _seen(state, one) != _seen(state, other)
-
-
-def _seen(state: GameState, seat: int) -> dict[str, Any]:
-    """What ``seat`` sees, less whose view it is: equal for two seats unless one of them
-    sees something the other may not."""
-    view = dict(state.view(seat))
-    view.pop("seat", None)
-    return view
 
 
 def _tokens(notation: str) -> list[str]:

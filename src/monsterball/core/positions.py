@@ -62,3 +62,14 @@ def place_players(
                 raise PositionError(f"two players stand on {cell}")
             taken.add(space)
             place(player, space)
+
+
+def parse_counts(value: Any, n: int, where: str) -> list[int]:
+    """A board field of ``n`` non-negative integers (a score, counters per team)."""
+    if (
+        not isinstance(value, list)
+        or len(value) != n
+        or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value)
+    ):
+        raise PositionError(f"board '{where}' must be {n} non-negative integer(s)")
+    return list(value)

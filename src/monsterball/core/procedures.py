@@ -25,16 +25,14 @@ import random
 import typing
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from monsterball.core.actions import Action
 from monsterball.core.errors import IllegalActionError, NotationError, PositionError
 from monsterball.core.geometry import Grid
 
-if TYPE_CHECKING:
-    from monsterball.core.game import GameState
-
-S = TypeVar("S", bound="GameState")
+# The game's state type (a core.game.GameState; not bound here: core.game imports this module).
+S = TypeVar("S")
 
 Transition = tuple["Procedure[Any]", ...]
 

@@ -1,4 +1,10 @@
-"""The registry of games by id and alias."""
+"""The registry of games by id and alias.
+
+Core never imports a game: the built-in games are registered by :mod:`monsterball.games`
+(an explicit list), which the layers above import; a plug-in game calls :func:`register`.
+
+Imports: core only.
+"""
 
 from __future__ import annotations
 
@@ -21,7 +27,6 @@ def register(spec: GameSpec) -> GameSpec:
 
 
 def get_game(name: str) -> GameSpec:
-    _load_builtin_games()
     key = _normalise(name)
     if key not in _NAMES:
         known = ", ".join(sorted(_GAMES))
@@ -30,14 +35,8 @@ def get_game(name: str) -> GameSpec:
 
 
 def all_games() -> list[GameSpec]:
-    _load_builtin_games()
     return [_GAMES[k] for k in sorted(_GAMES)]
 
 
 def _normalise(name: str) -> str:
     return name.strip().lower().replace("_", "-").replace(" ", "-")
-
-
-def _load_builtin_games() -> None:
-    # Importing the games package registers every built-in game exactly once.
-    import monsterball.games  # noqa: F401

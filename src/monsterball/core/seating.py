@@ -10,8 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from monsterball.core.errors import OptionsError
+
+if TYPE_CHECKING:
+    from monsterball.core.game import GameState
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,3 +48,17 @@ class Seating:
             if coach in names:
                 return seat
         raise OptionsError(f"'{coach}' is not seated in this game")
+
+
+# Hot-seat play: a UI hides the board between two seats that may see different things.
+def sees_differently(state: GameState, one: int, other: int) -> bool:
+    """Whether seat ``one`` sees something seat ``other`` may not, or the reverse."""
+    return _seen(state, one) != _seen(state, other)
+
+
+def _seen(state: GameState, seat: int) -> dict[str, Any]:
+    """What ``seat`` sees, less whose view it is: equal for two seats unless one of them
+    sees something the other may not."""
+    view = dict(state.view(seat))
+    view.pop("seat", None)
+    return view

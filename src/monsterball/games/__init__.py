@@ -1,5 +1,21 @@
-"""Built-in games. Importing this package registers each of them."""
+"""The built-in games: one package each (Huck + Monster, Monsters of the Midway, Paper
+Ultimate), registered here by an explicit list so that core never imports a game.
 
-from monsterball.games import huck_monster as huck_monster
-from monsterball.games import midway as midway
-from monsterball.games import paper_ultimate as paper_ultimate
+Each game's package holds its data tables (options, actions, rules or chart), its state, its
+rule steps (``procedures``), views (``render``, ``board``) and its heuristic bot helpers; the
+package ``__init__`` wires them together (step kinds, first steps, views) and defines ``SPEC``.
+Imports: core only; a game never imports another game or any layer above.
+
+The layers above (bots, records, CLI, web, lab, rl) look games up through :func:`get_game`
+and :func:`all_games` from here, which guarantees the built-in games are registered.
+"""
+
+from monsterball.core.game import GameSpec
+from monsterball.core.registry import all_games, get_game, register
+from monsterball.games import huck_monster, midway, paper_ultimate
+
+BUILTIN: tuple[GameSpec, ...] = (huck_monster.SPEC, midway.SPEC, paper_ultimate.SPEC)
+for _spec in BUILTIN:
+    register(_spec)
+
+__all__ = ["BUILTIN", "all_games", "get_game"]

@@ -14,26 +14,38 @@ from contextlib import asynccontextmanager
 from importlib import resources
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from monsterball.core.record import record_to_string
-from monsterball.core.registry import all_games
+from monsterball.games import all_games
 from monsterball.web.limits import ClientLimits, Limits
 from monsterball.web.live import BOT_LEVELS, MODES, Rejected
 from monsterball.web.rooms import Room, Rooms, Watcher
-from monsterball.web.security import HEADERS, SecurityHeaders, SocketCounter, origin_allowed
+from monsterball.web.security import (
+    HEADERS,
+    MAX_JSON_DEPTH,
+    MAX_TOKEN,
+    URL_SAFE,
+    GameId,
+    SecurityHeaders,
+    SocketCounter,
+    json_depth,
+    origin_allowed,
+    seat_token,
+)
 from monsterball.web.store import DEFAULT_DB_URL, Store
 from monsterball.web.thinking import ThinkingPool
 from monsterball.web.ui import install as install_ui
 
 MAX_BODY_BYTES = 64 * 1024
 MAX_MESSAGE_BYTES = 4 * 1024
+MAX_PLY = 10**9  # far past any game's length; bounds the numbers a client may send
 STATUS = {
     "bad-request": 400,
     "illegal": 400,
@@ -56,12 +68,22 @@ log = logging.getLogger("monsterball.web")
 
 # seat name -> bot level
 BotSeats = dict[Annotated[str, Field(max_length=8)], Annotated[str, Field(max_length=40)]]
+# option name -> value: options are flags, numbers and words, never nested
+OptionValue = (
+    bool
+    | Annotated[int, Field(ge=-(2**53), le=2**53)]
+    | float
+    | Annotated[str, Field(max_length=400)]
+    | None
+)
 
 
 class NewGame(BaseModel):
     game: str = Field(max_length=40)
     preset: str | None = Field(default=None, max_length=40)
-    options: dict[str, Any] = Field(default_factory=dict, max_length=64)
+    options: dict[Annotated[str, Field(max_length=64)], OptionValue] = Field(
+        default_factory=dict, max_length=64
+    )
     # key=value strings, read like `monsterball play --opt key=value`
     settings: list[Annotated[str, Field(max_length=400)]] = Field(
         default_factory=list, max_length=64
@@ -74,13 +96,13 @@ class NewGame(BaseModel):
 
 
 class Act(BaseModel):
-    token: str = Field(max_length=64)
+    token: str = Field(max_length=MAX_TOKEN)
     action: str = Field(max_length=200)
-    ply: int = Field(ge=0)
+    ply: int = Field(ge=0, le=MAX_PLY)
 
 
 class Fork(BaseModel):
-    ply: int = Field(ge=0)
+    ply: int = Field(ge=0, le=MAX_PLY)
     mode: Literal["hotseat", "bot", "online"] = "hotseat"
     coaches: int = Field(default=2, ge=1, le=8)
     bots: BotSeats = Field(default_factory=dict, max_length=8)
@@ -163,8 +185,19 @@ def create_app(
         return FileResponse(str(STATIC / "index.html"), media_type="text/html")
 
     app.get("/", include_in_schema=False)(page)
-    app.get("/play/{game_id}", include_in_schema=False)(page)
     app.get("/replay/{game_id}", include_in_schema=False)(page)
+
+    @app.get("/play/{game_id}", include_in_schema=False, response_model=None)
+    async def play_page(game_id: GameId, request: Request) -> FileResponse | RedirectResponse:
+        """A seat's page. An old link with ``?token=T`` is sent on to ``#token=T``: the
+        fragment never reaches a server, so the token leaves the URL that proxies, logs and
+        history keep (the redirect's Location is not logged; the request line is, redacted)."""
+        token = request.query_params.get("token")
+        if token is not None and URL_SAFE.fullmatch(game_id):
+            fragment = f"#token={token}" if URL_SAFE.fullmatch(token) else ""
+            return RedirectResponse(f"/play/{game_id}{fragment}", status_code=303)
+        return page()
+
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
 
     def admit_new_game(request: Request) -> str:
@@ -241,17 +274,15 @@ def create_app(
 
     @app.get("/api/games/{game_id}")
     async def game_state(
-        game_id: str,
-        token: Annotated[str | None, Query(max_length=64)] = None,
-        seat_token: Annotated[str | None, Header(max_length=64)] = None,
+        game_id: GameId, token: Annotated[str | None, Depends(seat_token)]
     ) -> dict[str, Any]:
-        """The state for the seat of ``token`` (or the ``Seat-Token`` header, which keeps it
-        out of URLs and logs); a spectator's without either."""
+        """The state for the seat of the ``Seat-Token`` header (or ``?token=``); a
+        spectator's without either."""
         room = await rooms.get(game_id)
-        return room.live.message_for(room.live.chair_for(seat_token or token))
+        return room.live.message_for(room.live.chair_for(token))
 
     @app.post("/api/games/{game_id}/act")
-    async def act(game_id: str, body: Act, request: Request) -> dict[str, Any]:
+    async def act(game_id: GameId, body: Act, request: Request) -> dict[str, Any]:
         clients.move(address(request))
         room = await rooms.get(game_id)
         chair = room.live.chair_for(body.token)
@@ -261,16 +292,16 @@ def create_app(
 
     @app.get("/api/games/{game_id}/text")
     async def game_text(
-        game_id: str, token: Annotated[str | None, Query(max_length=64)] = None
+        game_id: GameId, token: Annotated[str | None, Depends(seat_token)]
     ) -> PlainTextResponse:
-        """The game as text, as the seat of ``token`` may see it (spectators: public)."""
+        """The game as text, as the seat of the token may see it (spectators: public)."""
         room = await rooms.get(game_id)
         chair = room.live.chair_for(token)
         return PlainTextResponse(room.live.state.render(chair.seat if chair else None))
 
     @app.get("/api/games/{game_id}/replay")
     async def replay(
-        game_id: str, step: Annotated[int | None, Query(ge=0)] = None
+        game_id: GameId, step: Annotated[int | None, Query(ge=0, le=MAX_PLY)] = None
     ) -> dict[str, Any]:
         history = await rooms.history(game_id)
         total = len(history.actions)
@@ -288,7 +319,7 @@ def create_app(
         }
 
     @app.get("/api/games/{game_id}/record")
-    async def record(game_id: str) -> PlainTextResponse:
+    async def record(game_id: GameId) -> PlainTextResponse:
         row = store.get(game_id)
         if row is None:
             raise Rejected("not-found", f"no game '{game_id}'")
@@ -305,7 +336,7 @@ def create_app(
         )
 
     @app.post("/api/games/{game_id}/fork", status_code=201)
-    async def fork(game_id: str, body: Fork, request: Request) -> dict[str, Any]:
+    async def fork(game_id: GameId, body: Fork, request: Request) -> dict[str, Any]:
         clients.new_game(address(request))
         row = store.get(game_id)
         if row is None:
@@ -333,7 +364,11 @@ def create_app(
     # -- WebSocket -----------------------------------------------------------------------
 
     @app.websocket("/ws/{game_id}")
-    async def socket(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
+    async def socket(
+        websocket: WebSocket,
+        game_id: GameId,
+        token: Annotated[str | None, Query(max_length=MAX_TOKEN)] = None,
+    ) -> None:
         if not origin_allowed(websocket.scope["headers"], limits.allowed_origins):
             # Another site's page opening a socket as its visitor: refused at the handshake.
             await websocket.close(code=1008)
@@ -365,7 +400,7 @@ def create_app(
             await websocket.send_json({"type": "error", "error": exc.code, "message": exc.message})
             await websocket.close(code=4404 if exc.code == "not-found" else 4403)
             return
-        watcher = Watcher(chair, websocket.send_json)
+        watcher = Watcher(chair, websocket.send_json, websocket.send_text)
         rooms.watch(room, watcher)
         try:
             await websocket.send_json(room.live.message_for(chair))
@@ -393,6 +428,8 @@ def create_app(
             return ws_error("too-large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
         if raw is None:
             return ws_error("bad-json", "messages are JSON text, not binary")
+        if json_depth(raw.encode()) > MAX_JSON_DEPTH:
+            return ws_error("bad-json", f"JSON may nest at most {MAX_JSON_DEPTH} levels deep")
         try:
             message = json.loads(raw)
         except json.JSONDecodeError as exc:
@@ -408,7 +445,7 @@ def create_app(
             return room.live.message_for(chair)
         if kind == "seat":  # the token in a message, not in the socket's URL (and logs)
             token = message.get("token")
-            if not isinstance(token, str) or len(token) > 64:
+            if not isinstance(token, str) or len(token) > MAX_TOKEN:
                 return ws_error("bad-request", "a seat message needs 'token' (text)")
             try:
                 watcher.chair = room.live.chair_for(token)
@@ -440,7 +477,8 @@ def create_app(
 
 class BodyLimit:
     """Refuses request bodies over ``limit`` bytes, by their declared length or as they
-    arrive (a chunked body has no length), before any handler reads them."""
+    arrive (a chunked body has no length), and JSON nested deeper than MAX_JSON_DEPTH,
+    before any handler reads them: the body (at most ``limit`` bytes) is read here first."""
 
     def __init__(self, app: ASGIApp, limit: int):
         self.app = app
@@ -452,22 +490,41 @@ class BodyLimit:
             return
         declared = dict(scope["headers"]).get(b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
-            await self._refuse(scope, receive, send)
+            await self._refuse(scope, receive, send, "too-large")
             return
+        chunks: list[bytes] = []
         seen = 0
-
-        async def limited() -> Message:
-            nonlocal seen
+        while True:
             message = await receive()
-            seen += len(message.get("body", b""))
+            if message["type"] != "http.request":  # the client went away
+                return
+            chunks.append(message.get("body", b""))
+            seen += len(chunks[-1])
             if seen > self.limit:
-                raise Rejected("too-large", f"request bodies are limited to {self.limit} bytes")
-            return message
+                await self._refuse(scope, receive, send, "too-large")
+                return
+            if not message.get("more_body"):
+                break
+        body = b"".join(chunks)
+        if json_depth(body) > MAX_JSON_DEPTH:
+            await self._refuse(scope, receive, send, "too-deep")
+            return
+        sent = False
 
-        await self.app(scope, limited, send)
+        async def replay() -> Message:
+            nonlocal sent
+            if sent:
+                return await receive()
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
 
-    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
-        response = error("too-large", f"request bodies are limited to {self.limit} bytes")
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send, why: str) -> None:
+        if why == "too-large":
+            response = error("too-large", f"request bodies are limited to {self.limit} bytes")
+        else:
+            response = error("bad-request", f"JSON may nest at most {MAX_JSON_DEPTH} levels deep")
         await response(scope, receive, send)
 
 

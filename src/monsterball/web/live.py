@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
 import re
 import secrets
 from collections.abc import Callable, Mapping, Sequence
@@ -17,11 +18,12 @@ from typing import Any
 
 from monsterball.bots import DIFFICULTIES, Bot, bot_for_difficulty, make_bot
 from monsterball.core.actions import Action
+from monsterball.core.board import Board
 from monsterball.core.dice import SeededSampler, derive_seed, seed_commitment
 from monsterball.core.errors import MonsterballError
 from monsterball.core.game import CHANCE, TERMINAL, GameSpec, GameState
-from monsterball.core.registry import get_game
 from monsterball.core.seating import Seating
+from monsterball.games import get_game
 from monsterball.web.store import GameRow, StoredMove
 
 MODES = ("hotseat", "bot", "online")
@@ -128,6 +130,7 @@ class LogEntry:
     notation: str
     public: str
     events: list[str] = field(default_factory=list)
+    _views: dict[bool, dict[str, Any]] | None = field(default=None, repr=False, compare=False)
 
     def for_seat(self, seat: int | None) -> dict[str, Any]:
         own = seat is not None and seat == self.seat
@@ -137,6 +140,18 @@ class LogEntry:
             "action": self.notation if own else self.public,
             "events": self.events,
         }
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """``for_seat``, built once per entry and view (the acting seat's or everyone's) and
+        shared between the messages that show it: not to be changed by its readers."""
+        own = seat is not None and seat == self.seat
+        views = self._views
+        if views is None:
+            views = self._views = {}
+        made = views.get(own)
+        if made is None:
+            made = views[own] = self.for_seat(seat)
+        return made
 
 
 @functools.lru_cache(maxsize=65536)
@@ -167,6 +182,16 @@ class LiveGame:
         self.sampler = sampler
         self.chairs = [Chair.from_dict(c) for c in row.chairs]
         self.log: list[LogEntry] = []
+        # What clients see, built once per ply (cleared by ``commit``) and shared between
+        # the messages and recipients that see the same thing: the parts every view has in
+        # common, each seat's board, the acting seat's legal hints, and each chair's whole
+        # message with its JSON text. Hidden information stays apart: boards are keyed by
+        # the seat whose view they are, messages by chair.
+        self._shared: dict[str, Any] | None = None
+        self._boards: dict[int | None, Board] = {}
+        self._legal: list[dict[str, Any]] | None = None
+        self._messages: dict[str | None, dict[str, Any]] = {}
+        self._texts: dict[str | None, str] = {}
         # A room keeps only the recent log (clients get LOG_TAIL entries; replays rebuild the
         # whole log from the store), so a 3,000-move game does not hold 3,000 entries.
         self.log_limit: int | None = None
@@ -308,6 +333,7 @@ class LiveGame:
         by = "dice" if actor == CHANCE else (chair.name if chair else self.spec.seat_name(actor))
         public = getattr(action, "public_text", action.notation)()
         events = self.state.apply_unchecked(action)
+        self.forget_views()
         self.log.append(
             LogEntry(
                 self.state.ply, actor, by, action.notation(), public, [e.describe() for e in events]
@@ -321,9 +347,37 @@ class LiveGame:
     def status(self) -> str:
         return "finished" if self.state.is_terminal() else "playing"
 
+    def forget_views(self) -> None:
+        """Drop what clients were shown (the state changed)."""
+        self._shared = None
+        self._boards.clear()
+        self._legal = None
+        self._messages.clear()
+        self._texts.clear()
+
     def message_for(self, chair: Chair | None, *, host: bool = False) -> dict[str, Any]:
+        """The state message ``chair`` (None: a spectator) sees now. Built once per ply and
+        chair, and shared: its readers must not change it."""
+        key = chair.name if chair is not None else None
+        message = self._messages.get(key)
+        if message is None:
+            message = self._messages[key] = self.build_message(chair)
+        return message
+
+    def text_for(self, chair: Chair | None) -> str:
+        """``message_for`` as JSON text (as Starlette's ``send_json`` writes it), encoded once
+        per ply and chair however many of its sockets are told."""
+        key = chair.name if chair is not None else None
+        text = self._texts.get(key)
+        if text is None:
+            message = self.message_for(chair)
+            text = self._texts[key] = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+        return text
+
+    def build_message(self, chair: Chair | None, *, fresh: bool = False) -> dict[str, Any]:
+        """The state message, from the per-ply parts (``fresh``: each built anew, to check
+        the shared ones against)."""
         state = self.state
-        acting = self.acting_chair()
         acts = self.may_act(chair)
         seat: int | None
         if acts:
@@ -332,28 +386,61 @@ class LiveGame:
             seat = chair.seat
         else:
             seat = None
-        board = state.board(seat)
+        shared = self._build_shared() if fresh else self._shared_parts()
+        board = state.board(seat) if fresh else self._board(seat)
         legal: list[dict[str, Any]] = []
         if acts:
-            pieces = {p["id"] for p in board["pieces"]}
-            legal = [action_hint(a.notation(), pieces) for a in state.legal_actions()]
-        actor = state.current_player()
+            legal = self._build_legal(board) if fresh else self._legal_hints(board)
+        log = [e.for_seat(seat) if fresh else e.view(seat) for e in self.log[-LOG_TAIL:]]
         return {
             "type": "state",
-            "game": self.summary(),
-            "chairs": [
-                {"name": c.name, "seat": c.seat, "kind": c.kind, "bot": c.bot} for c in self.chairs
-            ],
+            "game": shared["game"],
+            "chairs": shared["chairs"],
             "you": chair.name if chair else None,
-            "to_act": "dice" if actor == CHANCE else (acting.name if acting else None),
-            "prompt": state.stack[-1].describe() if state.stack else state.result_text(),
+            "to_act": shared["to_act"],
+            "prompt": shared["prompt"],
             "board": board,
             # The text picture is sent only where the board has nothing to draw (the Midway
             # draft, set-up); otherwise clients ask for it (GET .../text).
             "text": state.render(seat) if not board["pieces"] else None,
             "legal": legal,
-            "log": [e.for_seat(seat) for e in self.log[-LOG_TAIL:]],
+            "log": log,
         }
+
+    def _shared_parts(self) -> dict[str, Any]:
+        if self._shared is None:
+            self._shared = self._build_shared()
+        return self._shared
+
+    def _build_shared(self) -> dict[str, Any]:
+        """The parts of the state message that are the same for every chair."""
+        state = self.state
+        acting = self.acting_chair()
+        actor = state.current_player()
+        return {
+            "game": self.summary(),
+            "chairs": [
+                {"name": c.name, "seat": c.seat, "kind": c.kind, "bot": c.bot} for c in self.chairs
+            ],
+            "to_act": "dice" if actor == CHANCE else (acting.name if acting else None),
+            "prompt": state.stack[-1].describe() if state.stack else state.result_text(),
+        }
+
+    def _board(self, seat: int | None) -> Board:
+        board = self._boards.get(seat)
+        if board is None:
+            board = self._boards[seat] = self.state.board(seat)
+        return board
+
+    def _legal_hints(self, board: Board) -> list[dict[str, Any]]:
+        # Only the seat to act gets hints, always from its own board: one list per ply.
+        if self._legal is None:
+            self._legal = self._build_legal(board)
+        return self._legal
+
+    def _build_legal(self, board: Board) -> list[dict[str, Any]]:
+        pieces = {p["id"] for p in board["pieces"]}
+        return [action_hint(a.notation(), pieces) for a in self.state.legal_actions()]
 
     def summary(self) -> dict[str, Any]:
         return {

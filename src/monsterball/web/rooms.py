@@ -24,7 +24,7 @@ import anyio
 from monsterball.core.errors import MonsterballError
 from monsterball.core.game import CHANCE, GameState
 from monsterball.core.record import GameRecord, Recorder
-from monsterball.core.registry import get_game
+from monsterball.games import get_game
 from monsterball.web.live import LOG_TAIL, MODES, Chair, LiveGame, Rejected, make_chairs
 from monsterball.web.store import GameRow, StaleMove, Store, StoredMove
 from monsterball.web.thinking import (
@@ -56,6 +56,9 @@ def new_secret_seed() -> int:
 class Watcher:
     chair: Chair | None
     send: Send
+    # Sends a message already encoded as JSON text (a socket's ``send_text``): the room then
+    # encodes each chair's message once per move, not once per socket.
+    send_text: Callable[[str], Awaitable[None]] | None = None
 
 
 @dataclass
@@ -73,7 +76,8 @@ class Room:
 
     def hand_out(self) -> dict[str, Any]:
         """The answer to the request that created this room: every chair with its token and
-        link (handed out once, then forgotten) and the spectators' link."""
+        link (handed out once, then forgotten) and the spectators' link. A seat link carries
+        its token in the fragment (``/play/ID#token=T``), which browsers never send on."""
         live = self.live
         tokens, self.new_tokens = self.new_tokens, {}
         return {
@@ -86,7 +90,7 @@ class Room:
                     "kind": c.kind,
                     "token": tokens.get(c.name) if c.kind == "human" else None,
                     "url": (
-                        f"/play/{live.id}?token={tokens[c.name]}" if c.kind == "human" else None
+                        f"/play/{live.id}#token={tokens[c.name]}" if c.kind == "human" else None
                     ),
                 }
                 for c in live.chairs
@@ -396,13 +400,15 @@ class Rooms:
         room.watchers.discard(watcher)
 
     async def broadcast(self, room: Room) -> None:
-        made: dict[str | None, dict[str, Any]] = {}  # one message per chair, however many tabs
+        # The room builds (and encodes) one message per chair and move, however many tabs:
+        # see LiveGame.message_for. Each watcher gets its own chair's, never another's.
+        live = room.live
         for watcher in list(room.watchers):
-            key = watcher.chair.name if watcher.chair else None
-            if key not in made:
-                made[key] = room.live.message_for(watcher.chair)
             try:
-                await watcher.send(made[key])
+                if watcher.send_text is not None:
+                    await watcher.send_text(live.text_for(watcher.chair))
+                else:
+                    await watcher.send(live.message_for(watcher.chair))
             except Exception:  # a closed socket: its handler will unwatch it
                 room.watchers.discard(watcher)
 

@@ -6,8 +6,11 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterable
+from itertools import accumulate
+from typing import Annotated
 from urllib.parse import urlsplit
 
+from fastapi import Header, Path, Query
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 # The client is one page, one module and one style sheet from this server, and its socket.
@@ -112,3 +115,35 @@ class RedactTokens(logging.Filter):
         if isinstance(record.msg, str):
             record.msg = redact(record.msg)
         return True
+
+
+# -- input limits shared by every route --------------------------------------------------
+
+MAX_TOKEN = 64  # seat tokens are 24 characters; longer ones are refused unread
+MAX_JSON_DEPTH = 32  # a request body or socket message nested deeper is refused
+GameId = Annotated[str, Path(max_length=64)]  # ids are 16 hex digits
+URL_SAFE = re.compile(r"[A-Za-z0-9_-]{1,64}")  # game ids and seat tokens (secrets.token_*)
+
+
+def seat_token(
+    token: Annotated[str | None, Query(max_length=MAX_TOKEN)] = None,
+    seat_token: Annotated[str | None, Header(max_length=MAX_TOKEN)] = None,
+) -> str | None:
+    """A request's seat token: the ``Seat-Token`` header (what the browser client sends, out
+    of URLs and logs), or ``?token=`` (old links and scripts)."""
+    return seat_token or token
+
+
+# A string, its closing quote optional so that a match never fails and backtracks (linear).
+_JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"?', re.DOTALL)
+_NOT_BRACKET = re.compile(rb"[^\[\]{}]+")
+
+
+def json_depth(data: bytes) -> int:
+    """How deeply the arrays and objects of JSON text nest (brackets inside strings do not
+    count); linear in the length, so it is cheap to check before parsing."""
+    brackets = _NOT_BRACKET.sub(b"", _JSON_STRING.sub(b"", data)).translate(_OPENS)
+    return max(accumulate(1 if b == 1 else -1 for b in brackets), default=0)
+
+
+_OPENS = bytes.maketrans(b"[{]}", b"\x01\x01\x00\x00")

@@ -106,7 +106,7 @@ class Decision:
 
 def decide(decision: Decision, max_seconds: float) -> str:
     """One bot decision (in a worker process): the chosen action's notation."""
-    from monsterball.core.registry import get_game
+    from monsterball.games import get_game
 
     state = get_game(decision.game).from_position(decision.position)
     bot = build_bot(decision.game, decision.level, decision.seed, max_seconds)

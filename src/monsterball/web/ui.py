@@ -16,23 +16,24 @@ from importlib import resources
 from typing import Annotated, Any
 
 import anyio
-from fastapi import FastAPI, Query, Request
+from fastapi import Depends, FastAPI, Path, Request
 from fastapi.responses import FileResponse, PlainTextResponse
 from pydantic import BaseModel, Field
 
 from monsterball.core.game import CHANCE
-from monsterball.core.registry import all_games, get_game
+from monsterball.games import all_games, get_game
 from monsterball.heuristic import heuristic_for
 from monsterball.rules_text import rules_document
 from monsterball.web.live import Rejected
 from monsterball.web.rooms import Replay, Rooms
+from monsterball.web.security import MAX_TOKEN, GameId, seat_token
 from monsterball.web.store import Store
 
 STATIC = resources.files("monsterball.web") / "static"
 
 
 class Rematch(BaseModel):
-    token: str | None = Field(default=None, max_length=64)
+    token: str | None = Field(default=None, max_length=MAX_TOKEN)
 
 
 @cache
@@ -206,7 +207,7 @@ def install(
     app.get("/rules/{game}", include_in_schema=False)(page)
 
     @app.get("/api/rules/{game}")
-    async def rules(game: str) -> PlainTextResponse:
+    async def rules(game: Annotated[str, Path(max_length=40)]) -> PlainTextResponse:
         try:
             spec = get_game(game)
         except Exception:
@@ -222,10 +223,10 @@ def install(
 
     @app.get("/api/games/{game_id}/moves")
     async def moves(
-        game_id: str, token: Annotated[str | None, Query(max_length=64)] = None
+        game_id: GameId, token: Annotated[str | None, Depends(seat_token)]
     ) -> dict[str, Any]:
-        """Every move so far, as the seat of ``token`` may see it (spectators: public); the
-        n-th entry leads to step n of the replay API."""
+        """Every move so far, as the seat of the token (``Seat-Token`` or ``?token=``) may
+        see it (spectators: public); the n-th entry leads to step n of the replay API."""
         room = await rooms.get(game_id)
         chair = room.live.chair_for(token)
         history = await rooms.history(game_id)
@@ -233,7 +234,7 @@ def install(
         return {"moves": [e.for_seat(seat) for e in history.live.log]}
 
     @app.get("/api/games/{game_id}/odds")
-    async def odds(game_id: str) -> dict[str, Any]:
+    async def odds(game_id: GameId) -> dict[str, Any]:
         """Huck + Monster, while the Handler aims: the exact chance each target is caught
         against the bidders the engine's path would meet (`monsterball odds` arithmetic)."""
         room = await rooms.get(game_id)
@@ -245,7 +246,7 @@ def install(
     chance_cache: dict[str, dict[str, Any]] = {}
 
     @app.get("/api/games/{game_id}/chances")
-    async def game_chances(game_id: str) -> dict[str, Any]:
+    async def game_chances(game_id: GameId) -> dict[str, Any]:
         """Finished games only: an evaluation of a game in play would read its secrets."""
         row = store.get(game_id)
         if row is None:
@@ -260,9 +261,12 @@ def install(
         return chance_cache[game_id]
 
     @app.get("/api/games/{game_id}/outcomes")
-    async def outcomes(game_id: str, token: Annotated[str, Query(max_length=64)]) -> dict[str, Any]:
+    async def outcomes(
+        game_id: GameId, token: Annotated[str | None, Depends(seat_token)]
+    ) -> dict[str, Any]:
         """Monsters of the Midway: the odds of the decisions the token's chair may take now
-        (tackle, block, pass, field goal, kick ...), from the tables the engine rolls on."""
+        (tackle, block, pass, field goal, kick ...), from the tables the engine rolls on; none
+        without a token."""
         room = await rooms.get(game_id)
         live = room.live
         chair = live.chair_for(token)
@@ -273,7 +277,7 @@ def install(
         return await anyio.to_thread.run_sync(decision_odds, state, seat)
 
     @app.get("/api/games/{game_id}/presence")
-    async def presence(game_id: str) -> dict[str, Any]:
+    async def presence(game_id: GameId) -> dict[str, Any]:
         """Open sockets per chair, and spectators: who is at the table now. Reads the rooms
         in memory only (a game nobody has opened since a restart has nobody connected)."""
         room = rooms.rooms.get(game_id)
@@ -289,14 +293,14 @@ def install(
         return {"chairs": counts, "spectators": spectators}
 
     @app.get("/api/games/{game_id}/roster")
-    async def roster(game_id: str) -> dict[str, Any]:
+    async def roster(game_id: GameId) -> dict[str, Any]:
         room = await rooms.get(game_id)
         if room.live.spec.id != "midway":
             raise Rejected("bad-request", "only Monsters of the Midway drafts a roster")
         return midway_roster(room.live.state)
 
     @app.post("/api/games/{game_id}/rematch", status_code=201)
-    async def rematch(game_id: str, body: Rematch, request: Request) -> dict[str, Any]:
+    async def rematch(game_id: GameId, body: Rematch, request: Request) -> dict[str, Any]:
         """A new game with the same rules, mode and bots, every seat swapped (a two-seat
         game: A's coach plays B). ``you`` is the link of the asker's new chair."""
         client = admit_new_game(request)

@@ -1,4 +1,9 @@
-"""Huck + Monster: Ultimate Frisbee on a hex field with dice (rulebook 000), standard game."""
+"""Huck + Monster: Ultimate Frisbee on a hex field with dice (rulebook 000), standard game.
+
+This package ``__init__`` is the game's top layer: it wires the state to the modules above it
+(step kinds, first steps, text view, position checks) and defines ``SPEC``. The layers inside
+the game are drawn in docs/architecture.md and checked by tests/test_layers.py.
+Imports: core and this game's modules only (never another game, never a layer above games)."""
 
 from __future__ import annotations
 
@@ -8,13 +13,14 @@ from monsterball.core.actions import ActionTable
 from monsterball.core.game import GameSpec, GameState
 from monsterball.core.options import GameOptions
 from monsterball.core.procedures import stack_kinds
-from monsterball.core.registry import register
 from monsterball.games.huck_monster.actions import action_table, parse_decision
 from monsterball.games.huck_monster.board import board_view
 from monsterball.games.huck_monster.coaching import acting_coach
 from monsterball.games.huck_monster.options import HuckMonsterOptions
-from monsterball.games.huck_monster.procedures import ALL_STEPS
-from monsterball.games.huck_monster.state import HuckMonsterState, bind_spec
+from monsterball.games.huck_monster.procedures import ALL_STEPS, first_steps
+from monsterball.games.huck_monster.render import render_text
+from monsterball.games.huck_monster.state import HuckMonsterState, Wiring, bind
+from monsterball.games.huck_monster.validate import validate_position
 
 RULES_VERSION = "huck-monster/1.2.0"
 
@@ -114,28 +120,26 @@ RULINGS = {
     "HM-R55": "An All-Star who has thrown, Continued or bid may not act again in that Up Call.",
 }
 
-SPEC = register(
-    GameSpec(
-        id="huck-monster",
-        title="Huck + Monster",
-        summary="7 v 7 Ultimate Frisbee on a hex field: pulls, team moves, the Up Call of "
-        "throws, marks, intercepts, challenges and catches, and strategy dice.",
-        rulebook="000_a5c15c169b753ffc.txt",
-        rules_version=RULES_VERSION,
-        options_type=HuckMonsterOptions,
-        state_type=HuckMonsterState,
-        seat_names=("A", "B"),
-        new_state=_new_state,
-        parse_decision=parse_decision,
-        action_table=_action_table,
-        aliases=("hm", "huck", "huck-and-monster", "huck+monster"),
-        coaches=(2, 4),
-        rulings=RULINGS,
-        board=board_view,
-        # Servers and UIs ask which of a team's two coaches acts now (HM-R28).
-        extra={"acting_coach": acting_coach},
-    )
+SPEC = GameSpec(
+    id="huck-monster",
+    title="Huck + Monster",
+    summary="7 v 7 Ultimate Frisbee on a hex field: pulls, team moves, the Up Call of "
+    "throws, marks, intercepts, challenges and catches, and strategy dice.",
+    rulebook="000_a5c15c169b753ffc.txt",
+    rules_version=RULES_VERSION,
+    options_type=HuckMonsterOptions,
+    state_type=HuckMonsterState,
+    seat_names=("A", "B"),
+    new_state=_new_state,
+    parse_decision=parse_decision,
+    action_table=_action_table,
+    aliases=("hm", "huck", "huck-and-monster", "huck+monster"),
+    coaches=(2, 4),
+    rulings=RULINGS,
+    board=board_view,
+    # Servers and UIs ask which of a team's two coaches acts now (HM-R28).
+    extra={"acting_coach": acting_coach},
 )
-bind_spec(SPEC)
+bind(SPEC, Wiring(first_steps, render_text, validate_position))
 
 __all__ = ["RULES_VERSION", "SPEC", "HuckMonsterOptions", "HuckMonsterState"]

@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING
 
 from monsterball.core import board as b
 from monsterball.core.game import GameState
+from monsterball.games.huck_monster.field import CONE_PUSH_TARGET
 from monsterball.games.huck_monster.options import HuckMonsterOptions
-from monsterball.games.huck_monster.state import CONE_PUSH_TARGET
 
 if TYPE_CHECKING:
     from monsterball.games.huck_monster.state import HuckMonsterState

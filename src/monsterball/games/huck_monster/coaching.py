@@ -1,21 +1,18 @@
 """Which coach must act now in a four-coach game (HM-4P-1..4, HM-R28).
 
 The rules count each team's turn units in ``state.coach_turn`` (when a unit begins is the
-rotation rule, see ``procedures._rotate``); this module maps the count to a coach through
+rotation rule, see ``procedures.common._rotate``); this module maps the count to a coach through
 :class:`monsterball.core.seating.Seating`, for servers and UIs.
 """
 
 from __future__ import annotations
 
 from monsterball.core.seating import Seating
-from monsterball.games.huck_monster.procedures import (
-    Bid,
-    ConeThrowRoll,
-    ContinueRoll,
-    MoveRoll,
-    Moving,
-    OffenseAction,
-)
+from monsterball.games.huck_monster.procedures.bid import Bid
+from monsterball.games.huck_monster.procedures.kits.cone_push import ConeThrowRoll
+from monsterball.games.huck_monster.procedures.moves import MoveRoll, Moving
+from monsterball.games.huck_monster.procedures.pro import ContinueRoll
+from monsterball.games.huck_monster.procedures.upcall import OffenseAction
 from monsterball.games.huck_monster.state import HuckMonsterState
 
 

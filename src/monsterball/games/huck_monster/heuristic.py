@@ -29,8 +29,9 @@ from monsterball.games.huck_monster.actions import (
     RollStrategy,
     ThrowTo,
 )
+from monsterball.games.huck_monster.field import team_players
 from monsterball.games.huck_monster.rules import THROW, offense_count
-from monsterball.games.huck_monster.state import NOBODY, HuckMonsterState, team_players
+from monsterball.games.huck_monster.state import NOBODY, HuckMonsterState
 
 THROW_REACH = 12  # spaces: beyond a typical 3-dice Throw count
 

@@ -21,14 +21,21 @@ Odd rows (2, 4, ...) sit half a space to the right (see ``core.geometry.HexGrid`
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, ClassVar
 
 from monsterball.core.errors import MonsterballError, PositionError
 from monsterball.core.game import CHANCE, TERMINAL, GameSpec, TeamScoreState
 from monsterball.core.geometry import Grid, grid, iter_bits
-from monsterball.core.positions import check_keys, parse_name, parse_team, place_players
+from monsterball.core.positions import (
+    check_keys,
+    parse_counts,
+    parse_name,
+    parse_team,
+    place_players,
+)
 from monsterball.core.procedures import Procedure
 from monsterball.games.huck_monster.actions import (
     NUM_PLAYERS,
@@ -37,13 +44,16 @@ from monsterball.games.huck_monster.actions import (
     parse_player,
     player_name,
 )
-from monsterball.games.huck_monster.options import (
-    PLAYERS_PER_TEAM,
-    TEAM_NAMES,
-    HuckMonsterOptions,
+from monsterball.games.huck_monster.field import (
+    hot_hex,
+    on_shortest_paths,
+    plain_segment,
+    stealth_spaces,
+    team_of,
+    team_players,
 )
+from monsterball.games.huck_monster.options import PLAYERS_PER_TEAM, TEAM_NAMES, HuckMonsterOptions
 from monsterball.games.huck_monster.rules import LIGHT_FACES, PIN_DARK, PIN_LIGHT
-from monsterball.games.huck_monster.validate import validate_board, validate_stack
 
 NOBODY = -1
 NO_FACE = ""
@@ -53,22 +63,12 @@ PIN_ALL = PIN_LIGHT + PIN_DARK
 OUTCOMES = ("", "catch", "turnover", "intercepted", "stall", "short", "contested")
 STYLES = ("standard", "pothole", "hot-hex", "cone-push")  # cone-push: the whole match
 HOT_HEX_PLAYERS = 5  # "Assemble 5 team players in each end zone"
-CONE_PUSH_CONES = 7  # "Place 7 cones along the center line"
-CONE_PUSH_TARGET = 4  # "Win the match by pushing 4 cones into your opponent's end zone"
 BOARD_KEYS = (
     "players", "disc", "holder", "offense", "north_team", "score", "winner", "up_calls",
     "strategy_used", "action", "base", "light", "halved", "receiver", "path", "progress",
     "bidders", "hammered", "poach", "outcome", "taker", "coach_turn", "cones", "style",
     "thrower", "continuing", "continue_from", "cone_stacks", "dump_next",
 )  # fmt: skip
-
-
-def team_of(player: int) -> int:
-    return player // PLAYERS_PER_TEAM
-
-
-def team_players(team: int) -> range:
-    return range(team * PLAYERS_PER_TEAM, (team + 1) * PLAYERS_PER_TEAM)
 
 
 class HuckMonsterState(TeamScoreState):
@@ -100,6 +100,7 @@ class HuckMonsterState(TeamScoreState):
 
     options: HuckMonsterOptions
     procedure_kinds: ClassVar[Mapping[str, type[Procedure[Any]]]] = {}
+    wiring: ClassVar[Wiring]  # set by the game's package (see bind)
 
     __slots__ = (
         "action",
@@ -159,9 +160,7 @@ class HuckMonsterState(TeamScoreState):
         self.cones = 0
         self.cone_stacks: dict[int, int] = {}  # Cone Push: cells holding 2+ cones
         self.style = options.default_style  # this point's style (HM-CONE-5 may change it)
-        from monsterball.games.huck_monster.procedures import first_steps
-
-        self.stack = first_steps(options)
+        self.stack = self.wiring.first_steps(options)
 
     def _attach_tables(self) -> None:
         self.field: Grid = grid(self.options.grid, self.options.width, self.options.length)
@@ -535,8 +534,8 @@ class HuckMonsterState(TeamScoreState):
         field = self.field
         if not crossable:  # the same search with plain cells for nodes (the common case)
             if start != target:
-                inter &= _on_shortest_paths(field, start, target, inter)
-            return _plain_segment(field.neighbours, start, target, inter)
+                inter &= on_shortest_paths(field, start, target, inter)
+            return plain_segment(field.neighbours, start, target, inter)
         # A node is (space, entered a crossable space last).
         root = (start, False)
         parent: dict[tuple[int, bool], tuple[int, bool]] = {root: root}
@@ -565,8 +564,6 @@ class HuckMonsterState(TeamScoreState):
             frontier = nxt
         return None
 
-    # -- results ----------------------------------------------------------------------------
-
     # -- views ------------------------------------------------------------------------------
 
     def view(self, seat: int | None = None) -> dict[str, Any]:
@@ -589,9 +586,7 @@ class HuckMonsterState(TeamScoreState):
         }
 
     def render(self, seat: int | None = None) -> str:
-        from monsterball.games.huck_monster.render import render_text
-
-        return render_text(self)
+        return self.wiring.render_text(self)
 
     # -- positions --------------------------------------------------------------------------
 
@@ -650,11 +645,11 @@ class HuckMonsterState(TeamScoreState):
         self.holder = _player_or_none(data["holder"], "holder")
         self.offense = _team(data["offense"], "offense")
         self.north_team = _team(data["north_team"], "north_team")
-        self.score = _ints(data["score"], 2, "score")
+        self.score = parse_counts(data["score"], 2, "score")
         if data["winner"] not in (NOBODY, 0, 1, 2):
             raise PositionError("board 'winner' must be -1, 0, 1 or 2")
         self.winner = data["winner"]
-        self.up_calls = _ints([data["up_calls"]], 1, "up_calls")[0]
+        self.up_calls = parse_counts([data["up_calls"]], 1, "up_calls")[0]
         used = data["strategy_used"]
         if (
             not isinstance(used, list)
@@ -666,7 +661,7 @@ class HuckMonsterState(TeamScoreState):
         if data["action"] not in ("", "throw", "catch"):
             raise PositionError("board 'action' must be '', 'throw' or 'catch'")
         self.action = data["action"]
-        self.base = _ints([data["base"]], 1, "base")[0]
+        self.base = parse_counts([data["base"]], 1, "base")[0]
         if data["light"] not in ("", *LIGHT_FACES, *PIN_ALL):
             raise PositionError(f"board 'light' must be '' or one of {', '.join(LIGHT_FACES)}")
         self.light = data["light"]
@@ -681,7 +676,7 @@ class HuckMonsterState(TeamScoreState):
             raise PositionError(f"board 'style' must be one of {', '.join(STYLES)}")
         self.style = data["style"]
         self.thrower = _player_or_none(data["thrower"], "thrower")
-        self.continue_from = _ints([data["continue_from"]], 1, "continue_from")[0]
+        self.continue_from = parse_counts([data["continue_from"]], 1, "continue_from")[0]
         self.receiver = _player_or_none(data["receiver"], "receiver")
         if not isinstance(data["path"], list):
             raise PositionError("board 'path' must be a list of spaces")
@@ -696,7 +691,7 @@ class HuckMonsterState(TeamScoreState):
         for name in data["bidders"]:
             self.bidders |= 1 << parse_name(parse_player, name, "bidders")
         self.hammered = _player_or_none(data["hammered"], "hammered")
-        self.coach_turn = _ints(data["coach_turn"], 2, "coach_turn")
+        self.coach_turn = parse_counts(data["coach_turn"], 2, "coach_turn")
         if data["outcome"] not in OUTCOMES:
             raise PositionError(f"board 'outcome' must be one of {OUTCOMES}")
         self.outcome = data["outcome"]
@@ -759,8 +754,7 @@ class HuckMonsterState(TeamScoreState):
         for cell in self.path:
             if self.all_occupied() >> cell & 1 and self.bidders == 0 and not crossing:
                 raise PositionError("the disc's path crosses a player without a Hammer")
-        validate_board(self, setting_up=setting_up)
-        validate_stack(self)
+        self.wiring.validate(self, setting_up)
         self._settle_loaded()
 
     def _settle_loaded(self) -> None:
@@ -779,131 +773,27 @@ class HuckMonsterState(TeamScoreState):
             raise PositionError("the position's top step has nobody to act")
 
 
-def stealth_spaces(field: Grid, options: HuckMonsterOptions) -> int:
-    """HM-STEALTH-1 / HM-R40: the Midnight field's darker spaces. Their places are not
-    published; the default pattern is two staggered rows of 4, a third of the way in from each
-    line, the same when the field is turned round (teams switch ends)."""
-    depth, length, width = options.end_zone_depth, options.length, options.width
-    first = depth + (length - 2 * depth) // 3
-    last = length - 1 - first
-    mask = 0
-    for col in range(1, width, 2):
-        mask |= 1 << field.cell(col, first)
-        mask |= 1 << field.cell(width - 1 - col, last)
-    return mask
-
-
-MAX_CONES = 8  # "The 8 mini cones in the Mini Cone Gamekit"
-
-
-def pothole_start(field: Grid, options: HuckMonsterOptions) -> int:
-    """HM-CONE-1 / HM-R45: the "orange end zone positions" are not published; the engine puts
-    one cone in each back corner of both end zones (4 cones), clear of the lines (none when the
-    end zones are a single row)."""
-    if options.end_zone_depth < 2:
-        return 0  # one-row end zones are all line: no corner is free of the line-up
-    last_row, last_col = options.length - 1, options.width - 1
-    corners = ((0, 0), (last_col, 0), (0, last_row), (last_col, last_row))
-    return sum(1 << field.cell(c, r) for c, r in corners)
-
-
-def hot_hex(field: Grid, options: HuckMonsterOptions) -> tuple[int, int]:
-    """HM-KIT-1 / HM-R51: Hot Hex's six cones "in the center of the board in the shape of a
-    hex ... with one space between each point": the corners of the ring 2 spaces from the
-    centre space (on a square field, the 6 corners that are not straight ahead or behind).
-    The scoring area is inside the ring: the centre and its neighbours. Returns (cones, zone)."""
-    centre = field.cell(options.width // 2, options.length // 2)
-    rays = field.rays[centre]
-    if options.grid == "square":
-        # 8 directions: drop the two straight up and down the field (same column)
-        col = options.width // 2
-        rays = tuple(r for r in rays if not r or field.coords(r[0])[0] != col)
-    cones = 0
-    for ray in rays:
-        if len(ray) >= 2:
-            cones |= 1 << ray[1]
-    zone = field.neighbour_mask[centre] | 1 << centre
-    return cones, zone
-
-
-def cone_push_start(field: Grid, options: HuckMonsterOptions) -> int:
-    """HM-KIT-4 / HM-R54: the 7 cones on the centre row, centred (on an even width the last
-    space is left open)."""
-    row = options.length // 2
-    first = (options.width - CONE_PUSH_CONES) // 2
-    return sum(1 << field.cell(first + i, row) for i in range(CONE_PUSH_CONES))
-
-
 def _player_or_none(value: Any, where: str) -> int:
     return NOBODY if value is None else parse_name(parse_player, value, where)
-
-
-def _ints(value: Any, n: int, where: str) -> list[int]:
-    if (
-        not isinstance(value, list)
-        or len(value) != n
-        or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value)
-    ):
-        raise PositionError(f"board '{where}' must be {n} non-negative integer(s)")
-    return list(value)
 
 
 def _team(value: Any, where: str) -> int:
     return parse_team(value, TEAM_NAMES, where)
 
 
-def bind_spec(spec: GameSpec) -> None:
+@dataclass(frozen=True, slots=True)
+class Wiring:
+    """What the game's package plugs in from modules above the state (they import it): the
+    first steps of a new game, the text view and the position checks."""
+
+    first_steps: Callable[[HuckMonsterOptions], tuple[Procedure[Any], ...]]
+    render_text: Callable[[HuckMonsterState], str]
+    validate: Callable[[HuckMonsterState, bool], None]
+
+
+def bind(spec: GameSpec, wiring: Wiring) -> None:
     HuckMonsterState.spec = spec
+    HuckMonsterState.wiring = wiring
 
 
-__all__ = ["NOBODY", "HuckMonsterState", "iter_bits", "team_of", "team_players"]
-
-
-def _plain_segment(
-    neighbours: tuple[tuple[int, ...], ...], start: int, target: int, inter: int
-) -> tuple[int, ...] | None:
-    """``HuckMonsterState._segment`` without crossable spaces: the same breadth-first order,
-    so the same path."""
-    parent = {start: start}
-    frontier = [start]
-    while frontier:
-        nxt = []
-        for cell in frontier:
-            for n in neighbours[cell]:
-                if n == target:
-                    path = [n]
-                    back = cell
-                    while back != start:
-                        path.append(back)
-                        back = parent[back]
-                    return tuple(reversed(path))
-                if inter >> n & 1 and n not in parent:
-                    parent[n] = cell
-                    nxt.append(n)
-        frontier = nxt
-    return None
-
-
-def _on_shortest_paths(field: Grid, start: int, target: int, inter: int) -> int:
-    """The spaces of ``inter`` on some shortest path from ``start`` into ``target`` (bitmask
-    layers out and back). A breadth-first search kept to them meets the same spaces in the
-    same order, and so returns the same path: every space that first reaches one of them
-    lies on a shortest path too."""
-    goal = 1 << target
-    seen = 1 << start
-    layers = [seen]
-    while True:
-        grown = field.dilate(layers[-1])
-        if grown & goal:
-            break
-        grown &= inter & ~seen
-        if not grown:
-            return 0
-        seen |= grown
-        layers.append(grown)
-    keep = 0
-    back = goal
-    for layer in reversed(layers[1:]):
-        back = field.dilate(back) & layer
-        keep |= back
-    return keep
+__all__ = ["NOBODY", "HuckMonsterState"]

@@ -16,7 +16,7 @@ from fractions import Fraction
 
 from monsterball.games.huck_monster.actions import ThrowTo
 from monsterball.games.huck_monster.odds import UpCallSetup, catch_probability
-from monsterball.games.huck_monster.procedures import Aim
+from monsterball.games.huck_monster.procedures.upcall import Aim
 from monsterball.games.huck_monster.rules import THROW, is_hammer, light_effect
 from monsterball.games.huck_monster.state import NO_FACE, HuckMonsterState
 

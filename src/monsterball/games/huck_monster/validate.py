@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from monsterball.core.errors import PositionError
 from monsterball.games.huck_monster.actions import NUM_PLAYERS, player_name
+from monsterball.games.huck_monster.field import CONE_PUSH_TARGET
 from monsterball.games.huck_monster.rules import CATCH, DARK_FACES, PIN_DARK, PIN_LIGHT, THROW
 
 if TYPE_CHECKING:
@@ -95,6 +96,12 @@ PARENTS: dict[str, tuple[str, ...]] = {
 }
 # UpCall stages reached only once the Handler has aimed: a path and a Receiver exist.
 AIMED = ("up-move", "fly", "catch", "guarded", "continue")
+
+
+def validate_position(state: HuckMonsterState, setting_up: bool) -> None:
+    """The board and stack checks a loaded position must pass."""
+    validate_board(state, setting_up=setting_up)
+    validate_stack(state)
 
 
 def validate_stack(state: HuckMonsterState) -> None:
@@ -236,8 +243,6 @@ def validate_board(state: HuckMonsterState, *, setting_up: bool) -> None:
 
 
 def _has_won(state: HuckMonsterState) -> bool:
-    from monsterball.games.huck_monster.state import CONE_PUSH_TARGET
-
     opts, (a, b) = state.options, state.score
     if state.style == "cone-push":
         return max(a, b) >= CONE_PUSH_TARGET

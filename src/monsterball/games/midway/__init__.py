@@ -1,4 +1,9 @@
-"""Monsters of the Midway: monster football on a 20 x 14 hex field (rulebook 002)."""
+"""Monsters of the Midway: monster football on a 20 x 14 hex field (rulebook 002).
+
+This package ``__init__`` is the game's top layer: it wires the state to the modules above it
+(step kinds, first steps, text view, position checks) and defines ``SPEC``. The layers inside
+the game are drawn in docs/architecture.md and checked by tests/test_layers.py.
+Imports: core and this game's modules only (never another game, never a layer above games)."""
 
 from __future__ import annotations
 
@@ -8,12 +13,13 @@ from monsterball.core.actions import ActionTable
 from monsterball.core.game import GameSpec, GameState
 from monsterball.core.options import GameOptions
 from monsterball.core.procedures import stack_kinds
-from monsterball.core.registry import register
 from monsterball.games.midway.actions import action_table, parse_decision
 from monsterball.games.midway.board import board_view
 from monsterball.games.midway.options import MidwayOptions
-from monsterball.games.midway.procedures import ALL_STEPS
-from monsterball.games.midway.state import MidwayState, bind_spec
+from monsterball.games.midway.position_check import check_board, check_stack
+from monsterball.games.midway.procedures import ALL_STEPS, first_steps
+from monsterball.games.midway.render import render_text
+from monsterball.games.midway.state import MidwayState, Wiring, bind
 
 RULES_VERSION = "monsters-of-the-midway/0.2.0"
 
@@ -66,25 +72,23 @@ RULINGS = {
     "(option change_self_count=own: the caster's team's phases only).",
 }
 
-SPEC = register(
-    GameSpec(
-        id="midway",
-        title="Monsters of the Midway",
-        summary="Monster football, 6 a side on a 20 x 14 hex field: draft 10 monsters for 210 "
-        "points, 25 plays, four downs to score, blocks and tackles by size, and magic.",
-        rulebook="002_38f176e3cc9769c2.txt",
-        rules_version=RULES_VERSION,
-        options_type=MidwayOptions,
-        state_type=MidwayState,
-        seat_names=("A", "B"),
-        new_state=_new_state,
-        parse_decision=parse_decision,
-        action_table=_action_table,
-        aliases=("motm", "monsters-of-the-midway", "monsters"),
-        rulings=RULINGS,
-        board=board_view,
-    )
+SPEC = GameSpec(
+    id="midway",
+    title="Monsters of the Midway",
+    summary="Monster football, 6 a side on a 20 x 14 hex field: draft 10 monsters for 210 "
+    "points, 25 plays, four downs to score, blocks and tackles by size, and magic.",
+    rulebook="002_38f176e3cc9769c2.txt",
+    rules_version=RULES_VERSION,
+    options_type=MidwayOptions,
+    state_type=MidwayState,
+    seat_names=("A", "B"),
+    new_state=_new_state,
+    parse_decision=parse_decision,
+    action_table=_action_table,
+    aliases=("motm", "monsters-of-the-midway", "monsters"),
+    rulings=RULINGS,
+    board=board_view,
 )
-bind_spec(SPEC)
+bind(SPEC, Wiring(first_steps, render_text, check_board, check_stack))
 
 __all__ = ["RULES_VERSION", "SPEC", "MidwayOptions", "MidwayState"]

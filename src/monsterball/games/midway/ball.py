@@ -16,6 +16,7 @@ from monsterball.games.midway.actions import (
 )
 from monsterball.games.midway.contact import BlockRoll, DesignateBlock, TackleRound
 from monsterball.games.midway.inplay import (
+    FLOW,
     InPlay,
     InPlayRoll,
     State,
@@ -43,8 +44,6 @@ class PassResolution(InPlay):
     rule = "MW-PASS-5"
 
     def auto(self, state: State) -> Transition:
-        from monsterball.games.midway.phases import StartPhase  # phases imports this module
-
         offense = state.offense
         here = state.players_at(state.ball)
         defenders = tuple(p for p in here if team_of(p) != offense)
@@ -62,9 +61,9 @@ class PassResolution(InPlay):
                 # (ruling MW-R10), and the receiver's blocker takes on a seen defender.
                 seen = tuple(p for p in defenders if p != state.caster)
                 if not seen and not hidden_may_tackle(state, True):
-                    return (StartPhase(offense),)
+                    return (FLOW.step("StartPhase", offense),)
                 steps: list[Procedure[State]] = [
-                    StartPhase(offense),
+                    FLOW.step("StartPhase", offense),
                     TackleRound(1 - offense, True, False),
                 ]
                 mates = [p for p in here if team_of(p) == offense and p != state.carrier]
@@ -73,7 +72,7 @@ class PassResolution(InPlay):
                 elif mates and seen:
                     steps.append(BlockRoll((mates[0], seen[0])))
                 return tuple(steps)
-            return (StartPhase(team),)  # MW-PASS-8: the interceptors move next
+            return (FLOW.step("StartPhase", team),)  # MW-PASS-8: the interceptors move next
         if self.queue:
             return self._intercept(self.queue)
         return self._incomplete(state)
@@ -86,13 +85,11 @@ class PassResolution(InPlay):
         return (InterceptOrder(queue),)
 
     def _incomplete(self, state: State) -> Transition:
-        from monsterball.games.midway.phases import StartPhase  # phases imports this module
-
         if not state.beyond(state.offense, state.row(state.ball), state.thrower_row):
             note(state, "lateral", "The lateral or backward pass is not caught: a fumble.")
             state.ball_state = "loose"
             return (
-                StartPhase(state.offense),
+                FLOW.step("StartPhase", state.offense),
                 Scatter("fumble", state.last_dir, 1 - state.offense),
             )
         note(state, "incomplete", "The pass is incomplete.")
@@ -191,8 +188,6 @@ class RecoveryRoll(InPlay):
         return ()
 
     def apply(self, state: State, action: Action) -> Transition:
-        from monsterball.games.midway.phases import Phase  # phases imports this module
-
         assert isinstance(action, Roll)
         p = self.order[0]
         count = len(state.players_at(state.ball))
@@ -207,7 +202,7 @@ class RecoveryRoll(InPlay):
         if ok:
             moving = state.stack[-2] if len(state.stack) >= 2 else None
             take_ball(state, p)
-            if isinstance(moving, Phase) and moving.team == team_of(p):
+            if FLOW.is_kind(moving, "Phase") and getattr(moving, "team", NOBODY) == team_of(p):
                 state.phase_over = True  # MW-KICK-14: a recovery ends that team's phase
             return ()
         return (RecoveryRoll(self.order[1:]),) if len(self.order) > 1 else ()

@@ -3,10 +3,10 @@ events, and the bookkeeping of possession, scores, injuries and spells."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 
 from monsterball.core.actions import Action
+from monsterball.core.flow import Flow
 from monsterball.core.game import AUTO, CHANCE, uniform
 from monsterball.core.procedures import Procedure, Transition, action_cell, wrong_kind
 from monsterball.games.midway.actions import (
@@ -18,6 +18,9 @@ from monsterball.games.midway.options import TEAM_NAMES
 from monsterball.games.midway.state import FOREVER, NOBODY, MidwayState, team_of
 
 State = MidwayState
+# Steps by name, for a step that hands back to a step of a module above (wired by
+# ``procedures``).
+FLOW: Flow[State] = Flow()
 
 
 def note(state: State, what: str, text: str) -> None:
@@ -194,26 +197,6 @@ def recovery_order(state: State, mover: int) -> tuple[int, ...]:
 
 def score_text(state: State) -> str:
     return f"A {state.score[0]} - B {state.score[1]}"
-
-
-@dataclass(frozen=True, slots=True)
-class Play(Procedure[State]):
-    """The bottom of a live play; once the play is dead it settles the result: scores,
-    the next spot, downs (MW-GEN-2), possession and the count of plays (MW-GEN-4)."""
-
-    rule = "MW-GEN-2"
-
-    def actor(self, state: State) -> int:
-        return AUTO
-
-    def resolve(self, state: State) -> Transition:
-        # The settlement builds the next play's first steps, which build plays: import late.
-        from monsterball.games.midway.settle import settle
-
-        return settle(state)
-
-    def describe(self) -> str:
-        return "the end of the play"
 
 
 def past_midfield(state: State, team: int) -> bool:

@@ -19,11 +19,10 @@ from monsterball.games.midway.actions import (
     Word,
     player_name,
 )
-from monsterball.games.midway.inplay import DieRoll
+from monsterball.games.midway.inplay import FLOW, DieRoll
 from monsterball.games.midway.moves import hobgoblin_setup_filter
 from monsterball.games.midway.options import TEAM_NAMES
 from monsterball.games.midway.play import (
-    Play,
     PuntKick,
     StartPhase,
     cell_of,
@@ -402,23 +401,23 @@ class KickoffKick(Procedure[State]):
         team = self.team
         if isinstance(action, Punt):
             note(state, "punt", f"Team {TEAM_NAMES[team]} punts the free kick.")
-            return (Play(), StartPhase(team), PuntKick(cell_of(state, action.cell)))
+            return (FLOW.step("Play"), StartPhase(team), PuntKick(cell_of(state, action.cell)))
         state.first_phase = team  # MW-KICK-2: +2 on the kicking team's first phase
         if isinstance(action, Kick):
             state.ball = cell_of(state, action.cell)
             state.ball_state = "kick"
             state.last_dir = state.ahead(team)
             note(state, "kick", f"Team {TEAM_NAMES[team]} kicks off toward {action.cell}.")
-            return (Play(), StartPhase(team), KickLanding(team))
+            return (FLOW.step("Play"), StartPhase(team), KickLanding(team))
         assert isinstance(action, Word)
         if action.word == "deep":
             note(state, "touchback", "The kickoff sails beyond the end zone: touchback.")
             state.dead = "touchback"
-            return (Play(),)
+            return (FLOW.step("Play"),)
         state.kind = "onside"
         bonus = 0 if action.word == "onside" else int(action.word[-1])
         note(state, "kick", f"Team {TEAM_NAMES[team]} tries an onside kick.")
-        return (Play(), StartPhase(team), OnsideRoll(team, bonus))
+        return (FLOW.step("Play"), StartPhase(team), OnsideRoll(team, bonus))
 
     def describe(self) -> str:
         return f"team {TEAM_NAMES[self.team]}'s kickoff"

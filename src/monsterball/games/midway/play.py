@@ -7,12 +7,12 @@ A play is a ``Play`` marker at the bottom with phases above it::
 
 When something ends the play (a tackle, a touchdown, an incomplete pass) the step sets
 ``state.dead``; every in-play step then resolves to nothing, the stack unwinds to ``Play``,
-and ``Play`` settles the result (see :mod:`monsterball.games.midway.procedures`).
+and ``Play`` settles the result (see :mod:`monsterball.games.midway.settle`).
 
 Modules: ``inplay`` (the shared base and bookkeeping), ``phases`` (movement phases),
 ``contact`` (blocks, tackles, ettins), ``ball`` (passes, catches, fumbles, punts in the air)
 and ``magic`` (mirror image, invisibility). ``phases`` builds steps from the other three;
-the two places where ``ball`` needs a phase step import it inside the method.
+where ``ball`` hands back to a phase step it names it through ``inplay.FLOW``.
 """
 
 from __future__ import annotations
@@ -40,7 +40,6 @@ from monsterball.games.midway.contact import (
 )
 from monsterball.games.midway.inplay import (
     InPlay,
-    Play,
     cell_of,
     check_score,
     end_mirror,
@@ -87,7 +86,6 @@ __all__ = [
     "Phase",
     "PickReal",
     "PlaceImage",
-    "Play",
     "PuntCarry",
     "PuntKick",
     "RecoveryRoll",

@@ -30,6 +30,7 @@ from monsterball.games.midway.draft import (
     draft_left,
     rating,
 )
+from monsterball.games.midway.inplay import FLOW
 from monsterball.games.midway.kickoff import (
     CoinToss,
     KickLanding,
@@ -57,7 +58,6 @@ from monsterball.games.midway.play import (
     Phase,
     PickReal,
     PlaceImage,
-    Play,
     PuntCarry,
     PuntKick,
     RecoveryRoll,
@@ -88,6 +88,7 @@ from monsterball.games.midway.settle import (
     AfterConversion,
     Conversion,
     GameOver,
+    Play,
     change,
     next_kickoff_or_end,
     next_scrimmage,
@@ -147,6 +148,7 @@ ALL_STEPS: tuple[type[Procedure[Any]], ...] = (
     PickReal,
     AppearPick,
 )
+FLOW.wire(ALL_STEPS)
 
 
 __all__ = [

@@ -11,6 +11,7 @@ Sizes and speeds are listed under the field.
 from __future__ import annotations
 
 from monsterball.games.midway.actions import NUM_PLAYERS, player_name
+from monsterball.games.midway.draft import affordable, draft_left
 from monsterball.games.midway.options import TEAM_NAMES
 from monsterball.games.midway.state import MidwayState, team_of
 
@@ -91,8 +92,6 @@ def yard_label(row: int) -> str:
 
 def draft_screen(state: MidwayState) -> str:
     """The draft: the chart, each team so far, and the points and places left."""
-    from monsterball.games.midway.draft import affordable, draft_left
-
     chart = state.chart
     team = state.stack[-1].team  # type: ignore[attr-defined]
     lines = [

@@ -15,11 +15,11 @@ from monsterball.games.midway.actions import (
     Word,
     player_name,
 )
+from monsterball.games.midway.inplay import FLOW
 from monsterball.games.midway.kickoff import SetUp, new_play, wind
 from monsterball.games.midway.moves import hobgoblin_filter
 from monsterball.games.midway.options import TEAM_NAMES
 from monsterball.games.midway.play import (
-    Play,
     StartPhase,
     cell_of,
     note,
@@ -212,7 +212,7 @@ class SnapStep(Procedure[State]):
             assert hk is not None
             state.kind = "field goal"
             note(state, "fg", f"Team {TEAM_NAMES[self.team]} tries a field goal.")
-            return (Play(), FieldGoalRoll(hk[1], fg_distance(state, self.team)))
+            return (FLOW.step("Play"), FieldGoalRoll(hk[1], fg_distance(state, self.team)))
         assert isinstance(action, Snap)
         p = action.player
         state.carrier = p
@@ -221,7 +221,7 @@ class SnapStep(Procedure[State]):
         state.punter = p
         state.first_phase = self.team
         note(state, "snap", f"The ball is snapped to {player_name(p)}.")
-        return (Play(), StartPhase(self.team))
+        return (FLOW.step("Play"), StartPhase(self.team))
 
     def describe(self) -> str:
         return f"team {TEAM_NAMES[self.team]}'s snap"

@@ -217,3 +217,20 @@ def next_scrimmage(state: State) -> Transition:
     if state.plays >= state.options.plays or short_handed(state):
         return (GameOver(),)
     return (StartScrimmage(False),)
+
+
+@dataclass(frozen=True, slots=True)
+class Play(Procedure[State]):
+    """The bottom of a live play; once the play is dead it settles the result: scores,
+    the next spot, downs (MW-GEN-2), possession and the count of plays (MW-GEN-4)."""
+
+    rule = "MW-GEN-2"
+
+    def actor(self, state: State) -> int:
+        return AUTO
+
+    def resolve(self, state: State) -> Transition:
+        return settle(state)
+
+    def describe(self) -> str:
+        return "the end of the play"

@@ -21,7 +21,8 @@ zone (and has the wind); the other team attacks north.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from monsterball.core.errors import PositionError
@@ -114,6 +115,7 @@ class MidwayState(TeamScoreState):
 
     options: MidwayOptions
     procedure_kinds: ClassVar[Mapping[str, type[Procedure[Any]]]] = {}
+    wiring: ClassVar[Wiring]  # set by the game's package (see bind)
 
     __slots__ = ("actions", "chart", "field", *FIELDS)
 
@@ -174,9 +176,7 @@ class MidwayState(TeamScoreState):
             if text:
                 for i, kind in enumerate(parse_roster(text)):
                     self.roster[team * PER_TEAM + i] = kind
-        from monsterball.games.midway.procedures import first_steps
-
-        self.stack = first_steps(self)
+        self.stack = self.wiring.first_steps(self)
 
     def _attach_tables(self) -> None:
         field = grid("hex", WIDTH, LENGTH)
@@ -393,9 +393,7 @@ class MidwayState(TeamScoreState):
         }
 
     def render(self, seat: int | None = None) -> str:
-        from monsterball.games.midway.render import render_text
-
-        return render_text(self, seat)
+        return self.wiring.render_text(self, seat)
 
     # -- positions --------------------------------------------------------------------------
 
@@ -427,13 +425,9 @@ class MidwayState(TeamScoreState):
             if not ok:
                 raise PositionError(f"board field '{name}' has the wrong type: {value!r}")
             setattr(self, name, list(value) if isinstance(value, list) else value)
-        from monsterball.games.midway.position_check import check_board
-
-        check_board(self)
+        self.wiring.check_board(self)
 
     def _validate_position(self) -> None:
-        from monsterball.games.midway.position_check import check_stack
-
         if self.carrier >= 0 and self.pos[self.carrier] != self.ball:
             raise PositionError("the ball must be on its carrier's hex")
         for team in (0, 1):
@@ -448,8 +442,20 @@ class MidwayState(TeamScoreState):
             raise PositionError("score must be two non-negative numbers")
         if not self.stack and self.winner == NOBODY:
             raise PositionError("a finished game (empty stack) needs a winner")
-        check_stack(self)
+        self.wiring.check_stack(self)
 
 
-def bind_spec(spec: GameSpec) -> None:
+@dataclass(frozen=True, slots=True)
+class Wiring:
+    """What the game's package plugs in from modules above the state (they import it): the
+    first steps of a new game, the text view and the position checks."""
+
+    first_steps: Callable[[MidwayState], tuple[Procedure[Any], ...]]
+    render_text: Callable[[MidwayState, int | None], str]
+    check_board: Callable[[MidwayState], None]
+    check_stack: Callable[[MidwayState], None]
+
+
+def bind(spec: GameSpec, wiring: Wiring) -> None:
     MidwayState.spec = spec
+    MidwayState.wiring = wiring

@@ -1,4 +1,9 @@
-"""Paper Ultimate ("ULTIMADE"): 4 v 4 on a squared pitch (rulebook 001)."""
+"""Paper Ultimate ("ULTIMADE"): 4 v 4 on a squared pitch (rulebook 001).
+
+This package ``__init__`` is the game's top layer: it wires the state to the modules above it
+(step kinds, first steps, text view, position checks) and defines ``SPEC``. The layers inside
+the game are drawn in docs/architecture.md and checked by tests/test_layers.py.
+Imports: core and this game's modules only (never another game, never a layer above games)."""
 
 from __future__ import annotations
 
@@ -7,12 +12,12 @@ from typing import cast
 from monsterball.core.game import GameSpec, GameState
 from monsterball.core.options import GameOptions
 from monsterball.core.procedures import stack_kinds
-from monsterball.core.registry import register
 from monsterball.games.paper_ultimate.actions import action_table, parse_decision
 from monsterball.games.paper_ultimate.board import board_view
 from monsterball.games.paper_ultimate.options import PaperUltimateOptions
-from monsterball.games.paper_ultimate.procedures import ALL_STEPS
-from monsterball.games.paper_ultimate.state import PaperUltimateState, bind_spec
+from monsterball.games.paper_ultimate.procedures import ALL_STEPS, first_steps
+from monsterball.games.paper_ultimate.render import render_text
+from monsterball.games.paper_ultimate.state import PaperUltimateState, Wiring, bind
 
 RULES_VERSION = "paper-ultimate/1.0.0"
 
@@ -47,25 +52,23 @@ RULINGS = {
     "surrounded.",
 }
 
-SPEC = register(
-    GameSpec(
-        id="paper-ultimate",
-        title="Paper Ultimate",
-        summary="4 v 4 Ultimate on a 9 x 18 squared pitch: straight throws, runs of up to 4 "
-        "fields, one marker, and the 'monster Defense' die.",
-        rulebook="001_150ee36d354758ac.txt",
-        rules_version=RULES_VERSION,
-        options_type=PaperUltimateOptions,
-        state_type=PaperUltimateState,
-        seat_names=("A", "B"),
-        new_state=_new_state,
-        parse_decision=parse_decision,
-        action_table=_action_table,
-        aliases=("pu", "paper", "ultimade"),
-        rulings=RULINGS,
-        board=board_view,
-    )
+SPEC = GameSpec(
+    id="paper-ultimate",
+    title="Paper Ultimate",
+    summary="4 v 4 Ultimate on a 9 x 18 squared pitch: straight throws, runs of up to 4 "
+    "fields, one marker, and the 'monster Defense' die.",
+    rulebook="001_150ee36d354758ac.txt",
+    rules_version=RULES_VERSION,
+    options_type=PaperUltimateOptions,
+    state_type=PaperUltimateState,
+    seat_names=("A", "B"),
+    new_state=_new_state,
+    parse_decision=parse_decision,
+    action_table=_action_table,
+    aliases=("pu", "paper", "ultimade"),
+    rulings=RULINGS,
+    board=board_view,
 )
-bind_spec(SPEC)
+bind(SPEC, Wiring(first_steps, render_text))
 
 __all__ = ["RULES_VERSION", "SPEC", "PaperUltimateOptions", "PaperUltimateState"]

@@ -16,7 +16,8 @@ Pitch (default 9 x 18, ``north`` is up; team A starts in the south end zone)::
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from monsterball.core.errors import MonsterballError, PositionError
@@ -65,6 +66,7 @@ class PaperUltimateState(TeamScoreState):
 
     options: PaperUltimateOptions
     procedure_kinds: ClassVar[Mapping[str, type[Procedure[Any]]]] = {}
+    wiring: ClassVar[Wiring]  # set by the game's package (see bind)
 
     __slots__ = (
         "actions",
@@ -96,9 +98,7 @@ class PaperUltimateState(TeamScoreState):
         self.winner = NOBODY
         self.marker_only = NOBODY
         self.surplus_must_leave = False
-        from monsterball.games.paper_ultimate.procedures import first_steps
-
-        self.stack = first_steps(options)
+        self.stack = self.wiring.first_steps(options)
 
     def _attach_tables(self) -> None:
         field = grid("square", self.options.width, self.options.length)
@@ -251,9 +251,7 @@ class PaperUltimateState(TeamScoreState):
         }
 
     def render(self, seat: int | None = None) -> str:
-        from monsterball.games.paper_ultimate.render import render_text
-
-        return render_text(self)
+        return self.wiring.render_text(self)
 
     # -- positions --------------------------------------------------------------------------
 
@@ -458,8 +456,18 @@ def _team(value: Any, where: str) -> int:
     return parse_team(value, TEAM_NAMES, where)
 
 
-def bind_spec(spec: GameSpec) -> None:
+@dataclass(frozen=True, slots=True)
+class Wiring:
+    """What the game's package plugs in from modules above the state (they import it): the
+    first steps of a new game and the text view."""
+
+    first_steps: Callable[[PaperUltimateOptions], tuple[Procedure[Any], ...]]
+    render_text: Callable[[PaperUltimateState], str]
+
+
+def bind(spec: GameSpec, wiring: Wiring) -> None:
     PaperUltimateState.spec = spec
+    PaperUltimateState.wiring = wiring
 
 
 __all__ = ["NOBODY", "PaperUltimateState", "iter_bits", "team_of", "team_players"]

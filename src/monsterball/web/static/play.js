@@ -1,6 +1,6 @@
 // The game page: a seat's (or a spectator's) live view over a WebSocket.
 import { animate, die, drawBoard, flightIn, legend } from "./board.js";
-import { api, copyButton, el, errorPage } from "./util.js";
+import { api, copyButton, el, errorPage, seatToken } from "./util.js";
 
 const CELLS = /\b[a-z]\d{1,2}\b/g;
 const PRICED = new Set(["tackle", "block", "pass", "fg", "kick", "onside", "punt", "handoff"]);
@@ -54,7 +54,9 @@ function yourTeam(state) {
 }
 
 export function playPage(main, where, connection, gameId) {
-  const token = new URLSearchParams(location.search).get("token");
+  const token = seatToken();
+  // Another seat's link opened over this one changes only the fragment: load it afresh.
+  window.addEventListener("hashchange", () => { if (seatToken() !== token) location.reload(); });
   let socket = null;
   let state = null;
   let previousBoard = null;
@@ -95,9 +97,12 @@ export function playPage(main, where, connection, gameId) {
   }
 
   function connect() {
-    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${gameId}` +
-      (token ? `?token=${encodeURIComponent(token)}` : "");
+    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${gameId}`;
     socket = new WebSocket(url);
+    // The token goes in the first message, not the URL; until the seat's own state arrives,
+    // the spectators' state the server greets every socket with is not shown.
+    let seated = !token;
+    socket.onopen = () => { if (token) socket.send(JSON.stringify({ type: "seat", token })); };
     setConnection(everConnected ? "reconnecting…" : "connecting…", "connecting");
     socket.onclose = (event) => {
       online = false;
@@ -113,7 +118,11 @@ export function playPage(main, where, connection, gameId) {
     };
     socket.onmessage = (event) => {
       const message = JSON.parse(event.data);
-      if (message.type === "state") receive(message);
+      if (message.type === "state") {
+        if (!seated && !message.you) return;
+        seated = true;
+        receive(message);
+      }
       else if (message.type === "error") {
         if (message.error === "bad-token" || message.error === "not-found") {
           fail(message.error === "not-found" ? "No such game" : "This seat link is not valid", message.message);
@@ -159,7 +168,7 @@ export function playPage(main, where, connection, gameId) {
 
   async function loadMoves() {
     try {
-      const data = await api(`/api/games/${gameId}/moves${token ? `?token=${encodeURIComponent(token)}` : ""}`);
+      const data = await api(`/api/games/${gameId}/moves`, { token });
       moves = data.moves;
       if (state) render();
     } catch { /* the live log still shows the latest moves */ }
@@ -194,7 +203,7 @@ export function playPage(main, where, connection, gameId) {
 
   async function loadOutcomes(ply) {
     try {
-      const answer = await api(`/api/games/${gameId}/outcomes?token=${encodeURIComponent(token)}`);
+      const answer = await api(`/api/games/${gameId}/outcomes`, { token });
       if (answer.ply === ply) { outcomes = answer; render(); }
     } catch { outcomes = null; }
   }
@@ -405,7 +414,7 @@ export function playPage(main, where, connection, gameId) {
     const details = el("details", { open: textOpen || state.text !== null }, el("summary", {}, "Text view"), textView);
     const loadText = async () => {
       if (state.text !== null) return;
-      const response = await fetch(`/api/games/${gameId}/text${token ? `?token=${encodeURIComponent(token)}` : ""}`);
+      const response = await fetch(`/api/games/${gameId}/text`, { headers: token ? { "seat-token": token } : {} });
       textView.textContent = await response.text();
     };
     details.addEventListener("toggle", () => { textOpen = details.open && state.text === null; if (details.open) loadText(); });

@@ -26,14 +26,22 @@ export function svg(tag, attrs = {}, text = null) {
   return node;
 }
 
+// The seat token of this page's link, from its fragment (`/play/ID#token=T`): browsers never
+// send a fragment to a server, so the token stays out of URLs that logs and proxies keep. It
+// travels in a `Seat-Token` header, a request body or the socket's first message instead.
+export function seatToken() {
+  return new URLSearchParams(location.hash.slice(1)).get("token");
+}
+
 // An API call; a refusal becomes an Error carrying the server's one-line message (a 429
-// says how long to wait).
+// says how long to wait). `token`: sent as the Seat-Token header.
 export async function api(path, options = {}) {
   let response;
+  const { token, ...rest } = options;
   try {
     response = await fetch(path, {
-      headers: { "content-type": "application/json" },
-      ...options,
+      ...rest,
+      headers: { "content-type": "application/json", ...(token ? { "seat-token": token } : {}) },
       body: options.body ? JSON.stringify(options.body) : undefined,
     });
   } catch {

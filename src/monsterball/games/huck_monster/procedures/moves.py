@@ -1,0 +1,264 @@
+"""Team moves (HM-MOVE): the move dice and moving the players, the loose-disc chase."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+
+from monsterball.core.actions import Action, Roll
+from monsterball.core.errors import IllegalActionError
+from monsterball.core.game import AUTO, CHANCE
+from monsterball.core.geometry import iter_bits
+from monsterball.core.procedures import Procedure, Transition, action_cell, wrong_kind
+from monsterball.games.huck_monster import events as ev
+from monsterball.games.huck_monster.actions import (
+    END,
+    EndMove,
+    MoveTo,
+    player_name,
+)
+from monsterball.games.huck_monster.field import team_of, team_players
+from monsterball.games.huck_monster.options import TEAM_NAMES
+from monsterball.games.huck_monster.procedures.common import (
+    FLOW,
+    State,
+    _nearest_open_next_to,
+    _rotate,
+    _star,
+    _sum_outcomes,
+    is_all_star,
+)
+from monsterball.games.huck_monster.procedures.kits.hot_hex import _one_inside_the_hex
+from monsterball.games.huck_monster.procedures.pro import Pivot
+from monsterball.games.huck_monster.procedures.upcall import UpCall
+from monsterball.games.huck_monster.state import NOBODY
+
+
+@dataclass(frozen=True, slots=True)
+class TeamMoves(Procedure[State]):
+    """HM-MOVE-1: after the pull, a catch or a turnover each team rolls 3 dice and moves,
+    offense first. ``kind`` is 'normal', 'loose' (after a pull) or 'stall'."""
+
+    kind: str
+    round: int
+    stage: int
+    rule = "HM-MOVE-1"
+
+    def actor(self, state: State) -> int:
+        return AUTO
+
+    def resolve(self, state: State) -> Transition:
+        if self.stage == 0:
+            _rotate(state, state.offense, "move")
+            return (TeamMoves(self.kind, self.round, 1), MoveRoll(state.offense))
+        if self.stage == 1:
+            if state.holder == NOBODY and self.kind == "stall":
+                _nearest_takes(state)
+            elif state.holder == NOBODY and self.kind == "loose" and self.round == 2:
+                # HM-POSS-4: no offensive player next to the disc after the second move.
+                return (FLOW.step("StartPoint", state.offense, True),)
+            if self.kind == "catch" and state.options.handler_pivot and state.pivot_spaces():
+                return (TeamMoves(self.kind, self.round, 3), Pivot())  # HM-PIVOT-2
+        if self.stage in (1, 3):
+            _rotate(state, state.defense, "move")
+            return (TeamMoves(self.kind, self.round, 2), MoveRoll(state.defense))
+        if state.holder == NOBODY:
+            return (TeamMoves(self.kind, self.round + 1, 0),)  # HM-POSS-3: move again
+        return (UpCall("start"),)
+
+    def describe(self) -> str:
+        return "team moves"
+
+
+def _nearest_takes(state: State) -> None:
+    """HM-R8: after a stall the new offense could not reach the disc: its player nearest
+    the disc takes it, and the disc goes to the open space next to him nearest its spot."""
+    dist = state.field.distance_row(state.disc)
+    player = min(state.roster(state.offense), key=lambda p: (dist[state.pos[p]], p))
+    spot = _nearest_open_next_to(state, player, state.disc, 0)
+    if spot != NOBODY:
+        state.disc = spot
+    state.holder = player
+    state.emit(ev.Claimed(player))
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRoll(Procedure[State]):
+    """HM-MOVE-1: a team rolls its 3 team dice for its move count (2 in Cone Push, HM-KIT-5)."""
+
+    team: int
+    dice: int = 3
+    rule = "HM-MOVE-1"
+
+    def actor(self, state: State) -> int:
+        return CHANCE
+
+    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
+        return _sum_outcomes(state, self.dice)
+
+    def apply(self, state: State, action: Action) -> Transition:
+        assert isinstance(action, Roll)
+        count = int(action.value)
+        state.emit(ev.MoveRolled(self.team, count))
+        free = _star(state, self.team * 7, "move")  # HM-STAR-5: the guaranteed move stat
+        return (Moving(self.team, count, free),)
+
+    def describe(self) -> str:
+        return f"team {TEAM_NAMES[self.team]} rolling to move"
+
+
+@dataclass(frozen=True, slots=True)
+class Moving(Procedure[State]):
+    """HM-MOVE-2..4: the count is split across any players, one space at a time, never
+    through players or the disc; the Handler in possession does not move. The count is a
+    limit (HM-R5). A loose disc must be chased (HM-POSS-1, HM-R6); only one defender may be
+    next to the Handler's disc (HM-MARK-3, HM-R26)."""
+
+    team: int
+    left: int
+    free: int = 0  # an All-Star's guaranteed move stat, spent before the count (HM-STAR-5)
+    rule = "HM-MOVE-2"
+
+    def actor(self, state: State) -> int:
+        return self.team
+
+    def _budget(self, state: State, player: int) -> int:
+        return self.left + (self.free if is_all_star(state, player) else 0)
+
+    # The legal destinations of each player, with the rule that restricts them.
+    def _allowed(self, state: State) -> tuple[dict[int, int], str]:
+        reach = {
+            p: state.move_reach(p, self._budget(state, p))
+            for p in team_players(self.team)
+            if p != state.holder and state.pos[p] >= 0
+        }
+        if self.team == state.offense and state.style == "hot-hex":
+            reach = _one_inside_the_hex(state, reach)
+        reach = {p: m for p, m in reach.items() if m}
+        if state.disc < 0:
+            return reach, ""
+        ring = state.adjacent(state.disc)
+        if self.team == state.offense and state.holder == NOBODY:
+            if state.options.pickup == "strict":
+                return _chase(state, reach, ring)
+            return reach, ""
+        if self.team == state.defense and state.holder != NOBODY and not state.options.double_team:
+            marks = state.players_in(ring, self.team)
+            if len(marks) > 1:
+                leave = {p: reach.get(p, 0) & ~ring for p in marks}
+                leave = {p: m for p, m in leave.items() if m}
+                if leave:
+                    return leave, "only one Mark may stand next to the disc: move the others away"
+            out = {}
+            for p, m in reach.items():
+                if any(q != p for q in marks):
+                    m &= ~ring
+                if m:
+                    out[p] = m
+            return out, ""
+        return reach, ""
+
+    def _must_move(self, state: State) -> str:
+        allowed, why = self._allowed(state)
+        return why if why and allowed else ""
+
+    def legal_actions(self, state: State) -> list[Action]:
+        allowed, why = self._allowed(state)  # once: it is most of the cost
+        out: list[Action] = []
+        for p, mask in allowed.items():
+            out.extend(state.actions.move_by_mask[p].select(mask))
+        if not (why and allowed):  # as in _must_move
+            out.append(END)
+        return out
+
+    def sample_legal(self, state: State, rng: random.Random) -> Action:
+        # The n-th item of legal_actions() without building it: count each player's cells.
+        allowed, why = self._allowed(state)
+        counts = [m.bit_count() for m in allowed.values()]
+        total = sum(counts) + (0 if why and allowed else 1)
+        n = rng.randrange(total)
+        for (p, mask), count in zip(allowed.items(), counts, strict=True):
+            if n < count:
+                return state.actions.move_by_mask[p].nth(mask, n)
+            n -= count
+        return END
+
+    def check(self, state: State, action: Action) -> None:
+        if isinstance(action, EndMove):
+            why = self._must_move(state)
+            if why:
+                raise IllegalActionError(f"the move cannot end yet: {why}")
+            return
+        if not isinstance(action, MoveTo):
+            raise wrong_kind(self, action)
+        name = player_name(action.player)
+        if team_of(action.player) != self.team:
+            raise IllegalActionError(f"{name} is not on team {TEAM_NAMES[self.team]}")
+        if action.player == state.holder:
+            raise IllegalActionError(f"{name} is in possession of the disc and cannot move")
+        cell = action_cell(state.field, action.cell)
+        budget = self._budget(state, action.player)
+        if not state.move_reach(action.player, budget) >> cell & 1:
+            raise IllegalActionError(
+                f"{name} cannot reach {action.cell} with {budget} left through open spaces"
+            )
+        allowed, why = self._allowed(state)
+        if not allowed.get(action.player, 0) >> cell & 1:
+            raise IllegalActionError(f"{name} may not move to {action.cell}: {why or _RULE}")
+
+    def apply(self, state: State, action: Action) -> Transition:
+        if isinstance(action, EndMove):
+            state.emit(ev.MoveEnded(self.team, self.left))
+            return ()
+        assert isinstance(action, MoveTo)
+        cell = action_cell(state.field, action.cell)
+        cost = state.field.steps_to(state.pos[action.player], cell, state.open_spaces())
+        state.move_player(action.player, cell)
+        free = self.free
+        if is_all_star(state, action.player):
+            used = min(cost, free)
+            free -= used
+            cost -= used
+        left = self.left - cost
+        state.emit(ev.Moved(action.player, action.cell, cost, left))
+        chasing = self.team == state.offense and state.holder == NOBODY and state.disc >= 0
+        if chasing and state.adjacent(state.disc) >> cell & 1:
+            state.holder = action.player
+            state.emit(ev.Claimed(action.player))
+        star_free = free and state.holder != self.team * 7
+        if left == 0 and not star_free:
+            return ()
+        return (Moving(self.team, left, free if star_free else 0),)
+
+    def describe(self) -> str:
+        extra = f", All-Star {self.free} free" if self.free else ""
+        return f"team {TEAM_NAMES[self.team]} moving ({self.left} left{extra})"
+
+
+_RULE = (
+    "a loose disc must be chased as closely as the count allows, and only one defender may "
+    "stand next to the Handler's disc"
+)
+
+
+def _chase(state: State, reach: dict[int, int], ring: int) -> tuple[dict[int, int], str]:
+    """HM-R6 (strict): until the loose disc is claimed, the offense's moves must bring a
+    player as close to it as the count allows; other moves open once nothing gets closer."""
+    claim = {p: m & ring for p, m in reach.items() if m & ring}
+    if claim:
+        return claim, "move a player next to the loose disc first"
+    dist = state.field.distance_row(state.disc)
+    now = min(
+        (dist[state.pos[p]] for p in team_players(state.offense) if state.pos[p] >= 0),
+        default=99,
+    )
+    best = min((dist[c] for m in reach.values() for c in iter_bits(m)), default=99)
+    if best >= now:
+        return reach, ""
+    closest = {}
+    for p, m in reach.items():
+        keep = sum(1 << c for c in iter_bits(m) if dist[c] == best)
+        if keep:
+            closest[p] = keep
+    return closest, f"bring a player as close to the loose disc as possible ({best} away)"

@@ -1,0 +1,528 @@
+"""The Up Call (HM-UP): the throw, aim, catch, and how it ends (catch, score, turnover, stall)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from monsterball.core.actions import Action, Roll
+from monsterball.core.errors import IllegalActionError
+from monsterball.core.game import AUTO, CHANCE
+from monsterball.core.geometry import iter_bits
+from monsterball.core.procedures import Procedure, Transition, action_cell, wrong_kind
+from monsterball.games.huck_monster import events as ev
+from monsterball.games.huck_monster.actions import (
+    KEEP,
+    REROLL,
+    ROLL,
+    STRATEGY,
+    ThrowTo,
+    player_name,
+)
+from monsterball.games.huck_monster.field import team_of
+from monsterball.games.huck_monster.procedures.bid import _bid, _strategy_open
+from monsterball.games.huck_monster.procedures.common import (
+    FLOW,
+    State,
+    _claim_if_next_to,
+    _finish,
+    _nearest_open_next_to,
+    _rotate,
+    _star,
+    _stealth,
+    _strategy_outcomes,
+    _sum_outcomes,
+    _uncontested,
+    is_all_star,
+    must_dump,
+    receivers,
+    star_spent,
+)
+from monsterball.games.huck_monster.procedures.kits.all_stars import UpMove
+from monsterball.games.huck_monster.procedures.kits.potholes import Potholes
+from monsterball.games.huck_monster.procedures.pro import (
+    ContinueChoice,
+    ContinueRoll,
+    DoubleTeam,
+    RethrowChoice,
+    continuers,
+)
+from monsterball.games.huck_monster.rules import (
+    CATCH,
+    CATCH_MARK,
+    CHALLENGE,
+    DICE,
+    INTERCEPT,
+    MARK,
+    THROW,
+    is_hammer,
+    light_effect,
+    offense_count,
+)
+from monsterball.games.huck_monster.state import NOBODY
+
+
+@dataclass(frozen=True, slots=True)
+class UpCall(Procedure[State]):
+    """HM-UP-1: from the throw to a catch or a turnover. This controller stays under the
+    steps it starts; ``stage`` says where it resumes."""
+
+    stage: str
+    rule = "HM-UP-1"
+
+    def actor(self, state: State) -> int:
+        return AUTO
+
+    def resolve(self, state: State) -> Transition:
+        stages = {
+            "start": self._start,
+            "aim": self._aim,
+            "aim-now": self._aim_now,
+            "up-move": self._up_move,
+            "fly": self._fly,
+            "catch": self._catch,
+            "guarded": self._guarded,
+            "continue": self._continue,
+            "continue-start": self._continue_start,
+            "end": self._end,
+        }
+        return stages[self.stage](state)
+
+    def _start(self, state: State) -> Transition:
+        cap = state.options.max_up_calls
+        if cap and state.up_calls >= cap:
+            return _finish(state, by_cap=True)
+        state.up_calls += 1
+        state.strategy_used = [False, False]  # HM-SD-1: once per Up Call
+        state.poach = False
+        state.clear_action()
+        state.emit(ev.UpCallStarted(state.up_calls, state.holder))
+        _rotate(state, state.offense, "throw")
+        return (UpCall("aim"), OffenseAction(THROW, "declare"))
+
+    def _aim(self, state: State) -> Transition:
+        marks = state.next_to_disc(state.defense)
+        if state.options.double_team and len(marks) > 1:
+            return (UpCall("aim-now"), DoubleTeam("call", ()))  # HM-DT-1
+        return self._aim_now(state)
+
+    def _aim_now(self, state: State) -> Transition:
+        light = light_effect(state.light, THROW)
+        count = offense_count(state.base, light, THROW, False)
+        targets = receivers(state, count, light)
+        if not targets:
+            reason = (
+                "no Dump receiver behind the disc"
+                if must_dump(state, light)
+                else "no Receiver within the Throw count"
+            )
+            state.emit(ev.Stalled(count, reason))
+            state.outcome = "stall"
+            return (UpCall("end"),)
+        return (UpCall("up-move"), Aim(count))
+
+    def _up_move(self, state: State) -> Transition:
+        star = state.defense * 7
+        if is_all_star(state, star) and not state.bidders >> star & 1:
+            return (UpCall("fly"), UpMove())  # HM-STAR-4 / HM-R43
+        return self._fly(state)
+
+    def _fly(self, state: State) -> Transition:
+        if state.outcome:
+            return (UpCall("end"),)
+        travel = offense_count(state.base, state.light, THROW, state.halved)
+        if len(state.path) > travel:
+            # HM-R19: a Footer halved the count below the path's length.
+            stop = state.path[travel - 1] if travel > 0 else state.disc
+            while travel > 1 and state.all_occupied() >> stop & 1:
+                # It cannot fall on a defender it was passing over: the space before him.
+                travel -= 1
+                stop = state.path[travel - 1]
+            if state.all_occupied() >> stop & 1:
+                stop = state.disc
+            state.disc = stop
+            state.emit(ev.FellShort(state.field.name(stop)))
+            state.outcome = "short"
+            return (UpCall("end"),)
+        defense = state.defense
+        if state.progress < 0:
+            marks = state.players_in(state.adjacent(state.disc), defense)
+            if not state.options.double_team:
+                marks = marks[:1]  # HM-MARK-3: only one Mark rolls (HM-R26)
+            for p in marks:  # HM-DT-4: an uncalled double team: every Mark rolls
+                if not state.bidders >> p & 1:
+                    return (UpCall("fly"), _bid(state, p, MARK))
+        final = state.path[-1]
+        guards = state.catch_guards(final, state.receiver)
+        for i in range(max(state.progress, 0), len(state.path) - 1):
+            cell = state.path[i]
+            # HM-BEAT-1: a defender the disc is about to pass over must bid (and be beaten)
+            # first, even one who would otherwise wait for the catch.
+            ahead = 1 << state.path[i + 1] & state.defender_cells()
+            for p in state.players_in(ahead | (state.adjacent(cell) & ~guards), defense):
+                if state.bidders >> p & 1:
+                    continue
+                state.progress = i
+                if not state.all_occupied() >> cell & 1:
+                    state.disc = cell  # (over a hammered defender it stays in the air)
+                return (UpCall("fly"), _bid(state, p, INTERCEPT))
+            if i >= state.continue_from and continuers(state, i):
+                state.progress = i
+                state.disc = cell
+                return (UpCall("continue"), ContinueChoice())  # HM-PRO-1
+        state.progress = len(state.path) - 1
+        state.disc = final
+        return (UpCall("catch"),)
+
+    def _catch(self, state: State) -> Transition:
+        _rotate(state, state.offense, "catch")
+        if not self._guards(state):
+            state.emit(ev.Caught(state.receiver, False))  # HM-CATCH-2: no roll
+            state.outcome = "catch"
+            return (UpCall("end"),)
+        return (UpCall("guarded"), OffenseAction(CATCH, "declare"))
+
+    def _guards(self, state: State) -> list[tuple[int, str]]:
+        """Defenders who bid on the catch, in order: Marks (next to the disc), then
+        Challenges (next to the receiver only) (HM-CATCH-3, HM-CHAL-1, HM-R11)."""
+        ring = state.adjacent(state.disc)
+        around = state.adjacent(state.pos[state.receiver])
+        out = []
+        for p in state.players_in(ring, state.defense):
+            if not state.bidders >> p & 1:
+                out.append((p, CATCH_MARK))
+        for p in state.players_in(around & ~ring, state.defense):
+            if not state.bidders >> p & 1:
+                out.append((p, CHALLENGE))
+        return out
+
+    def _guarded(self, state: State) -> Transition:
+        if state.outcome:
+            return (UpCall("end"),)
+        guards = self._guards(state)
+        if not guards:
+            state.emit(ev.Caught(state.receiver, True))
+            state.outcome = "catch"
+            return (UpCall("end"),)
+        player, role = guards[0]
+        return (UpCall("guarded"), _bid(state, player, role))
+
+    def _continue(self, state: State) -> Transition:
+        """After the offense's Continue decision (HM-PRO-1, HM-R48/R49)."""
+        if state.outcome:
+            return (UpCall("end"),)
+        if state.holder == NOBODY:
+            return self._fly(state)  # declined: the disc flies on
+        if state.options.continues == "rethrow":
+            return (UpCall("continue-start"),)
+        return (UpCall("aim-now"), ContinueRoll(1))
+
+    def _continue_start(self, state: State) -> Transition:
+        """HM-RETHROW-1/2 for a Continue: a new Up Call at once, no team moves; the Continue
+        rolls 3 team dice, without strategy dice (HM-R49)."""
+        cap = state.options.max_up_calls
+        if cap and state.up_calls >= cap:
+            return _finish(state, by_cap=True)
+        state.up_calls += 1
+        state.strategy_used = [False, False]
+        state.poach = False
+        state.clear_action()
+        state.continuing = True
+        state.action = THROW
+        state.emit(ev.UpCallStarted(state.up_calls, state.holder))
+        _rotate(state, state.offense, "throw")
+        return (UpCall("aim-now"), ContinueRoll(3))
+
+    def _end(self, state: State) -> Transition:
+        outcome = state.outcome
+        if outcome == "catch":
+            return _complete_catch(state)
+        callahans = state.options.callahans or state.style == "hot-hex"
+        if outcome == "intercepted" and callahans and _is_callahan(state):
+            return _callahan(state)
+        if outcome == "contested":
+            return _contested(state)
+        return _turnover(state)
+
+    def describe(self) -> str:
+        return "the Up Call"
+
+
+def _complete_catch(state: State) -> Transition:
+    receiver = state.receiver
+    state.holder = receiver
+    state.clear_action()
+    if state.scoring_zone(state.offense) >> state.pos[receiver] & 1:
+        # HM-R51: the hex is common to both teams, so nobody switches ends after a Hot Hex
+        # point; the scorer pulls from the end it defended.
+        return _score(state, receiver, switch_ends=state.style != "hot-hex")
+    return (FLOW.step("TeamMoves", "catch", 1, 0),)
+
+
+def _contested(state: State) -> Transition:
+    """HM-PRO-2 / HM-R50: a forgotten count stops the disc where the Continue took it: the Up
+    Call ends there, "partially completed", and the player acting on the disc, the Continue,
+    keeps it. It is not a catch (no point, no pivot); team moves follow."""
+    state.holder = state.receiver
+    state.clear_action()
+    return (FLOW.step("TeamMoves", "normal", 1, 0),)
+
+
+def _score(state: State, player: int, *, switch_ends: bool) -> Transition:
+    """HM-END-1/3/5: a point; the scorer pulls the next one. After a catch it stays at the
+    end it scored in, so teams switch ends; a Callahan scorer already defends that end."""
+    team = team_of(player)
+    state.score[team] += 1
+    state.emit(ev.Scored(team, player, (state.score[0], state.score[1])))
+    opts = state.options
+    mine, theirs = state.score[team], state.score[1 - team]
+    if mine >= opts.points_to_win and mine - theirs >= opts.win_by:
+        state.winner = team
+        return _finish(state, by_cap=False)
+    if switch_ends:
+        state.north_team = 1 - state.north_team
+    return (FLOW.step("StartPoint", 1 - team, False),)
+
+
+def _is_callahan(state: State) -> bool:
+    """HM-CALL-1/3: an uncontested Intercept inside its own end zone; in Hot Hex ("Callahans
+    count", HM-R51) inside the common hex, with or without the Pro option."""
+    taker = state.taker
+    zone = state.hex_zone if state.style == "hot-hex" else state.end_zone(team_of(taker))
+    return bool(zone >> state.pos[taker] & 1) and _uncontested(state, taker)
+
+
+def _callahan(state: State) -> Transition:
+    """HM-CALL-2 / HM-R32: 1 point, and the Callahan team pulls the next point."""
+    state.emit(ev.CallahanScored(state.taker))
+    taker = state.taker
+    state.clear_action()
+    return _score(state, taker, switch_ends=False)
+
+
+def _turnover(state: State) -> Transition:
+    """HM-TO-*, then (Pothole Markers) the new defense's cone (HM-CONE-2/3)."""
+    after = _change_possession(state)
+    if state.style == "pothole" and after:
+        return (*after, Potholes())
+    return after
+
+
+def _change_possession(state: State) -> Transition:
+    """HM-TO-1..5: possession changes; the defender who won becomes the Handler. A stall or
+    a throw that falls short leaves the disc loose for the new offense to take (HM-TO-4)."""
+    kind = state.outcome
+    taker = state.taker if kind in ("turnover", "intercepted") else NOBODY
+    rethrow = state.options.rethrow
+    offer_rethrow = (
+        kind == "intercepted"
+        and not state.poach
+        and (rethrow == "any" or (rethrow == "uncontested" and _uncontested(state, taker)))
+    )
+    poach = state.poach
+    old_spot = state.disc
+    state.offense = state.defense
+    state.dump_next = False  # a pending pin Dump binds only the team that spun it
+    state.holder = NOBODY
+    state.clear_action()
+    state.emit(ev.TurnedOver(state.offense, taker, "defensive" if taker >= 0 else "stall"))
+    if taker == NOBODY:
+        _claim_if_next_to(state)
+        return (FLOW.step("TeamMoves", "stall", 1, 0),)
+    state.holder = taker
+    zone = next(
+        (t for t in (0, 1) if state.end_zone(t) >> old_spot & 1),
+        NOBODY,
+    )
+    if zone != NOBODY:
+        _end_zone_turnover(state, taker, zone)
+    elif not state.adjacent(state.disc) >> state.pos[taker] & 1:
+        spot = _nearest_open_next_to(state, taker, state.disc, 0)
+        if spot == NOBODY:
+            state.holder = NOBODY  # HM-R14: nowhere to put it: the disc is loose
+            _claim_if_next_to(state)
+            return (FLOW.step("TeamMoves", "stall", 1, 0),)
+        state.disc = spot
+        state.emit(
+            ev.DiscMoved(
+                state.field.name(spot),
+                taker,
+                state.field.name(state.pos[taker]),
+                "The Challenge takes the disc",
+            )
+        )
+    if poach:
+        return (UpCall("start"),)  # HM-SD-13: rethrow at once, no team moves
+    if offer_rethrow:
+        return (RethrowChoice("first"),)  # HM-RETHROW-1..4
+    return (FLOW.step("TeamMoves", "normal", 1, 0),)
+
+
+def _end_zone_turnover(state: State, taker: int, zone: int) -> None:
+    """HM-END-4 / HM-R15: the disc and the new Handler move to the closest available
+    end-zone line spaces."""
+    field = state.field
+    line = field.row_mask(state.line_row(zone))
+    disc, state.disc = state.disc, NOBODY
+    open_line = line & state.open_spaces() | (line & 1 << state.pos[taker])
+    state.disc = disc
+    home = state.pos[taker]
+    dist = field.distance_row(home)
+    spots = sorted(iter_bits(open_line), key=lambda c: (dist[c], c))
+    for spot in spots:
+        state.move_player(taker, spot)
+        disc_spot = _nearest_open_next_to(state, taker, spot, line)
+        if disc_spot != NOBODY:
+            state.disc = disc_spot
+            state.emit(
+                ev.DiscMoved(field.name(disc_spot), taker, field.name(spot), "End-zone turnover")
+            )
+            return
+    state.move_player(taker, home)  # no line space with room for both: stay put
+
+
+@dataclass(frozen=True, slots=True)
+class Aim(Procedure[State]):
+    """HM-THROW-2 / HM-R9: the Handler names the Receiver and where the disc stops (next to
+    the Receiver, within the count); the engine flies it along the path that meets the
+    fewest defenders."""
+
+    count: int
+    rule = "HM-THROW-2"
+
+    def actor(self, state: State) -> int:
+        return state.offense
+
+    def _targets(self, state: State) -> dict[int, int]:
+        return receivers(state, self.count, light_effect(state.light, THROW))
+
+    def legal_actions(self, state: State) -> list[Action]:
+        out: list[Action] = []
+        for r, mask in self._targets(state).items():
+            out.extend(state.actions.throw_by_mask[r].select(mask))
+        return out
+
+    def check(self, state: State, action: Action) -> None:
+        if not isinstance(action, ThrowTo):
+            raise wrong_kind(self, action)
+        cell = action_cell(state.field, action.cell)
+        name = player_name(action.receiver)
+        if team_of(action.receiver) != state.offense or action.receiver == state.holder:
+            raise IllegalActionError(f"{name} cannot receive this throw")
+        if star_spent(state, action.receiver):
+            raise IllegalActionError(
+                f"{name} cannot receive this throw: an All-Star acts once per Up Call and he "
+                "has already acted in this Up Call"
+            )
+        if not self._targets(state).get(action.receiver, 0) >> cell & 1:
+            raise IllegalActionError(
+                f"the disc cannot reach {action.cell} next to {name} with a count of "
+                f"{self.count} through open spaces"
+            )
+
+    def apply(self, state: State, action: Action) -> Transition:
+        assert isinstance(action, ThrowTo)
+        cell = action_cell(state.field, action.cell)
+        hammer = is_hammer(light_effect(state.light, THROW))
+        path = state.best_path(action.receiver, cell, self.count, hammer=hammer)
+        state.receiver = action.receiver
+        state.thrower = state.holder
+        # HM-R37, pin_dump=next: a pin Dump binds the team's next throw (this one is free).
+        light = light_effect(state.light, THROW)
+        state.dump_next = light == "pin-dump" and state.options.pin_dump == "next"
+        if is_all_star(state, state.holder):
+            state.bidders |= 1 << state.holder  # his one action in this Up Call (HM-STAR-6)
+        state.holder = NOBODY  # the disc is in the air
+        state.path = path
+        state.progress = -1
+        names = tuple(state.field.name(c) for c in path)
+        state.emit(ev.Thrown(action.receiver, action.cell, names))
+        for c in path[:-1]:
+            if hammer and state.defender_cells() >> c & 1 and state.hammered < 0:
+                # HM-R20: the disc passes over him, so he makes no bid on this throw.
+                state.hammered = state.player_at(c)
+                state.bidders |= 1 << state.hammered
+                state.emit(ev.BidPrevented(state.hammered, "defender passed over", "hammer"))
+        return ()
+
+    def describe(self) -> str:
+        return f"aiming a throw of {self.count}"
+
+
+@dataclass(frozen=True, slots=True)
+class OffenseAction(Procedure[State]):
+    """HM-THROW-1 / HM-CATCH-1: the Handler rolls 3 team dice to throw, a guarded Receiver
+    3 to catch; either may add the light strategy die (HM-SD-1) and, on Strip, re-roll
+    (HM-SD-8, HM-R18)."""
+
+    kind: str
+    stage: str
+    rule = "HM-THROW-1"
+
+    def actor(self, state: State) -> int:
+        if self.stage in ("face", "dice", "redice"):
+            return CHANCE
+        if self.stage == "declare" and not _strategy_open(state, state.offense):
+            return AUTO
+        return state.offense
+
+    def legal_actions(self, state: State) -> list[Action]:
+        if self.stage == "declare":
+            return [ROLL, STRATEGY]
+        return [KEEP, REROLL]
+
+    def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
+        if self.stage == "face":
+            return _strategy_outcomes(state, offense=True)
+        return _sum_outcomes(state, DICE[self.kind])
+
+    def resolve(self, state: State) -> Transition:
+        self._begin(state)
+        return (OffenseAction(self.kind, "dice"),)
+
+    def _begin(self, state: State) -> None:
+        state.action = self.kind
+        state.light = ""
+        state.halved = False
+
+    def apply(self, state: State, action: Action) -> Transition:
+        if self.stage == "declare":
+            self._begin(state)
+            if action == STRATEGY:
+                state.strategy_used[state.offense] = True
+                return (OffenseAction(self.kind, "face"),)
+            return (OffenseAction(self.kind, "dice"),)
+        if self.stage == "face":
+            assert isinstance(action, Roll)
+            ruled_out = action.value in state.options.disabled_outcomes  # HM-EXP-1
+            state.light = "" if ruled_out else action.value
+            state.emit(
+                ev.StrategyRolled(
+                    state.offense, action.value, bool(light_effect(state.light, self.kind))
+                )
+            )
+            if self.kind == CATCH and is_hammer(light_effect(action.value, CATCH)):
+                guards = UpCall("guarded")._guards(state)
+                state.hammered = guards[0][0] if guards else NOBODY  # HM-R20
+            return (OffenseAction(self.kind, "dice"),)
+        if self.stage in ("dice", "redice"):
+            assert isinstance(action, Roll)
+            actor = state.holder if self.kind == THROW else state.receiver
+            bonus = _stealth(state, actor)
+            state.base = int(action.value) + bonus + _star(state, actor, self.kind)
+            again = self.stage == "redice"
+            state.emit(ev.DiceRolled(state.offense, self.kind, state.base, again, bonus))
+            if self.stage == "dice" and light_effect(state.light, self.kind) == "strip":
+                return (OffenseAction(self.kind, "strip"),)
+            return ()
+        if action == REROLL:
+            return (OffenseAction(self.kind, "redice"),)
+        return ()
+
+    def describe(self) -> str:
+        what = {
+            "declare": "roll or add strategy",
+            "face": "the strategy die",
+            "strip": "Strip: keep or re-roll",
+        }.get(self.stage, "team dice")
+        return f"the {self.kind}: {what}"

@@ -1,0 +1,217 @@
+"""Every game as a PettingZoo AEC environment.
+
+Agents are the seats (``a_0``, ``b_1``: the seat's name and number, the form PettingZoo's
+``api_test`` recommends). An action is the integer of the game's ``ActionTable``; the
+observation is ``{"observation": planes, "action_mask": int8 mask}`` where the mask is all
+zeros for a seat that is not to act. Dice are rolled inside ``step`` (and ``reset``) from a
+``SeededSampler`` seeded by ``reset(seed=...)``, with the rules' exact probabilities, so the
+same seed and actions give the same game. Rewards are the game's returns (+1 / -1 / 0) when it
+ends; ``max_steps`` decisions truncate it with reward 0.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from monsterball.core.dice import SeededSampler
+from monsterball.core.game import CHANCE, GameState
+from monsterball.games import get_game
+from monsterball.rl.encode import SPATIAL, encoder_for
+
+
+def agent_names(seat_names: tuple[str, ...]) -> list[str]:
+    return [f"{name.lower()}_{i}" for i, name in enumerate(seat_names)]
+
+
+class Core:
+    """What the AEC, Gymnasium and vector environments share: the game, its table, the
+    encoder, the dice, and one state played forward through chance nodes."""
+
+    def __init__(self, game: str, preset: str | None, options: dict[str, Any]):
+        self.spec = get_game(game)
+        self.options = self.spec.options(preset, **options)
+        self.table = self.spec.action_table(self.options)
+        self.encoder = encoder_for(self.spec, self.options)
+        self.num_actions = len(self.table)
+        self.state: GameState = self.spec.new_game(self.options)
+        self.sampler = SeededSampler(0)
+
+    def new_game(self, seed: int) -> None:
+        self.sampler = SeededSampler(seed)
+        self.state = self.spec.new_game(self.options)
+        self.roll_dice()
+
+    def roll_dice(self) -> None:
+        state = self.state
+        while state.current_player() == CHANCE:
+            state.apply_unchecked(self.sampler.choose(state.chance_outcomes()))
+
+    def mask(self, seat: int) -> np.ndarray:
+        out = np.zeros(self.num_actions, dtype=np.int8)
+        if not self.state.is_terminal() and self.state.current_player() == seat:
+            by_action = self.table._by_action
+            out[[by_action[a] for a in self.state.legal_actions()]] = 1
+        return out
+
+    def decode(self, number: Any, seat: int) -> Any:
+        """The legal action numbered ``number`` for ``seat``; ValueError naming the problem."""
+        try:
+            index = int(number)
+        except (TypeError, ValueError):
+            raise ValueError(f"action must be an integer, got {number!r}") from None
+        if not 0 <= index < self.num_actions:
+            raise ValueError(f"action {index} is outside 0..{self.num_actions - 1}")
+        action = self.table.actions[index]
+        if not self.state.is_legal(action):
+            raise ValueError(
+                f"action {index} ('{action}') is not legal for seat "
+                f"{self.spec.seat_name(seat)} now ({self.state.view(seat)['step']})"
+            )
+        return action
+
+    def play(self, number: Any, seat: int) -> None:
+        self.state.apply(self.decode(number, seat), seat=seat)
+        self.roll_dice()
+
+    def observation_space(self) -> spaces.Dict:
+        return spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, self.encoder.shape, dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, (self.num_actions,), dtype=np.int8),
+            }
+        )
+
+    def observe(self, seat: int) -> dict[str, np.ndarray]:
+        return {
+            "observation": self.encoder.encode(self.state, seat),
+            "action_mask": self.mask(seat),
+        }
+
+    def ansi(self, seat: int | None = None) -> str:
+        return f"{self.state.render(seat)}\n{self.state.result_text()}\n"
+
+    def rgb(self, seat: int = 0, scale: int = 16) -> np.ndarray:
+        """A cheap picture from the planes: end zones grey, own pieces blue, the other
+        team's red, the ball yellow (a hex grid is drawn as its offset rows)."""
+        planes = self.encoder.encode(self.state, seat)
+        ix = {name: i for i, name in enumerate(SPATIAL)}
+        rows, cols = planes.shape[1:]
+        img = np.full((rows, cols, 3), 40, dtype=np.uint8)
+        img[:, :] = (34, 110, 50)
+        zone = (planes[ix["own_end_zone"]] + planes[ix["opp_end_zone"]]) > 0
+        img[zone] = (90, 140, 95)
+        img[planes[ix["cone"]] > 0] = (255, 140, 0)
+        img[planes[ix["own_pieces"]] > 0] = (40, 80, 230)
+        img[planes[ix["opp_pieces"]] > 0] = (220, 40, 40)
+        img[planes[ix["image"]] > 0] = (180, 180, 180)
+        img[planes[ix["ball"]] > 0] = (250, 230, 40)
+        img = img[::-1]  # row 0 at the bottom, as the text render draws it
+        return np.repeat(np.repeat(img, scale, axis=0), scale, axis=1)
+
+
+class MonsterballEnv(AECEnv):  # type: ignore[misc]
+    """A PettingZoo AEC environment for one game with fixed options."""
+
+    metadata = {  # noqa: RUF012 - PettingZoo reads it as a class attribute
+        "render_modes": ["ansi", "rgb_array"],
+        "name": "monsterball_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        game: str,
+        preset: str | None = None,
+        *,
+        max_steps: int | None = None,
+        render_mode: str | None = None,
+        **options: Any,
+    ):
+        super().__init__()
+        if render_mode not in (None, "ansi", "rgb_array"):
+            raise ValueError(f"render_mode must be one of ansi, rgb_array (got {render_mode!r})")
+        if max_steps is not None and max_steps < 1:
+            raise ValueError(f"max_steps must be at least 1 (got {max_steps})")
+        self.core = Core(game, preset, options)
+        self.render_mode = render_mode
+        self.max_steps = max_steps
+        self.possible_agents = agent_names(self.core.spec.seat_names)
+        self.seat_of = {agent: i for i, agent in enumerate(self.possible_agents)}
+        space = self.core.observation_space()
+        self.observation_spaces = {a: space for a in self.possible_agents}
+        self.action_spaces = {
+            a: spaces.Discrete(self.core.num_actions) for a in self.possible_agents
+        }
+        self.metadata = dict(self.metadata, name=f"monsterball_{self.core.spec.id}_v0")
+        self._seeds = np.random.default_rng()
+        self.steps = 0
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    @property
+    def state_now(self) -> GameState:
+        """The game's state (the truth: for analysis, not for a seat's policy)."""
+        return self.core.state
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._seeds = np.random.default_rng(seed)
+            game_seed = int(seed)
+        else:
+            game_seed = int(self._seeds.integers(0, 2**62))
+        self.core.new_game(game_seed)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.steps = 0
+        self._select()
+
+    def _select(self) -> None:
+        actor = self.core.state.current_player()
+        if actor >= 0:
+            self.agent_selection = self.possible_agents[actor]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        return self.core.observe(self.seat_of[agent])
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self.core.play(action, self.seat_of[agent])
+        self.steps += 1
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        state = self.core.state
+        if state.is_terminal():
+            for a, value in zip(self.possible_agents, state.returns(), strict=True):
+                if a in self.rewards:
+                    self.rewards[a] = float(value)
+            self.terminations = dict.fromkeys(self.agents, True)
+        elif self.max_steps is not None and self.steps >= self.max_steps:
+            self.truncations = dict.fromkeys(self.agents, True)
+        else:
+            self._select()
+        self._accumulate_rewards()
+
+    def render(self) -> Any:
+        if self.render_mode is None:
+            return None
+        if self.render_mode == "ansi":
+            return self.core.ansi(self.seat_of.get(self.agent_selection))
+        return self.core.rgb(self.seat_of.get(self.agent_selection, 0))
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,112 @@
+"""A game as a Gymnasium single-agent environment: one seat against a bot.
+
+The observation is the same ``Dict`` as the AEC environment's (planes and the int8 mask);
+``info["action_mask"]`` repeats the mask for libraries that read it there. The opponent plays
+inside ``step`` (and ``reset``, when it moves first) until the learner must act again, so
+each ``step`` is one decision of the learner. Reward: the learner's return when the game ends.
+
+An action the mask forbids either raises ValueError (``illegal_action="raise"``) or, by
+default (``"lose"``), ends the episode as a loss (reward -1, ``info["illegal_action"]``) and
+leaves the game as it was, like PettingZoo's TerminateIllegalWrapper: Gymnasium's checker
+and unmasked learners send such actions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from monsterball.bots import Bot, bot_seed, make_bot
+from monsterball.rl.aec import Core
+
+
+class MonsterballGym(gymnasium.Env):
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}  # noqa: RUF012
+
+    def __init__(
+        self,
+        game: str,
+        preset: str | None = None,
+        *,
+        opponent: str | Bot = "random",
+        seat: int = 0,
+        max_steps: int | None = None,
+        render_mode: str | None = None,
+        illegal_action: str = "lose",
+        **options: Any,
+    ):
+        if illegal_action not in ("lose", "raise"):
+            raise ValueError(f"illegal_action must be 'lose' or 'raise' (got {illegal_action!r})")
+        self.illegal_action = illegal_action
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of ansi, rgb_array (got {render_mode!r})")
+        if max_steps is not None and max_steps < 1:
+            raise ValueError(f"max_steps must be at least 1 (got {max_steps})")
+        self.core = Core(game, preset, options)
+        if seat not in range(self.core.spec.num_seats):
+            raise ValueError(f"seat must be 0..{self.core.spec.num_seats - 1} (got {seat})")
+        self.seat = seat
+        self.opponent_spec = opponent
+        self.opponent: Bot = self._make_opponent(0)
+        self.max_steps = max_steps
+        self.render_mode = render_mode
+        self.observation_space = self.core.observation_space()
+        self.action_space = gymnasium.spaces.Discrete(self.core.num_actions)
+        self.steps = 0
+
+    def _make_opponent(self, game_seed: int) -> Bot:
+        if isinstance(self.opponent_spec, str):
+            return make_bot(self.opponent_spec, bot_seed(game_seed, 1 - self.seat))
+        return self.opponent_spec
+
+    def _obs(self) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        obs = self.core.observe(self.seat)
+        return obs, {"action_mask": obs["action_mask"]}
+
+    def _opponent_moves(self) -> None:
+        state = self.core.state
+        other = 1 - self.seat
+        while not state.is_terminal() and state.current_player() == other:
+            state.apply_unchecked(self.opponent.choose(state, other))
+            self.core.roll_dice()
+            state = self.core.state
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        super().reset(seed=seed)
+        game_seed = int(self.np_random.integers(0, 2**62))
+        self.opponent = self._make_opponent(game_seed)
+        self.core.new_game(game_seed)
+        self.steps = 0
+        self._opponent_moves()
+        return self._obs()
+
+    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        try:
+            chosen = self.core.decode(action, self.seat)
+        except ValueError as exc:
+            if self.illegal_action == "raise":
+                raise
+            obs, info = self._obs()
+            info["illegal_action"] = str(exc)
+            return obs, -1.0, True, False, info
+        self.core.state.apply_unchecked(chosen)
+        self.core.roll_dice()
+        self.steps += 1
+        self._opponent_moves()
+        state = self.core.state
+        terminated = state.is_terminal()
+        reward = float(state.returns()[self.seat]) if terminated else 0.0
+        truncated = not terminated and self.max_steps is not None and self.steps >= self.max_steps
+        obs, info = self._obs()
+        return obs, reward, terminated, truncated, info
+
+    def render(self) -> Any:
+        if self.render_mode == "ansi":
+            return self.core.ansi(self.seat)
+        if self.render_mode == "rgb_array":
+            return self.core.rgb(self.seat)
+        return None

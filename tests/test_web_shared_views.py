@@ -1,0 +1,88 @@
+"""The state messages a room builds once per ply and shares (web/live.py) equal messages
+built afresh, for every chair and the spectators, move after move: over random games of each
+game, and over Midway's hidden choice (MW-MAGIC-2, ruling MW-R10), where the seats see
+different boards."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from monsterball.core.game import CHANCE
+from monsterball.core.registry import get_game
+from monsterball.web.live import LiveGame
+from monsterball.web.store import GameRow
+from test_web_hidden import GROUP, after_choice, live_before_the_secret_choice
+
+CHAIRS = [
+    {"name": "A", "seat": 0, "kind": "human", "bot": None, "token_hash": "a"},
+    {"name": "B", "seat": 1, "kind": "human", "bot": None, "token_hash": "b"},
+]
+
+
+def new_live(game: str, mode: str) -> LiveGame:
+    spec = get_game(game)
+    row = GameRow(
+        id="shared",
+        game=spec.id,
+        preset=None,
+        rules_version=spec.rules_version,
+        options=spec.options(None).to_dict(),
+        seed=7,
+        start=None,
+        mode=mode,
+        chairs=CHAIRS,
+        status="playing",
+        result="",
+        plies=0,
+    )
+    return LiveGame.start(row)
+
+
+def check_views(live: LiveGame, rng: random.Random) -> None:
+    """Every recipient's shared message and text equal a fresh build, asked in any order."""
+    recipients = [*live.chairs, None]
+    rng.shuffle(recipients)
+    for chair in recipients:
+        fresh = live.build_message(chair, fresh=True)
+        assert live.message_for(chair) == fresh, chair
+        text = live.text_for(chair)
+        assert text == json.dumps(fresh, separators=(",", ":"), ensure_ascii=False)
+        assert live.message_for(chair) is live.message_for(chair)  # built once per ply
+
+
+@pytest.mark.parametrize("mode", ["online", "hotseat"])
+@pytest.mark.parametrize("game", ["paper-ultimate", "huck-monster", "midway"])
+def test_shared_messages_equal_fresh_ones_over_a_random_game(game, mode):
+    live = new_live(game, mode)
+    rng = random.Random(f"{game}-{mode}")
+    for _ in range(80):
+        if live.state.is_terminal():
+            break
+        check_views(live, rng)
+        if live.state.current_player() == CHANCE:
+            action = live.roll()
+        else:
+            action = rng.choice(live.state.legal_actions())
+        live.commit(action)
+    check_views(live, rng)
+
+
+@pytest.mark.parametrize("real", GROUP)
+def test_MW_R10_shared_messages_keep_the_real_caster_to_its_seat(real):
+    rng = random.Random(real)
+    before = live_before_the_secret_choice()
+    check_views(before, rng)
+    live = after_choice(real)
+    # The seat that chose is asked first: the others' messages must not reuse its board.
+    for chair in [live.chair_for("token-a"), live.chair_for("token-b"), None]:
+        fresh = live.build_message(chair, fresh=True)
+        assert live.message_for(chair) == fresh
+    seat_a = live.message_for(live.chair_for("token-a"))
+    seat_b = live.message_for(live.chair_for("token-b"))
+    spectator = live.message_for(None)
+    assert seat_a["board"] != seat_b["board"]  # A sees which counter is real; B does not
+    assert seat_b["board"] == spectator["board"]
+    check_views(live, rng)
