@@ -4,6 +4,10 @@ PostgreSQL by URL).
 A move is committed before the server applies it to the live state, and the insert is
 guarded by the game's move count, so a crash or a restart loses nothing that a client was told
 happened, and two submissions for the same move number cannot both land.
+
+The schema is made and upgraded by alembic (``monsterball.web.migrations``) when a ``Store``
+opens a database: a change to the models below needs a new revision (``monsterball db
+revision -m ...``, see docs/web.md).
 """
 
 from __future__ import annotations
@@ -27,16 +31,27 @@ from sqlalchemy import (
     create_engine,
     event,
     insert,
-    inspect,
     select,
-    text,
     update,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
+from monsterball.web.migrations import SchemaError, migrate
+
 DEFAULT_DB_URL = "sqlite:///monsterball.db"
+
+__all__ = [
+    "DEFAULT_DB_URL",
+    "Base",
+    "GameRow",
+    "MoveRow",
+    "SchemaError",
+    "StaleMove",
+    "Store",
+    "StoredMove",
+]
 
 
 class StaleMove(Exception):
@@ -92,11 +107,6 @@ class GameRow(Base):
         return self.seeded is not False
 
 
-# Columns added after the first release, with their SQL type: ``Store`` adds any that an
-# existing database lacks (all nullable, so old rows stay valid).
-ADDED_COLUMNS = {"seed_text": "VARCHAR(80)", "seeded": "BOOLEAN", "automatic": "BOOLEAN"}
-
-
 class MoveRow(Base):
     __tablename__ = "moves"
 
@@ -125,16 +135,15 @@ class Store:
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
             self._write_lock = threading.Lock()
-        Base.metadata.create_all(self.engine)
-        self._add_missing_columns()
+        # The schema is alembic's (web/migrations): a new database is made, an older one
+        # upgraded, one from a newer monsterball refused (SchemaError) before anything is read.
+        try:
+            with self._write_lock:
+                migrate(self.engine)
+        except BaseException:
+            self.engine.dispose()
+            raise
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
-
-    def _add_missing_columns(self) -> None:
-        have = {c["name"] for c in inspect(self.engine).get_columns("games")}
-        with self._write_lock, self.engine.begin() as connection:
-            for name, sql_type in ADDED_COLUMNS.items():
-                if name not in have:
-                    connection.execute(text(f"ALTER TABLE games ADD COLUMN {name} {sql_type}"))
 
     def close(self) -> None:
         self.engine.dispose()
