@@ -111,6 +111,8 @@ def start_from_lobby(page, base_url: str, game: str, mode: str) -> None:
     page.select_option("[data-testid=game]", game)
     page.select_option("[data-testid=mode]", mode)
     page.click("[data-testid=start]")
+    if mode != "online":  # the lobby draws small boards too: wait for the game's own page
+        page.wait_for_url("**/play/**", timeout=15_000)
 
 
 def play_clicks(page, clicks: int, seed: int, *, until: str | None = None) -> None:
