@@ -177,6 +177,22 @@ def play(task) -> tuple:
     return reward, len(rows), grad / len(rows), grad_v
 
 
+class Adam:
+    """Gradient ascent with Adam's per-weight step sizes: the episode gradients are small and
+    of very different scales per feature, so plain SGD barely moves the weights."""
+
+    def __init__(self, shape: tuple[int, ...], lr: float):
+        self.lr, self.t = lr, 0
+        self.m, self.s = np.zeros(shape), np.zeros(shape)
+
+    def step(self, grad: np.ndarray) -> np.ndarray:
+        self.t += 1
+        self.m = 0.9 * self.m + 0.1 * grad
+        self.s = 0.999 * self.s + 0.001 * grad * grad
+        m, s = self.m / (1 - 0.9**self.t), self.s / (1 - 0.999**self.t)
+        return self.lr * m / (np.sqrt(s) + 1e-8)
+
+
 def wilson(wins: int, games: int) -> tuple[float, float, float]:
     rate, z = wins / games, 1.96
     denom = 1 + z * z / games
@@ -201,8 +217,8 @@ def main() -> None:
     parser.add_argument("--eval-every", type=int, default=25, help="updates between curve points")
     parser.add_argument("--eval-games", type=int, default=200, help="final evaluation games")
     parser.add_argument("--curve-games", type=int, default=20, help="games per curve point")
-    parser.add_argument("--lr", type=float, default=0.3)
-    parser.add_argument("--value-lr", type=float, default=0.05)
+    parser.add_argument("--lr", type=float, default=0.05)
+    parser.add_argument("--value-lr", type=float, default=0.02)
     parser.add_argument("--entropy", type=float, default=0.01)
     parser.add_argument("--gamma", type=float, default=0.995)
     parser.add_argument("--shaping", type=float, default=1.0)
@@ -219,6 +235,7 @@ def main() -> None:
 
     theta = np.zeros(len(NAMES))
     v = np.zeros(4)
+    actor, critic = Adam(theta.shape, args.lr), Adam(v.shape, args.value_lr)
     start = time.perf_counter()
     curve: list[tuple[int, float, float, float, float]] = []
     episodes = steps = updates = 0
@@ -235,10 +252,8 @@ def main() -> None:
             results = pool.map(play, tasks)
             episodes += len(results)
             steps += sum(r[1] for r in results)
-            step = np.mean([r[2] for r in results], axis=0)
-            step *= min(1.0, 1.0 / (np.linalg.norm(step) + 1e-12))  # clipped update
-            theta = theta + args.lr * step
-            v = v + args.value_lr * np.mean([r[3] for r in results], axis=0)
+            theta = theta + actor.step(np.mean([r[2] for r in results], axis=0))
+            v = v + critic.step(np.mean([r[3] for r in results], axis=0))
             updates += 1
             if updates % args.eval_every == 0:
                 rate, lo, hi = evaluate(
