@@ -94,7 +94,9 @@ export async function replayPage(main, where, gameId) {
     slider.onchange = () => go(Number(slider.value));
     const jump = el("input", { type: "number", min: 0, max: total, value: step, style: "width:6em", "data-testid": "jump", "aria-label": "go to step" });
     jump.onchange = () => go(Number(jump.value));
-    const button = (kind, to, label) => el("button", { onclick: () => go(to), "data-testid": kind, "aria-label": label, title: label }, icon(kind));
+    // The target is worked out at the click, from the step shown or asked for last: quick
+    // clicks come before the re-render, and each must go one further.
+    const button = (kind, target, label) => el("button", { onclick: () => go(target()), "data-testid": kind, "aria-label": label, title: label }, icon(kind));
     const after = finished
       ? el("p", {},
         el("a", { href: `/api/games/${gameId}/record`, "data-testid": "download" }, "Download the record"), " · ",
@@ -111,8 +113,8 @@ export async function replayPage(main, where, gameId) {
         el("div", { class: "card" },
           el("div", { class: "turn", "data-testid": "replay-step" }, `Step ${step} of ${total}: ${data.prompt}`),
           el("div", { class: "replay-controls" },
-            button("first", 0, "first step"), button("back", step - 1, "step back (left arrow)"),
-            button("forward", step + 1, "step forward (right arrow)"), button("last", total, "last step"),
+            button("first", () => 0, "first step"), button("back", () => step - 1, "step back (left arrow)"),
+            button("forward", () => step + 1, "step forward (right arrow)"), button("last", () => total, "last step"),
             slider, jump),
           el("p", { class: "muted" }, "Keys: ← → step, Home / End jump."),
           errorText ? el("p", { class: "error", "data-testid": "replay-error", role: "alert" }, errorText) : null,
