@@ -24,6 +24,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from monsterball.core.record import record_to_string
 from monsterball.games import all_games
+from monsterball.web import accounts
 from monsterball.web.limits import ClientLimits, Limits
 from monsterball.web.live import BOT_LEVELS, MODES, Rejected
 from monsterball.web.rooms import Room, Rooms, Watcher
@@ -53,6 +54,12 @@ STATUS = {
     "spectator": 403,
     "wrong-seat": 403,
     "bad-token": 403,
+    "csrf": 403,
+    "locked": 403,
+    "blocked": 403,
+    "login-required": 401,
+    "bad-login": 401,
+    "taken": 409,
     "not-found": 404,
     "stale": 409,
     "finished": 409,
@@ -96,7 +103,8 @@ class NewGame(BaseModel):
 
 
 class Act(BaseModel):
-    token: str = Field(max_length=MAX_TOKEN)
+    # Empty: the logged-in account's chair (web/accounts.py; the CSRF header is then needed).
+    token: str = Field(default="", max_length=MAX_TOKEN)
     action: str = Field(max_length=200)
     ply: int = Field(ge=0, le=MAX_PLY)
 
@@ -199,6 +207,7 @@ def create_app(
         return page()
 
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+    app.include_router(accounts.router)
 
     def admit_new_game(request: Request) -> str:
         """Counts a new game against its address's limit (429 past it); the address."""
@@ -274,29 +283,29 @@ def create_app(
 
     @app.get("/api/games/{game_id}")
     async def game_state(
-        game_id: GameId, token: Annotated[str | None, Depends(seat_token)]
+        game_id: GameId, token: Annotated[str | None, Depends(seat_token)], request: Request
     ) -> dict[str, Any]:
         """The state for the seat of the ``Seat-Token`` header (or ``?token=``); a
         spectator's without either."""
         room = await rooms.get(game_id)
-        return room.live.message_for(room.live.chair_for(token))
+        return room.live.message_for(room.live.chair_for(token, await seated(request, token)))
 
     @app.post("/api/games/{game_id}/act")
     async def act(game_id: GameId, body: Act, request: Request) -> dict[str, Any]:
         clients.move(address(request))
         room = await rooms.get(game_id)
-        chair = room.live.chair_for(body.token)
+        chair = room.live.chair_for(body.token, await seated(request, body.token, write=True))
         clients.move_by(seat_key(room, chair))
         await rooms.submit(room, chair, body.action, body.ply)
         return room.live.message_for(chair)
 
     @app.get("/api/games/{game_id}/text")
     async def game_text(
-        game_id: GameId, token: Annotated[str | None, Depends(seat_token)]
+        game_id: GameId, token: Annotated[str | None, Depends(seat_token)], request: Request
     ) -> PlainTextResponse:
         """The game as text, as the seat of the token may see it (spectators: public)."""
         room = await rooms.get(game_id)
-        chair = room.live.chair_for(token)
+        chair = room.live.chair_for(token, await seated(request, token))
         return PlainTextResponse(room.live.state.render(chair.seat if chair else None))
 
     @app.get("/api/games/{game_id}/replay")
@@ -395,7 +404,8 @@ def create_app(
         await websocket.accept()
         try:
             room = await rooms.get(game_id)
-            chair = room.live.chair_for(token)
+            # The handshake passed the origin check: the session cookie may seat it.
+            chair = room.live.chair_for(token, await seated(websocket, token))
         except Rejected as exc:
             await websocket.send_json({"type": "error", "error": exc.code, "message": exc.message})
             await websocket.close(code=4404 if exc.code == "not-found" else 4403)
@@ -526,6 +536,13 @@ class BodyLimit:
         else:
             response = error("bad-request", f"JSON may nest at most {MAX_JSON_DEPTH} levels deep")
         await response(scope, receive, send)
+
+
+async def seated(
+    connection: Request | WebSocket, token: str | None, *, write: bool = False
+) -> int | None:
+    """The logged-in account to seat when no seat token is given (its chairs, if any)."""
+    return None if token else await accounts.seat_account(connection, write=write)
 
 
 def seat_key(room: Room, chair: Any) -> str | None:

@@ -39,6 +39,12 @@ class Limits:
     # Origins (besides the server's own host) whose pages may open sockets, for a site served
     # under another name by a proxy: "https://games.example".
     allowed_origins: tuple[str, ...] = ()
+    # Accounts and chat (web/accounts.py, web/chat.py): log-in attempts per address and per
+    # name (against guessing passwords), new accounts per address, chat messages per author.
+    logins_per_minute: float = 10.0
+    name_logins_per_minute: float = 5.0
+    accounts_per_hour: float = 20.0
+    chat_per_minute: float = 12.0
 
 
 class Bucket:

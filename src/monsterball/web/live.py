@@ -58,21 +58,29 @@ class Chair:
     bot: str | None
     token_hash: str
     token: str | None = None
+    # The account seated here (web/people.py): its session acts for this chair, no link needed.
+    account: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "name": self.name,
             "seat": self.seat,
             "kind": self.kind,
             "bot": self.bot,
             "token_hash": self.token_hash,
         }
+        if self.account is not None:
+            data["account"] = self.account
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Chair:
         # Games stored before tokens were hashed hold the token itself.
         digest = data["token_hash"] if "token_hash" in data else hash_token(data["token"])
-        return cls(data["name"], data["seat"], data["kind"], data.get("bot"), digest)
+        return cls(
+            data["name"], data["seat"], data["kind"], data.get("bot"), digest,
+            account=data.get("account"),
+        )
 
     def holds(self, token: str) -> bool:
         """``token`` is this chair's (compared in constant time)."""
@@ -256,9 +264,11 @@ class LiveGame:
         name = coach_of(self.state, self.seating) if coach_of else None
         return next((c for c in chairs if c.name == name), chairs[0])
 
-    def chair_for(self, token: str | None) -> Chair | None:
+    def chair_for(self, token: str | None, account: int | None = None) -> Chair | None:
+        """The chair of a seat token; without one, the chair of the logged-in ``account``
+        (None: a spectator)."""
         if not token:
-            return None
+            return next((c for c in self.chairs if account and c.account == account), None)
         found = [chair for chair in self.chairs if chair.holds(token)]  # no early exit
         if found:
             return found[0]

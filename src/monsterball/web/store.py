@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,7 +36,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 from monsterball.web.migrations import SchemaError, migrate
 
@@ -147,6 +147,16 @@ class Store:
 
     def close(self) -> None:
         self.engine.dispose()
+
+    @contextlib.contextmanager
+    def writing(self) -> Iterator[Session]:
+        """A session in one write transaction (queued behind the SQLite writer lock), for
+        the other tables' modules (web/people.py)."""
+        with self._write_lock, self._sessions.begin() as session:
+            yield session
+
+    def reading(self) -> Session:
+        return self._sessions()
 
     def create(self, row: GameRow, moves: Sequence[StoredMove] = ()) -> None:
         with self._write_lock, self._sessions.begin() as session:

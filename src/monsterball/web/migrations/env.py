@@ -8,6 +8,7 @@ from typing import Any
 from alembic import context
 from sqlalchemy import create_engine
 
+import monsterball.web.people  # noqa: F401  (its tables are on Base too)
 from monsterball.web.store import Base
 
 config = context.config

@@ -1,0 +1,270 @@
+"""Accounts and sessions (docs/web.md, "Accounts"): sign up, log in and out, who am I, and
+"your games".
+
+Accounts are optional: anonymous play by seat links works as before. A session is a random
+256-bit token in an HttpOnly, SameSite=Lax cookie (Secure over https); the server keeps only
+its SHA-256 in the ``sessions`` table, so logging out or a moderator's lock ends it at once.
+Writes authenticated by that cookie also need the session's CSRF token in the
+``X-CSRF-Token`` header (the page reads it from the ``mb_csrf`` cookie, which another site
+cannot read) and, when the browser names one, an Origin of this site.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from fastapi import APIRouter, Request, Response, WebSocket
+from pydantic import BaseModel, Field
+from starlette.requests import HTTPConnection
+
+from monsterball.web.limits import ClientLimits, Limits, RateLimiter
+from monsterball.web.live import Rejected
+from monsterball.web.lobby import Hub
+from monsterball.web.people import SESSION_DAYS, Account, NameTaken, People, Session, digest
+from monsterball.web.security import origin_allowed
+
+SESSION_COOKIE = "mb_session"
+CSRF_COOKIE = "mb_csrf"
+CSRF_HEADER = "x-csrf-token"
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{2,19}")
+RESERVED = {"admin", "moderator", "anonymous", "system", "dice", "bot", "easy", "medium", "hard"}
+MIN_PASSWORD, MAX_PASSWORD = 8, 128
+COMMON_PASSWORDS = {
+    "password",
+    "password1",
+    "12345678",
+    "123456789",
+    "1234567890",
+    "qwertyuiop",
+    "iloveyou",
+    "monsterball",
+}
+router = APIRouter()
+
+
+@dataclass
+class Social:
+    """What the people routes of one app share: the tables, the hasher, the rate limits and
+    the lobby's sockets (one per app, made on first use)."""
+
+    people: People
+    limits: Limits
+    hasher: PasswordHasher = field(default_factory=PasswordHasher)
+    hub: Hub = field(default_factory=Hub)
+
+    def __post_init__(self) -> None:
+        per_min = self.limits.logins_per_minute
+        per_name = self.limits.name_logins_per_minute
+        made = self.limits.accounts_per_hour
+        chat = self.limits.chat_per_minute
+        self.logins = RateLimiter(per_min / 60, per_min, "log-in attempts from this address")
+        self.name_logins = RateLimiter(per_name / 60, per_name, "log-in attempts for this name")
+        self.signups = RateLimiter(made / 3600, made, "new accounts from this address")
+        self.chat = RateLimiter(chat / 60, chat, "chat messages; slow down")
+        # A hash to verify against when the name is unknown, so both answers take as long.
+        self.dummy_hash = self.hasher.hash(secrets.token_urlsafe(16))
+
+
+def social(connection: HTTPConnection) -> Social:
+    state = connection.app.state
+    found: Social | None = getattr(state, "social", None)
+    if found is None:
+        clients: ClientLimits = state.limits
+        found = state.social = Social(People(state.rooms.store), clients.limits)
+    return found
+
+
+def address(connection: HTTPConnection) -> str:
+    return connection.client.host if connection.client else "unknown"
+
+
+# -- who is asking -----------------------------------------------------------------------
+
+
+async def session_of(connection: HTTPConnection) -> Session | None:
+    token = connection.cookies.get(SESSION_COOKIE)
+    if not token or len(token) > 100:
+        return None
+    return await anyio.to_thread.run_sync(social(connection).people.session, token)
+
+
+def check_origin(connection: HTTPConnection) -> None:
+    """A browser's request from another site's page is refused (when it says where from)."""
+    allowed = social(connection).limits.allowed_origins
+    if not origin_allowed(connection.headers.raw, allowed):
+        raise Rejected("csrf", "this request came from another site's page; nothing was done")
+
+
+def check_csrf(request: Request, session: Session) -> None:
+    check_origin(request)
+    sent = request.headers.get(CSRF_HEADER, "")
+    if not sent or not secrets.compare_digest(digest(sent), session.csrf_hash):
+        raise Rejected(
+            "csrf",
+            f"a write with the session cookie needs the {CSRF_HEADER} header "
+            f"(the {CSRF_COOKIE} cookie's value); nothing was done",
+        )
+
+
+async def account_of(connection: HTTPConnection, *, write: bool) -> Account | None:
+    """The logged-in account (None: none); ``write``: the request changes something, so its
+    CSRF token must be right (Rejected otherwise)."""
+    session = await session_of(connection)
+    if session is None:
+        return None
+    if write and isinstance(connection, Request):
+        check_csrf(connection, session)
+    return session.account
+
+
+async def require(request: Request, *, write: bool = True) -> Account:
+    account = await account_of(request, write=write)
+    if account is None:
+        raise Rejected("login-required", "log in first (or sign up: POST /api/accounts)")
+    return account
+
+
+async def seat_account(connection: Request | WebSocket, *, write: bool = False) -> int | None:
+    """The account whose bound chairs a request without a seat token acts for (app.py)."""
+    account = await account_of(connection, write=write)
+    return account.id if account else None
+
+
+# -- names and passwords -----------------------------------------------------------------
+
+
+def check_name(name: str) -> None:
+    if not NAME.fullmatch(name):
+        raise Rejected(
+            "bad-request",
+            "a name has 3 to 20 characters: letters, digits, '_' and '-', starting with a "
+            f"letter or digit (not {name[:40]!r})",
+        )
+    if name.lower() in RESERVED:
+        raise Rejected("bad-request", f"the name '{name}' is reserved; choose another")
+
+
+def check_password(name: str, password: str) -> None:
+    if len(password) < MIN_PASSWORD:
+        raise Rejected("bad-request", f"a password needs at least {MIN_PASSWORD} characters")
+    if len(password) > MAX_PASSWORD:
+        raise Rejected("bad-request", f"a password has at most {MAX_PASSWORD} characters")
+    if password.lower() == name.lower() or password.lower() in COMMON_PASSWORDS:
+        raise Rejected("bad-request", "that password is too easy to guess; choose another")
+
+
+class Credentials(BaseModel):
+    name: str = Field(max_length=100)
+    password: str = Field(max_length=1000)
+
+
+def start_session(request: Request, response: Response, token: str, csrf: str) -> None:
+    secure = request.url.scheme in ("https", "wss")
+    age = SESSION_DAYS * 86400
+    response.set_cookie(
+        SESSION_COOKIE, token, max_age=age, httponly=True, samesite="lax", secure=secure
+    )
+    # Readable by this site's pages (to send back as the header), never by another site's.
+    response.set_cookie(CSRF_COOKIE, csrf, max_age=age, httponly=False, samesite="lax", secure=secure)
+
+
+def end_session(response: Response) -> None:
+    response.delete_cookie(SESSION_COOKIE, httponly=True, samesite="lax")
+    response.delete_cookie(CSRF_COOKIE, samesite="lax")
+
+
+# -- routes ------------------------------------------------------------------------------
+
+
+@router.post("/api/accounts", status_code=201)
+async def sign_up(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
+    check_origin(request)
+    check_name(body.name)
+    check_password(body.name, body.password)
+    own = social(request)
+    own.signups.take(address(request))
+    hashed = await anyio.to_thread.run_sync(own.hasher.hash, body.password)
+    try:
+        account = await anyio.to_thread.run_sync(own.people.create_account, body.name, hashed)
+    except NameTaken:
+        raise Rejected("taken", f"the name '{body.name}' is taken (names ignore case)") from None
+    token, csrf = await anyio.to_thread.run_sync(own.people.start_session, account.id)
+    start_session(request, response, token, csrf)
+    return {"name": account.name, "csrf": csrf}
+
+
+@router.post("/api/session")
+async def log_in(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
+    check_origin(request)
+    own = social(request)
+    # Counted before the password is checked, right or wrong: guessing is slow either way.
+    own.logins.take(address(request))
+    own.name_logins.take(body.name.lower()[:40])
+    found = await anyio.to_thread.run_sync(own.people.find, body.name)
+    stored = found[1] if found else own.dummy_hash
+
+    def verify() -> bool:
+        try:
+            return own.hasher.verify(stored, body.password)
+        except (VerificationError, InvalidHashError):
+            return False
+
+    right = await anyio.to_thread.run_sync(verify)
+    if found is None or not right:
+        raise Rejected("bad-login", "wrong name or password")
+    account = found[0]
+    if account.locked:
+        raise Rejected("locked", f"the account '{account.name}' is locked by a moderator")
+    if own.hasher.check_needs_rehash(stored):
+        rehashed = await anyio.to_thread.run_sync(own.hasher.hash, body.password)
+        await anyio.to_thread.run_sync(own.people.set_password_hash, account.id, rehashed)
+    token, csrf = await anyio.to_thread.run_sync(own.people.start_session, account.id)
+    start_session(request, response, token, csrf)
+    return {"name": account.name, "csrf": csrf}
+
+
+@router.delete("/api/session")
+async def log_out(request: Request, response: Response) -> dict[str, Any]:
+    session = await session_of(request)
+    if session is not None:
+        check_csrf(request, session)
+        token = request.cookies[SESSION_COOKIE]
+        await anyio.to_thread.run_sync(social(request).people.end_session, token)
+    end_session(response)
+    return {"name": None}
+
+
+@router.get("/api/session")
+async def who_am_i(request: Request) -> dict[str, Any]:
+    account = await account_of(request, write=False)
+    return {"name": account.name if account else None}
+
+
+@router.get("/api/my/games")
+async def my_games(request: Request) -> dict[str, Any]:
+    """The logged-in account's games, newest first: resumed by their plain link, since the
+    session acts for the account's chairs."""
+    account = await require(request, write=False)
+    rows = await anyio.to_thread.run_sync(
+        lambda: social(request).people.games_of(account.id, limit=30)
+    )
+    return {
+        "games": [
+            {
+                "id": row.id,
+                "game": row.game,
+                "seat": seat,
+                "status": row.status,
+                "result": row.result,
+                "moves": row.plies,
+                "url": f"/play/{row.id}" if row.status == "playing" else f"/replay/{row.id}",
+            }
+            for row, seat in rows
+        ]
+    }
