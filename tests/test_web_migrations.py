@@ -41,7 +41,8 @@ from test_web_postgres import postgres_url  # noqa: F401  (the throw-away cluste
 from web_helpers import NO_CLIENT_LIMITS, first_move
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-HEAD = "0003"
+HEAD = "0004_accounts"
+REVISIONS = 4  # files in web/migrations/versions
 
 
 def old_schema(with_fair_dice_columns: bool) -> MetaData:
@@ -266,7 +267,7 @@ def test_db_commands_show_and_upgrade_and_write_nothing_when_the_models_match(
     monkeypatch.setattr(migrations, "HERE", copy)
     nothing = runner.invoke(cli_app, ["db", "revision", "-m", "nothing"])
     assert nothing.exit_code == 1 and "no migration written" in nothing.output
-    assert len(list((copy / "versions").glob("*.py"))) == int(HEAD)
+    assert len(list((copy / "versions").glob("*.py"))) == REVISIONS
 
 
 def documented_recipe() -> list[str]:
@@ -303,14 +304,50 @@ for line in sys.argv[2:]:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    written = copy / "versions" / "0004_games_a_note.py"
+    written = copy / "versions" / f"{REVISIONS + 1:04d}_games_a_note.py"
     assert f"wrote {written}" in done.stdout
     assert 'batch_op.add_column(sa.Column("note", sa.String(length=50), nullable=True))' in (
         written.read_text()
     )
     url = "sqlite:///monsterball.db"
-    assert f"{url}: at revision 0004 (was empty)" in done.stdout
-    assert f"{url}: at revision 0004; newest known: 0004" in done.stdout
+    new = f"{REVISIONS + 1:04d}"
+    assert f"{url}: at revision {new} (was empty)" in done.stdout
+    assert f"{url}: at revision {new}; newest known: {new}" in done.stdout
     engine = create_engine(f"sqlite:///{tmp_path / 'monsterball.db'}")
     assert "note" in {c["name"] for c in inspect(engine).get_columns("games")}
     engine.dispose()
+
+
+def test_0004_accounts_goes_down_and_up_again_keeping_the_games(db_url, tmp_path):
+    """Revision 0004_accounts only adds tables: going down to 0003 drops them and leaves the
+    games; going up again makes them anew (on SQLite and PostgreSQL)."""
+    from alembic import command
+
+    with TestClient(create_app(db_url, limits=NO_CLIENT_LIMITS)) as client:
+        gid = client.post("/api/games", json={"game": "midway", "mode": "hotseat"}).json()["id"]
+        made = client.post("/api/accounts", json={"name": "Mig", "password": "long enough!"})
+        assert made.status_code == 201, made.text
+    new_tables = {
+        "accounts",
+        "sessions",
+        "game_seats",
+        "challenges",
+        "chat_messages",
+        "relations",
+        "reports",
+    }
+    engine = create_engine(db_url)
+    try:
+        assert new_tables <= set(inspect(engine).get_table_names())
+        with migrations.migration_connection(engine) as connection:
+            command.downgrade(migrations.alembic_config(connection), "0003")
+        assert not new_tables & set(inspect(engine).get_table_names())
+    finally:
+        engine.dispose()
+    assert revision_of(db_url) == ["0003"]
+    store = Store(db_url)  # upgrades again
+    try:
+        assert store.get(gid) is not None
+    finally:
+        store.close()
+    assert revision_of(db_url) == [HEAD] and schema_differences(db_url) == []

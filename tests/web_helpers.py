@@ -89,3 +89,8 @@ def server(
 
 def first_move(message: dict) -> str:
     return message["legal"][0]["a"]
+
+
+# Argon2 at its production cost makes each sign-up take a good fraction of a second on a
+# busy machine; the account tests use the cheapest parameters (the hashing code is the same).
+CHEAP_HASHING = {"time_cost": 1, "memory_cost": 1024, "parallelism": 1}

@@ -24,7 +24,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from monsterball.core.record import record_to_string
 from monsterball.games import all_games
-from monsterball.web import accounts
+from monsterball.web import accounts, challenges
 from monsterball.web.limits import ClientLimits, Limits
 from monsterball.web.live import BOT_LEVELS, MODES, Rejected
 from monsterball.web.rooms import Room, Rooms, Watcher
@@ -60,6 +60,7 @@ STATUS = {
     "login-required": 401,
     "bad-login": 401,
     "taken": 409,
+    "gone": 409,
     "not-found": 404,
     "stale": 409,
     "finished": 409,
@@ -208,6 +209,7 @@ def create_app(
 
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     app.include_router(accounts.router)
+    app.include_router(challenges.router)
 
     def admit_new_game(request: Request) -> str:
         """Counts a new game against its address's limit (429 past it); the address."""

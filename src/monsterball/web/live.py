@@ -78,7 +78,11 @@ class Chair:
         # Games stored before tokens were hashed hold the token itself.
         digest = data["token_hash"] if "token_hash" in data else hash_token(data["token"])
         return cls(
-            data["name"], data["seat"], data["kind"], data.get("bot"), digest,
+            data["name"],
+            data["seat"],
+            data["kind"],
+            data.get("bot"),
+            digest,
             account=data.get("account"),
         )
 

@@ -399,7 +399,9 @@ class People:
     ) -> list[MessageRow]:
         """The newest ``limit`` messages, oldest first (deleted ones left out)."""
         with self.store.reading() as session:
-            where = MessageRow.game_id.is_(None) if game_id is None else MessageRow.game_id == game_id
+            where = (
+                MessageRow.game_id.is_(None) if game_id is None else MessageRow.game_id == game_id
+            )
             rows = session.scalars(
                 select(MessageRow)
                 .where(where, MessageRow.channel.in_(channels), MessageRow.deleted.is_(False))

@@ -77,9 +77,7 @@ def upgrade() -> None:
         sa.Column("deleted", sa.Boolean(), nullable=False),
         sa.Column("created_at", TZ, nullable=False),
     )
-    op.create_index(
-        "ix_chat_messages_game_channel", "chat_messages", ["game_id", "channel", "id"]
-    )
+    op.create_index("ix_chat_messages_game_channel", "chat_messages", ["game_id", "channel", "id"])
     op.create_table(
         "relations",
         sa.Column("account_id", sa.Integer(), sa.ForeignKey("accounts.id"), primary_key=True),
@@ -89,9 +87,7 @@ def upgrade() -> None:
     op.create_table(
         "reports",
         sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),
-        sa.Column(
-            "message_id", sa.Integer(), sa.ForeignKey("chat_messages.id"), nullable=False
-        ),
+        sa.Column("message_id", sa.Integer(), sa.ForeignKey("chat_messages.id"), nullable=False),
         sa.Column("reporter_id", sa.Integer(), sa.ForeignKey("accounts.id"), nullable=True),
         sa.Column("created_at", TZ, nullable=False),
     )

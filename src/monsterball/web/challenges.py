@@ -1,0 +1,402 @@
+"""Open challenges and quick pairing (docs/web.md, "Challenges"), and the lobby's socket.
+
+A challenge is posted by an account and listed in every lobby until someone accepts it,
+its poster withdraws it, or it expires. Accepting starts an online game at once: colours are
+drawn with ``secrets`` unless the poster chose a seat, and each account's chair is bound to it
+(its session acts there; no link needed). An anonymous player may accept an unrated challenge
+and gets a seat link; rated ones need accounts on both sides. Quick pairing is a challenge
+that is not listed: the next player asking for the same game, clock and rating mode, of close
+rating, is matched with it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import secrets
+from typing import Annotated, Any, Literal
+
+import anyio
+from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
+
+from monsterball.core.errors import MonsterballError
+from monsterball.games import get_game
+from monsterball.web.accounts import Social, account_of, address, require, session_of, social
+from monsterball.web.live import Rejected
+from monsterball.web.lobby import LobbyWatcher
+from monsterball.web.people import Account, ChallengeRow, aware, now
+from monsterball.web.rooms import Room, Rooms
+from monsterball.web.security import SocketCounter, origin_allowed
+
+CHALLENGE_TTL = dt.timedelta(minutes=30)
+QUICK_TTL = dt.timedelta(minutes=5)
+OPEN_PER_ACCOUNT = 5
+DEFAULT_RATING = 1500.0
+# Quick pairing matches ratings this close, and the window widens as a player waits.
+PAIR_WINDOW, PAIR_WIDENS_PER_SECOND, PAIR_WINDOW_MAX = 200.0, 10.0, 1000.0
+router = APIRouter()
+
+
+def rating_of(account: int, game: str) -> float:
+    """The account's rating in ``game`` (the hook the ratings replace: 1500 for everyone
+    until they are merged)."""
+    return DEFAULT_RATING
+
+
+class Realtime(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["realtime"]
+    minutes: int = Field(ge=1, le=180)
+    increment: int = Field(ge=0, le=60)  # seconds added after each move
+
+
+class Correspondence(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["correspondence"]
+    days: int = Field(ge=1, le=14)  # per move
+
+
+Clock = Annotated[Realtime | Correspondence, Field(discriminator="kind")]
+OptionValue = (
+    bool
+    | Annotated[int, Field(ge=-(2**53), le=2**53)]
+    | float
+    | Annotated[str, Field(max_length=400)]
+    | None
+)
+
+
+class NewChallenge(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field(max_length=40)
+    preset: str | None = Field(default=None, max_length=40)
+    options: dict[Annotated[str, Field(max_length=64)], OptionValue] = Field(
+        default_factory=dict, max_length=64
+    )
+    clock: Clock | None = None
+    rated: StrictBool = False
+    seat: str | None = Field(default=None, max_length=16)  # the poster's seat; None: random
+
+
+class Pairing(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field(max_length=40)
+    clock: Clock | None = None
+    rated: StrictBool = False
+
+
+def rooms_of(request: Request) -> Rooms:
+    rooms: Rooms = request.app.state.rooms
+    return rooms
+
+
+def check_game(game: str, preset: str | None, options: dict[str, Any], seat: str | None) -> None:
+    try:
+        spec = get_game(game)
+        spec.options(preset, **options)
+    except MonsterballError as exc:
+        raise Rejected("bad-request", str(exc)) from None
+    if seat is not None and seat not in spec.seat_names:
+        raise Rejected(
+            "bad-request", f"no seat '{seat}' in {spec.id} ({', '.join(spec.seat_names)})"
+        )
+
+
+def shown(row: ChallengeRow, names: dict[int, str]) -> dict[str, Any]:
+    return {
+        "id": row.id,
+        "by": names.get(row.account_id, "?"),
+        "game": row.game,
+        "title": get_game(row.game).title,
+        "preset": row.preset,
+        "options": row.options,
+        "clock": row.clock,
+        "rated": row.rated,
+        "seat": row.seat,
+        "rating": rating_of(row.account_id, row.game),
+        "expires": aware(row.expires_at).isoformat(),
+    }
+
+
+async def announce(own: Social) -> None:
+    """Tell every lobby that the challenge list changed (each page asks for its own view)."""
+    await own.hub.broadcast({"type": "challenges"})
+
+
+async def start_game(
+    request: Request, own: Social, row: ChallengeRow, taker: Account | None
+) -> tuple[Room, dict[str, Any]]:
+    """Start the game of an accepted challenge; the taker's chair as handed out (with a seat
+    link only when the taker has no account)."""
+    spec = get_game(row.game)
+    # The lead's merge passes row.clock and row.rated on to the room here.
+    room = await rooms_of(request).create(
+        game=row.game,
+        preset=row.preset,
+        options=row.options,
+        mode="online",
+        coaches=spec.num_seats,
+        bots={},
+        seed=None,
+    )
+    handed = room.hand_out()
+    poster_seat = spec.seat_names.index(row.seat) if row.seat else secrets.randbelow(spec.num_seats)
+    seats: dict[str, int] = {}
+    taker_chair = None
+    for chair in room.live.chairs:
+        if chair.seat == poster_seat:
+            chair.account = row.account_id
+        elif taker_chair is None:
+            taker_chair = chair
+            chair.account = taker.id if taker else None
+        if chair.account is not None:
+            seats[chair.name] = chair.account
+    chairs = [c.to_dict() for c in room.live.chairs]
+    await anyio.to_thread.run_sync(own.people.bind_seats, room.live.id, chairs, seats)
+    await anyio.to_thread.run_sync(own.people.set_challenge_game, row.id, room.live.id)
+    assert taker_chair is not None
+    mine = next(c for c in handed["chairs"] if c["name"] == taker_chair.name)
+    url = f"/play/{room.live.id}" if taker else mine["url"]
+    answer = {
+        "challenge": row.id,
+        "id": room.live.id,
+        "seat": taker_chair.name,
+        "url": url,
+        "token": None if taker else mine["token"],
+    }
+    started = {"type": "started", "challenge": row.id, "id": room.live.id}
+    await own.hub.tell(row.account_id, {**started, "url": f"/play/{room.live.id}"})
+    return room, answer
+
+
+async def take(
+    request: Request, own: Social, row: ChallengeRow, taker: Account | None
+) -> dict[str, Any]:
+    if taker is not None and taker.id == row.account_id:
+        raise Rejected("bad-request", "you cannot accept your own challenge")
+    if row.rated and taker is None:
+        raise Rejected("login-required", "rated challenges need accounts on both sides: log in")
+    if taker is not None:
+        blocked = await anyio.to_thread.run_sync(
+            own.people.blocked_by_any, {row.account_id}, taker.id
+        )
+        if blocked:
+            raise Rejected("blocked", "this player does not take challenges from you")
+    closed = await anyio.to_thread.run_sync(own.people.close_challenge, row.id, "accepted")
+    if not closed:
+        raise Rejected("gone", "that challenge was taken, withdrawn or has expired")
+    _, answer = await start_game(request, own, row, taker)
+    await announce(own)
+    return answer
+
+
+@router.post("/api/challenges", status_code=201)
+async def post_challenge(body: NewChallenge, request: Request) -> dict[str, Any]:
+    account = await require(request)
+    own = social(request)
+    check_game(body.game, body.preset, body.options, body.seat)
+    mine = [
+        c
+        for c in await anyio.to_thread.run_sync(own.people.open_challenges)
+        if c.account_id == account.id
+    ]
+    if len(mine) >= OPEN_PER_ACCOUNT:
+        raise Rejected(
+            "too-many", f"you have {len(mine)} open challenges (at most {OPEN_PER_ACCOUNT})"
+        )
+    row = ChallengeRow(
+        id=secrets.token_hex(8),
+        account_id=account.id,
+        game=get_game(body.game).id,
+        preset=body.preset,
+        options=dict(body.options),
+        clock=body.clock.model_dump() if body.clock else None,
+        rated=body.rated,
+        seat=body.seat,
+        quick=False,
+        status="open",
+        expires_at=now() + CHALLENGE_TTL,
+    )
+    await anyio.to_thread.run_sync(own.people.add_challenge, row)
+    await announce(own)
+    return shown(row, {account.id: account.name})
+
+
+@router.get("/api/challenges")
+async def list_challenges(request: Request) -> dict[str, Any]:
+    own = social(request)
+    viewer = await account_of(request, write=False)
+    if await anyio.to_thread.run_sync(own.people.expire_challenges):
+        await announce(own)
+    rows = await anyio.to_thread.run_sync(own.people.open_challenges)
+    if viewer is not None:  # those who block the viewer do not show their challenges to it
+        blockers = {
+            r.account_id
+            for r in rows
+            if await anyio.to_thread.run_sync(own.people.blocked_by_any, {r.account_id}, viewer.id)
+        }
+        rows = [r for r in rows if r.account_id not in blockers]
+    names = await anyio.to_thread.run_sync(own.people.names, {r.account_id for r in rows})
+    return {
+        "challenges": [
+            {**shown(r, names), "mine": viewer is not None and viewer.id == r.account_id}
+            for r in rows
+        ]
+    }
+
+
+@router.post("/api/challenges/{challenge_id}/accept", status_code=201)
+async def accept(challenge_id: str, request: Request) -> dict[str, Any]:
+    own = social(request)
+    taker = await account_of(request, write=True)
+    if taker is None:
+        # An anonymous taker: counted like a new game from its address.
+        request.app.state.limits.new_game(address(request))
+    row = await anyio.to_thread.run_sync(own.people.challenge, challenge_id[:32])
+    if row is None or row.quick:
+        raise Rejected("not-found", f"no challenge '{challenge_id[:32]}'")
+    if row.status == "open" and aware(row.expires_at) <= now():
+        await anyio.to_thread.run_sync(own.people.close_challenge, row.id, "expired")
+        await announce(own)
+        raise Rejected("gone", "that challenge has expired")
+    if row.status != "open":
+        raise Rejected("gone", f"that challenge was {row.status}")
+    return await take(request, own, row, taker)
+
+
+@router.delete("/api/challenges/{challenge_id}")
+async def withdraw(challenge_id: str, request: Request) -> dict[str, Any]:
+    account = await require(request)
+    own = social(request)
+    row = await anyio.to_thread.run_sync(own.people.challenge, challenge_id[:32])
+    if row is None or row.account_id != account.id:
+        raise Rejected("not-found", f"you have no challenge '{challenge_id[:32]}'")
+    if not await anyio.to_thread.run_sync(own.people.close_challenge, row.id, "withdrawn"):
+        raise Rejected("gone", f"that challenge was {row.status} already")
+    await announce(own)
+    return {"id": row.id, "status": "withdrawn"}
+
+
+# -- quick pairing -----------------------------------------------------------------------
+
+PAIRING_LOCK = "pairing_lock"
+
+
+def pairing_lock(request: Request) -> asyncio.Lock:
+    lock: asyncio.Lock | None = getattr(request.app.state, PAIRING_LOCK, None)
+    if lock is None:
+        lock = asyncio.Lock()
+        setattr(request.app.state, PAIRING_LOCK, lock)
+    return lock
+
+
+def window(waiting: ChallengeRow) -> float:
+    waited = (now() - aware(waiting.created_at)).total_seconds()
+    return min(PAIR_WINDOW + PAIR_WIDENS_PER_SECOND * max(0.0, waited), PAIR_WINDOW_MAX)
+
+
+@router.post("/api/pairing")
+async def quick_pair(body: Pairing, request: Request) -> dict[str, Any]:
+    """Match with the closest-rated player waiting for the same game, clock and rating
+    mode, or wait (the lobby's socket says ``started`` when someone comes)."""
+    account = await require(request)
+    own = social(request)
+    check_game(body.game, None, {}, None)
+    game = get_game(body.game).id
+    clock = body.clock.model_dump() if body.clock else None
+    mine = rating_of(account.id, game)
+    async with pairing_lock(request):
+        waiting = await anyio.to_thread.run_sync(lambda: own.people.open_challenges(quick=True))
+        for row in waiting:
+            if row.account_id == account.id:  # asking again: the old entry is replaced
+                await anyio.to_thread.run_sync(own.people.close_challenge, row.id, "withdrawn")
+        candidates = []
+        for row in waiting:
+            if (
+                row.account_id == account.id
+                or row.game != game
+                or row.clock != clock
+                or row.rated != body.rated
+            ):
+                continue
+            gap = abs(rating_of(row.account_id, game) - mine)
+            if gap > window(row):
+                continue
+            blocked = await anyio.to_thread.run_sync(
+                own.people.blocked_by_any, {row.account_id}, account.id
+            ) or await anyio.to_thread.run_sync(
+                own.people.blocked_by_any, {account.id}, row.account_id
+            )
+            if not blocked:
+                candidates.append((gap, aware(row.created_at), row))
+        for _, _, row in sorted(candidates, key=lambda c: (c[0], c[1])):
+            if await anyio.to_thread.run_sync(own.people.close_challenge, row.id, "accepted"):
+                _, answer = await start_game(request, own, row, account)
+                return {"status": "started", **answer}
+        row = ChallengeRow(
+            id=secrets.token_hex(8),
+            account_id=account.id,
+            game=game,
+            preset=None,
+            options={},
+            clock=clock,
+            rated=body.rated,
+            seat=None,
+            quick=True,
+            status="open",
+            expires_at=now() + QUICK_TTL,
+        )
+        await anyio.to_thread.run_sync(own.people.add_challenge, row)
+    return {"status": "waiting", "challenge": row.id, "expires": aware(row.expires_at).isoformat()}
+
+
+@router.delete("/api/pairing")
+async def stop_pairing(request: Request) -> dict[str, Any]:
+    account = await require(request)
+    own = social(request)
+    waiting = await anyio.to_thread.run_sync(lambda: own.people.open_challenges(quick=True))
+    stopped = 0
+    for row in waiting:
+        if row.account_id == account.id:
+            stopped += await anyio.to_thread.run_sync(
+                own.people.close_challenge, row.id, "withdrawn"
+            )
+    return {"stopped": stopped}
+
+
+# -- the lobby's socket ------------------------------------------------------------------
+
+
+@router.websocket("/ws-lobby")
+async def lobby_socket(websocket: WebSocket) -> None:
+    own = social(websocket)
+    if not origin_allowed(websocket.scope["headers"], own.limits.allowed_origins):
+        await websocket.close(code=1008)
+        return
+    counter: SocketCounter | None = getattr(websocket.app.state, "lobby_sockets", None)
+    if counter is None:
+        counter = websocket.app.state.lobby_sockets = SocketCounter(own.limits.sockets_per_address)
+    client = address(websocket)
+    if not counter.enter(client):
+        await websocket.close(code=1008)
+        return
+    try:
+        session = await session_of(websocket)
+        await websocket.accept()
+        watcher = LobbyWatcher(session.account.id if session else None, websocket.send_json)
+        own.hub.join(watcher)
+        try:
+            await websocket.send_json({"type": "challenges"})
+            while True:
+                received = await websocket.receive()
+                if received["type"] == "websocket.disconnect":
+                    break
+                if received.get("text") == '{"type":"ping"}':
+                    await websocket.send_json({"type": "pong"})
+        except WebSocketDisconnect:
+            pass
+        finally:
+            own.hub.leave(watcher)
+    finally:
+        counter.leave(client)
