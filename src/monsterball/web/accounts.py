@@ -47,7 +47,7 @@ COMMON_PASSWORDS = {
 }
 # argon2-cffi's defaults (RFC 9106's second recommended option: Argon2id, 3 passes, 64 MiB);
 # the tests lower them to keep a sign-up cheap.
-HASH_PARAMS: dict[str, int] = {}
+HASH_PARAMS: dict[str, Any] = {}
 router = APIRouter()
 
 

@@ -24,6 +24,7 @@ from monsterball.core.game import CHANCE
 from monsterball.games import all_games, get_game
 from monsterball.heuristic import heuristic_for
 from monsterball.rules_text import rules_document
+from monsterball.web.accounts import seat_account
 from monsterball.web.live import Rejected
 from monsterball.web.rooms import Replay, Rooms
 from monsterball.web.security import MAX_TOKEN, GameId, seat_token
@@ -223,12 +224,12 @@ def install(
 
     @app.get("/api/games/{game_id}/moves")
     async def moves(
-        game_id: GameId, token: Annotated[str | None, Depends(seat_token)]
+        game_id: GameId, token: Annotated[str | None, Depends(seat_token)], request: Request
     ) -> dict[str, Any]:
         """Every move so far, as the seat of the token (``Seat-Token`` or ``?token=``) may
         see it (spectators: public); the n-th entry leads to step n of the replay API."""
         room = await rooms.get(game_id)
-        chair = room.live.chair_for(token)
+        chair = room.live.chair_for(token, None if token else await seat_account(request))
         history = await rooms.history(game_id)
         seat = chair.seat if chair else None
         return {"moves": [e.for_seat(seat) for e in history.live.log]}
@@ -262,14 +263,14 @@ def install(
 
     @app.get("/api/games/{game_id}/outcomes")
     async def outcomes(
-        game_id: GameId, token: Annotated[str | None, Depends(seat_token)]
+        game_id: GameId, token: Annotated[str | None, Depends(seat_token)], request: Request
     ) -> dict[str, Any]:
         """Monsters of the Midway: the odds of the decisions the token's chair may take now
         (tackle, block, pass, field goal, kick ...), from the tables the engine rolls on; none
         without a token."""
         room = await rooms.get(game_id)
         live = room.live
-        chair = live.chair_for(token)
+        chair = live.chair_for(token, None if token else await seat_account(request))
         if live.spec.id != "midway" or not live.may_act(chair):
             return {"ply": live.state.ply, "decisions": []}
         state = live.state.clone()  # the room may move on while this is computed
