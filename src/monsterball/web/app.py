@@ -24,7 +24,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from monsterball.core.record import record_to_string
 from monsterball.games import all_games
-from monsterball.web import accounts, challenges, chat
+from monsterball.web import accounts, challenges, chat, players
 from monsterball.web.limits import ClientLimits, Limits
 from monsterball.web.live import BOT_LEVELS, MODES, Rejected
 from monsterball.web.rooms import Room, Rooms, Watcher
@@ -211,6 +211,7 @@ def create_app(
     app.include_router(accounts.router)
     app.include_router(challenges.router)
     app.include_router(chat.router)
+    app.include_router(players.router)
 
     def admit_new_game(request: Request) -> str:
         """Counts a new game against its address's limit (429 past it); the address."""
