@@ -4,6 +4,7 @@
 import { drawBoard } from "./board.js";
 import { playPage } from "./play.js";
 import { replayPage, rulesPage } from "./replay.js";
+import { accountCorner, lobbySocial, playerPage, whoAmI } from "./social.js";
 import { api, copyButton, el, errorPage } from "./util.js";
 
 const main = document.getElementById("main");
@@ -37,7 +38,7 @@ function gamesTable(rows, link, label, mine, titles) {
           [" · ", el("a", { href: c.url, "data-testid": `resume-${g.id}-${c.name}` }, `resume as ${c.name}`)]))))));
 }
 
-async function lobby() {
+async function lobby(me) {
   where.textContent = "new game";
   connection.textContent = "";
   const [catalog, boards] = await Promise.all([api("/api/catalog"), api("/api/ui/boards").catch(() => ({}))]);
@@ -149,16 +150,20 @@ async function lobby() {
   };
 
   const mine = remembered();
-  const [playing, finished] = await Promise.all([
-    api("/api/games?status=playing&limit=20"), api("/api/games?status=finished&limit=30")]);
-  main.replaceChildren(el("div", { class: "lobby" }, form, el("div", { class: "tables" },
+  const [playing, finished, social] = await Promise.all([
+    api("/api/games?status=playing&limit=20"), api("/api/games?status=finished&limit=30"),
+    lobbySocial(me, catalog, titles)]);
+  main.replaceChildren(el("div", { class: "lobby" }, form, el("div", { class: "tables" }, social,
     el("h2", {}, "Being played"), gamesTable(playing.games, (g) => `/play/${g.id}`, "watch", mine, titles),
     el("h2", {}, "Finished — replays"), gamesTable(finished.games, (g) => `/replay/${g.id}`, "replay", mine, titles))));
 }
 
 const path = location.pathname.split("/").filter(Boolean);
 const failed = (error) => errorPage(main, "Something went wrong", error.message);
+const me = whoAmI();
+me.then(accountCorner);
 if (path[0] === "play" && path[1]) playPage(main, where, connection, path[1]);
 else if (path[0] === "replay" && path[1]) replayPage(main, where, path[1]).catch(failed);
 else if (path[0] === "rules" && path[1]) rulesPage(main, where, path[1]).catch(failed);
-else lobby().catch(failed);
+else if (path[0] === "players" && path[1]) playerPage(main, where, decodeURIComponent(path[1])).catch(failed);
+else me.then(lobby).catch(failed);

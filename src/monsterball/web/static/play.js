@@ -1,5 +1,6 @@
 // The game page: a seat's (or a spectator's) live view over a WebSocket.
 import { animate, die, drawBoard, flightIn, legend } from "./board.js";
+import { chatPanel, whoAmI } from "./social.js";
 import { api, copyButton, el, errorPage, seatToken } from "./util.js";
 
 const CELLS = /\b[a-z]\d{1,2}\b/g;
@@ -123,6 +124,7 @@ export function playPage(main, where, connection, gameId) {
         seated = true;
         receive(message);
       }
+      else if (message.type === "chat") { if (chat) chat.receive(message); }
       else if (message.type === "error") {
         if (message.error === "bad-token" || message.error === "not-found") {
           fail(message.error === "not-found" ? "No such game" : "This seat link is not valid", message.message);
@@ -475,6 +477,12 @@ export function playPage(main, where, connection, gameId) {
   }
 
   main.replaceChildren(el("p", { "data-testid": "connecting" }, "Connecting…"));
+  // The chat lives beside the page (below it), so redrawing the game keeps what is typed.
+  let chat = null;
+  whoAmI().then((me) => {
+    chat = chatPanel(gameId, token, me);
+    main.after(el("div", { class: "chat-dock" }, chat.node));
+  });
   connect();
   setTimeout(pollPresence, 300);
   loadMoves();

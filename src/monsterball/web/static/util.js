@@ -33,6 +33,13 @@ export function seatToken() {
   return new URLSearchParams(location.hash.slice(1)).get("token");
 }
 
+// The session's CSRF token (a cookie this site's pages can read, another site's cannot),
+// sent back on every call: the server wants it on writes made with the session cookie.
+export function csrfHeader() {
+  const found = document.cookie.split("; ").find((c) => c.startsWith("mb_csrf="));
+  return found ? { "x-csrf-token": decodeURIComponent(found.slice(8)) } : {};
+}
+
 // An API call; a refusal becomes an Error carrying the server's one-line message (a 429
 // says how long to wait). `token`: sent as the Seat-Token header.
 export async function api(path, options = {}) {
@@ -41,7 +48,7 @@ export async function api(path, options = {}) {
   try {
     response = await fetch(path, {
       ...rest,
-      headers: { "content-type": "application/json", ...(token ? { "seat-token": token } : {}) },
+      headers: { "content-type": "application/json", ...(token ? { "seat-token": token } : {}), ...csrfHeader() },
       body: options.body ? JSON.stringify(options.body) : undefined,
     });
   } catch {
