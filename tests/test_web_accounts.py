@@ -301,3 +301,30 @@ def test_anonymous_play_by_link_is_unchanged(app):
             403,
             "spectator",
         )
+
+
+def test_a_logged_in_player_keeps_a_seat_link_in_the_account(alice, bob):
+    created = alice.post("/api/games", json={"game": "midway", "mode": "online"}).json()
+    gid = created["id"]
+    tokens = {c["name"]: c["token"] for c in created["chairs"]}
+    assert alice.get(f"/api/games/{gid}").json()["you"] is None  # not bound yet
+    no_csrf = TestClient(alice.app, cookies=alice.cookies)
+    refused = no_csrf.post(f"/api/games/{gid}/claim", json={"token": tokens["A"]})
+    one_line_error(refused, 403, "csrf")
+    claimed = alice.post(f"/api/games/{gid}/claim", json={"token": tokens["A"]})
+    assert claimed.json() == {"id": gid, "seat": "A"}
+    assert alice.get(f"/api/games/{gid}").json()["you"] == "A"  # no link needed now
+    second = alice.post(f"/api/games/{gid}/claim", json={"token": tokens["B"]})
+    assert "another chair" in one_line_error(second, 403, "wrong-seat")
+    taken = bob.post(f"/api/games/{gid}/claim", json={"token": tokens["A"]})
+    assert "another player's seat" in one_line_error(taken, 403, "wrong-seat")
+    assert bob.post(f"/api/games/{gid}/claim", json={"token": tokens["B"]}).status_code == 200
+    assert [g["id"] for g in bob.get("/api/my/games").json()["games"]] == [gid]
+    # The seat links still work, for anyone who has them.
+    anonymous = TestClient(alice.app)
+    seen = anonymous.get(f"/api/games/{gid}", headers={"seat-token": tokens["B"]}).json()
+    assert seen["you"] == "B"
+    hotseat = alice.post("/api/games", json={"game": "midway", "mode": "hotseat"}).json()
+    token = hotseat["chairs"][0]["token"]
+    refused = alice.post(f"/api/games/{hotseat['id']}/claim", json={"token": token})
+    assert "hot-seat" in one_line_error(refused, 400, "bad-request")

@@ -27,7 +27,8 @@ from monsterball.web.limits import ClientLimits, Limits, RateLimiter
 from monsterball.web.live import Rejected
 from monsterball.web.lobby import Hub
 from monsterball.web.people import SESSION_DAYS, Account, NameTaken, People, Session, digest
-from monsterball.web.security import origin_allowed
+from monsterball.web.rooms import Rooms
+from monsterball.web.security import MAX_TOKEN, GameId, origin_allowed
 
 SESSION_COOKIE = "mb_session"
 CSRF_COOKIE = "mb_csrf"
@@ -64,6 +65,7 @@ class Social:
     limits: Limits
     hasher: PasswordHasher = field(default_factory=lambda: new_hasher())
     hub: Hub = field(default_factory=Hub)
+    swept: float = float("-inf")  # when expired challenges were last marked
 
     def __post_init__(self) -> None:
         per_min = self.limits.logins_per_minute
@@ -277,3 +279,41 @@ async def my_games(request: Request) -> dict[str, Any]:
             for row, seat in rows
         ]
     }
+
+
+class Claim(BaseModel):
+    token: str = Field(max_length=MAX_TOKEN)
+
+
+@router.post("/api/games/{game_id}/claim")
+async def claim_seat(game_id: GameId, body: Claim, request: Request) -> dict[str, Any]:
+    """Bind the chair of a seat link to the logged-in account, so its session resumes the seat
+    without the link (the play page asks this when a logged-in player opens a seat link).
+    Not in hot-seat games (one screen plays every chair), not a chair another account holds,
+    and one chair per account and game."""
+    account = await require(request)
+    rooms: Rooms = request.app.state.rooms
+    room = await rooms.get(game_id)
+    live = room.live
+    chair = live.chair_for(body.token)
+    if chair is None:
+        raise Rejected("bad-token", "a claim needs the seat's token")
+    if live.is_hotseat():
+        raise Rejected("bad-request", "hot-seat games are played on one screen: nothing to keep")
+    if chair.account == account.id:
+        return {"id": game_id, "seat": chair.name}
+    if chair.account is not None:
+        raise Rejected("wrong-seat", f"{chair.name} is already another player's seat")
+    if any(c.account == account.id for c in live.chairs):
+        raise Rejected("wrong-seat", "you already sit in another chair of this game")
+    async with room.lock:
+        chair.account = account.id
+        chairs = [c.to_dict() for c in live.chairs]
+        try:
+            await anyio.to_thread.run_sync(
+                social(request).people.bind_seats, game_id, chairs, {chair.name: account.id}
+            )
+        except Exception:
+            chair.account = None
+            raise
+    return {"id": game_id, "seat": chair.name}

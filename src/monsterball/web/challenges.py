@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import secrets
+import time
 from typing import Annotated, Any, Literal
 
 import anyio
@@ -32,6 +33,7 @@ from monsterball.web.security import SocketCounter, origin_allowed
 CHALLENGE_TTL = dt.timedelta(minutes=30)
 QUICK_TTL = dt.timedelta(minutes=5)
 OPEN_PER_ACCOUNT = 5
+EXPIRY_SWEEP = 30.0  # seconds
 DEFAULT_RATING = 1500.0
 # Quick pairing matches ratings this close, and the window widens as a player waits.
 PAIR_WINDOW, PAIR_WIDENS_PER_SECOND, PAIR_WINDOW_MAX = 200.0, 10.0, 1000.0
@@ -227,15 +229,16 @@ async def post_challenge(body: NewChallenge, request: Request) -> dict[str, Any]
 async def list_challenges(request: Request) -> dict[str, Any]:
     own = social(request)
     viewer = await account_of(request, write=False)
-    if await anyio.to_thread.run_sync(own.people.expire_challenges):
-        await announce(own)
+    # Expired rows are left out of every list at once; marking them (a write) and telling
+    # the lobbies is done at most every EXPIRY_SWEEP seconds.
+    moment = time.monotonic()
+    if moment - own.swept >= EXPIRY_SWEEP:
+        own.swept = moment
+        if await anyio.to_thread.run_sync(own.people.expire_challenges):
+            await announce(own)
     rows = await anyio.to_thread.run_sync(own.people.open_challenges)
     if viewer is not None:  # those who block the viewer do not show their challenges to it
-        blockers = {
-            r.account_id
-            for r in rows
-            if await anyio.to_thread.run_sync(own.people.blocked_by_any, {r.account_id}, viewer.id)
-        }
+        blockers = await anyio.to_thread.run_sync(own.people.blockers_of, viewer.id)
         rows = [r for r in rows if r.account_id not in blockers]
     names = await anyio.to_thread.run_sync(own.people.names, {r.account_id for r in rows})
     return {

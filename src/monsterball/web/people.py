@@ -367,6 +367,17 @@ class People:
                 )
             )
 
+    def blockers_of(self, account_id: int) -> set[int]:
+        """The accounts that block ``account_id``."""
+        with self.store.reading() as session:
+            return set(
+                session.scalars(
+                    select(RelationRow.account_id).where(
+                        RelationRow.other_id == account_id, RelationRow.kind == "block"
+                    )
+                )
+            )
+
     def blocked_by_any(self, blockers: set[int], other_id: int) -> bool:
         """One of ``blockers`` blocks ``other_id``."""
         if not blockers:

@@ -480,6 +480,8 @@ export function playPage(main, where, connection, gameId) {
   // The chat lives beside the page (below it), so redrawing the game keeps what is typed.
   let chat = null;
   whoAmI().then((me) => {
+    // A logged-in player's seat is kept in the account: its session resumes it without the link.
+    if (me && token) api(`/api/games/${gameId}/claim`, { method: "POST", body: { token } }).catch(() => {});
     chat = chatPanel(gameId, token, me);
     main.after(el("div", { class: "chat-dock" }, chat.node));
   });
