@@ -198,6 +198,8 @@ async def post_challenge(body: NewChallenge, request: Request) -> dict[str, Any]
     account = await require(request)
     own = social(request)
     check_game(body.game, body.preset, body.options, body.seat)
+    # Each post is told to every lobby: it counts like a new game from this address.
+    request.app.state.limits.new_game(address(request))
     mine = [
         c
         for c in await anyio.to_thread.run_sync(own.people.open_challenges)
@@ -306,6 +308,7 @@ async def quick_pair(body: Pairing, request: Request) -> dict[str, Any]:
     account = await require(request)
     own = social(request)
     check_game(body.game, None, {}, None)
+    request.app.state.limits.new_game(address(request))
     game = get_game(body.game).id
     clock = body.clock.model_dump() if body.clock else None
     mine = rating_of(account.id, game)
