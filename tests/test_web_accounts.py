@@ -8,6 +8,7 @@ import datetime as dt
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from monsterball.web import accounts, challenges
 from web_helpers import CHEAP_HASHING, app_at, first_move
@@ -328,3 +329,18 @@ def test_a_logged_in_player_keeps_a_seat_link_in_the_account(alice, bob):
     token = hotseat["chairs"][0]["token"]
     refused = alice.post(f"/api/games/{hotseat['id']}/claim", json={"token": token})
     assert "hot-seat" in one_line_error(refused, 400, "bad-request")
+
+
+def test_every_lobby_hears_when_the_challenge_list_changes(alice, bob):
+    with bob.websocket_connect("/ws-lobby") as lobby:
+        assert lobby.receive_json() == {"type": "challenges"}  # the greeting
+        cid = alice.post("/api/challenges", json={"game": "midway"}).json()["id"]
+        assert lobby.receive_json() == {"type": "challenges"}
+        alice.delete(f"/api/challenges/{cid}")
+        assert lobby.receive_json() == {"type": "challenges"}
+        lobby.send_text('{"type":"ping"}')
+        assert lobby.receive_json() == {"type": "pong"}
+    elsewhere = TestClient(alice.app, headers={"origin": "https://evil.example"})
+    with pytest.raises(WebSocketDisconnect) as closed, elsewhere.websocket_connect("/ws-lobby"):
+        pass
+    assert closed.value.code == 1008

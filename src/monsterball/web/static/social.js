@@ -36,7 +36,7 @@ export function accountCorner(me) {
 function accountCard(me) {
   if (me) return null;
   const name = el("input", { name: "name", autocomplete: "username", "data-testid": "account-name", "aria-label": "name", placeholder: "name" });
-  const password = el("input", { name: "password", type: "password", autocomplete: "current-password", "data-testid": "account-password", "aria-label": "password", placeholder: "password (8+ characters)" });
+  const password = el("input", { name: "password", type: "password", autocomplete: "current-password", "data-testid": "account-password", "aria-label": "password", placeholder: "password", title: "8 to 128 characters" });
   const message = el("p", { class: "error", role: "alert", "data-testid": "account-error" });
   const send = (path) => async (event) => {
     event.preventDefault();
