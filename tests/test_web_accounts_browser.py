@@ -56,6 +56,9 @@ def test_two_strangers_sign_up_challenge_accept_play_and_chat(browser, base_url)
         page.wait_for_selector("[data-testid=turn]")
     assert ann.locator(".chairs .me").inner_text().startswith("A")
     assert ben.locator(".chairs .me").inner_text().startswith("B")
+    for page in (ann, ben):  # each chair shows who sits there
+        assert page.inner_text("[data-testid=player-A]") == "Ann"
+        assert page.inner_text("[data-testid=player-B]") == "Ben"
     pages = {"A": ann, "B": ben}
     rng = random.Random(5)
     moved = set()

@@ -32,6 +32,8 @@ def test_a_finished_game_shows_on_both_player_pages_with_replay_and_record(tmp_p
             },
         ).json()["id"]
         gid = bob.post(f"/api/challenges/{cid}/accept").json()["id"]
+        seated = alice.get(f"/api/games/{gid}/players").json()
+        assert seated == {"players": {"A": "Alice", "B": "Bob"}}
         during = alice.get("/api/players/alice").json()
         assert [(g["id"], g["status"], g["record"]) for g in during["games"]] == [
             (gid, "playing", None)

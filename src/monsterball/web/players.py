@@ -62,3 +62,13 @@ async def player(
             }
         )
     return {"name": account.name, "locked": account.locked, "games": games}
+
+
+@router.get("/api/games/{game_id}/players")
+async def seated_players(
+    game_id: Annotated[str, Path(max_length=64)], request: Request
+) -> dict[str, Any]:
+    """The accounts seated in a game's chairs: ``{players: {chair: name}}`` (anonymous chairs
+    and bots are left out)."""
+    seats = await anyio.to_thread.run_sync(social(request).people.seats_of_game, game_id)
+    return {"players": {chair: name for chair, (_, name) in seats.items()}}

@@ -83,6 +83,7 @@ export function playPage(main, where, connection, gameId) {
   let presence = null; // open sockets per chair (polled: who is at the table)
   let roster = null; // Midway: the draft chart and each drafted player's type
   let draftSort = { key: "points", down: false };
+  let seatedNames = {}; // chair -> the account seated there (docs/web.md, "Accounts")
 
   function setConnection(text, kind) {
     connection.textContent = text;
@@ -397,7 +398,9 @@ export function playPage(main, where, connection, gameId) {
         mine ? `Your move (${state.to_act}): ${state.prompt}` : `${state.to_act || "…"} to act: ${state.prompt}`);
     const chairs = el("div", { class: "chairs" }, state.chairs.map((c) =>
       el("span", { class: [c.name === state.to_act ? "acting" : "", c.name === state.you ? "me" : ""].join(" ") },
-        `${c.name}${c.kind === "bot" ? ` (bot: ${c.bot})` : ""}${c.name === state.you && state.game.mode !== "hotseat" ? " · you" : ""}`,
+        `${c.name}${c.kind === "bot" ? ` (bot: ${c.bot})` : ""}`,
+        seatedNames[c.name] ? [" · ", el("a", { href: `/players/${encodeURIComponent(seatedNames[c.name])}`, "data-testid": `player-${c.name}` }, seatedNames[c.name])] : null,
+        c.name === state.you && state.game.mode !== "hotseat" ? " · you" : "",
         presence && c.kind === "human" && state.game.mode !== "hotseat" ? el("span", { class: `presence ${presence.chairs[c.name] ? "on" : "off"}`, "data-testid": `presence-${c.name}`,
           title: presence.chairs[c.name] ? "connected" : "not connected" }, presence.chairs[c.name] ? " ● here" : " ○ away") : null)),
       presence && presence.spectators ? el("span", { class: "muted" }, ` ${presence.spectators} watching`) : null);
@@ -481,7 +484,8 @@ export function playPage(main, where, connection, gameId) {
   let chat = null;
   whoAmI().then((me) => {
     // A logged-in player's seat is kept in the account: its session resumes it without the link.
-    if (me && token) api(`/api/games/${gameId}/claim`, { method: "POST", body: { token } }).catch(() => {});
+    const claimed = me && token ? api(`/api/games/${gameId}/claim`, { method: "POST", body: { token } }).catch(() => {}) : Promise.resolve();
+    claimed.then(() => api(`/api/games/${gameId}/players`)).then((found) => { seatedNames = found.players; if (state) render(); }).catch(() => {});
     chat = chatPanel(gameId, token, me);
     main.after(el("div", { class: "chat-dock" }, chat.node));
   });
