@@ -4,14 +4,19 @@ and delete messages")."""
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
 from typer.testing import CliRunner
 
 from monsterball.cli import app as cli_app
 from monsterball.web import accounts
+from monsterball.web.app import create_app
 from test_web_accounts import PASSWORD, one_line_error, sign_up
-from web_helpers import CHEAP_HASHING, app_at
+from test_web_postgres import postgres_url  # noqa: F401  (the throw-away cluster fixture)
+from web_helpers import CHEAP_HASHING, NO_CLIENT_LIMITS, app_at
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 MARKUP = '<script>alert("x")</script><b onclick="boom()">bold</b> &amp; <img src=x onerror=1>'
@@ -191,3 +196,40 @@ def test_report_then_admin_reports_delete_message_lock_and_unlock(clients, db, a
     assert unknown.exit_code == 2 and unknown.output.strip() == "error: no account 'nobody'"
     nowhere = CliRunner().invoke(cli_app, ["admin", "reports", "--db", "sqlite:///nowhere.db"])
     assert nowhere.exit_code == 2 and "no such SQLite database" in nowhere.output
+
+
+def test_accounts_challenges_chat_and_reports_on_postgresql(postgres_url, monkeypatch):  # noqa: F811
+    """The people tables' queries on PostgreSQL (the rest of these tests run on SQLite)."""
+    monkeypatch.setattr(accounts, "HASH_PARAMS", CHEAP_HASHING)
+    name = f"t{uuid.uuid4().hex[:12]}"
+    engine = create_engine(postgres_url, isolation_level="AUTOCOMMIT")
+    with engine.connect() as connection:
+        connection.execute(text(f"CREATE DATABASE {name}"))
+    engine.dispose()
+    url = postgres_url.rsplit("/", 1)[0] + f"/{name}"
+    with TestClient(create_app(url, limits=NO_CLIENT_LIMITS)) as alice:
+        sign_up(alice, "Alice")
+        bob = TestClient(alice.app)
+        sign_up(bob, "Bob")
+        one_line_error(
+            bob.post("/api/accounts", json={"name": "ALICE", "password": PASSWORD}), 409, "taken"
+        )
+        gid = challenge_game(alice, bob)
+        assert {
+            alice.get(f"/api/games/{gid}").json()["you"],
+            bob.get(f"/api/games/{gid}").json()["you"],
+        } == {"A", "B"}
+        said = bob.post(f"/api/games/{gid}/chat", json={"text": MARKUP}).json()
+        assert [m["text"] for m in alice.get(f"/api/games/{gid}/chat").json()["messages"]] == [
+            MARKUP
+        ]
+        alice.post("/api/relations", json={"name": "Bob", "kind": "mute"})
+        assert alice.get(f"/api/games/{gid}/chat").json()["messages"] == []
+        alice.post(f"/api/chat/{said['id']}/report")
+        (report,) = alice.app.state.social.people.reports()
+        assert report[1].text == MARKUP and report[2] == 1
+        assert [g["id"] for g in bob.get("/api/players/alice").json()["games"]] == [gid]
+        assert bob.post("/api/pairing", json={"game": "midway"}).json()["status"] == "waiting"
+        assert alice.post("/api/pairing", json={"game": "midway"}).json()["status"] == "started"
+        alice.app.state.social.people.set_locked("bob", True)
+        assert bob.get("/api/session").json() == {"name": None}
