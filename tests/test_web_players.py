@@ -32,6 +32,8 @@ def test_a_finished_game_shows_on_both_player_pages_with_replay_and_record(tmp_p
             },
         ).json()["id"]
         gid = bob.post(f"/api/challenges/{cid}/accept").json()["id"]
+        started_by = app.state.social.people.challenge_of_game(gid)
+        assert started_by.id == cid and started_by.rated is False and started_by.clock is None
         seated = alice.get(f"/api/games/{gid}/players").json()
         assert seated == {"players": {"A": "Alice", "B": "Bob"}}
         during = alice.get("/api/players/alice").json()

@@ -328,6 +328,14 @@ class People:
         with self.store.reading() as session:
             return session.get(ChallengeRow, challenge_id)
 
+    def challenge_of_game(self, game_id: str) -> ChallengeRow | None:
+        """The accepted challenge (or quick pairing) that started a game: its ``rated`` and
+        ``clock`` (None: the game was not started from a challenge)."""
+        with self.store.reading() as session:
+            return session.scalars(
+                select(ChallengeRow).where(ChallengeRow.game_id == game_id)
+            ).first()
+
     def close_challenge(self, challenge_id: str, status: str, game_id: str | None = None) -> bool:
         """Move an open challenge to ``status``; False if it was no longer open (someone
         else took it first: only one acceptance can win)."""
