@@ -41,7 +41,9 @@ from test_web_postgres import postgres_url  # noqa: F401  (the throw-away cluste
 from web_helpers import NO_CLIENT_LIMITS, first_move
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-HEAD = "0003"
+HEAD = "0005_clocks_ratings"
+REVISIONS = 4  # 0001-0003 and HEAD; `db revision` numbers the next one REVISIONS + 1
+NEXT = f"{REVISIONS + 1:04d}"
 
 
 def old_schema(with_fair_dice_columns: bool) -> MetaData:
@@ -266,7 +268,7 @@ def test_db_commands_show_and_upgrade_and_write_nothing_when_the_models_match(
     monkeypatch.setattr(migrations, "HERE", copy)
     nothing = runner.invoke(cli_app, ["db", "revision", "-m", "nothing"])
     assert nothing.exit_code == 1 and "no migration written" in nothing.output
-    assert len(list((copy / "versions").glob("*.py"))) == int(HEAD)
+    assert len(list((copy / "versions").glob("*.py"))) == REVISIONS
 
 
 def documented_recipe() -> list[str]:
@@ -303,14 +305,14 @@ for line in sys.argv[2:]:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    written = copy / "versions" / "0004_games_a_note.py"
+    written = copy / "versions" / f"{NEXT}_games_a_note.py"
     assert f"wrote {written}" in done.stdout
     assert 'batch_op.add_column(sa.Column("note", sa.String(length=50), nullable=True))' in (
         written.read_text()
     )
     url = "sqlite:///monsterball.db"
-    assert f"{url}: at revision 0004 (was empty)" in done.stdout
-    assert f"{url}: at revision 0004; newest known: 0004" in done.stdout
+    assert f"{url}: at revision {NEXT} (was empty)" in done.stdout
+    assert f"{url}: at revision {NEXT}; newest known: {NEXT}" in done.stdout
     engine = create_engine(f"sqlite:///{tmp_path / 'monsterball.db'}")
     assert "note" in {c["name"] for c in inspect(engine).get_columns("games")}
     engine.dispose()
