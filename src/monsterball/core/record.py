@@ -216,9 +216,11 @@ class Recorder:
         self._close()
 
     def _close(self) -> None:
+        end = self.record.end
+        assert end is not None
         if self._reveal is not None:
-            self.record.end["dice_seed"] = str(self._reveal)
-        self._write(_dump({"end": self.record.end}))
+            end["dice_seed"] = str(self._reveal)
+        self._write(_dump({"end": end}))
 
 
 def _is_fresh(state: GameState) -> bool:

@@ -90,7 +90,7 @@ def _number(
     ok = type(value) in (int, float) and math.isfinite(value) and low <= value <= high
     if not ok:
         raise BadClock(f"clock.{key} must be a number from {low:g} to {high:g}, not {value!r}")
-    return float(value)  # type: ignore[arg-type]
+    return float(value)
 
 
 @dataclass(slots=True)

@@ -39,6 +39,8 @@ class Limits:
     # Origins (besides the server's own host) whose pages may open sockets, for a site served
     # under another name by a proxy: "https://games.example".
     allowed_origins: tuple[str, ...] = ()
+    # The shortest real-time clock a game may have (tests go lower to see flags fall fast).
+    min_clock_seconds: float = 30.0
 
 
 class Bucket:
