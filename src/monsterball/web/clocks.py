@@ -140,15 +140,18 @@ class Clock:
 
     # -- changing (each returns a new clock: the room stores it before keeping it) --------
 
-    def after_move(self, side: int, now_ms: int) -> Clock:
-        """The clock once ``side`` has made a move at ``now_ms``: its time is charged, the
-        increment added (correspondence: the next move's days given), and no clock runs
-        until ``run`` says whose decision is next."""
+    def after_move(self, side: int, now_ms: int, *, turn_over: bool) -> Clock:
+        """The clock once ``side`` has made a move at ``now_ms``: its time is charged, and no
+        clock runs until ``run`` says whose decision is next. Real time: the increment is
+        added when ``turn_over`` (the side's run of decisions ended: the next decision is the
+        other side's or the dice's), so a set-up of seven placements earns one increment, not
+        seven. Correspondence: every move gives the side its days again."""
         clock = self.copy()
         if clock.running == side and clock.since_ms is not None:
             clock.left_ms[side] -= max(0, now_ms - clock.since_ms)
         if self.control.kind == "realtime":
-            clock.left_ms[side] += round(self.control.increment * 1000)
+            if turn_over:
+                clock.left_ms[side] += round(self.control.increment * 1000)
         else:
             clock.left_ms[side] = self.control.allowance_ms
         clock.moved[side] = True

@@ -330,10 +330,10 @@ class Rooms:
             # The mover's time is charged up to now (its increment added), and the next
             # side's runs from now if it is people's decision (not the dice's or a bot's).
             now = self.now_ms()
-            side = live.clock_side()
+            side, following = live.clock_side(), live.clock_side(after)
             if side is not None:
-                clock = clock.after_move(side, now)
-            clock = clock.run(live.clock_side(after), now)
+                clock = clock.after_move(side, now, turn_over=following != side)
+            clock = clock.run(following, now)
         try:
             await anyio.to_thread.run_sync(
                 lambda: self.store.append(
