@@ -656,6 +656,8 @@ def _rated_players(
             raise Rejected(
                 "bad-request", f"a rated game needs a player for seat {name} (log in to play rated)"
             )
+    if len(set(keys.values())) != len(keys):
+        raise Rejected("bad-request", "a rated game is between different players")
     return keys
 
 
