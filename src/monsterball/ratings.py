@@ -19,8 +19,11 @@ DEFAULT_RD = 350.0
 DEFAULT_VOLATILITY = 0.06
 TAU = 0.5  # the system constant: how fast volatility may change (the paper suggests 0.3-1.2)
 EPSILON = 1e-6  # convergence of the volatility iteration (the paper's value)
-# Above this RD a rating is provisional (lichess's threshold): about 4 games for a new player.
-PROVISIONAL_RD = 110.0
+# Above this RD a rating is provisional, shown with "?": its 95% interval is wider than about
+# +-300 points. lichess uses 110, but its players meet established ones; here most players
+# start together, and two newcomers playing only each other need about 9 games to get below
+# 150 (about 15 to get below 110).
+PROVISIONAL_RD = 150.0
 MIN_RD = 30.0  # no rating is ever treated as exact
 
 

@@ -15,7 +15,8 @@ export async function ratingsPage(main, where, game) {
     el("h2", {}, `${board.title}: leaderboard`), tabs,
     board.players.length
       ? el("div", { class: "table-scroll" }, el("table", { class: "games", "data-testid": "leaderboard" },
-        el("tr", {}, el("th", {}, "#"), el("th", {}, "player"), el("th", {}, "rating"), el("th", {}, "RD"), el("th", {}, "games")),
+        el("tr", {}, el("th", { class: "num" }, "#"), el("th", {}, "player"), el("th", { class: "num" }, "rating"),
+          el("th", { class: "num" }, "RD"), el("th", { class: "num" }, "games")),
         rows))
       : el("p", { class: "muted", "data-testid": "no-ratings" }, "No rated games yet."),
     el("p", { class: "muted" }, `Glicko-2 ratings, one per game. A “?” marks a provisional rating (deviation above ${board.provisional_rd}): a few more games settle it. Bots are rated as bot:easy, bot:medium and bot:hard.`)));
