@@ -316,3 +316,55 @@ for line in sys.argv[2:]:
     engine = create_engine(f"sqlite:///{tmp_path / 'monsterball.db'}")
     assert "note" in {c["name"] for c in inspect(engine).get_columns("games")}
     engine.dispose()
+
+
+def test_0005_adds_clocks_and_ratings_and_goes_back_to_0003_keeping_the_games(db_url, tmp_path):
+    """A store at 0003 with a game in it: upgraded, the game reads as before (no clock,
+    unrated) and can take a clocked game beside it; downgraded to 0003, the games stay and
+    the new tables and columns go."""
+    from alembic import command
+
+    engine = create_engine(db_url)
+    with migrations.migration_connection(engine) as connection:
+        command.upgrade(migrations.alembic_config(connection), "0003")
+    assert revision_of(db_url) == ["0003"]
+    # A game written into the 0003 tables (made by today's server on a scratch database).
+    with TestClient(create_app(f"sqlite:///{tmp_path / 's.db'}", limits=NO_CLIENT_LIMITS)) as c:
+        gid = c.post("/api/games", json={"game": "midway", "mode": "online"}).json()["id"]
+        row = c.app.state.rooms.store.get(gid)
+    old = MetaData()
+    old.reflect(engine, only=["games"])
+    values = {col.name: getattr(row, col.name) for col in old.tables["games"].columns}
+    with engine.begin() as connection:
+        connection.execute(old.tables["games"].insert().values(**values))
+    engine.dispose()
+    with TestClient(create_app(db_url, limits=NO_CLIENT_LIMITS)) as client:
+        clocked = client.post(
+            "/api/games",
+            json={
+                "game": "midway",
+                "mode": "bot",
+                "bots": {"B": "easy"},
+                "clock": {"kind": "correspondence", "days": 3},
+            },
+        )
+        assert clocked.status_code == 201, clocked.text
+        store = client.app.state.rooms.store
+        row = store.get(gid)
+        assert row.clock is None and row.ending is None and not row.rated
+        assert store.get(clocked.json()["id"]).clock["control"]["days"] == 3
+        assert store.clocked() == [clocked.json()["id"]]
+        old_game = client.get(f"/api/games/{gid}").json()
+        assert old_game["clock"] is None and old_game["game"]["status"] == "playing"
+    assert revision_of(db_url) == [HEAD] and schema_differences(db_url) == []
+    engine = create_engine(db_url)
+    with migrations.migration_connection(engine) as connection:
+        command.downgrade(migrations.alembic_config(connection), "0003")
+    tables = set(inspect(engine).get_table_names())
+    columns = {c["name"] for c in inspect(engine).get_columns("games")}
+    with engine.connect() as connection:
+        games = connection.execute(text("SELECT count(*) FROM games")).scalar()
+    engine.dispose()
+    assert not {"ratings", "rating_history", "rated_games"} & tables
+    assert not {"clock", "ending", "rated", "players"} & columns
+    assert games == 2
