@@ -117,8 +117,9 @@ def test_time_is_charged_to_the_deciding_side_only_and_never_while_the_dice_roll
     tmp_path, monkeypatch
 ):
     """Huck Monster (throws roll dice mid-play). Each human move takes 1 s of (fake) time,
-    each die 7 s. After 80 moves of random play, each side has lost exactly 1 s per move of its own: no dice time, none of the
-    other side's. And at every roll the stored clock runs for nobody."""
+    each die 7 s. After 80 moves of random play, each side has lost exactly 1 s per move of
+    its own: no dice time, none of the other side's. At every roll the stored clock runs
+    for nobody."""
     now = FakeTime()
     rolls: list[int | None] = []
     store_of = {}
@@ -260,7 +261,7 @@ def test_a_client_cannot_stop_or_extend_its_clock(tmp_path):
     with TestClient(app(tmp_path / "g.db", now)) as client:
         gid, tokens = new_game(client, REALTIME)
         now.ms += 3000
-        who, _ = act(client, gid, tokens)
+        act(client, gid, tokens)
         before = stored_clock(client, gid).to_dict()
         now.ms += 4000
         token = tokens[state(client, gid)["to_act"]]
@@ -293,7 +294,7 @@ def test_a_restart_counts_the_time_the_server_was_down(tmp_path):
     with TestClient(app(db, now)) as client:
         gid, tokens = new_game(client, REALTIME)
         now.ms += 2000
-        first, _ = act(client, gid, tokens)
+        act(client, gid, tokens)
         runner = state(client, gid)["clock"]["running"]
         before = stored_clock(client, gid)
     now.ms += 10_000  # down for 10 s
