@@ -144,3 +144,28 @@ def test_a_rated_game_against_a_bot_that_ends_on_the_board_rates_both(tmp_path):
             time.sleep(0.05)
         assert {p["player"] for p in board["players"]} == {"bot:easy", "bot:medium"}
         assert board["provisional_rd"] == PROVISIONAL_RD
+
+
+def test_anchor_bots_rates_the_levels_and_a_second_run_adds_nothing(tmp_path):
+    from typer.testing import CliRunner
+
+    from monsterball.cli import app
+
+    db = f"sqlite:///{tmp_path / 'r.db'}"
+    args = ["ratings", "anchor-bots", "--game", "huck-monster", "--games", "2"]
+    args += ["--levels", "easy,medium", "--db", db]
+    first = CliRunner().invoke(app, args)
+    assert first.exit_code == 0, first.output
+    assert "2 games settled (0 were already in)" in first.output
+    again = CliRunner().invoke(app, args)
+    assert "0 games settled (2 were already in)" in again.output
+    shown = CliRunner().invoke(app, ["ratings", "show", "huck-monster", "--db", db])
+    assert "bot:medium" in shown.output and "bot:easy" in shown.output
+    store = Store(db)
+    try:
+        board = leaderboard(store, "huck-monster")
+    finally:
+        store.close()
+    assert [p["games"] for p in board] == [2, 2]
+    bad = CliRunner().invoke(app, ["ratings", "anchor-bots", "--game", "hm", "--levels", "easy"])
+    assert bad.exit_code == 2 and "--levels takes two or more" in bad.output

@@ -92,3 +92,20 @@ def test_forfeit_results_name_winner_and_loser():
     )
     with pytest.raises(ValueError):
         forfeit_result(spec, 2, "time")
+
+
+def test_replay_verifies_a_time_ending_and_prints_its_result(tmp_path):
+    from typer.testing import CliRunner
+
+    from monsterball.cli import app
+
+    recorder = played(12)
+    recorder.forfeit(0, "time")
+    path = tmp_path / "lost-on-time.jsonl"
+    path.write_text(record_to_string(recorder.record), encoding="utf-8")
+    done = CliRunner().invoke(app, ["replay", str(path), "--verify"])
+    assert done.exit_code == 0, done.output
+    assert "Result: team B wins on time: team A's clock ran out" in done.output
+    path.write_text(record_to_string(recorder.record).replace('"loser":"A"', '"loser":"B"'))
+    diverged = CliRunner().invoke(app, ["replay", str(path), "--verify"])
+    assert diverged.exit_code == 1

@@ -345,3 +345,34 @@ def test_a_rated_game_nobody_plays_ends_within_a_second_of_the_flag_and_rates_bo
         winner_key = players["B" if loser == "A" else "A"]
         assert by_key[winner_key]["rating"] > 1500 > by_key[players[loser]]["rating"]
         assert all(p["games"] == 1 and p["shown"].endswith("?") for p in board)
+
+
+def test_four_coaches_share_their_sides_clock(tmp_path):
+    """Huck + Monster with four coaches: two chairs per seat take turns; the clock is the
+    side's, so each move is charged to the seat, whichever of its coaches made it."""
+    now = FakeTime()
+    with TestClient(app(tmp_path / "g.db", now)) as client:
+        answer = client.post(
+            "/api/games",
+            json={"game": "huck-monster", "mode": "online", "coaches": 4, "clock": REALTIME},
+        )
+        assert answer.status_code == 201, answer.text
+        gid = answer.json()["id"]
+        tokens = {c["name"]: c["token"] for c in answer.json()["chairs"]}
+        assert len(tokens) == 4
+        assert [s["side"] for s in state(client, gid)["clock"]["sides"]] == ["A", "B"]
+        spent = {"A": 0, "B": 0}
+        chairs = set()
+        for k in range(30):
+            seen = state(client, gid)
+            if seen["clock"]["running"] is None:
+                break
+            now.ms += 100 + k
+            spent[seen["clock"]["running"]] += 100 + k
+            chair, _ = act(client, gid, tokens)
+            chairs.add(chair)
+        clock = stored_clock(client, gid)
+        for side, name in enumerate("AB"):
+            assert 300_000 - clock.left(side, now.ms) == spent[name]
+        assert spent["A"] > 0
+        assert chairs == {"A-1", "A-2", "B-1", "B-2"}  # coaches took turns in each seat
