@@ -363,9 +363,9 @@ def test_four_coaches_share_their_sides_clock(tmp_path):
         assert [s["side"] for s in state(client, gid)["clock"]["sides"]] == ["A", "B"]
         spent = {"A": 0, "B": 0}
         chairs = set()
-        for k in range(30):
+        for k in range(300):  # until both coaches of each side have moved
             seen = state(client, gid)
-            if seen["clock"]["running"] is None:
+            if seen["clock"]["running"] is None or len(chairs) == 4:
                 break
             now.ms += 100 + k
             spent[seen["clock"]["running"]] += 100 + k
