@@ -218,6 +218,12 @@ def test_a_side_that_never_moves_loses_on_time_at_its_flag_to_the_millisecond(tm
         assert report.ok, report.divergence
         tampered = read_record(text.replace(f'"loser":"{loser}"', f'"loser":"{winner}"'))
         assert not replay(tampered).ok
+        # A rematch keeps the time control, with fresh clocks.
+        again = client.post(f"/api/games/{gid}/rematch", json={})
+        assert again.status_code == 201, again.text
+        fresh = state(client, again.json()["id"])["clock"]
+        assert fresh["control"] == {"kind": "realtime", "minutes": 0.5, "increment": 0.0}
+        assert [side["left_ms"] for side in fresh["sides"]] == [30_000, 30_000]
 
 
 def test_a_real_time_side_that_never_makes_its_first_move_abandons_after_the_grace(tmp_path):
