@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from browser_helpers import new_page, shot, thread_server
+from browser_helpers import move_number, new_page, shot, thread_server
 from monsterball.web.leaderboard import settle
 from monsterball.web.store import Store
 
@@ -52,14 +52,24 @@ def test_two_seats_see_both_clocks_ticking(browser, base_url):
     assert 1 <= first - later <= 4, (first, later)
     assert face(host, still) == "3:00" == face(guest, still)
     assert abs(seconds(face(guest, running)) - later) <= 1
-    # The side to act moves by clicking: its clock stops, the other's starts.
+    # The side to act moves by clicking until its turn ends: its clock stops, the other's runs.
     mover = host if running == "A" else guest
-    before = host.locator("[data-testid=panel] tr", has_text="Move").first.inner_text()
-    mover.locator(".cell.cell-target, .cell.target, [data-testid=actions] button").first.click()
-    host.wait_for_function(
-        "(before) => document.querySelector('[data-testid=panel] tr').innerText !== before",
-        arg=before,
-    )
+    for _ in range(10):
+        if host.locator(".clock-face.running").get_attribute("data-side") != running:
+            break
+        before = move_number(host)
+        mover.locator(".cell.cell-target, .cell.target, [data-testid=actions] button").first.click()
+        host.wait_for_function(
+            "(n) => Number(document.querySelector('[data-testid=panel] tr td + td').innerText) > n",
+            arg=before,
+        )
+        host.wait_for_timeout(200)
+    assert host.locator(".clock-face.running").get_attribute("data-side") == still
+    stopped = face(host, running)
+    started = seconds(face(guest, still))
+    time.sleep(2.2)
+    assert face(host, running) == stopped  # the side that moved: its clock stands still
+    assert 1 <= started - seconds(face(guest, still)) <= 4  # the other side's now runs
     shot(host, "clocks-online-room")
     assert not errors, errors
 
