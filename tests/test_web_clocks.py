@@ -218,6 +218,10 @@ def test_a_side_that_never_moves_loses_on_time_at_its_flag_to_the_millisecond(tm
         assert report.ok, report.divergence
         tampered = read_record(text.replace(f'"loser":"{loser}"', f'"loser":"{winner}"'))
         assert not replay(tampered).ok
+        listed = client.get("/api/games?status=finished").json()["games"]
+        assert [(g["id"], g["clock"], g["rated"]) for g in listed] == [
+            (gid, "0.5 min + 0 s", False)
+        ]
         # A rematch keeps the time control, with fresh clocks.
         again = client.post(f"/api/games/{gid}/rematch", json={})
         assert again.status_code == 201, again.text

@@ -24,7 +24,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from monsterball.core.record import record_to_string
 from monsterball.games import all_games
-from monsterball.web.clocks import BadClock, TimeControl
+from monsterball.web.clocks import BadClock, Clock, TimeControl
 from monsterball.web.leaderboard import router as ratings_router
 from monsterball.web.limits import ClientLimits, Limits
 from monsterball.web.live import BOT_LEVELS, MODES, Rejected, wall_ms
@@ -301,6 +301,8 @@ def create_app(
                     "updated": r.updated_at.isoformat(),
                     "parent": r.parent_id,
                     "seeded": r.was_seeded,
+                    "clock": Clock.from_dict(r.clock).control.describe() if r.clock else None,
+                    "rated": bool(r.rated),
                 }
                 for r in rows
             ]
