@@ -41,8 +41,9 @@ from test_web_postgres import postgres_url  # noqa: F401  (the throw-away cluste
 from web_helpers import NO_CLIENT_LIMITS, first_move
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-HEAD = "0004_accounts"
-REVISIONS = 4  # files in web/migrations/versions
+HEAD = "0005_clocks_ratings"
+REVISIONS = 5  # files in web/migrations/versions; `db revision` numbers the next one REVISIONS + 1
+NEXT = f"{REVISIONS + 1:04d}"
 
 
 def old_schema(with_fair_dice_columns: bool) -> MetaData:
@@ -304,15 +305,14 @@ for line in sys.argv[2:]:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    written = copy / "versions" / f"{REVISIONS + 1:04d}_games_a_note.py"
+    written = copy / "versions" / f"{NEXT}_games_a_note.py"
     assert f"wrote {written}" in done.stdout
     assert 'batch_op.add_column(sa.Column("note", sa.String(length=50), nullable=True))' in (
         written.read_text()
     )
     url = "sqlite:///monsterball.db"
-    new = f"{REVISIONS + 1:04d}"
-    assert f"{url}: at revision {new} (was empty)" in done.stdout
-    assert f"{url}: at revision {new}; newest known: {new}" in done.stdout
+    assert f"{url}: at revision {NEXT} (was empty)" in done.stdout
+    assert f"{url}: at revision {NEXT}; newest known: {NEXT}" in done.stdout
     engine = create_engine(f"sqlite:///{tmp_path / 'monsterball.db'}")
     assert "note" in {c["name"] for c in inspect(engine).get_columns("games")}
     engine.dispose()
@@ -351,3 +351,55 @@ def test_0004_accounts_goes_down_and_up_again_keeping_the_games(db_url, tmp_path
     finally:
         store.close()
     assert revision_of(db_url) == [HEAD] and schema_differences(db_url) == []
+
+
+def test_0005_adds_clocks_and_ratings_and_goes_back_to_0003_keeping_the_games(db_url, tmp_path):
+    """A store at 0003 with a game in it: upgraded, the game reads as before (no clock,
+    unrated) and can take a clocked game beside it; downgraded to 0003, the games stay and
+    the new tables and columns go."""
+    from alembic import command
+
+    engine = create_engine(db_url)
+    with migrations.migration_connection(engine) as connection:
+        command.upgrade(migrations.alembic_config(connection), "0003")
+    assert revision_of(db_url) == ["0003"]
+    # A game written into the 0003 tables (made by today's server on a scratch database).
+    with TestClient(create_app(f"sqlite:///{tmp_path / 's.db'}", limits=NO_CLIENT_LIMITS)) as c:
+        gid = c.post("/api/games", json={"game": "midway", "mode": "online"}).json()["id"]
+        row = c.app.state.rooms.store.get(gid)
+    old = MetaData()
+    old.reflect(engine, only=["games"])
+    values = {col.name: getattr(row, col.name) for col in old.tables["games"].columns}
+    with engine.begin() as connection:
+        connection.execute(old.tables["games"].insert().values(**values))
+    engine.dispose()
+    with TestClient(create_app(db_url, limits=NO_CLIENT_LIMITS)) as client:
+        clocked = client.post(
+            "/api/games",
+            json={
+                "game": "midway",
+                "mode": "bot",
+                "bots": {"B": "easy"},
+                "clock": {"kind": "correspondence", "days": 3},
+            },
+        )
+        assert clocked.status_code == 201, clocked.text
+        store = client.app.state.rooms.store
+        row = store.get(gid)
+        assert row.clock is None and row.ending is None and not row.rated
+        assert store.get(clocked.json()["id"]).clock["control"]["days"] == 3
+        assert store.clocked() == [clocked.json()["id"]]
+        old_game = client.get(f"/api/games/{gid}").json()
+        assert old_game["clock"] is None and old_game["game"]["status"] == "playing"
+    assert revision_of(db_url) == [HEAD] and schema_differences(db_url) == []
+    engine = create_engine(db_url)
+    with migrations.migration_connection(engine) as connection:
+        command.downgrade(migrations.alembic_config(connection), "0003")
+    tables = set(inspect(engine).get_table_names())
+    columns = {c["name"] for c in inspect(engine).get_columns("games")}
+    with engine.connect() as connection:
+        games = connection.execute(text("SELECT count(*) FROM games")).scalar()
+    engine.dispose()
+    assert not {"ratings", "rating_history", "rated_games"} & tables
+    assert not {"clock", "ending", "rated", "players"} & columns
+    assert games == 2

@@ -21,7 +21,15 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from monsterball.bots import DEFAULT_MAX_PLIES, bot_seed, make_bot, play_game
+from monsterball.bots import (
+    DEFAULT_MAX_PLIES,
+    DIFFICULTIES,
+    Bot,
+    bot_for_difficulty,
+    bot_seed,
+    make_bot,
+    play_game,
+)
 from monsterball.core.dice import derive_seed
 from monsterball.games import get_game
 from monsterball.pool import run_jobs
@@ -95,11 +103,23 @@ class _Task:
     max_plies: int
 
 
+def match_bot(game_id: str, name: str, seed: int) -> Bot:
+    """A bot by registry name (``mcts:200``), or the bot behind a difficulty the web app
+    offers (``easy``, ``medium``, ``hard``: what rated bot seats play, so matches between them
+    anchor the bots' ratings)."""
+    if name in DIFFICULTIES:
+        return bot_for_difficulty(game_id, name, seed)
+    return make_bot(name, seed)
+
+
 def _play(task: _Task) -> MatchGame:
     spec = get_game(task.game_id)
     options = spec.options_type.from_dict(task.options)
     seed = derive_seed(task.master_seed, task.index)
-    bots = [make_bot(name, bot_seed(seed, seat)) for seat, name in enumerate(task.seat_bots)]
+    bots = [
+        match_bot(task.game_id, name, bot_seed(seed, seat))
+        for seat, name in enumerate(task.seat_bots)
+    ]
     began = time.perf_counter()
     state, _, plies = play_game(spec, options, bots, seed, max_plies=task.max_plies)
     return MatchGame(
@@ -196,7 +216,7 @@ def run_match(
     if len(set(names)) != len(names):
         raise ValueError("each bot may appear once in a match (give budgets to tell apart)")
     for name in names:
-        make_bot(name, 0)
+        match_bot(spec.id, name, 0)
     if games < 1:
         raise ValueError("the number of games must be at least 1")
     if jobs < 1:

@@ -11,7 +11,8 @@ modules (``web``, ``tui``, ``lab``, ...); nothing imports it.
 
 # Importing a command module registers its commands; this order is the order of --help.
 # isort: off
-from monsterball.cli import info, serve, db, admin, play, tui, records, simulation, matches, odds  # noqa: F401
+from monsterball.cli import info, serve, db, admin, ratings, play, tui  # noqa: F401
+from monsterball.cli import records, simulation, matches, odds  # noqa: F401
 
 # isort: on
 from monsterball.cli.common import app

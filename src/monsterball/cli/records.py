@@ -76,7 +76,10 @@ def replay_cmd(
                 f"Dice: seed {record.dice_seed} matches the commitment "
                 f"{record.dice_commitment} and rolled every die."
             )
-    typer.echo(f"Result: {report.state.result_text()}")
+    # A game lost on time ends off the board: its end line, once verified, has the result.
+    off_board = verify and record.end is not None and "termination" in record.end
+    result = record.end.get("result") if off_board and record.end is not None else None
+    typer.echo(f"Result: {result or report.state.result_text()}")
     if record.end is None:
         typer.echo("The record has no end line: the game was left unfinished.")
 

@@ -253,6 +253,30 @@ class TeamScoreState(GameState):
         return f"team {self.spec.seat_name(self.winner)} wins, A {a} - B {b}"
 
 
+# Ways a game can end off the board (the rules never end it so): the seat named loses.
+# "time": its clock ran out; "abandoned": it made no move in time (docs/web.md, "Clocks").
+TERMINATIONS = ("time", "abandoned")
+
+
+def forfeit_result(spec: GameSpec, loser: int, termination: str) -> tuple[str, tuple[float, ...]]:
+    """The result text and returns of a game ``loser`` lost off the board: it gets -1, every
+    other seat +1 (the same returns as a win on the board)."""
+    if termination not in TERMINATIONS:
+        raise ValueError(f"unknown termination {termination!r} ({', '.join(TERMINATIONS)})")
+    if not 0 <= loser < spec.num_seats:
+        raise ValueError(f"no seat {loser} in {spec.id}")
+    others = [spec.seat_name(s) for s in range(spec.num_seats) if s != loser]
+    winners = " and ".join(f"team {name}" for name in others)
+    verb = "wins" if len(others) == 1 else "win"
+    name = spec.seat_name(loser)
+    text = (
+        f"{winners} {verb} on time: team {name}'s clock ran out"
+        if termination == "time"
+        else f"{winners} {verb}: team {name} abandoned the game (no move in time)"
+    )
+    return text, tuple(-1.0 if s == loser else 1.0 for s in range(spec.num_seats))
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """A registered game: how to name it, configure it, start it and read its notation."""

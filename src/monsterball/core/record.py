@@ -11,6 +11,10 @@
     {"end": {"plies": 812, "result": "team A wins, A 5 - B 3", "returns": [1.0, -1.0],
              "hash": "..."}}
 
+A game that ends off the board (a clock ran out: docs/web.md) is written in format 2: its
+end line adds ``"termination"`` ("time" or "abandoned") and ``"loser"`` (a seat name), and the
+replay stops short of a finished game. Format 1 records read as before.
+
 A record may commit to its dice instead (games played online): the header carries
 ``"seed": null`` and ``"dice_commitment"`` (SHA-256 of the seed's decimal text) and the end
 line reveals ``"dice_seed"``, so a record of an unfinished game never holds the seed.
@@ -36,10 +40,12 @@ from typing import IO, Any
 from monsterball.core.actions import Action
 from monsterball.core.dice import SeededSampler, is_seed_text, seed_commitment
 from monsterball.core.errors import MonsterballError, RecordError
-from monsterball.core.game import CHANCE, GameSpec, GameState
+from monsterball.core.game import CHANCE, TERMINATIONS, GameSpec, GameState, forfeit_result
 from monsterball.core.registry import get_game
 
 RECORD_FORMAT = 1
+ENDINGS_FORMAT = 2  # the first format whose end line may say how a game ended off the board
+READ_FORMATS = (1, 2)
 HASH_EVERY = 16
 MAX_LINE_BYTES = 1 << 20
 # Positions nest a few levels (start -> board -> players -> ...); anything deeper is junk.
@@ -66,6 +72,7 @@ class GameRecord:
     actions: list[RecordedAction] = field(default_factory=list)
     end: dict[str, Any] | None = None
     dice_commitment: str | None = None
+    format: int = RECORD_FORMAT
 
     @property
     def dice_seed(self) -> int | None:
@@ -78,7 +85,7 @@ class GameRecord:
     def header(self) -> dict[str, Any]:
         header: dict[str, Any] = {
             "record": "monsterball",
-            "format": RECORD_FORMAT,
+            "format": self.format,
             "game": self.game,
             "rules_version": self.rules_version,
             "options": self.options,
@@ -185,9 +192,35 @@ class Recorder:
             "returns": list(state.returns()),
             "hash": state.state_hash(),
         }
+        self._close()
+
+    def forfeit(self, loser: int, termination: str) -> None:
+        """End a game the rules have not ended: ``loser`` lost it off the board (its clock
+        ran out). Written in format 2, so only for a record built whole (no stream: the
+        header already streamed says format 1)."""
+        if self.stream is not None:
+            raise ValueError("a streamed record cannot end off the board")
+        state = self.state
+        if state.is_terminal() or self.record.end is not None:
+            raise ValueError("the game is already over")
+        result, returns = forfeit_result(state.spec, loser, termination)
+        self.record.format = ENDINGS_FORMAT
+        self.record.end = {
+            "plies": len(self.record.actions),
+            "result": result,
+            "returns": list(returns),
+            "hash": state.state_hash(),
+            "termination": termination,
+            "loser": state.spec.seat_name(loser),
+        }
+        self._close()
+
+    def _close(self) -> None:
+        end = self.record.end
+        assert end is not None
         if self._reveal is not None:
-            self.record.end["dice_seed"] = str(self._reveal)
-        self._write(_dump({"end": self.record.end}))
+            end["dice_seed"] = str(self._reveal)
+        self._write(_dump({"end": end}))
 
 
 def _is_fresh(state: GameState) -> bool:
@@ -211,7 +244,7 @@ HEADER_KEYS = frozenset(
     )
 )
 ACTION_KEYS = frozenset(("ply", "by", "action", "hash"))
-END_KEYS = frozenset(("plies", "result", "returns", "hash", "dice_seed"))
+END_KEYS = frozenset(("plies", "result", "returns", "hash", "dice_seed", "termination", "loser"))
 
 
 def read_record(source: str | Path | IO[str]) -> GameRecord:
@@ -275,9 +308,10 @@ def _parse(lines: Iterator[str]) -> GameRecord:
     if header["record"] != "monsterball":
         raise RecordError("not a monsterball record", line=1, field="record")
     # ``type(...) is int``: JSON true and 1.0 compare equal to 1 in Python.
-    if type(header["format"]) is not int or header["format"] != RECORD_FORMAT:
+    if type(header["format"]) is not int or header["format"] not in READ_FORMATS:
+        readable = " and ".join(str(f) for f in READ_FORMATS)
         raise RecordError(
-            f"format {header['format']!r} is not supported (this version reads {RECORD_FORMAT})",
+            f"format {header['format']!r} is not supported (this version reads {readable})",
             line=1,
             field="format",
         )
@@ -307,6 +341,7 @@ def _parse(lines: Iterator[str]) -> GameRecord:
         start=start,
         players=dict(players),
         dice_commitment=commitment,
+        format=header["format"],
     )
     for number, raw in enumerate(lines, start=2):
         if not raw.strip():
@@ -315,7 +350,7 @@ def _parse(lines: Iterator[str]) -> GameRecord:
             raise RecordError("nothing may follow the end line", line=number)
         data = _load(raw, number)
         if "end" in data:
-            record.end = _end_line(data, number)
+            record.end = _end_line(data, number, record.format)
             continue
         for key, kind in (("ply", int), ("by", str), ("action", str)):
             if key not in data:
@@ -337,7 +372,7 @@ def _parse(lines: Iterator[str]) -> GameRecord:
     return record
 
 
-def _end_line(data: dict[str, Any], number: int) -> dict[str, Any]:
+def _end_line(data: dict[str, Any], number: int, version: int) -> dict[str, Any]:
     _refuse_unknown(data, frozenset(("end",)), number)
     end = data["end"]
     if not isinstance(end, dict):
@@ -350,6 +385,18 @@ def _end_line(data: dict[str, Any], number: int) -> dict[str, Any]:
     for key in ("result", "hash"):
         if key in end and not isinstance(end[key], str):
             raise RecordError("must be a string", line=number, field=key)
+    if ("termination" in end or "loser" in end) and version < ENDINGS_FORMAT:
+        raise RecordError(
+            f"an end off the board needs format {ENDINGS_FORMAT}", line=number, field="termination"
+        )
+    if ("termination" in end) != ("loser" in end):
+        raise RecordError("termination and loser come together", line=number, field="termination")
+    if "termination" in end and end["termination"] not in TERMINATIONS:
+        raise RecordError(
+            f"must be one of {', '.join(TERMINATIONS)}", line=number, field="termination"
+        )
+    if "loser" in end and not isinstance(end["loser"], str):
+        raise RecordError("must be a seat name", line=number, field="loser")
     revealed = end.get("dice_seed")
     if revealed is not None and not is_seed_text(revealed):
         raise RecordError(
@@ -539,7 +586,32 @@ def replay(record: GameRecord, *, verify: bool = True, upto: int | None = None) 
                     field="plies",
                 ),
             )
-        if not state.is_terminal():
+        expected_result, expected_returns = state.result_text(), list(state.returns())
+        if "termination" in end:
+            # Ended off the board: the game must still be on, and the loser one of its seats.
+            if state.is_terminal():
+                return ReplayReport(
+                    state,
+                    done,
+                    RecordError(
+                        "the game was already over: it cannot end off the board",
+                        line=end_line,
+                        field="termination",
+                    ),
+                )
+            if end["loser"] not in spec.seat_names:
+                return ReplayReport(
+                    state,
+                    done,
+                    RecordError(
+                        f"no seat '{end['loser']}' in {spec.id}", line=end_line, field="loser"
+                    ),
+                )
+            text, returns = forfeit_result(
+                spec, spec.seat_names.index(end["loser"]), end["termination"]
+            )
+            expected_result, expected_returns = text, list(returns)
+        elif not state.is_terminal():
             return ReplayReport(
                 state,
                 done,
@@ -549,22 +621,22 @@ def replay(record: GameRecord, *, verify: bool = True, upto: int | None = None) 
             return ReplayReport(
                 state, done, RecordError("final state hash differs", line=end_line, field="hash")
             )
-        if "result" in end and end["result"] != state.result_text():
+        if "result" in end and end["result"] != expected_result:
             return ReplayReport(
                 state,
                 done,
                 RecordError(
-                    f"end says '{end['result']}', the replay gives '{state.result_text()}'",
+                    f"end says '{end['result']}', the replay gives '{expected_result}'",
                     line=end_line,
                     field="result",
                 ),
             )
-        if "returns" in end and end["returns"] != list(state.returns()):
+        if "returns" in end and end["returns"] != expected_returns:
             return ReplayReport(
                 state,
                 done,
                 RecordError(
-                    f"end says returns {end['returns']}, the replay gives {list(state.returns())}",
+                    f"end says returns {end['returns']}, the replay gives {expected_returns}",
                     line=end_line,
                     field="returns",
                 ),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
 from typing import Annotated, Any, Literal
@@ -25,8 +25,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from monsterball.core.record import record_to_string
 from monsterball.games import all_games
 from monsterball.web import accounts, challenges, chat, players
+from monsterball.web.clocks import BadClock, Clock, TimeControl
+from monsterball.web.leaderboard import router as ratings_router
 from monsterball.web.limits import ClientLimits, Limits
-from monsterball.web.live import BOT_LEVELS, MODES, Rejected
+from monsterball.web.live import BOT_LEVELS, MODES, Rejected, wall_ms
 from monsterball.web.rooms import Room, Rooms, Watcher
 from monsterball.web.security import (
     HEADERS,
@@ -101,6 +103,17 @@ class NewGame(BaseModel):
     bots: BotSeats = Field(default_factory=dict, max_length=8)
     # Hot-seat and bot games only: online, the server chooses the dice in secret.
     seed: int | None = Field(default=None, ge=0, lt=2**62)
+    # {"kind": "realtime", "minutes": M, "increment": S} or {"kind": "correspondence",
+    # "days": D}; checked by web/clocks.py (one-line errors).
+    clock: dict[Annotated[str, Field(max_length=16)], OptionValue] | None = Field(
+        default=None, max_length=4
+    )
+    rated: bool = False
+    # Seat name -> player key: refused from clients (only server code, accounts, names
+    # players), accepted only by a test server (create_app(trust_client_players=True)).
+    players: (
+        dict[Annotated[str, Field(max_length=8)], Annotated[str, Field(max_length=64)]] | None
+    ) = Field(default=None, max_length=8)
 
 
 class Act(BaseModel):
@@ -132,12 +145,19 @@ def address(connection: Request | WebSocket) -> str:
 
 
 def create_app(
-    db_url: str = DEFAULT_DB_URL, *, store: Store | None = None, limits: Limits | None = None
+    db_url: str = DEFAULT_DB_URL,
+    *,
+    store: Store | None = None,
+    limits: Limits | None = None,
+    now_ms: Callable[[], int] = wall_ms,
+    trust_client_players: bool = False,
 ) -> FastAPI:
+    """``now_ms``: the clocks' time source (tests inject one); ``trust_client_players``: for
+    tests only, let a request name a rated game's players (until accounts do)."""
     store = store or Store(db_url)
     limits = limits or Limits()
     pool = ThinkingPool(limits.bot_workers, limits.max_bot_seconds)
-    rooms = Rooms(store, pool, rooms_per_address=limits.rooms_per_address)
+    rooms = Rooms(store, pool, rooms_per_address=limits.rooms_per_address, now_ms=now_ms)
     clients = ClientLimits(limits)
     sockets = SocketCounter(limits.sockets_per_address)
 
@@ -221,6 +241,7 @@ def create_app(
 
     # The browser client's own routes (rules pages, rematch, odds).
     install_ui(app, rooms, store, admit_new_game)
+    app.include_router(ratings_router)
 
     # -- API -----------------------------------------------------------------------------
 
@@ -247,8 +268,21 @@ def create_app(
 
     @app.post("/api/games", status_code=201)
     async def create(body: NewGame, request: Request) -> dict[str, Any]:
+        if body.players is not None and not trust_client_players:
+            raise Rejected(
+                "bad-request",
+                "players are named by the server from accounts, never by a request: "
+                "leave 'players' out",
+            )
+        try:
+            clock = TimeControl.parse(body.clock, min_seconds=limits.min_clock_seconds)
+        except BadClock as exc:
+            raise Rejected("bad-request", str(exc)) from None
         clients.new_game(address(request))
         room = await rooms.create(
+            clock=clock,
+            rated=body.rated,
+            players=body.players,
             game=body.game,
             preset=body.preset,
             options=body.options,
@@ -280,6 +314,8 @@ def create_app(
                     "updated": r.updated_at.isoformat(),
                     "parent": r.parent_id,
                     "seeded": r.was_seeded,
+                    "clock": Clock.from_dict(r.clock).control.describe() if r.clock else None,
+                    "rated": bool(r.rated),
                 }
                 for r in rows
             ]
@@ -327,7 +363,8 @@ def create_app(
             "ply": state.ply,
             "board": state.board(None),
             "prompt": state.stack[-1].describe() if state.stack else state.result_text(),
-            "result": state.result_text(),
+            # A game lost on time ends after its last move, off the board.
+            "result": history.live.result_text() if at == total else state.result_text(),
             "log": [e.for_seat(None) for e in history.live.log[:at]][-200:],
         }
 

@@ -45,6 +45,8 @@ class Limits:
     name_logins_per_minute: float = 5.0
     accounts_per_hour: float = 20.0
     chat_per_minute: float = 12.0
+    # The shortest real-time clock a game may have (tests go lower to see flags fall fast).
+    min_clock_seconds: float = 30.0
 
 
 class Bucket:

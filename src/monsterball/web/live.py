@@ -12,6 +12,7 @@ import hashlib
 import json
 import re
 import secrets
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,9 +22,10 @@ from monsterball.core.actions import Action
 from monsterball.core.board import Board
 from monsterball.core.dice import SeededSampler, derive_seed, seed_commitment
 from monsterball.core.errors import MonsterballError
-from monsterball.core.game import CHANCE, TERMINAL, GameSpec, GameState
+from monsterball.core.game import CHANCE, TERMINAL, GameSpec, GameState, forfeit_result
 from monsterball.core.seating import Seating
 from monsterball.games import get_game
+from monsterball.web.clocks import Clock
 from monsterball.web.store import GameRow, StoredMove
 
 MODES = ("hotseat", "bot", "online")
@@ -31,6 +33,11 @@ LOG_TAIL = 40
 BOT_LEVELS = DIFFICULTIES  # easy: random, medium: heuristic, hard: search (bots.py)
 _CELL = re.compile(r"^[a-z]{1,2}\d{1,2}$")
 _SPLIT = re.compile(r"[\s\-@>]+")
+
+
+def wall_ms() -> int:
+    """The server's time in milliseconds (what clocks count in)."""
+    return time.time_ns() // 1_000_000
 
 
 class Rejected(Exception):
@@ -193,6 +200,10 @@ class LiveGame:
         self.state = state
         self.sampler = sampler
         self.chairs = [Chair.from_dict(c) for c in row.chairs]
+        # The clock as last stored (web/clocks.py) and how the game ended off the board.
+        self.clock: Clock | None = Clock.from_dict(row.clock) if row.clock else None
+        self.ending: dict[str, Any] | None = row.ending
+        self.now_ms: Callable[[], int] = wall_ms  # the room's time source (tests inject one)
         self.log: list[LogEntry] = []
         # What clients see, built once per ply (cleared by ``commit``) and shared between
         # the messages and recipients that see the same thing: the parts every view has in
@@ -292,8 +303,8 @@ class LiveGame:
 
     def check_submission(self, chair: Chair | None, text: str, based_on: int) -> Action:
         """Everything that may be wrong with a submission, checked before anything changes."""
-        if self.state.is_terminal():
-            raise Rejected("finished", f"the game is over: {self.state.result_text()}")
+        if self.over():
+            raise Rejected("finished", f"the game is over: {self.result_text()}")
         if chair is None:
             raise Rejected("spectator", "spectators cannot act; open a seat's link to play")
         if based_on != self.state.ply:
@@ -316,7 +327,7 @@ class LiveGame:
     def automatic(self) -> str | Chair | None:
         """Who makes the next move if it is not a human's: "chance", a bot's chair, or None."""
         actor = self.state.current_player()
-        if actor == TERMINAL:
+        if actor == TERMINAL or self.ending is not None:
             return None
         if actor == CHANCE:
             return "chance"
@@ -356,10 +367,49 @@ class LiveGame:
         if self.log_limit is not None and len(self.log) > 2 * self.log_limit:
             del self.log[: -self.log_limit]
 
+    # -- clocks and endings --------------------------------------------------------------
+
+    def over(self) -> bool:
+        return self.ending is not None or self.state.is_terminal()
+
+    def result_text(self) -> str:
+        if self.ending is not None:
+            loser = self.spec.seat_names.index(self.ending["loser"])
+            return forfeit_result(self.spec, loser, self.ending["termination"])[0]
+        return self.state.result_text()
+
+    def returns(self) -> tuple[float, ...]:
+        if self.ending is not None:
+            loser = self.spec.seat_names.index(self.ending["loser"])
+            return forfeit_result(self.spec, loser, self.ending["termination"])[1]
+        return self.state.returns()
+
+    def clock_side(self, state: GameState | None = None) -> int | None:
+        """The side whose clock runs in ``state`` (default: now): the seat to decide, if
+        people sit in it; never the dice's turn, a bot's or a finished game's."""
+        state = state or self.state
+        actor = state.current_player()
+        if actor < 0 or (state is self.state and self.ending is not None):
+            return None
+        if all(c.kind == "bot" for c in self.chairs if c.seat == actor):
+            return None
+        return actor
+
+    def set_clock(self, clock: Clock | None) -> None:
+        """Keep a clock that is stored already."""
+        self.clock = clock
+        self.forget_views()
+
+    def end(self, ending: dict[str, Any], clock: Clock | None) -> None:
+        """The game ended off the board (stored already)."""
+        self.ending = ending
+        self.row.ending = ending
+        self.set_clock(clock)
+
     # -- what clients see ----------------------------------------------------------------
 
     def status(self) -> str:
-        return "finished" if self.state.is_terminal() else "playing"
+        return "finished" if self.over() else "playing"
 
     def forget_views(self) -> None:
         """Drop what clients were shown (the state changed)."""
@@ -372,10 +422,9 @@ class LiveGame:
     def message_for(self, chair: Chair | None, *, host: bool = False) -> dict[str, Any]:
         """The state message ``chair`` (None: a spectator) sees now. Built once per ply and
         chair, and shared: its readers must not change it."""
-        key = chair.name if chair is not None else None
-        message = self._messages.get(key)
-        if message is None:
-            message = self._messages[key] = self.build_message(chair)
+        message = self._message(chair)
+        if self.clock is not None:  # the server's time as it is sent: clients sync to it
+            return {**message, "server_ms": self.now_ms()}
         return message
 
     def text_for(self, chair: Chair | None) -> str:
@@ -384,9 +433,18 @@ class LiveGame:
         key = chair.name if chair is not None else None
         text = self._texts.get(key)
         if text is None:
-            message = self.message_for(chair)
+            message = self._message(chair)
             text = self._texts[key] = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+        if self.clock is not None:
+            return f'{text[:-1]},"server_ms":{self.now_ms()}}}'
         return text
+
+    def _message(self, chair: Chair | None) -> dict[str, Any]:
+        key = chair.name if chair is not None else None
+        message = self._messages.get(key)
+        if message is None:
+            message = self._messages[key] = self.build_message(chair)
+        return message
 
     def build_message(self, chair: Chair | None, *, fresh: bool = False) -> dict[str, Any]:
         """The state message, from the per-ply parts (``fresh``: each built anew, to check
@@ -413,6 +471,7 @@ class LiveGame:
             "you": chair.name if chair else None,
             "to_act": shared["to_act"],
             "prompt": shared["prompt"],
+            "clock": shared["clock"],
             "board": board,
             # The text picture is sent only where the board has nothing to draw (the Midway
             # draft, set-up); otherwise clients ask for it (GET .../text).
@@ -436,8 +495,15 @@ class LiveGame:
             "chairs": [
                 {"name": c.name, "seat": c.seat, "kind": c.kind, "bot": c.bot} for c in self.chairs
             ],
-            "to_act": "dice" if actor == CHANCE else (acting.name if acting else None),
-            "prompt": state.stack[-1].describe() if state.stack else state.result_text(),
+            "to_act": None
+            if self.ending is not None
+            else "dice"
+            if actor == CHANCE
+            else (acting.name if acting else None),
+            "prompt": self.result_text()
+            if self.ending is not None or not state.stack
+            else state.stack[-1].describe(),
+            "clock": self.clock.view(self.spec.seat_names) if self.clock else None,
         }
 
     def _board(self, seat: int | None) -> Board:
@@ -464,12 +530,14 @@ class LiveGame:
             "preset": self.row.preset,
             "mode": self.row.mode,
             "status": self.status(),
-            "result": self.state.result_text(),
+            "result": self.result_text(),
+            "ending": self.ending,
+            "rated": bool(self.row.rated),
             "ply": self.state.ply,
             "parent": self.row.parent_id,
             # Fair dice (docs/web.md): the seed's hash from the first message, the seed itself
             # once the game is over; ``seeded``: the creator chose the seed.
             "seeded": self.row.was_seeded,
             "dice_commitment": seed_commitment(self.row.game_seed),
-            "dice_seed": str(self.row.game_seed) if self.state.is_terminal() else None,
+            "dice_seed": str(self.row.game_seed) if self.over() else None,
         }

@@ -5,6 +5,11 @@ if it is wrong), store the move, apply it, then tell every watcher. Dice (and ``
 one random draw each) that follow a move are made the same way at once; a bot that thinks
 is asked in the worker pool (:mod:`monsterball.web.thinking`) by a task of the room's own, so
 no request waits for it, and a restarted server starts those tasks again (``resume``).
+
+A game with a clock (web/clocks.py) has a timer task of the room's own, asleep until the
+running side's flag: then the game ends as that side's loss, moves or no moves, watchers or
+none. The clock is stored with every move; rated games are settled (web/leaderboard.py) when
+they end, on the board or on time.
 """
 
 from __future__ import annotations
@@ -21,11 +26,22 @@ from typing import Any
 
 import anyio
 
+from monsterball.bots import DIFFICULTIES
 from monsterball.core.errors import MonsterballError
-from monsterball.core.game import CHANCE, GameState
+from monsterball.core.game import CHANCE, GameState, forfeit_result
 from monsterball.core.record import GameRecord, Recorder
 from monsterball.games import get_game
-from monsterball.web.live import LOG_TAIL, MODES, Chair, LiveGame, Rejected, make_chairs
+from monsterball.web.clocks import Clock, TimeControl
+from monsterball.web.leaderboard import settle, unsettled
+from monsterball.web.live import (
+    LOG_TAIL,
+    MODES,
+    Chair,
+    LiveGame,
+    Rejected,
+    make_chairs,
+    wall_ms,
+)
 from monsterball.web.store import GameRow, StaleMove, Store, StoredMove
 from monsterball.web.thinking import (
     Decision,
@@ -67,6 +83,7 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: set[Watcher] = field(default_factory=set)
     thinking: asyncio.Task[None] | None = None  # a bot of this room thinking in the pool
+    timer: asyncio.Task[None] | None = None  # asleep until the running side's flag
     # The chairs' tokens, only in the room a request has just created (the store keeps
     # their hashes): handed out once in the answer.
     new_tokens: dict[str, str] = field(default_factory=dict)
@@ -116,8 +133,10 @@ class Rooms:
         *,
         rooms_per_address: int = 0,
         new_seed: Callable[[], int] = new_secret_seed,
+        now_ms: Callable[[], int] = wall_ms,
     ):
         self.store = store
+        self.now_ms = now_ms  # the clocks' time source (server wall clock; tests inject one)
         self.pool = pool
         self.rooms: dict[str, Room] = {}
         self._loading = asyncio.Lock()
@@ -144,9 +163,15 @@ class Rooms:
         start: dict[str, Any] | None = None,
         parent: tuple[str, int] | None = None,
         address: str | None = None,
+        clock: TimeControl | None = None,
+        rated: bool = False,
+        players: Mapping[str, str] | None = None,
     ) -> Room:
         """A new game; ``seed`` only for hot-seat and bot games (online, the server alone
-        chooses the dice, in secret); ``address``: the client's, for the cap on its rooms."""
+        chooses the dice, in secret); ``address``: the client's, for the cap on its rooms.
+        ``clock``: its time control (online and bot games); ``rated``: the result updates
+        the ratings of ``players`` (seat name -> rating key, from server code only: accounts;
+        bot seats are rated as "bot:<level>" by themselves)."""
         if mode not in MODES:
             raise Rejected("bad-request", f"mode must be one of {', '.join(MODES)}, not '{mode}'")
         if seed is not None and mode == "online":
@@ -177,6 +202,9 @@ class Rooms:
             raise Rejected(
                 "bad-request", "a game against a bot needs a bot seat (bots: {B: level})"
             )
+        if clock is not None and mode == "hotseat":
+            raise Rejected("bad-request", "a hot-seat game has no clock (one screen, one pace)")
+        keys = _rated_players(spec.seat_names, chairs, mode, players) if rated else None
         dice_seed = seed if seed is not None else self._new_seed()
         row = GameRow(
             id=secrets.token_hex(8),
@@ -195,8 +223,14 @@ class Rooms:
             plies=0,
             parent_id=parent[0] if parent else None,
             parent_ply=parent[1] if parent else None,
+            rated=rated,
+            players=keys,
         )
         live = LiveGame.start(row)
+        live.now_ms = self.now_ms
+        if clock is not None:
+            live.clock = Clock.new(clock, spec.num_seats).run(live.clock_side(), self.now_ms())
+            row.clock = live.clock.to_dict()
         row.result = live.state.result_text()
         await anyio.to_thread.run_sync(self.store.create, row)
         room = Room(live, new_tokens={c.name: c.token for c in chairs if c.token})
@@ -212,7 +246,7 @@ class Rooms:
         mine = self._created_by.get(address, set())
         for game_id in list(mine):
             room = self.rooms.get(game_id)
-            if room is None or room.live.state.is_terminal():
+            if room is None or room.live.over():
                 mine.discard(game_id)
         if len(mine) >= self.rooms_per_address:
             raise Rejected(
@@ -232,6 +266,7 @@ class Rooms:
             room = self.rooms.get(game_id)
             if room is None:
                 room = Room(await self._load(game_id))
+                room.live.now_ms = self.now_ms
                 self.rooms[game_id] = room
         return room
 
@@ -246,6 +281,20 @@ class Rooms:
                     await anyio.to_thread.run_sync(self.store.set_automatic, game_id, False)
             except Exception:
                 log.exception("game %s could not be resumed", game_id)
+        # Clocks: a game whose side ran out while the server was down ends now (the time
+        # it was down counts: docs/web.md); the others' timers are set again.
+        for game_id in await anyio.to_thread.run_sync(self.store.clocked):
+            try:
+                room = await self.get(game_id)
+                if not await self.check_clock(room):
+                    self._arm(room)
+            except Exception:
+                log.exception("game %s: its clock could not be resumed", game_id)
+        for game_id in await anyio.to_thread.run_sync(unsettled, self.store):
+            try:
+                await self._settle((await self.get(game_id)).live)
+            except Exception:
+                log.exception("game %s could not be settled", game_id)
 
     async def _load(self, game_id: str) -> LiveGame:
         row = await anyio.to_thread.run_sync(self.store.get, game_id)
@@ -259,8 +308,14 @@ class Rooms:
     async def submit(self, room: Room, chair: Chair | None, text: str, based_on: int) -> None:
         async with room.lock:
             live = room.live
-            action = live.check_submission(chair, text, based_on)
-            await self._store_and_apply(live, action)
+            # A move that comes after the mover's flag (before the timer woke) is too late.
+            flagged = await self._flag(room)
+            if not flagged:
+                action = live.check_submission(chair, text, based_on)
+                await self._store_and_apply(live, action)
+        if flagged:
+            await self._ended(room)
+            live.check_submission(chair, text, based_on)  # says the game is over
         await self.advance(room, unseen=True)
 
     async def _store_and_apply(self, live: LiveGame, action: Any) -> None:
@@ -270,6 +325,15 @@ class Rooms:
         status = "finished" if after.is_terminal() else "playing"
         actor = after.current_player()
         automatic = actor == CHANCE or any(c.kind == "bot" for c in live.chairs if c.seat == actor)
+        clock = live.clock
+        if clock is not None:
+            # The mover's time is charged up to now (its increment added), and the next
+            # side's runs from now if it is people's decision (not the dice's or a bot's).
+            now = self.now_ms()
+            side, following = live.clock_side(), live.clock_side(after)
+            if side is not None:
+                clock = clock.after_move(side, now, turn_over=following != side)
+            clock = clock.run(following, now)
         try:
             await anyio.to_thread.run_sync(
                 lambda: self.store.append(
@@ -278,13 +342,24 @@ class Rooms:
                     status=status,
                     result=after.result_text(),
                     automatic=automatic,
+                    clock=clock.to_dict() if clock is not None else None,
                 )
             )
         except StaleMove as exc:
             raise Rejected("stale", f"{exc}; nothing was changed") from None
         live.commit(action)
+        live.set_clock(clock)
 
     async def advance(self, room: Room, *, unseen: bool = False) -> None:
+        await self._advance(room, unseen=unseen)
+        live = room.live
+        if live.over():
+            if live.row.rated:
+                await self._settle(live)
+        else:
+            self._arm(room)
+
+    async def _advance(self, room: Room, *, unseen: bool = False) -> None:
         """Roll dice (and let ``easy`` bots move) until a human or a thinking bot must act, or
         the game ends, telling the watchers after each stored batch; ``unseen``: they have not
         been told of the last move. A thinking bot is then asked by the room's own task.
@@ -306,13 +381,18 @@ class Rooms:
                         batch.append(live.stored_move(action))
                         live.commit(action)
                     if batch:
+                        clock = live.clock
+                        if clock is not None:  # the clock stood still while the dice rolled
+                            clock = clock.run(live.clock_side(), self.now_ms())
                         store = functools.partial(
                             self.store.append,
                             status=live.status(),
                             result=live.state.result_text(),
                             automatic=live.automatic() is not None,
+                            clock=clock.to_dict() if clock is not None else None,
                         )
                         await anyio.to_thread.run_sync(store, live.id, batch)
+                        live.set_clock(clock)
                 except Exception:
                     self._drop(live.id)
                     raise
@@ -356,9 +436,85 @@ class Rooms:
             self._drop(live.id)
 
     def background(self) -> list[asyncio.Task[None]]:
-        """The tasks moving games on by themselves (bots thinking, resumes), to stop them."""
+        """The tasks moving games on by themselves (bots thinking, clocks, resumes), to stop
+        them."""
         thinking = [r.thinking for r in self.rooms.values() if r.thinking is not None]
-        return [*thinking, *self._retries]
+        timers = [r.timer for r in self.rooms.values() if r.timer is not None]
+        return [*thinking, *timers, *self._retries]
+
+    # -- clocks and ratings --------------------------------------------------------------
+
+    def _arm(self, room: Room) -> None:
+        """Set the room's timer for the running side's flag (or none if no clock runs)."""
+        live = room.live
+        current = asyncio.current_task()
+        if room.timer is not None and room.timer is not current and not room.timer.done():
+            room.timer.cancel()
+        room.timer = None
+        due = live.clock.deadline() if live.clock is not None and not live.over() else None
+        if due is not None:
+            room.timer = asyncio.get_running_loop().create_task(self._wake(room, due[0]))
+
+    async def _wake(self, room: Room, due_ms: int) -> None:
+        await asyncio.sleep(max(0.0, (due_ms - self.now_ms()) / 1000))
+        try:
+            if self.rooms.get(room.live.id) is room and not await self.check_clock(room):
+                self._arm(room)
+        except Exception:
+            log.exception("game %s: its clock could not be checked", room.live.id)
+
+    async def check_clock(self, room: Room) -> bool:
+        """End the game if the running side is out of time now; True if it ended so."""
+        async with room.lock:
+            flagged = await self._flag(room)
+        if flagged:
+            await self._ended(room)
+        return flagged
+
+    async def _flag(self, room: Room) -> bool:
+        """(Under the room's lock.) Store and apply the running side's loss if its time is up."""
+        live = room.live
+        if live.clock is None or live.over():
+            return False
+        now = self.now_ms()
+        hit = live.clock.flagged(now)
+        if hit is None:
+            return False
+        loser, termination = hit
+        clock = live.clock.run(None, now)
+        clock.left_ms[loser] = max(0, clock.left_ms[loser])
+        ending = {"termination": termination, "loser": live.spec.seat_name(loser)}
+        result = forfeit_result(live.spec, loser, termination)[0]
+        try:
+            await anyio.to_thread.run_sync(
+                lambda: self.store.end(
+                    live.id,
+                    plies=live.moves_made,
+                    result=result,
+                    ending=ending,
+                    clock=clock.to_dict(),
+                )
+            )
+        except StaleMove:
+            return False
+        live.end(ending, clock)
+        log.info("game %s: %s", live.id, result)
+        return True
+
+    async def _ended(self, room: Room) -> None:
+        await self.broadcast(room)
+        if room.live.row.rated:
+            await self._settle(room.live)
+
+    async def _settle(self, live: LiveGame) -> None:
+        players = live.row.players or {}
+        seats = [players.get(name, "") for name in live.spec.seat_names]
+        if not all(seats):
+            log.error("game %s is rated but lacks players: not settled", live.id)
+            return
+        await anyio.to_thread.run_sync(
+            lambda: settle(self.store, live.id, seats, live.returns(), game=live.spec.id)
+        )
 
     def _drop(self, game_id: str) -> None:
         """Forget a room whose automatic moves failed (the store, a bot): it is rebuilt from
@@ -470,7 +626,39 @@ class Rooms:
             recorder.apply(live.spec.parse_action(text), checked=False)
         if recorder.state.is_terminal():
             recorder.finish()
+        elif live.ending is not None:  # lost on time: a format 2 end line
+            loser = live.spec.seat_names.index(live.ending["loser"])
+            recorder.forfeit(loser, live.ending["termination"])
         return recorder.record
+
+
+def _rated_players(
+    seat_names: Sequence[str], chairs: Sequence[Chair], mode: str, players: Mapping[str, str] | None
+) -> dict[str, str]:
+    """The rating key of every seat of a rated game; Rejected if one is missing."""
+    if mode == "hotseat":
+        raise Rejected("bad-request", "a hot-seat game cannot be rated (one screen, no players)")
+    if len(chairs) != len(seat_names):
+        raise Rejected("bad-request", "a rated game has one coach per team")
+    keys: dict[str, str] = {}
+    for chair in chairs:
+        name = seat_names[chair.seat]
+        if chair.kind == "bot":
+            if chair.bot not in DIFFICULTIES:
+                raise Rejected(
+                    "bad-request",
+                    f"only the {', '.join(DIFFICULTIES)} bots are rated, not '{chair.bot}'",
+                )
+            keys[name] = f"bot:{chair.bot}"
+        elif players and players.get(name):
+            keys[name] = players[name]
+        else:
+            raise Rejected(
+                "bad-request", f"a rated game needs a player for seat {name} (log in to play rated)"
+            )
+    if len(set(keys.values())) != len(keys):
+        raise Rejected("bad-request", "a rated game is between different players")
+    return keys
 
 
 def _thinks(who: str | Chair | None) -> bool:

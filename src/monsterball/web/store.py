@@ -24,6 +24,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     String,
@@ -34,7 +35,7 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
@@ -47,6 +48,9 @@ __all__ = [
     "Base",
     "GameRow",
     "MoveRow",
+    "RatedGameRow",
+    "RatingHistoryRow",
+    "RatingRow",
     "SchemaError",
     "StaleMove",
     "Store",
@@ -94,6 +98,20 @@ class GameRow(Base):
     automatic: Mapped[bool | None] = mapped_column(Boolean, nullable=True, default=None)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
     updated_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    # The game's clock (web/clocks.py: time control and each side's time, stored with every
+    # move); None: no clock. ``ending``: how a game ended off the board ({"termination":
+    # "time", "loser": seat}). ``players``: seat name -> rating key ("account:7", "bot:hard"),
+    # set by server code only; ``rated``: the result updates the players' ratings.
+    clock: Mapped[dict[str, Any] | None] = mapped_column(
+        JSON(none_as_null=True), nullable=True, default=None
+    )
+    ending: Mapped[dict[str, Any] | None] = mapped_column(
+        JSON(none_as_null=True), nullable=True, default=None
+    )
+    rated: Mapped[bool | None] = mapped_column(Boolean, nullable=True, default=None)
+    players: Mapped[dict[str, str] | None] = mapped_column(
+        JSON(none_as_null=True), nullable=True, default=None
+    )
 
     @property
     def game_seed(self) -> int:
@@ -114,6 +132,47 @@ class MoveRow(Base):
     ply: Mapped[int] = mapped_column(Integer, primary_key=True)
     by: Mapped[str] = mapped_column(String(16))
     action: Mapped[str] = mapped_column(String(200))
+
+
+class RatingRow(Base):
+    """A player's current Glicko-2 rating in one game (monsterball.ratings)."""
+
+    __tablename__ = "ratings"
+
+    player: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    rd: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class RatingHistoryRow(Base):
+    """A player's rating after each rated game (for player pages' plots)."""
+
+    __tablename__ = "rating_history"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player: Mapped[str] = mapped_column(String(64), index=True)
+    game: Mapped[str] = mapped_column(String(40))
+    game_id: Mapped[str] = mapped_column(String(64))
+    rating: Mapped[float] = mapped_column(Float)
+    rd: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class RatedGameRow(Base):
+    """A rated game whose result is in the ratings: its key makes settling happen once."""
+
+    __tablename__ = "rated_games"
+
+    game_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40))
+    players: Mapped[list[str]] = mapped_column(JSON)
+    returns: Mapped[list[float]] = mapped_column(JSON)
+    settled_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +217,12 @@ class Store:
     def reading(self) -> Session:
         return self._sessions()
 
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[Connection]:
+        """One write transaction (queued behind the others on SQLite)."""
+        with self._write_lock, self.engine.begin() as connection:
+            yield connection
+
     def create(self, row: GameRow, moves: Sequence[StoredMove] = ()) -> None:
         with self._write_lock, self._sessions.begin() as session:
             session.add(row)
@@ -173,10 +238,11 @@ class Store:
         status: str,
         result: str,
         automatic: bool | None = None,
+        clock: dict[str, Any] | None = None,
     ) -> None:
         """Store ``moves`` (consecutive plies) as the game's next moves, all or none; StaleMove
         if the game is not at the ply before the first. ``automatic``: the move after them is
-        the dice's or a bot's."""
+        the dice's or a bot's; ``clock``: the game's clock after them (None: unchanged)."""
         if not moves:
             return
         first, last = moves[0].ply, moves[-1].ply
@@ -185,17 +251,20 @@ class Store:
         try:
             # Core statements on a connection, not an ORM session: a session's unit of work
             # cost most of a move's server CPU (scripts/profile_move.py).
+            values: dict[str, Any] = {
+                "plies": last,
+                "status": status,
+                "result": result,
+                "automatic": automatic,
+                "updated_at": _now(),
+            }
+            if clock is not None:
+                values["clock"] = clock
             with self._write_lock, self.engine.begin() as connection:
                 done = connection.execute(
                     update(GameRow)
                     .where(GameRow.id == game_id, GameRow.plies == first - 1)
-                    .values(
-                        plies=last,
-                        status=status,
-                        result=result,
-                        automatic=automatic,
-                        updated_at=_now(),
-                    )
+                    .values(**values)
                 )
                 if done.rowcount != 1:
                     raise StaleMove(f"game {game_id} is not at move {first - 1}")
@@ -208,6 +277,41 @@ class Store:
                 )
         except IntegrityError:
             raise StaleMove(f"move {first} of game {game_id} is already stored") from None
+
+    def end(
+        self,
+        game_id: str,
+        *,
+        plies: int,
+        result: str,
+        ending: dict[str, Any],
+        clock: dict[str, Any] | None,
+    ) -> None:
+        """End a game off the board (its clock ran out) at move ``plies``; StaleMove if a move
+        was stored meanwhile or the game is over already."""
+        with self._write_lock, self.engine.begin() as connection:
+            done = connection.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id, GameRow.plies == plies, GameRow.status == "playing")
+                .values(
+                    status="finished",
+                    result=result,
+                    ending=ending,
+                    clock=clock,
+                    automatic=False,
+                    updated_at=_now(),
+                )
+            )
+            if done.rowcount != 1:
+                raise StaleMove(f"game {game_id} is not at move {plies}, or is over")
+
+    def clocked(self) -> list[str]:
+        """Games being played with a clock: a restarted server watches their flags."""
+        with self._sessions() as session:
+            query = select(GameRow.id).where(
+                GameRow.status == "playing", GameRow.clock.is_not(None)
+            )
+            return list(session.scalars(query))
 
     def get(self, game_id: str) -> GameRow | None:
         with self._sessions() as session:

@@ -25,6 +25,7 @@ from monsterball.games import all_games, get_game
 from monsterball.heuristic import heuristic_for
 from monsterball.rules_text import rules_document
 from monsterball.web.accounts import seat_account
+from monsterball.web.clocks import Clock
 from monsterball.web.live import Rejected
 from monsterball.web.rooms import Replay, Rooms
 from monsterball.web.security import MAX_TOKEN, GameId, seat_token
@@ -323,6 +324,8 @@ def install(
             bots=bots,
             seed=None,
             address=client,
+            # The same time control (a rematch is unrated: rated games come from accounts).
+            clock=Clock.from_dict(row.clock).control if row.clock else None,
         )
         answer = new.hand_out()
         chairs = answer["chairs"]

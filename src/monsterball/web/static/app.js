@@ -3,6 +3,7 @@
 // and play.js turns clicks into actions. Pages: the lobby, a game, a replay, how to play.
 import { drawBoard } from "./board.js";
 import { playPage } from "./play.js";
+import { ratingsPage } from "./ratings.js";
 import { replayPage, rulesPage } from "./replay.js";
 import { accountCorner, lobbySocial, playerPage, whoAmI } from "./social.js";
 import { api, copyButton, el, errorPage } from "./util.js";
@@ -67,6 +68,16 @@ async function lobby(me) {
   const botRow = el("label", { "data-testid": "bot-fields" }, "Bot", levelSelect, botSeat);
   const botsRow = el("label", { "data-testid": "bots-fields" }, "Bots (A, B)", levelSelectA, levelSelectB);
   const seedRow = el("label", {}, "Dice seed (practice only; online rooms draw a secret one)", seedInput);
+  // Time controls (docs/web.md, "Clocks"): for online and bot games.
+  const CLOCKS = { none: null, "3+2": { kind: "realtime", minutes: 3, increment: 2 },
+    "10+5": { kind: "realtime", minutes: 10, increment: 5 }, "30+20": { kind: "realtime", minutes: 30, increment: 20 },
+    "1d": { kind: "correspondence", days: 1 }, "3d": { kind: "correspondence", days: 3 } };
+  const clockSelect = el("select", { name: "clock", "data-testid": "clock" },
+    el("option", { value: "none" }, "No clock"),
+    el("option", { value: "3+2" }, "3 min + 2 s"), el("option", { value: "10+5" }, "10 min + 5 s"),
+    el("option", { value: "30+20" }, "30 min + 20 s"),
+    el("option", { value: "1d" }, "1 day per move"), el("option", { value: "3d" }, "3 days per move"));
+  const clockRow = el("label", { "data-testid": "clock-fields" }, "Clock", clockSelect);
 
   function refresh() {
     const game = catalog.games.find((g) => g.id === gameSelect.value);
@@ -93,6 +104,7 @@ async function lobby(me) {
     botRow.hidden = mode !== "bot";
     botsRow.hidden = mode !== "bots";
     seedRow.hidden = mode === "online";
+    clockRow.hidden = mode === "hotseat" || mode === "bots";
   }
   gameSelect.onchange = refresh;
   presetSelect.onchange = showPreset;
@@ -105,7 +117,7 @@ async function lobby(me) {
     el("label", {}, "Game", gameSelect), about,
     el("label", {}, "Rules", presetSelect), presetDoc,
     el("label", {}, "Play", modeSelect),
-    botRow, botsRow,
+    botRow, botsRow, clockRow,
     el("label", {}, "Coaches", coachesSelect),
     el("label", {}, "Options (see `monsterball rules GAME`)", optionsInput),
     seedRow,
@@ -123,6 +135,7 @@ async function lobby(me) {
       coaches: Number(coachesSelect.value), bots,
     };
     if (seedInput.value !== "" && mode !== "online") body.seed = Number(seedInput.value);
+    if (!clockRow.hidden && CLOCKS[clockSelect.value]) body.clock = CLOCKS[clockSelect.value];
     // The same key=value settings as `monsterball play --opt`, separated by semicolons.
     body.settings = optionsInput.value.split(";").map((p) => p.trim()).filter(Boolean);
     try {
@@ -155,7 +168,9 @@ async function lobby(me) {
     lobbySocial(me, catalog, titles)]);
   main.replaceChildren(el("div", { class: "lobby" }, form, el("div", { class: "tables" }, social,
     el("h2", {}, "Being played"), gamesTable(playing.games, (g) => `/play/${g.id}`, "watch", mine, titles),
-    el("h2", {}, "Finished — replays"), gamesTable(finished.games, (g) => `/replay/${g.id}`, "replay", mine, titles))));
+    el("h2", {}, "Finished — replays"), gamesTable(finished.games, (g) => `/replay/${g.id}`, "replay", mine, titles),
+    el("p", { "data-testid": "leaderboards" }, "Leaderboards: ", catalog.games.map((g, i) =>
+      [i ? " · " : "", el("a", { href: `/ratings/${g.id}` }, g.title)])))));
 }
 
 const path = location.pathname.split("/").filter(Boolean);
@@ -166,4 +181,5 @@ if (path[0] === "play" && path[1]) playPage(main, where, connection, path[1]);
 else if (path[0] === "replay" && path[1]) replayPage(main, where, path[1]).catch(failed);
 else if (path[0] === "rules" && path[1]) rulesPage(main, where, path[1]).catch(failed);
 else if (path[0] === "players" && path[1]) playerPage(main, where, decodeURIComponent(path[1])).catch(failed);
+else if (path[0] === "ratings" && path[1]) ratingsPage(main, where, path[1]).catch(failed);
 else me.then(lobby).catch(failed);

@@ -1,6 +1,7 @@
 // The game page: a seat's (or a spectator's) live view over a WebSocket.
 import { animate, die, drawBoard, flightIn, legend } from "./board.js";
 import { chatPanel, whoAmI } from "./social.js";
+import { clockCard, syncClock, tickClocks } from "./clocks.js";
 import { api, copyButton, el, errorPage, seatToken } from "./util.js";
 
 const CELLS = /\b[a-z]\d{1,2}\b/g;
@@ -52,6 +53,11 @@ function moveList(entries, current, onPick) {
 function yourTeam(state) {
   const chair = state.chairs.find((c) => c.name === state.you);
   return chair ? Object.keys(state.board.teams || { A: 0, B: 1 })[chair.seat] : null;
+}
+
+function clockSide(state) {
+  const chair = state.chairs.find((c) => c.name === state.you);
+  return chair && state.clock ? state.clock.sides[chair.seat].side : null;
 }
 
 export function playPage(main, where, connection, gameId) {
@@ -158,6 +164,7 @@ export function playPage(main, where, connection, gameId) {
       movedFrom = new Set(previousBoard.pieces.filter((p) => now.has(p.id) && now.get(p.id) !== p.cell).map((p) => p.cell));
     }
     state = message;
+    syncClock(message);
     pending = null;
     mergeLog(message.log);
     if (message.game.game === "midway") loadRoster();
@@ -444,6 +451,7 @@ export function playPage(main, where, connection, gameId) {
     legend(board, state.game.mode === "hotseat" ? null : yourTeam(state), state.game.game === "midway" ? "ball" : "disc"),
     el("div", { class: "side" },
       finished ? endPanel() : null,
+      clockCard(state.clock, clockSide(state), finished),
       el("div", { class: "card" }, turn,
         thinking ? el("div", { class: "thinking", "data-testid": "thinking" },
           bot === acting ? `${bot.name} (bot) is thinking` : `move sent, waiting for the reply (${bot.name}, a bot, may be thinking)`,
@@ -489,6 +497,7 @@ export function playPage(main, where, connection, gameId) {
     chat = chatPanel(gameId, token, me);
     main.after(el("div", { class: "chat-dock" }, chat.node));
   });
+  setInterval(() => tickClocks(main), 200);
   connect();
   setTimeout(pollPresence, 300);
   loadMoves();
