@@ -51,51 +51,65 @@ def _p_beats(dice: int, count: int) -> float:
 
 def _progress(state: HuckMonsterState, cell: int, team: int) -> float:
     """0 at ``team``'s own goal end, 1 at the far end of the field it attacks."""
-    row = state.field.coords(cell)[1]
-    last = state.options.length - 1
-    return row / last if state.forward(team) > 0 else (last - row) / last
+    return _progress_table(state, team)[cell]
+
+
+def _progress_table(state: HuckMonsterState, team: int) -> tuple[float, ...]:
+    """:func:`_progress` of every cell for ``team`` (looked up, not recomputed, per call)."""
+    north, south = _progress_rows(state.field.width, state.field.size, state.options.length)
+    return north if state.forward(team) > 0 else south
+
+
+@cache
+def _progress_rows(width: int, size: int, length: int) -> tuple[tuple[float, ...], ...]:
+    """Per cell: row / last attacking north, (last - row) / last attacking south (the same
+    float expressions a per-call computation used)."""
+    last = length - 1
+    rows = [cell // width for cell in range(size)]
+    return tuple(row / last for row in rows), tuple((last - row) / last for row in rows)
 
 
 def _team_value(state: HuckMonsterState) -> float:
     """How good the position is for the offense, about -1..1 (score aside)."""
     off = state.offense
-    field = state.field
     defenders = state.occupied[1 - off]
     disc = state.disc
     if disc < 0:
         return 0.0
-    value = 0.2 + 0.5 * _progress(state, disc, off)
-    dist = field.distance_row(disc)
+    progress = _progress_table(state, off)
+    here = progress[disc]
+    value = 0.2 + 0.5 * here
+    dist = state.field.distance_row(disc)
+    pos = state.pos
     holder = state.holder
     if holder == NOBODY and not state.action:
-        nearest = min(
-            (dist[state.pos[p]] for p in team_players(off) if state.pos[p] >= 0), default=20
-        )
+        nearest = min((dist[pos[p]] for p in team_players(off) if pos[p] >= 0), default=20)
         return value - 0.04 * nearest
-    here = _progress(state, disc, off)
+    neighbours = state.field.neighbour_mask
     best = 0.0
     open_sum = 0.0
     guarded = 0
     dump = False
     for p in team_players(off):
-        cell = state.pos[p]
+        cell = pos[p]
         if p == holder or cell < 0:
             continue
-        d = dist[cell]
-        covered = state.adjacent(cell) & defenders
+        covered = neighbours[cell] & defenders
         if covered:
             guarded += covered.bit_count()
             continue
+        d = dist[cell]
         if d > THROW_REACH:
             continue
-        gain = _progress(state, cell, off) - here
+        gain = progress[cell] - here
         if gain > 0:
             open_sum += gain
-            best = max(best, gain)
+            if gain > best:
+                best = gain
         elif 3 <= d <= 5:
             dump = True
     value += 0.8 * best + 0.2 * open_sum + (0.05 if dump else 0.0) - 0.02 * guarded
-    if holder != NOBODY and state.adjacent(disc) & defenders:
+    if holder != NOBODY and neighbours[disc] & defenders:
         value -= 0.05  # marked
     return value
 
@@ -196,7 +210,9 @@ def policy(
         return max(
             legal, key=lambda a: _throw_value(state, a, count) if isinstance(a, ThrowTo) else -9
         )
-    if any(isinstance(a, RollStrategy) for a in legal):
+    # The strategy die is offered only as the pair [ROLL, STRATEGY] (procedures/bid.py,
+    # upcall.py): a long list (a team move's) need not be scanned.
+    if len(legal) <= 2 and any(isinstance(a, RollStrategy) for a in legal):
         # Save the Huck die for the catch; the Monster die goes on the first bid.
         if seat == state.offense and state.action != "catch":
             return next(a for a in legal if a != STRATEGY)
