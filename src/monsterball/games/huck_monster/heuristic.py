@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 
 from monsterball.core.actions import Action
@@ -172,30 +172,42 @@ def _settled(state: HuckMonsterState, *, turnover: bool = False) -> float:
     return math.tanh(raw)
 
 
-def _throw_value(state: HuckMonsterState, action: ThrowTo, count: int) -> float:
-    cell = state.field.parse_cell(action.cell)
+def _throw_values(state: HuckMonsterState, count: int) -> Callable[[ThrowTo], float]:
+    """The value of a throw to each target at ``count``: what depends only on the position
+    (the defenders, the Mark, the dice odds) is worked out once for every target."""
+    field = state.field
     off = state.offense
+    disc = state.disc
     defenders = state.defender_cells()
-    guards = state.catch_guards(cell, action.receiver).bit_count()
-    direct = state.field.distance(state.disc, cell)
+    neighbours = field.neighbour_mask
+    from_disc = field.distance_row(disc)
     # The defenders near the straight line stand in for the path's Intercepts.
-    lane = 0
-    for p in team_players(1 - off):
-        c = state.pos[p]
-        if c < 0 or not defenders >> c & 1:
-            continue
-        if state.field.distance(state.disc, c) + state.field.distance(c, cell) <= direct + 1:
-            lane += 1
-    mark = 1 if state.adjacent(state.disc) & defenders else 0
-    survive = (
-        (1 - _p_beats(3, count)) ** mark
-        * (1 - _p_beats(2, count)) ** lane
-        * (1 - _p_beats(2, count)) ** guards
-    )
-    progress = _progress(state, cell, off)
-    scoring = state.attacking_end_zone(off) >> cell & 1
-    gain = 2.0 if scoring else progress
-    return survive * gain - (1 - survive) * (0.6 + 0.4 * progress)
+    lanes = [
+        (field.distance_row(c), from_disc[c])
+        for c in (state.pos[p] for p in team_players(1 - off))
+        if c >= 0 and defenders >> c & 1
+    ]
+    mark = 1 if neighbours[disc] & defenders else 0
+    beats2 = 1 - _p_beats(2, count)
+    marked = (1 - _p_beats(3, count)) ** mark
+    progress = _progress_table(state, off)
+    zone = state.attacking_end_zone(off)
+    pos = state.pos
+
+    def value(action: ThrowTo) -> float:
+        cell = field.parse_cell(action.cell)
+        guards = ((neighbours[cell] | neighbours[pos[action.receiver]]) & defenders).bit_count()
+        direct = from_disc[cell]
+        lane = 0
+        for row, near in lanes:
+            if near + row[cell] <= direct + 1:
+                lane += 1
+        survive = marked * beats2**lane * beats2**guards
+        ahead = progress[cell]
+        gain = 2.0 if zone >> cell & 1 else ahead
+        return survive * gain - (1 - survive) * (0.6 + 0.4 * ahead)
+
+    return value
 
 
 def policy(
@@ -207,9 +219,8 @@ def policy(
     if isinstance(first, ThrowTo):
         top = state.stack[-1]
         count = int(getattr(top, "count", 10))
-        return max(
-            legal, key=lambda a: _throw_value(state, a, count) if isinstance(a, ThrowTo) else -9
-        )
+        value = _throw_values(state, count)
+        return max(legal, key=lambda a: value(a) if isinstance(a, ThrowTo) else -9)
     # The strategy die is offered only as the pair [ROLL, STRATEGY] (procedures/bid.py,
     # upcall.py): a long list (a team move's) need not be scanned.
     if len(legal) <= 2 and any(isinstance(a, RollStrategy) for a in legal):
