@@ -128,11 +128,15 @@ class Moving(Procedure[State]):
 
     # The legal destinations of each player, with the rule that restricts them.
     def _allowed(self, state: State) -> tuple[dict[int, int], str]:
-        reach = {
-            p: state.move_reach(p, self._budget(state, p))
-            for p in team_players(self.team)
-            if p != state.holder and state.pos[p] >= 0
-        }
+        # state.move_reach per player, with the open spaces found once (nobody moves here).
+        open_ = state.open_spaces()
+        reachable = state.field.reachable
+        pos, holder, left, free = state.pos, state.holder, self.left, self.free
+        reach: dict[int, int] = {}
+        for p in team_players(self.team):
+            if p != holder and pos[p] >= 0:
+                budget = left + free if free and is_all_star(state, p) else left
+                reach[p] = reachable(pos[p], budget, open_) if budget > 0 else 0
         if self.team == state.offense and state.style == "hot-hex":
             reach = _one_inside_the_hex(state, reach)
         reach = {p: m for p, m in reach.items() if m}
