@@ -62,10 +62,10 @@ def _draw_table(outcomes: Sequence[tuple[Action, Fraction]]) -> tuple[int, ...] 
 
     Cached by the identity of the probability objects (games keep their dice tables, so the
     same Fractions come back; the cache holds them, so an id is not reused while cached)."""
-    probs = tuple([p for _, p in outcomes])
-    key = tuple(map(id, probs))
+    key = tuple([id(p) for _, p in outcomes])
     found = _DRAW_TABLES.get(key)
     if found is None:
+        probs = tuple([p for _, p in outcomes])
         nums = [p.numerator for p in probs]
         dens = [p.denominator for p in probs]
         count = len(probs)

@@ -220,7 +220,7 @@ class Moving(Procedure[State]):
         cost = state.field.steps_to(state.pos[action.player], cell, state.open_spaces())
         state.move_player(action.player, cell)
         free = self.free
-        if is_all_star(state, action.player):
+        if free and is_all_star(state, action.player):  # (nothing to spend when free is 0)
             used = min(cost, free)
             free -= used
             cost -= used
