@@ -146,7 +146,7 @@ def _run_bids(
     return value if top == 1 else top * value
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 12)  # ~1 KiB each; a team's plain combinations need ~800
 def _bids_value(
     bids: tuple[tuple[str, bool], ...],
     base: int,
