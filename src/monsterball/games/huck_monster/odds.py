@@ -176,19 +176,9 @@ def _bids_value(
         for h in (False, True)
         for i, p in enumerate((pending, "none"))
     }
-    dens = [math.lcm(*(v.denominator for v in ends.values()))]
-    ends_num = {k: v.numerator * (dens[0] // v.denominator) for k, v in ends.items()}
-    steps: list[int] = []  # dens[i] // dens[i + 1]
-    for bid, _ in reversed(bids):
-        den = _roll_den(DICE[bid], team_pins)
-        step = count * den * den if bid == pending else den
-        steps.append(step)
-        dens.append(dens[-1] * step)
-    dens.reverse()
-    steps.reverse()
-
-    # The first bid of the All-Star's kind is his: he adds his Monster stat (HM-STAR-4).
-    first = {b: i for i, (b, _) in reversed(list(enumerate(bids)))}
+    end_den = math.lcm(*(v.denominator for v in ends.values()))
+    ends_num = {k: v.numerator * (end_den // v.denominator) for k, v in ends.items()}
+    steps, product, first = _chain_shape(bids, pending, team_pins, count)
     memo: dict[tuple[int, bool, str], int] = {}
 
     def from_bid(index: int, halved: bool, pending: str) -> int:
@@ -248,7 +238,23 @@ def _bids_value(
                 total += survive * (scale // den)
         return total
 
-    return Fraction(from_bid(0, False, pending), dens[0])
+    return Fraction(from_bid(0, False, pending), end_den * product)
+
+
+@cache
+def _chain_shape(
+    bids: tuple[tuple[str, bool], ...], pending: str, team_pins: bool, faces: int
+) -> tuple[tuple[int, ...], int, dict[str, int]]:
+    """What a chain of bids needs whatever the count: per bid the step of the common
+    denominator (``dens[i] // dens[i + 1]``: the bid's roll, squared and times the dark die's
+    faces where the dark die may be used on it), their product, and the index of the first
+    bid of each kind (the All-Star's, HM-STAR-4). Read only: it is shared."""
+    steps = []
+    for bid, _ in bids:
+        den = _roll_den(DICE[bid], team_pins)
+        steps.append(faces * den * den if bid == pending else den)
+    first = {b: i for i, (b, _) in reversed(list(enumerate(bids)))}
+    return tuple(steps), math.prod(steps), first
 
 
 @cache
