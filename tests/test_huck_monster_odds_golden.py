@@ -15,7 +15,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from monsterball.games.huck_monster.odds import UpCallSetup, catch_probability
+from monsterball.games.huck_monster.odds import UpCallSetup, catch_probability, clear_setup_caches
 
 GOLDEN = Path(__file__).parent / "golden" / "huck-monster.odds.json"
 
@@ -69,3 +69,23 @@ def test_odds_match_the_first_implementation_for_every_combination() -> None:
     for g in golden:
         got = catch_probability(UpCallSetup(**g["setup"]))
         assert got == Fraction(g["catch"]), g["setup"]
+
+
+def test_odds_do_not_depend_on_what_was_asked_before() -> None:
+    """The phases and bid chains are cached across queries (shared by bidder combinations):
+    each answer must be the same computed alone, after others, or in the other order."""
+    golden = json.loads(GOLDEN.read_text())
+    # Every 37th case, and every case where the catch phase's worth depends on the dark die
+    # (the throw phase is then scaled by proportions of two values, not one).
+    late_dark = ("catch-mark", "challenge")
+    sample = [
+        g
+        for i, g in enumerate(golden)
+        if i % 37 == 0 or g["setup"].get("defense_strategy") in late_dark
+    ]
+    for g in sample:
+        clear_setup_caches()
+        assert catch_probability(UpCallSetup(**g["setup"])) == Fraction(g["catch"]), g["setup"]
+    clear_setup_caches()
+    for g in reversed(sample):
+        assert catch_probability(UpCallSetup(**g["setup"])) == Fraction(g["catch"]), g["setup"]

@@ -39,21 +39,49 @@ class SeededSampler:
         count = len(outcomes)
         if count == 1:
             return outcomes[0][0]
-        # Integers over a common denominator (Fractions are normalised, so equal
-        # probabilities have equal numerators and denominators): the same draw as comparing
-        # a point bits / 2**53 with the running Fraction sums, at a fraction of the cost.
-        nums = [p.numerator for _, p in outcomes]
-        dens = [p.denominator for _, p in outcomes]
-        if nums.count(nums[0]) == count and dens.count(dens[0]) == count:
+        cumulative = _draw_table(outcomes)
+        if cumulative is None:
             return outcomes[self.rng.randrange(count)][0]
-        common = math.lcm(*dens)
-        point = self.rng.getrandbits(53) * common  # point < cum / common, times common * 2**53
-        cumulative = 0
-        for (action, _), num, den in zip(outcomes, nums, dens, strict=True):
-            cumulative += num * (common // den)
-            if point < cumulative << 53:
-                return action
+        # Integers over a common denominator: the same draw as comparing a point
+        # bits / 2**53 with the running Fraction sums, at a fraction of the cost.
+        point = self.rng.getrandbits(53)
+        for index, bound in enumerate(cumulative):
+            if point < bound:
+                return outcomes[index][0]
         return outcomes[-1][0]
+
+
+_DRAW_TABLES: dict[tuple[int, ...], tuple[tuple[Fraction, ...], tuple[int, ...] | None]] = {}
+_MAX_DRAW_TABLES = 1024
+
+
+def _draw_table(outcomes: Sequence[tuple[Action, Fraction]]) -> tuple[int, ...] | None:
+    """None if the outcomes are equally likely, else per outcome the bound a 53-bit point
+    must stay under: ``cumulative * 2**53 / common`` rounded up, over a common denominator
+    (``point < cum / common * 2**53`` exactly when ``point * common < cum << 53``).
+
+    Cached by the identity of the probability objects (games keep their dice tables, so the
+    same Fractions come back; the cache holds them, so an id is not reused while cached)."""
+    key = tuple([id(p) for _, p in outcomes])
+    found = _DRAW_TABLES.get(key)
+    if found is None:
+        probs = tuple([p for _, p in outcomes])
+        nums = [p.numerator for p in probs]
+        dens = [p.denominator for p in probs]
+        count = len(probs)
+        table: tuple[int, ...] | None = None
+        if not (nums.count(nums[0]) == count and dens.count(dens[0]) == count):
+            common = math.lcm(*dens)
+            bounds = []
+            cumulative = 0
+            for num, den in zip(nums, dens, strict=True):
+                cumulative += num * (common // den)
+                bounds.append(-((-cumulative << 53) // common))  # ceil(cum * 2**53 / common)
+            table = tuple(bounds)
+        if len(_DRAW_TABLES) >= _MAX_DRAW_TABLES:
+            _DRAW_TABLES.clear()
+        found = _DRAW_TABLES[key] = (probs, table)
+    return found[1]
 
 
 class ScriptedDice:

@@ -19,6 +19,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cache
 from typing import Any, ClassVar, Self
 
 from monsterball.core.actions import Action, ActionTable, Event, Roll, parse_roll
@@ -379,5 +380,11 @@ def roll(label: str, value: object) -> Roll:
 
 
 def uniform(actions: Sequence[Action]) -> list[tuple[Action, Fraction]]:
-    p = Fraction(1, len(actions))
+    p = _one_in(len(actions))
     return [(a, p) for a in actions]
+
+
+@cache
+def _one_in(n: int) -> Fraction:
+    # The same object each time, so a sampler's draw tables (cached by identity) are found.
+    return Fraction(1, n)

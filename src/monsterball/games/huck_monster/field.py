@@ -16,7 +16,12 @@ def team_of(player: int) -> int:
 
 
 def team_players(team: int) -> range:
+    if 0 <= team < 2:
+        return _TEAM_PLAYERS[team]  # built once: this is called in every hot loop
     return range(team * PLAYERS_PER_TEAM, (team + 1) * PLAYERS_PER_TEAM)
+
+
+_TEAM_PLAYERS = tuple(range(t * PLAYERS_PER_TEAM, (t + 1) * PLAYERS_PER_TEAM) for t in (0, 1))
 
 
 CONE_PUSH_CONES = 7  # "Place 7 cones along the center line"

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 
 from monsterball.core.actions import Action
@@ -51,51 +51,65 @@ def _p_beats(dice: int, count: int) -> float:
 
 def _progress(state: HuckMonsterState, cell: int, team: int) -> float:
     """0 at ``team``'s own goal end, 1 at the far end of the field it attacks."""
-    row = state.field.coords(cell)[1]
-    last = state.options.length - 1
-    return row / last if state.forward(team) > 0 else (last - row) / last
+    return _progress_table(state, team)[cell]
+
+
+def _progress_table(state: HuckMonsterState, team: int) -> tuple[float, ...]:
+    """:func:`_progress` of every cell for ``team`` (looked up, not recomputed, per call)."""
+    north, south = _progress_rows(state.field.width, state.field.size, state.options.length)
+    return north if state.forward(team) > 0 else south
+
+
+@cache
+def _progress_rows(width: int, size: int, length: int) -> tuple[tuple[float, ...], ...]:
+    """Per cell: row / last attacking north, (last - row) / last attacking south (the same
+    float expressions a per-call computation used)."""
+    last = length - 1
+    rows = [cell // width for cell in range(size)]
+    return tuple(row / last for row in rows), tuple((last - row) / last for row in rows)
 
 
 def _team_value(state: HuckMonsterState) -> float:
     """How good the position is for the offense, about -1..1 (score aside)."""
     off = state.offense
-    field = state.field
     defenders = state.occupied[1 - off]
     disc = state.disc
     if disc < 0:
         return 0.0
-    value = 0.2 + 0.5 * _progress(state, disc, off)
-    dist = field.distance_row(disc)
+    progress = _progress_table(state, off)
+    here = progress[disc]
+    value = 0.2 + 0.5 * here
+    dist = state.field.distance_row(disc)
+    pos = state.pos
     holder = state.holder
     if holder == NOBODY and not state.action:
-        nearest = min(
-            (dist[state.pos[p]] for p in team_players(off) if state.pos[p] >= 0), default=20
-        )
+        nearest = min((dist[pos[p]] for p in team_players(off) if pos[p] >= 0), default=20)
         return value - 0.04 * nearest
-    here = _progress(state, disc, off)
+    neighbours = state.field.neighbour_mask
     best = 0.0
     open_sum = 0.0
     guarded = 0
     dump = False
     for p in team_players(off):
-        cell = state.pos[p]
+        cell = pos[p]
         if p == holder or cell < 0:
             continue
-        d = dist[cell]
-        covered = state.adjacent(cell) & defenders
+        covered = neighbours[cell] & defenders
         if covered:
             guarded += covered.bit_count()
             continue
+        d = dist[cell]
         if d > THROW_REACH:
             continue
-        gain = _progress(state, cell, off) - here
+        gain = progress[cell] - here
         if gain > 0:
             open_sum += gain
-            best = max(best, gain)
+            if gain > best:
+                best = gain
         elif 3 <= d <= 5:
             dump = True
     value += 0.8 * best + 0.2 * open_sum + (0.05 if dump else 0.0) - 0.02 * guarded
-    if holder != NOBODY and state.adjacent(disc) & defenders:
+    if holder != NOBODY and neighbours[disc] & defenders:
         value -= 0.05  # marked
     return value
 
@@ -158,30 +172,42 @@ def _settled(state: HuckMonsterState, *, turnover: bool = False) -> float:
     return math.tanh(raw)
 
 
-def _throw_value(state: HuckMonsterState, action: ThrowTo, count: int) -> float:
-    cell = state.field.parse_cell(action.cell)
+def _throw_values(state: HuckMonsterState, count: int) -> Callable[[ThrowTo], float]:
+    """The value of a throw to each target at ``count``: what depends only on the position
+    (the defenders, the Mark, the dice odds) is worked out once for every target."""
+    field = state.field
     off = state.offense
+    disc = state.disc
     defenders = state.defender_cells()
-    guards = state.catch_guards(cell, action.receiver).bit_count()
-    direct = state.field.distance(state.disc, cell)
+    neighbours = field.neighbour_mask
+    from_disc = field.distance_row(disc)
     # The defenders near the straight line stand in for the path's Intercepts.
-    lane = 0
-    for p in team_players(1 - off):
-        c = state.pos[p]
-        if c < 0 or not defenders >> c & 1:
-            continue
-        if state.field.distance(state.disc, c) + state.field.distance(c, cell) <= direct + 1:
-            lane += 1
-    mark = 1 if state.adjacent(state.disc) & defenders else 0
-    survive = (
-        (1 - _p_beats(3, count)) ** mark
-        * (1 - _p_beats(2, count)) ** lane
-        * (1 - _p_beats(2, count)) ** guards
-    )
-    progress = _progress(state, cell, off)
-    scoring = state.attacking_end_zone(off) >> cell & 1
-    gain = 2.0 if scoring else progress
-    return survive * gain - (1 - survive) * (0.6 + 0.4 * progress)
+    lanes = [
+        (field.distance_row(c), from_disc[c])
+        for c in (state.pos[p] for p in team_players(1 - off))
+        if c >= 0 and defenders >> c & 1
+    ]
+    mark = 1 if neighbours[disc] & defenders else 0
+    beats2 = 1 - _p_beats(2, count)
+    marked = (1 - _p_beats(3, count)) ** mark
+    progress = _progress_table(state, off)
+    zone = state.attacking_end_zone(off)
+    pos = state.pos
+
+    def value(action: ThrowTo) -> float:
+        cell = field.parse_cell(action.cell)
+        guards = ((neighbours[cell] | neighbours[pos[action.receiver]]) & defenders).bit_count()
+        direct = from_disc[cell]
+        lane = 0
+        for row, near in lanes:
+            if near + row[cell] <= direct + 1:
+                lane += 1
+        survive = marked * beats2**lane * beats2**guards
+        ahead = progress[cell]
+        gain = 2.0 if zone >> cell & 1 else ahead
+        return survive * gain - (1 - survive) * (0.6 + 0.4 * ahead)
+
+    return value
 
 
 def policy(
@@ -193,10 +219,11 @@ def policy(
     if isinstance(first, ThrowTo):
         top = state.stack[-1]
         count = int(getattr(top, "count", 10))
-        return max(
-            legal, key=lambda a: _throw_value(state, a, count) if isinstance(a, ThrowTo) else -9
-        )
-    if any(isinstance(a, RollStrategy) for a in legal):
+        value = _throw_values(state, count)
+        return max(legal, key=lambda a: value(a) if isinstance(a, ThrowTo) else -9)
+    # The strategy die is offered only as the pair [ROLL, STRATEGY] (procedures/bid.py,
+    # upcall.py): a long list (a team move's) need not be scanned.
+    if len(legal) <= 2 and any(isinstance(a, RollStrategy) for a in legal):
         # Save the Huck die for the catch; the Monster die goes on the first bid.
         if seat == state.offense and state.action != "catch":
             return next(a for a in legal if a != STRATEGY)

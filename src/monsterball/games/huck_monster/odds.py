@@ -13,11 +13,12 @@ for the offense.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 
 from monsterball.games.huck_monster.rules import (
     CATCH,
@@ -105,7 +106,7 @@ class UpCallSetup:
             raise ValueError("'remaining' (0..36) is the count a one-die Continue adds to")
 
 
-Cont = Callable[[bool, str], Fraction]
+Cont = Callable[[bool, str], Fraction | int]
 
 
 def _run_bids(
@@ -120,28 +121,64 @@ def _run_bids(
 ) -> Fraction:
     """P(the offense survives every bid in ``bids`` and then ``then``).
 
+    The value is positively homogeneous in the end values ``then(halved, pending)`` (sums of
+    them, and a Hot Bid's "is it worth re-rolling" test, which scaling by a positive number
+    leaves alone), so it is computed for the ends divided by their largest and scaled back:
+    the bids' part is then shared by every query with the same bids, count and proportions
+    of ends (e.g. the same throw bids whatever the catch phase is worth)."""
+    ends = tuple(then(h, p) for h in (False, True) for p in (pending, "none"))
+    top = max(ends)
+    if not top:
+        return Fraction(0)
+    value = _bids_value(
+        tuple(bids),
+        base,
+        light,
+        action,
+        pending,
+        setup.equipment,
+        setup.team_pins,
+        setup.ties,
+        int(setup.stealth_defense),
+        setup.all_star_bid,
+        ends if top == 1 else tuple(Fraction(e) / top for e in ends),
+    )
+    return value if top == 1 else top * value
+
+
+@lru_cache(maxsize=1 << 12)  # ~1 KiB each; a team's plain combinations need ~800
+def _bids_value(
+    bids: tuple[tuple[str, bool], ...],
+    base: int,
+    light: str,
+    action: str,
+    pending: str,
+    equipment: str,
+    team_pins: bool,
+    ties: str,
+    stealth_defense: int,
+    all_star_bid: str,
+    end_values: tuple[Fraction | int, ...],
+) -> Fraction:
+    """:func:`_run_bids` for fixed end values (``end_values[2 * halved + (pending is
+    "none")]``), from only the setup's fields the bids depend on (so it can be cached).
+
     With the offense's count fixed, each bid depends only on whether a Footer has halved the
     count and whether the dark die is still to be used, so the recursion is memoised on that.
     It runs on integers: the value after bid ``i`` is a numerator over ``dens[i]``, a common
     denominator fixed in advance (the bid's roll, squared where a Hot Bid may re-roll it,
     times the dark die's faces where it may be used), so no Fraction is built until the end."""
     light_now = light_effect(light, action)
-    faces = _face_table(setup.equipment, False)
+    faces = _face_table(equipment, False)
     count = len(faces)
-    ends = {(h, p): then(h, p) for h in (False, True) for p in {pending, "none"}}
-    dens = [math.lcm(*(v.denominator for v in ends.values()))]
-    ends_num = {k: v.numerator * (dens[0] // v.denominator) for k, v in ends.items()}
-    steps: list[int] = []  # dens[i] // dens[i + 1]
-    for bid, _ in reversed(bids):
-        den = _roll_den(DICE[bid], setup.team_pins)
-        step = count * den * den if bid == pending else den
-        steps.append(step)
-        dens.append(dens[-1] * step)
-    dens.reverse()
-    steps.reverse()
-
-    # The first bid of the All-Star's kind is his: he adds his Monster stat (HM-STAR-4).
-    first = {b: i for i, (b, _) in reversed(list(enumerate(bids)))}
+    ends = {
+        (h, p): end_values[2 * h + i]
+        for h in (False, True)
+        for i, p in enumerate((pending, "none"))
+    }
+    end_den = math.lcm(*(v.denominator for v in ends.values()))
+    ends_num = {k: v.numerator * (end_den // v.denominator) for k, v in ends.items()}
+    steps, product, first = _chain_shape(bids, pending, team_pins, count)
     memo: dict[tuple[int, bool, str], int] = {}
 
     def from_bid(index: int, halved: bool, pending: str) -> int:
@@ -155,7 +192,7 @@ def _run_bids(
         if index == len(bids):
             return ends_num[halved, pending]
         bid, hammered = bids[index]
-        star = all_star_stat(bid, False) if setup.all_star_bid == bid and index == first[bid] else 0
+        star = all_star_stat(bid, False) if all_star_bid == bid and index == first[bid] else 0
         use = pending == bid
         rest = "none" if use else pending
         # Each face weighs 1 / count when the die is rolled here: scale = dens ratio * p_face.
@@ -175,9 +212,9 @@ def _run_bids(
                     action=action,
                     halved=halved,
                     bid=bid,
-                    roll=setup.stealth_defense + star,
+                    roll=stealth_defense + star,
                     dark=face,
-                    ties=setup.ties,
+                    ties=ties,
                 )
                 if not r.defense_wins:
                     total += scale * from_bid(index + 1, halved or r.halves, rest)
@@ -185,8 +222,8 @@ def _run_bids(
             # The bid's rolls fall in three classes: the defense wins, the offense survives,
             # the offense survives halved by a Footer (see _matchup).
             den, keep, halve = _matchup(
-                base, light, action, halved, bid, setup.stealth_defense + star, face,
-                setup.ties, setup.team_pins,
+                base, light, action, halved, bid, stealth_defense + star, face,
+                ties, team_pins,
             )  # fmt: skip
             v_keep = from_bid(index + 1, halved, rest) if keep else 0
             v_halve = from_bid(index + 1, True, rest) if halve else 0
@@ -201,7 +238,23 @@ def _run_bids(
                 total += survive * (scale // den)
         return total
 
-    return Fraction(from_bid(0, False, pending), dens[0])
+    return Fraction(from_bid(0, False, pending), end_den * product)
+
+
+@cache
+def _chain_shape(
+    bids: tuple[tuple[str, bool], ...], pending: str, team_pins: bool, faces: int
+) -> tuple[tuple[int, ...], int, dict[str, int]]:
+    """What a chain of bids needs whatever the count: per bid the step of the common
+    denominator (``dens[i] // dens[i + 1]``: the bid's roll, squared and times the dark die's
+    faces where the dark die may be used on it), their product, and the index of the first
+    bid of each kind (the All-Star's, HM-STAR-4). Read only: it is shared."""
+    steps = []
+    for bid, _ in bids:
+        den = _roll_den(DICE[bid], team_pins)
+        steps.append(faces * den * den if bid == pending else den)
+    first = {b: i for i, (b, _) in reversed(list(enumerate(bids)))}
+    return tuple(steps), math.prod(steps), first
 
 
 @cache
@@ -294,39 +347,87 @@ def continue_roll(setup: UpCallSetup) -> tuple[tuple[int, Fraction], ...]:
 
 
 def catch_probability(setup: UpCallSetup) -> Fraction:
-    """Exact probability that the throw is completed (caught) under ``setup``."""
+    """Exact probability that the throw is completed (caught) under ``setup``.
+
+    The throw phase's value is positively homogeneous in what the catch phase is worth (sums
+    and maxima of it), so where the catch phase is worth the same whether or not the dark die
+    is still to be used, P(catch) = P(the throw phase survives, with a sure catch) x P(the
+    catch phase survives): each factor depends on only its own bidders and fields, and is
+    cached, so a team's bidder combinations share them (the precomputed tables)."""
+    catch = _catch_side(setup)
+    unused = _catch_phase(catch, "none")
+    kept = _catch_phase(catch, setup.defense_strategy)
+    if kept == unused:
+        return unused * _throw_phase(_throw_side(setup), 1, 1)
+    return _throw_phase(setup, kept, unused)
+
+
+def _catch_side(setup: UpCallSetup) -> UpCallSetup:
+    """The fields the catch phase depends on (its dark die comes as ``pending``)."""
+    return UpCallSetup(
+        catch_marks=setup.catch_marks,
+        challenges=setup.challenges,
+        offense_strategy=CATCH if setup.offense_strategy == CATCH else "none",
+        ties=setup.ties,
+        equipment=setup.equipment,
+        team_pins=setup.team_pins,
+        stealth_offense=setup.stealth_offense,
+        stealth_defense=setup.stealth_defense,
+        all_star_catch=setup.all_star_catch,
+        all_star_bid=setup.all_star_bid,
+    )
+
+
+def _throw_side(setup: UpCallSetup) -> UpCallSetup:
+    """``setup`` without what only the catch phase reads (its bidders, a catch's strategy
+    face, a dark die for the catch bids, the All-Star catcher)."""
+    return dataclasses.replace(
+        setup,
+        catch_marks=0,
+        challenges=0,
+        all_star_catch=False,
+        offense_strategy=THROW if setup.offense_strategy == THROW else "none",
+        defense_strategy=(
+            setup.defense_strategy if setup.defense_strategy in (MARK, INTERCEPT) else "none"
+        ),
+    )
+
+
+@lru_cache(maxsize=1 << 12)
+def _catch_phase(setup: UpCallSetup, pending: str) -> Fraction:
+    """P(the catch survives every catch bid), the dark die still to be used on ``pending``."""
     guards = [(CATCH_MARK, False)] * setup.catch_marks + [(CHALLENGE, False)] * setup.challenges
+    if not guards:
+        return Fraction(1)
+    faces = _faces(setup, offense=True) if setup.offense_strategy == CATCH else [("", Fraction(1))]
+    total = Fraction(0)
+    for face, p_face in faces:
+        marked = list(guards)
+        if is_hammer(light_effect(face, CATCH)):
+            marked[0] = (marked[0][0], True)
 
-    @cache
-    def catch_phase(pending: str) -> Fraction:
-        if not guards:
-            return Fraction(1)
-        faces = (
-            _faces(setup, offense=True) if setup.offense_strategy == CATCH else [("", Fraction(1))]
-        )
-        total = Fraction(0)
-        for face, p_face in faces:
-            marked = list(guards)
-            if is_hammer(light_effect(face, CATCH)):
-                marked[0] = (marked[0][0], True)
+        def value(
+            count: int, face: str = face, marked: list[tuple[str, bool]] = marked
+        ) -> Fraction:
+            return _run_bids(
+                marked,
+                base=count,
+                light=face,
+                action=CATCH,
+                pending=pending,
+                setup=setup,
+                then=lambda _h, _p: 1,
+            )
 
-            def value(
-                count: int, face: str = face, marked: list[tuple[str, bool]] = marked
-            ) -> Fraction:
-                return _run_bids(
-                    marked,
-                    base=count,
-                    light=face,
-                    action=CATCH,
-                    pending=pending,
-                    setup=setup,
-                    then=lambda _h, _p: Fraction(1),
-                )
+        strip = light_effect(face, CATCH) == "strip"
+        total += p_face * _with_roll(value, strip, None, setup, CATCH)
+    return total
 
-            strip = light_effect(face, CATCH) == "strip"
-            total += p_face * _with_roll(value, strip, None, setup, CATCH)
-        return total
 
+@lru_cache(maxsize=1 << 12)
+def _throw_phase(setup: UpCallSetup, kept: Fraction | int, unused: Fraction | int) -> Fraction:
+    """P(the throw survives every throw bid and reaches the catcher) times the catch phase's
+    value, ``kept`` with the dark die still to be used, ``unused`` without."""
     throw_bids = [(MARK, False)] * setup.mark + [(INTERCEPT, False)] * setup.intercepts
     faces = _faces(setup, offense=True) if setup.offense_strategy == THROW else [("", Fraction(1))]
     total = Fraction(0)
@@ -336,10 +437,10 @@ def catch_probability(setup: UpCallSetup) -> Fraction:
             bids[0] = (bids[0][0], True)
 
         def value(count: int, face: str = face, bids: list[tuple[str, bool]] = bids) -> Fraction:
-            def after_throw(halved: bool, pending: str) -> Fraction:
+            def after_throw(halved: bool, pending: str) -> Fraction | int:
                 if offense_count(count, face, THROW, halved) < setup.path_length:
-                    return Fraction(0)  # a Footer left the disc short
-                return catch_phase(pending)
+                    return 0  # a Footer left the disc short
+                return unused if pending == "none" else kept
 
             return _run_bids(
                 bids,
@@ -354,3 +455,10 @@ def catch_probability(setup: UpCallSetup) -> Fraction:
         strip = light_effect(face, THROW) == "strip"
         total += p_face * _with_roll(value, strip, setup.throw_count, setup, THROW)
     return total
+
+
+def clear_setup_caches() -> None:
+    """Forget every cached phase and bid chain (keeping the rule tables built from the dice
+    faces alone), so the next query is computed from scratch: for benchmarks."""
+    for fn in (_bids_value, _catch_phase, _throw_phase):
+        fn.cache_clear()

@@ -32,10 +32,18 @@ MONSTER_MOVE = 5  # HM-SD-12: "up to 5 spaces"
 
 def _sum_outcomes(state: State, dice: int) -> list[tuple[Action, Fraction]]:
     """Team dice as one chance event per total; a Team Pin spin instead (HM-TPIN-1)."""
-    if state.options.team_pins:
-        return [(state.actions.spin[v], p) for v, p in team_roll(dice, True)]
-    table = state.actions.sums[dice]
-    return [(table[v], p) for v, p in team_roll(dice, False)]
+    pins = state.options.team_pins
+    table = state.actions.spin if pins else state.actions.sums[dice]
+    key = (id(table), dice, pins)
+    found = _SUMS.get(key)
+    if found is None or found[0] is not table:
+        found = _SUMS[key] = (table, tuple((table[v], p) for v, p in team_roll(dice, pins)))
+    return list(found[1])
+
+
+# (the action table, its outcomes) by (id of the table, dice, pins): the table is kept, so its
+# id stays its own; one entry per options' table, a handful in any process.
+_SUMS: dict[tuple[int, int, bool], tuple[object, tuple[tuple[Action, Fraction], ...]]] = {}
 
 
 def _strategy_outcomes(state: State, offense: bool) -> list[tuple[Action, Fraction]]:

@@ -128,11 +128,15 @@ class Moving(Procedure[State]):
 
     # The legal destinations of each player, with the rule that restricts them.
     def _allowed(self, state: State) -> tuple[dict[int, int], str]:
-        reach = {
-            p: state.move_reach(p, self._budget(state, p))
-            for p in team_players(self.team)
-            if p != state.holder and state.pos[p] >= 0
-        }
+        # state.move_reach per player, with the open spaces found once (nobody moves here).
+        open_ = state.open_spaces()
+        reachable = state.field.reachable
+        pos, holder, left, free = state.pos, state.holder, self.left, self.free
+        reach: dict[int, int] = {}
+        for p in team_players(self.team):
+            if p != holder and pos[p] >= 0:
+                budget = left + free if free and is_all_star(state, p) else left
+                reach[p] = reachable(pos[p], budget, open_) if budget > 0 else 0
         if self.team == state.offense and state.style == "hot-hex":
             reach = _one_inside_the_hex(state, reach)
         reach = {p: m for p, m in reach.items() if m}
@@ -216,7 +220,7 @@ class Moving(Procedure[State]):
         cost = state.field.steps_to(state.pos[action.player], cell, state.open_spaces())
         state.move_player(action.player, cell)
         free = self.free
-        if is_all_star(state, action.player):
+        if free and is_all_star(state, action.player):  # (nothing to spend when free is 0)
             used = min(cost, free)
             free -= used
             cost -= used
