@@ -3,11 +3,25 @@ the sizes the Size Modifier chart reads (with the special abilities applied)."""
 
 from __future__ import annotations
 
-from monsterball.core.geometry import iter_bits
+from typing import Any
+
+from monsterball.core.geometry import HexGrid, grid, iter_bits
+from monsterball.games.midway import state as _state
+from monsterball.games.midway.actions import LENGTH, PER_TEAM, WIDTH
 from monsterball.games.midway.chart import size_modifier
-from monsterball.games.midway.state import NOBODY, MidwayState, team_of, team_players
+from monsterball.games.midway.state import (
+    NOBODY,
+    MidwayState,
+    cells_mask,
+    team_of,
+    team_players,
+)
 
 State = MidwayState
+
+# The compiled ring growth for the Midway field, when built (see state.FAST).
+_FIELD = grid("hex", WIDTH, LENGTH)
+_RINGS: Any = _state._fastmw.HexRings(_FIELD) if _state._fastmw is not None else None
 
 
 def ball_team(state: State) -> int:
@@ -18,14 +32,37 @@ def ball_team(state: State) -> int:
 def counters_of(state: State, team: int) -> int:
     """Hexes where ``team`` shows a counter the other side may touch: visible players and
     mirror images."""
-    mask = 0
-    for p in team_players(team):
-        if state.pos[p] >= 0 and p != state.invisible:
-            mask |= 1 << state.pos[p]
+    pos = state.pos
+    mask = cells_mask(pos, team * PER_TEAM, (team + 1) * PER_TEAM)
+    hidden = state.invisible
+    if hidden >= 0 and team_of(hidden) == team:
+        c = pos[hidden]
+        if c >= 0 and pos[team * PER_TEAM : (team + 1) * PER_TEAM].count(c) == 1:
+            mask &= ~(1 << c)  # no teammate shows a counter there
     if state.caster >= 0 and team_of(state.caster) == team:
         for c in state.images:
             mask |= 1 << c
     return mask
+
+
+_MAGIC: dict[tuple[str, ...], int] = {}
+
+
+def magic_users(state: State) -> int:
+    """Bitmask of the players whose chart type casts a spell (MW-MAGIC-1): it depends on
+    the rosters only (of the one draft chart), so it is cached by roster."""
+    key = tuple(state.roster)
+    found = _MAGIC.get(key)
+    if found is None:
+        types = state.chart.types
+        found = 0
+        for p, kind in enumerate(key):
+            if kind and types[kind].magic:
+                found |= 1 << p
+        if len(_MAGIC) >= 4096:  # a long run of drafts: start again rather than grow
+            _MAGIC.clear()
+        _MAGIC[key] = found
+    return found
 
 
 def contact_targets(state: State, player: int) -> int:
@@ -124,43 +161,48 @@ def destination_mask(state: State, player: int, budget: int, ctx: MoveContext | 
     if player == state.carrier:
         out = f.neighbour_mask[start] & free
     else:
-        seen = 1 << start
-        frontier = seen
-        inner = seen  # hexes reached with at least one step to spare
-        for step in range(budget):
-            grown = f.dilate(frontier) & free & ~seen
-            seen |= grown
-            frontier = grown
-            if step < budget - 1:
-                inner |= grown
-            if not grown:
-                break
-        out = seen & ~(1 << start)
-        contact = ctx.contact & ~(1 << start)
-        if contact:
-            out |= f.dilate(inner) & contact
-        out &= ~ctx.opp_beyond
+        found = None
+        if _RINGS is not None and f is _FIELD:
+            found = _RINGS.destination_rings(start, budget, free, ctx.contact, ctx.opp_beyond)
+        if found is None:
+            found = destination_rings(f, start, budget, free, ctx.contact, ctx.opp_beyond)
+        out = found
     return hobgoblin_filter(state, player, out)
 
 
-def move_cost(state: State, player: int, cell: int) -> int:
-    """Movement a legal move to ``cell`` spends: the shortest path through empty hexes (the
-    last step may enter the contacted hex)."""
-    f = state.field
-    start = state.pos[player]
-    free = f.full_mask & ~state.counters_mask()
-    target = 1 << cell
-    seen = frontier = 1 << start
-    steps = 0
-    while frontier:
-        steps += 1
-        reach = f.dilate(frontier)
-        if reach & target:
-            return steps
-        grown = reach & free & ~seen
+def destination_rings(f: HexGrid, start: int, budget: int, free: int, contact: int, barred: int) -> int:
+    """The hexes reached from ``start`` through ``free`` hexes in 1..budget steps, plus the
+    ``contact`` hexes next to the start or to a hex reached with a step to spare, minus
+    ``barred``. The reference of the compiled twin (``_fastmw.HexRings``)."""
+    seen = 1 << start
+    frontier = seen
+    inner = seen  # hexes reached with at least one step to spare
+    for step in range(budget):
+        grown = f.dilate(frontier) & free & ~seen
         seen |= grown
         frontier = grown
-    raise ValueError(f"{f.name(cell)} cannot be reached")  # pragma: no cover - checked first
+        if step < budget - 1:
+            inner |= grown
+        if not grown:
+            break
+    out = seen & ~(1 << start)
+    contact &= ~(1 << start)
+    if contact:
+        out |= f.dilate(inner) & contact
+    return out & ~barred
+
+
+def move_cost(state: State, player: int, cell: int, occupied: int | None = None) -> int:
+    """Movement a legal move to ``cell`` spends: the shortest path through empty hexes (the
+    last step may enter the contacted hex). ``occupied``: ``state.counters_mask()`` if the
+    caller has it."""
+    f = state.field
+    if occupied is None:
+        occupied = state.counters_mask()
+    steps = f.steps_to(state.pos[player], cell, (f.full_mask & ~occupied) | 1 << cell)
+    if steps < 0:
+        raise ValueError(f"{f.name(cell)} cannot be reached")  # pragma: no cover - checked first
+    return max(steps, 1)  # (the start itself is never a legal move's end)
 
 
 def hobgoblin_setup_filter(state: State, player: int, cells: int) -> int:

@@ -54,6 +54,7 @@ from monsterball.games.midway.moves import (
     contact_targets,
     counters_of,
     destination_mask,
+    magic_users,
     move_cost,
     tackle_question,
 )
@@ -197,27 +198,31 @@ class Phase(InPlay):
     # -- what is open ------------------------------------------------------------------------
 
     def movers(self, state: State) -> list[int]:
-        out = []
-        for p in team_players(self.team):
-            if (
-                state.pos[p] >= 0
-                and self.left[p] > 0
-                and not state.dazed >> p & 1
-                and p != state.invisible
-                and p != state.caster
-                and p != self.paused
-            ):
-                out.append(p)
-        return out
+        barred = state.dazed  # and the hidden players and a carrier waiting for a handoff
+        for p in (state.invisible, state.caster, self.paused):
+            if p >= 0:
+                barred |= 1 << p
+        pos, left = state.pos, self.left
+        return [
+            p
+            for p in team_players(self.team)
+            if pos[p] >= 0 and left[p] > 0 and not barred >> p & 1
+        ]
 
     def legal_actions(self, state: State) -> list[Action]:
         acts = state.actions
-        out: list[Action] = [] if self._must_leave(state) else [acts.words["end"]]
         ctx = MoveContext(state, self.team)
+        moves: list[Action] = []
+        carrier_mask = 0
+        left, carrier, by_mask = self.left, state.carrier, acts.move_by_mask
         for p in self.movers(state):
-            mask = destination_mask(state, p, self.left[p], ctx)
+            mask = destination_mask(state, p, left[p], ctx)
             if mask:
-                out += acts.move_by_mask[p].select(mask)
+                moves += by_mask[p].select(mask)
+                if p == carrier:
+                    carrier_mask = mask
+        out: list[Action] = [] if self._must_leave(state, carrier_mask) else [acts.words["end"]]
+        out += moves
         c = state.caster
         if c >= 0 and team_of(c) == self.team and self.left[c] > 0 and not state.dazed >> c & 1:
             out += [acts.shift[d] for d in self._shifts(state)]
@@ -331,11 +336,14 @@ class Phase(InPlay):
 
     def _casts(self, state: State) -> list[Action]:
         """MW-MAGIC-1: magic at the start of the caster's action in the phase."""
+        users = magic_users(state) & team_bits(self.team) & ~self.acted & ~state.dazed
+        if not users:
+            return []
         acts = state.actions
         out: list[Action] = []
         snapped = state.kind in ("scrimmage", "conversion", "punt", "field goal")
         for p in team_players(self.team):
-            if state.pos[p] < 0 or self.acted >> p & 1 or state.dazed >> p & 1:
+            if not users >> p & 1 or state.pos[p] < 0:
                 continue
             if p in (state.caster, state.invisible):
                 continue
@@ -369,15 +377,19 @@ class Phase(InPlay):
 
     # -- checking --------------------------------------------------------------------------
 
-    def _must_leave(self, state: State) -> bool:
+    def _must_leave(self, state: State, carrier_mask: int | None = None) -> bool:
         """MW-PASS-8: a carrier sharing a hex with a teammate (after an interception) moves
-        to another hex at the first opportunity: the phase may not end before."""
+        to another hex at the first opportunity: the phase may not end before.
+        ``carrier_mask``: the carrier's destinations if the caller has them (0: none)."""
         c = state.carrier
-        if c < 0 or c not in self.movers(state):
+        if carrier_mask is None:
+            if c < 0 or c not in self.movers(state):
+                return False
+        elif not carrier_mask:
             return False
         if not any(team_of(q) == self.team for q in state.players_at(state.ball) if q != c):
             return False
-        return bool(destination_mask(state, c, self.left[c]))
+        return carrier_mask is not None or bool(destination_mask(state, c, self.left[c]))
 
     def check(self, state: State, action: Action) -> None:
         if isinstance(action, Word) and action.word == "end":
@@ -518,9 +530,10 @@ class Phase(InPlay):
         moving, paused = self._begin(state, action.player, left)
         p = action.player
         cell = cell_of(state, action.cell)
-        cost = move_cost(state, p, cell)
+        occupied = state.counters_mask()
+        cost = move_cost(state, p, cell, occupied)
         start = state.pos[p]
-        contact = bool(state.counters_mask() >> cell & 1)
+        contact = bool(occupied >> cell & 1)
         loose_ball = cell == state.ball and (
             state.ball_state in ("loose", "kick")
             or (state.ball_state == "punt" and state.receivable == team_of(p))

@@ -27,6 +27,7 @@ from typing import Any, ClassVar
 
 from monsterball.core.errors import PositionError
 from monsterball.core.game import CHANCE, GameSpec, TeamScoreState
+from monsterball.core import geometry
 from monsterball.core.geometry import HexGrid, grid
 from monsterball.core.positions import check_keys
 from monsterball.core.procedures import Procedure
@@ -100,6 +101,16 @@ FIELDS: dict[str, str] = {
     "spent": "int",  # players who have used their spell (option spell_limit)
     "winner": "int",
 }
+
+
+def cells_mask(cells: list[int], lo: int, hi: int) -> int:
+    """The bitmask of the cells in ``cells[lo:hi]`` that are >= 0 (``lo >= 0``): where the
+    players of a slice of ``pos`` stand. The reference of the compiled twin below."""
+    mask = 0
+    for c in cells[lo:hi]:
+        if c >= 0:
+            mask |= 1 << c
+    return mask
 
 
 def team_of(player: int) -> int:
@@ -223,10 +234,13 @@ class MidwayState(TeamScoreState):
 
     def counters_mask(self) -> int:
         """Every hex with a counter on it: players (the invisible one excluded) and images."""
-        mask = 0
-        for p in range(NUM_PLAYERS):
-            if self.pos[p] >= 0 and p != self.invisible:
-                mask |= 1 << self.pos[p]
+        pos = self.pos
+        mask = cells_mask(pos, 0, NUM_PLAYERS)
+        hidden = self.invisible
+        if hidden >= 0:
+            c = pos[hidden]
+            if c >= 0 and pos.count(c) == 1:  # nobody else shows a counter there
+                mask &= ~(1 << c)
         for c in self.images:
             mask |= 1 << c
         return mask
@@ -459,3 +473,18 @@ class Wiring:
 def bind(spec: GameSpec, wiring: Wiring) -> None:
     MidwayState.spec = spec
     MidwayState.wiring = wiring
+
+
+# The compiled kernels (games/midway/_fastmw.pyx, built by scripts/build_fast.py), used when
+# core's are (so MONSTERBALL_PURE=1 turns both off); the functions here stay the reference.
+try:
+    if not geometry.FAST:
+        raise ImportError("pure-Python kernels in use")
+    from monsterball.games.midway import _fastmw  # type: ignore[attr-defined, unused-ignore]
+except ImportError:
+    _fastmw = None
+
+FAST = _fastmw is not None
+cells_mask_py = cells_mask
+if _fastmw is not None:
+    cells_mask = _fastmw.cells_mask
