@@ -100,8 +100,10 @@ def contact_mask(state: State, team: int) -> int:
     # Team limits: two per hex; one would-be tackler outside the carrier's hex. Around a
     # loose onside kick "any number of players from either team may move into" its hex.
     scrum = state.kind == "onside" and state.ball_state == "loose" and state.ball >= 0
-    for cell in iter_bits(mask & own & ~((1 << state.ball) if scrum else 0)):
-        mine = sum(1 for p in team_players(team) if state.pos[p] == cell)
+    crowded = mask & own & ~((1 << state.ball) if scrum else 0)
+    team_cells = state.pos[team * PER_TEAM : (team + 1) * PER_TEAM] if crowded else []
+    for cell in iter_bits(crowded):
+        mine = team_cells.count(cell)
         carrier_here = state.carrier >= 0 and state.ball == cell
         if mine >= 2 or (holder == other and mine >= 1 and not carrier_here):
             mask &= ~(1 << cell)
@@ -151,12 +153,12 @@ def destination_mask(state: State, player: int, budget: int, ctx: MoveContext | 
     MW-R5) and never into an occupied hex. Computed by growing rings of bitmasks, so no
     per-hex work is done for the whole legal list.
     """
-    if budget <= 0 or state.pos[player] < 0:
+    start = state.pos[player]
+    if budget <= 0 or start < 0:
         return 0
     if ctx is None:
         ctx = MoveContext(state, team_of(player))
     f = state.field
-    start = state.pos[player]
     free = ctx.free
     if player == state.carrier:
         out = f.neighbour_mask[start] & free
@@ -167,7 +169,9 @@ def destination_mask(state: State, player: int, budget: int, ctx: MoveContext | 
         if found is None:
             found = destination_rings(f, start, budget, free, ctx.contact, ctx.opp_beyond)
         out = found
-    return hobgoblin_filter(state, player, out)
+    if (state.form[player] or state.roster[player]) == "hobgoblin":  # kind_of, inlined
+        out = hobgoblin_filter(state, player, out)
+    return out
 
 
 def destination_rings(f: HexGrid, start: int, budget: int, free: int, contact: int, barred: int) -> int:

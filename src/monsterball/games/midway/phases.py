@@ -93,7 +93,7 @@ class StartPhase(InPlay):
         if state.invisible >= 0:
             reappear(state)
         own_only = state.options.change_self_count == "own"
-        for p in range(len(state.form)):
+        for p in range(len(state.form)) if any(state.form) else ():
             # MW-MAGIC-6 (ruling MW-R20): "up to two movement phases", whichever team moves.
             if state.form[p] and not (own_only and team_of(p) != team):
                 state.form_left[p] -= 1
@@ -129,7 +129,8 @@ class StartPhase(InPlay):
         ):
             state.bounces -= 1
             pre.append(Scatter("bounce", state.last_dir, 1 - team))
-        for p in team_players(team):
+        ettins = "ettin" in state.roster or "ettin" in state.form
+        for p in team_players(team) if ettins else ():
             if state.pos[p] >= 0 and state.kind_of(p) == "ettin":
                 # A hidden caster is no counter the ettin can be seen next to: a roll
                 # for him would show the other coach which counter is real.
@@ -356,23 +357,24 @@ class Phase(InPlay):
             ):
                 continue  # MW-R18: this spell is used up
             if magic == "bolt":
+                bolts = acts.bolts[p]
                 if state.ball_state in ("held", "pass", "loose", "kick", "punt"):
-                    out.append(acts.casts[Cast(p, "bolt", "ball")])
+                    out.append(bolts[-1])
+                hidden = state.hidden_from(self.team)
                 for q in team_players(1 - self.team):
-                    if state.pos[q] >= 0 and q not in state.hidden_from(self.team):
-                        out.append(acts.casts[Cast(p, "bolt", player_name(q))])
+                    if state.pos[q] >= 0 and q not in hidden:
+                        out.append(bolts[q])
             elif magic == "mirror" and snapped and state.caster < 0:
-                out.append(acts.casts[Cast(p, "mirror")])
+                out.append(acts.spells[p]["mirror"])
             elif magic == "invisible" and state.invisible < 0:
-                out.append(acts.casts[Cast(p, "invisible")])
+                out.append(acts.spells[p]["invisible"])
             elif magic == "change":
                 if state.form[p]:
-                    out.append(acts.casts[Cast(p, "revert")])
+                    out.append(acts.spells[p]["revert"])
                 else:
-                    out += [acts.casts[Cast(p, "change", k)] for k in state.chart.change_self_into]
+                    out += acts.changes[p]
             elif magic == "were":
-                word = "human" if state.were >> p & 1 else "were"
-                out.append(acts.casts[Cast(p, word)])
+                out.append(acts.spells[p]["human" if state.were >> p & 1 else "were"])
         return out
 
     # -- checking --------------------------------------------------------------------------
@@ -470,6 +472,8 @@ class Phase(InPlay):
     def apply(self, state: State, action: Action) -> Transition:
         acted = self.acted
         left = list(self.left)
+        if isinstance(action, Move):  # the common case first
+            return self._move(state, action, left, acted)
         if isinstance(action, Word):
             if action.word == "end":
                 note(state, "phase-end", f"Team {TEAM_NAMES[self.team]} ends its movement phase.")
@@ -482,8 +486,6 @@ class Phase(InPlay):
                 note(state, "touchback", f"{player_name(state.carrier)} downs the ball: touchback.")
                 state.dead = "touchback"
                 return ()
-        if isinstance(action, Move):
-            return self._move(state, action, left, acted)
         if isinstance(action, Shift):
             return self._shift(state, DIRECTIONS.index(action.direction), left, acted)
         if isinstance(action, Hand):
@@ -560,7 +562,8 @@ class Phase(InPlay):
                 and state.beyond(state.offense, state.row(cell), state.los_row)
             ):
                 state.crossed = True  # MW-PASS-3: a back crossed the line; no pass now
-            self._touch_counters(state, p, cell)
+            if state.caster >= 0:
+                self._touch_counters(state, p, cell)
             if loose_ball and not state.dazed >> p & 1:
                 subs.append(_ball_contact(state, p))
         return (self._then(left, acted, moving, paused), *subs)
