@@ -70,15 +70,18 @@ def contact_targets(state: State, player: int) -> int:
     return contact_mask(state, team_of(player))
 
 
-def contact_mask(state: State, team: int) -> int:
+def contact_mask(state: State, team: int, own: int = -1, opp: int = -1) -> int:
     """Occupied hexes a player of ``team`` may enter (MW-MOVE-2): to block (the team with
     the ball into an opponent's hex), to tackle (the carrier's hex, or any counter of a
     mirror group that may hide him), to contest a loose or thrown ball; at most two of a
-    team per hex, and one would-be tackler except in the carrier's hex."""
+    team per hex, and one would-be tackler except in the carrier's hex. ``own``, ``opp``:
+    the two teams' :func:`counters_of`, if the caller has them."""
     other = 1 - team
-    own = counters_of(state, team)
-    opp = counters_of(state, other)
-    holder = ball_team(state)
+    if own < 0:
+        own = counters_of(state, team)
+    if opp < 0:
+        opp = counters_of(state, other)
+    holder = team_of(state.carrier) if state.carrier >= 0 else NOBODY  # ball_team
     mask = 0
     if holder == team:
         mask |= opp  # blocks
@@ -130,11 +133,15 @@ class MoveContext:
 
     def __init__(self, state: State, team: int):
         f = state.field
-        free = f.full_mask & ~state.counters_mask()
+        own, opp = counters_of(state, team), counters_of(state, 1 - team)
+        occupied = own | opp  # state.counters_mask(): the images too, whoever casts them
+        for c in state.images:
+            occupied |= 1 << c
+        free = f.full_mask & ~occupied
         if state.ball_state == "kick" and state.receivable >= 0 and team != state.receivable:
             free &= ~(1 << state.ball)  # the kickers may not touch a kick before the receivers
         self.free = free
-        self.contact = contact_mask(state, team)
+        self.contact = contact_mask(state, team, own, opp)
         self.opp_beyond = 0
         if state.passed and state.throw_phase == state.phases and team == state.offense:
             # MW-PASS-9: no blocks beyond the line in the phase after the throw.
@@ -142,7 +149,7 @@ class MoveContext:
             for r in range(f.height):
                 if state.beyond(state.offense, r, state.los_row):
                     beyond |= f.row_mask(r)
-            self.opp_beyond = counters_of(state, 1 - team) & beyond
+            self.opp_beyond = opp & beyond
 
 
 def destination_mask(state: State, player: int, budget: int, ctx: MoveContext | None = None) -> int:

@@ -222,20 +222,22 @@ class Phase(InPlay):
                 moves += by_mask[p].select(mask)
                 if p == carrier:
                     carrier_mask = mask
-        out: list[Action] = [] if self._must_leave(state, carrier_mask) else [acts.words["end"]]
+        must_leave = bool(carrier_mask) and self._must_leave(state, carrier_mask)
+        out: list[Action] = [] if must_leave else [acts.words["end"]]
         out += moves
         c = state.caster
         if c >= 0 and team_of(c) == self.team and self.left[c] > 0 and not state.dazed >> c & 1:
             out += [acts.shift[d] for d in self._shifts(state)]
-        out += [acts.hand[q] for q in self._handoffs(state)]
-        if self._may_pass(state):
-            out += [acts.throw[t] for t in self._pass_targets(state)]
-        if self._may_punt(state):
-            out += [acts.punt[t] for t in self._punt_targets(state)]
-        if self._may_step_out(state):
-            out.append(acts.words["out"])
-        if self._may_touchback(state):
-            out.append(acts.words["touchback"])
+        if carrier >= 0 and team_of(carrier) == self.team:  # what only the ball's team may do
+            out += [acts.hand[q] for q in self._handoffs(state)]
+            if self._may_pass(state):
+                out += [acts.throw[t] for t in self._pass_targets(state)]
+            if self._may_punt(state):
+                out += [acts.punt[t] for t in self._punt_targets(state)]
+            if self._may_step_out(state):
+                out.append(acts.words["out"])
+            if self._may_touchback(state):
+                out.append(acts.words["touchback"])
         out += self._casts(state)
         return out
 
@@ -338,6 +340,9 @@ class Phase(InPlay):
     def _casts(self, state: State) -> list[Action]:
         """MW-MAGIC-1: magic at the start of the caster's action in the phase."""
         users = magic_users(state) & team_bits(self.team) & ~self.acted & ~state.dazed
+        for p in (state.caster, state.invisible):
+            if p >= 0:
+                users &= ~(1 << p)
         if not users:
             return []
         acts = state.actions
@@ -345,8 +350,6 @@ class Phase(InPlay):
         snapped = state.kind in ("scrimmage", "conversion", "punt", "field goal")
         for p in team_players(self.team):
             if not users >> p & 1 or state.pos[p] < 0:
-                continue
-            if p in (state.caster, state.invisible):
                 continue
             magic = state.chart.types[state.roster[p]].magic
             if (
