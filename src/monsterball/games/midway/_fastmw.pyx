@@ -113,27 +113,17 @@ cdef class HexRings:
         for i in range(N):
             out[i] = (out[i] | t[i]) & self.full[i]
 
-    def destination_rings(self, int start, int budget, free, contact, barred):
-        """moves.destination_rings: hexes reached through ``free`` hexes in 1..budget steps,
-        plus ``contact`` hexes next to one reached with a step to spare (or to the start),
-        minus ``barred``; ``None`` if an argument does not fit."""
-        cdef uint64_t fr[N]
+    cdef void _rings(
+        self, int start, int budget, const uint64_t* fr, const uint64_t* contact,
+        const uint64_t* ba, uint64_t* seen
+    ) noexcept nogil:
         cdef uint64_t co[N]
-        cdef uint64_t ba[N]
-        cdef uint64_t seen[N]
         cdef uint64_t front[N]
         cdef uint64_t inner[N]
         cdef uint64_t grown[N]
         cdef uint64_t s[N]
         cdef int i, step
         cdef bint more
-        if (
-            not 0 <= start < self.size
-            or mw_to_words(free, fr) < 0
-            or mw_to_words(contact, co) < 0
-            or mw_to_words(barred, ba) < 0
-        ):
-            return None
         for i in range(N):
             s[i] = 0
         s[start >> 6] = (<uint64_t>1) << (start & 63)
@@ -158,7 +148,7 @@ cdef class HexRings:
         more = False
         for i in range(N):
             seen[i] &= ~s[i]
-            co[i] &= ~s[i]
+            co[i] = contact[i] & ~s[i]
             if co[i]:
                 more = True
         if more:
@@ -167,7 +157,96 @@ cdef class HexRings:
                 seen[i] |= grown[i] & co[i]
         for i in range(N):
             seen[i] &= ~ba[i]
-        return mw_from_words(seen)
+
+    def destination_rings(self, int start, int budget, free, contact, barred):
+        """moves.destination_rings: hexes reached through ``free`` hexes in 1..budget steps,
+        plus ``contact`` hexes next to one reached with a step to spare (or to the start),
+        minus ``barred``; ``None`` if an argument does not fit."""
+        cdef uint64_t fr[N]
+        cdef uint64_t co[N]
+        cdef uint64_t ba[N]
+        cdef uint64_t out[N]
+        if (
+            not 0 <= start < self.size
+            or mw_to_words(free, fr) < 0
+            or mw_to_words(contact, co) < 0
+            or mw_to_words(barred, ba) < 0
+        ):
+            return None
+        self._rings(start, budget, fr, co, ba, out)
+        return mw_from_words(out)
+
+    def team_moves(
+        self, list pos, tuple left, int lo, int hi, skip, int carrier, free, contact,
+        barred, tuple items
+    ):
+        """phases.team_moves: (every move of players lo..hi-1 not in ``skip`` with movement
+        left, in player then cell order; the carrier's destinations or 0), the carrier
+        stepping to a free neighbour and the others by ``destination_rings``; ``None`` if an
+        argument does not fit."""
+        cdef uint64_t fr[N]
+        cdef uint64_t co[N]
+        cdef uint64_t ba[N]
+        cdef uint64_t m[N]
+        cdef uint64_t one[N]
+        cdef uint64_t word
+        cdef unsigned long long sk
+        cdef long start, budget
+        cdef Py_ssize_t count
+        cdef int i, p, cell
+        cdef bint found
+        if (
+            not 0 <= lo <= hi <= len(pos)
+            or hi > len(left)
+            or hi > len(items)
+            or hi > 64
+            or not 0 <= skip < (1 << 64)
+            or mw_to_words(free, fr) < 0
+            or mw_to_words(contact, co) < 0
+            or mw_to_words(barred, ba) < 0
+        ):
+            return None
+        sk = skip
+        out = []
+        carrier_mask = 0
+        for p in range(lo, hi):
+            start = pos[p]
+            budget = left[p]
+            if start < 0 or budget <= 0 or (sk >> p) & 1:
+                continue
+            if start >= self.size:
+                return None
+            if p == carrier:  # one hex into an empty one: the start's neighbours
+                for i in range(N):
+                    one[i] = 0
+                one[start >> 6] = (<uint64_t>1) << (start & 63)
+                self._dilate(one, m)
+                for i in range(N):
+                    m[i] &= fr[i] & ~one[i]
+            else:
+                self._rings(<int>start, <int>budget, fr, co, ba, m)
+            row = items[p]
+            count = len(row)
+            found = False
+            for i in range(N):
+                word = m[i]
+                while word:
+                    cell = i * 64 + _ctz(word)
+                    if cell >= count:
+                        return None
+                    out.append(row[cell])
+                    found = True
+                    word &= word - 1
+            if found and p == carrier:
+                carrier_mask = mw_from_words(m)
+        return out, carrier_mask
+
+
+cdef extern from *:
+    """
+    static inline int mw_ctz(uint64_t x) { return __builtin_ctzll(x); }
+    """
+    int _ctz "mw_ctz"(uint64_t x) nogil
 
 
 def cells_mask(list cells, Py_ssize_t lo, Py_ssize_t hi):

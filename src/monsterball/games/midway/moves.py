@@ -20,8 +20,8 @@ from monsterball.games.midway.state import (
 State = MidwayState
 
 # The compiled ring growth for the Midway field, when built (see state.FAST).
-_FIELD = grid("hex", WIDTH, LENGTH)
-_RINGS: Any = _state._fastmw.HexRings(_FIELD) if _state._fastmw is not None else None
+FIELD = grid("hex", WIDTH, LENGTH)
+FAST_RINGS: Any = _state._fastmw.HexRings(FIELD) if _state._fastmw is not None else None
 
 
 def ball_team(state: State) -> int:
@@ -171,8 +171,8 @@ def destination_mask(state: State, player: int, budget: int, ctx: MoveContext | 
         out = f.neighbour_mask[start] & free
     else:
         found = None
-        if _RINGS is not None and f is _FIELD:
-            found = _RINGS.destination_rings(start, budget, free, ctx.contact, ctx.opp_beyond)
+        if FAST_RINGS is not None and f is FIELD:
+            found = FAST_RINGS.destination_rings(start, budget, free, ctx.contact, ctx.opp_beyond)
         if found is None:
             found = destination_rings(f, start, budget, free, ctx.contact, ctx.opp_beyond)
         out = found

@@ -49,6 +49,8 @@ from monsterball.games.midway.inplay import (
 )
 from monsterball.games.midway.magic import AppearPick, MirrorRoll
 from monsterball.games.midway.moves import (
+    FAST_RINGS,
+    FIELD,
     MoveContext,
     ball_team,
     contact_targets,
@@ -198,11 +200,17 @@ class Phase(InPlay):
 
     # -- what is open ------------------------------------------------------------------------
 
-    def movers(self, state: State) -> list[int]:
-        barred = state.dazed  # and the hidden players and a carrier waiting for a handoff
+    def _barred(self, state: State) -> int:
+        """Players of the team who may not move now: the dazed, the hidden (the caster moves
+        his counters by shifting) and a carrier waiting for a handoff."""
+        barred = state.dazed
         for p in (state.invisible, state.caster, self.paused):
             if p >= 0:
                 barred |= 1 << p
+        return barred
+
+    def movers(self, state: State) -> list[int]:
+        barred = self._barred(state)
         pos, left = state.pos, self.left
         return [
             p
@@ -210,18 +218,50 @@ class Phase(InPlay):
             if pos[p] >= 0 and left[p] > 0 and not barred >> p & 1
         ]
 
-    def legal_actions(self, state: State) -> list[Action]:
-        acts = state.actions
-        ctx = MoveContext(state, self.team)
+    def team_moves(self, state: State, ctx: MoveContext) -> tuple[list[Action], int]:
+        """Every move open to the movers, in player then cell order, and the carrier's
+        destinations (0: none, or he is not moving). The compiled twin does it in one call
+        (hobgoblins, MW-SPEC-5, take the reference path)."""
+        if (
+            FAST_RINGS is not None
+            and state.field is FIELD
+            and "hobgoblin" not in state.roster
+            and "hobgoblin" not in state.form
+        ):
+            lo = self.team * PER_TEAM
+            found: tuple[list[Action], int] | None = FAST_RINGS.team_moves(
+                state.pos,
+                self.left,
+                lo,
+                lo + PER_TEAM,
+                self._barred(state),
+                state.carrier,
+                ctx.free,
+                ctx.contact,
+                ctx.opp_beyond,
+                state.actions.move,
+            )
+            if found is not None:
+                return found
+        return self.team_moves_py(state, ctx)
+
+    def team_moves_py(self, state: State, ctx: MoveContext) -> tuple[list[Action], int]:
+        """:meth:`team_moves`, the reference."""
         moves: list[Action] = []
         carrier_mask = 0
-        left, carrier, by_mask = self.left, state.carrier, acts.move_by_mask
+        left, carrier, by_mask = self.left, state.carrier, state.actions.move_by_mask
         for p in self.movers(state):
             mask = destination_mask(state, p, left[p], ctx)
             if mask:
                 moves += by_mask[p].select(mask)
                 if p == carrier:
                     carrier_mask = mask
+        return moves, carrier_mask
+
+    def legal_actions(self, state: State) -> list[Action]:
+        acts = state.actions
+        carrier = state.carrier
+        moves, carrier_mask = self.team_moves(state, MoveContext(state, self.team))
         must_leave = bool(carrier_mask) and self._must_leave(state, carrier_mask)
         out: list[Action] = [] if must_leave else [acts.words["end"]]
         out += moves
