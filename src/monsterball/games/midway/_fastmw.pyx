@@ -178,12 +178,13 @@ cdef class HexRings:
 
     def team_moves(
         self, list pos, tuple left, int lo, int hi, skip, int carrier, free, contact,
-        barred, tuple items
+        barred, tuple items, dict keep
     ):
         """phases.team_moves: (every move of players lo..hi-1 not in ``skip`` with movement
         left, in player then cell order; the carrier's destinations or 0), the carrier
-        stepping to a free neighbour and the others by ``destination_rings``; ``None`` if an
-        argument does not fit."""
+        stepping to a free neighbour and the others by ``destination_rings``, cut to
+        ``keep[p]`` where given (hobgoblins); ``None`` if an argument does not fit."""
+        cdef uint64_t kp[N]
         cdef uint64_t fr[N]
         cdef uint64_t co[N]
         cdef uint64_t ba[N]
@@ -225,6 +226,13 @@ cdef class HexRings:
                     m[i] &= fr[i] & ~one[i]
             else:
                 self._rings(<int>start, <int>budget, fr, co, ba, m)
+            if keep:
+                kept = keep.get(p)
+                if kept is not None:
+                    if mw_to_words(kept, kp) < 0:
+                        return None
+                    for i in range(N):
+                        m[i] &= kp[i]
             row = items[p]
             count = len(row)
             found = False

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from monsterball.core.geometry import HexGrid, grid, iter_bits
+from monsterball.core.geometry import Grid, HexGrid, grid, iter_bits
 from monsterball.games.midway import state as _state
 from monsterball.games.midway.actions import LENGTH, PER_TEAM, WIDTH
 from monsterball.games.midway.chart import size_modifier
@@ -243,23 +243,41 @@ def hobgoblin_filter(state: State, player: int, out: int) -> int:
     move farther from that elf than it started."""
     if state.kind_of(player) != "hobgoblin":
         return out
+    keep = hobgoblin_keep(state, player)
+    return out if keep is None else out & keep
+
+
+def hobgoblin_keep(state: State, player: int) -> int | None:
+    """The hexes hobgoblin ``player`` may end a move on (MW-SPEC-5): those no farther from
+    the nearest visible opposing elf than he stands; ``None`` when he sees no elf."""
     elves = [
         state.pos[q]
         for q in team_players(1 - team_of(player))
         if state.pos[q] >= 0 and state.kind_of(q) == "elf" and q not in state.hidden_from(None)
     ]
     if not elves:
-        return out
+        return None
     f = state.field
     here = state.pos[player]
     target = min(elves, key=lambda c: (f.distance(here, c), c))
-    now = f.distance(here, target)
-    row = f.distance_row(target)
-    keep = 0
-    for c in iter_bits(out):
-        if row[c] <= now:
-            keep |= 1 << c
-    return keep
+    return within(f, target, f.distance(here, target))
+
+
+_WITHIN: dict[tuple[Grid, int, int], int] = {}
+
+
+def within(f: Grid, cell: int, radius: int) -> int:
+    """The hexes at most ``radius`` from ``cell`` (cached: a field has few of them)."""
+    key = (f, cell, radius)
+    found = _WITHIN.get(key)
+    if found is None:
+        row = f.distance_row(cell)
+        found = 0
+        for c in range(f.size):
+            if row[c] <= radius:
+                found |= 1 << c
+        _WITHIN[key] = found
+    return found
 
 
 # -- sizes --------------------------------------------------------------------------------------

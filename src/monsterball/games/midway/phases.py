@@ -56,6 +56,7 @@ from monsterball.games.midway.moves import (
     contact_targets,
     counters_of,
     destination_mask,
+    hobgoblin_keep,
     magic_users,
     move_cost,
     tackle_question,
@@ -220,15 +221,16 @@ class Phase(InPlay):
 
     def team_moves(self, state: State, ctx: MoveContext) -> tuple[list[Action], int]:
         """Every move open to the movers, in player then cell order, and the carrier's
-        destinations (0: none, or he is not moving). The compiled twin does it in one call
-        (hobgoblins, MW-SPEC-5, take the reference path)."""
-        if (
-            FAST_RINGS is not None
-            and state.field is FIELD
-            and "hobgoblin" not in state.roster
-            and "hobgoblin" not in state.form
-        ):
+        destinations (0: none, or he is not moving): one compiled call when built."""
+        if FAST_RINGS is not None and state.field is FIELD:
             lo = self.team * PER_TEAM
+            keep = {}
+            if "hobgoblin" in state.roster or "hobgoblin" in state.form:
+                for p in team_players(self.team):
+                    if state.pos[p] >= 0 and state.kind_of(p) == "hobgoblin":
+                        kept = hobgoblin_keep(state, p)
+                        if kept is not None:
+                            keep[p] = kept
             found: tuple[list[Action], int] | None = FAST_RINGS.team_moves(
                 state.pos,
                 self.left,
@@ -240,6 +242,7 @@ class Phase(InPlay):
                 ctx.contact,
                 ctx.opp_beyond,
                 state.actions.move,
+                keep,
             )
             if found is not None:
                 return found
