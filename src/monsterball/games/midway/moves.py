@@ -250,10 +250,13 @@ def hobgoblin_filter(state: State, player: int, out: int) -> int:
 def hobgoblin_keep(state: State, player: int) -> int | None:
     """The hexes hobgoblin ``player`` may end a move on (MW-SPEC-5): those no farther from
     the nearest visible opposing elf than he stands; ``None`` when he sees no elf."""
+    if "elf" not in state.roster and "elf" not in state.form:
+        return None
+    hidden = state.hidden_from(None)
     elves = [
         state.pos[q]
         for q in team_players(1 - team_of(player))
-        if state.pos[q] >= 0 and state.kind_of(q) == "elf" and q not in state.hidden_from(None)
+        if state.pos[q] >= 0 and state.kind_of(q) == "elf" and q not in hidden
     ]
     if not elves:
         return None

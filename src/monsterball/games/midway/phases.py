@@ -225,9 +225,10 @@ class Phase(InPlay):
         if FAST_RINGS is not None and state.field is FIELD:
             lo = self.team * PER_TEAM
             keep = {}
-            if "hobgoblin" in state.roster or "hobgoblin" in state.form:
+            form, roster = state.form, state.roster
+            if "hobgoblin" in roster or "hobgoblin" in form:
                 for p in team_players(self.team):
-                    if state.pos[p] >= 0 and state.kind_of(p) == "hobgoblin":
+                    if (form[p] or roster[p]) == "hobgoblin" and state.pos[p] >= 0:  # kind_of
                         kept = hobgoblin_keep(state, p)
                         if kept is not None:
                             keep[p] = kept
