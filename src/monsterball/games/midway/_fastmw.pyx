@@ -274,7 +274,7 @@ def cells_mask(list cells, Py_ssize_t lo, Py_ssize_t hi):
         if c < 0:
             continue
         if c >= CELLS:
-            extra |= 1 << c
+            extra |= 1 << cells[i]  # a Python int shift: no C overflow
         else:
             w[c >> 6] |= (<uint64_t>1) << (c & 63)
     return mw_from_words(w) | extra if extra else mw_from_words(w)

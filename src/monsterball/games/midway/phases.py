@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from monsterball.core.actions import Action
 from monsterball.core.errors import IllegalActionError
 from monsterball.core.game import AUTO
+from monsterball.core.geometry import iter_bits
 from monsterball.core.procedures import Procedure, Transition
 from monsterball.games.midway.actions import (
     DIRECTIONS,
@@ -392,8 +393,8 @@ class Phase(InPlay):
         acts = state.actions
         out: list[Action] = []
         snapped = state.kind in ("scrimmage", "conversion", "punt", "field goal")
-        for p in team_players(self.team):
-            if not users >> p & 1 or state.pos[p] < 0:
+        for p in iter_bits(users):
+            if state.pos[p] < 0:
                 continue
             magic = state.chart.types[state.roster[p]].magic
             if (
