@@ -227,18 +227,13 @@ class SetUp(Procedure[State]):
         if self.mode == "kick":
             if not mine:
                 return 1 << (ball - state.forward(team) * f.width)  # the kicker, behind the ball
-            for r in range(f.height):
-                if not state.beyond(team, r, brow):
-                    rows |= f.row_mask(r)
+            rows = f.full_mask & ~state.beyond_mask(team, brow)
             return rows & free & ~(1 << ball)
         if self.mode == "receive":
             half = range(12, f.height) if state.forward(team) < 0 else range(0, 12)
             return f.rows_mask(half) & free
         if self.mode == "defense":
-            for r in range(f.height):
-                if state.beyond(1 - team, r, brow):
-                    rows |= f.row_mask(r)
-            return rows & free
+            return state.beyond_mask(1 - team, brow) & free
         # offense: the snapper on the ball, 3 on the line, 3 in the backfield
         if not mine:
             return 1 << ball

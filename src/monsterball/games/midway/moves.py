@@ -145,11 +145,7 @@ class MoveContext:
         self.opp_beyond = 0
         if state.passed and state.throw_phase == state.phases and team == state.offense:
             # MW-PASS-9: no blocks beyond the line in the phase after the throw.
-            beyond = 0
-            for r in range(f.height):
-                if state.beyond(state.offense, r, state.los_row):
-                    beyond |= f.row_mask(r)
-            self.opp_beyond = opp & beyond
+            self.opp_beyond = opp & state.beyond_mask(state.offense, state.los_row)
 
 
 def destination_mask(state: State, player: int, budget: int, ctx: MoveContext | None = None) -> int:

@@ -113,6 +113,9 @@ def cells_mask(cells: list[int], lo: int, hi: int) -> int:
     return mask
 
 
+_BEYOND: dict[tuple[int, int], int] = {}  # (forward, line) -> MidwayState.beyond_mask
+
+
 def team_of(player: int) -> int:
     return player // PER_TEAM
 
@@ -285,6 +288,19 @@ class MidwayState(TeamScoreState):
     def beyond(self, team: int, row: int, line: int) -> bool:
         """Whether ``row`` is past ``line`` in ``team``'s direction of attack."""
         return (row - line) * self.forward(team) > 0
+
+    def beyond_mask(self, team: int, line: int) -> int:
+        """Bitmask of the hexes in the rows past ``line`` in ``team``'s direction of attack
+        (the rows :meth:`beyond` holds for), cached."""
+        forward = self.forward(team)
+        found = _BEYOND.get((forward, line))
+        if found is None:
+            found = 0
+            for r in range(LENGTH):
+                if (r - line) * forward > 0:
+                    found |= ((1 << WIDTH) - 1) << (r * WIDTH)
+            _BEYOND[(forward, line)] = found
+        return found
 
     def ahead(self, team: int) -> int:
         """Straight ahead for a ball travelling with ``team``'s attack (ruling MW-R3)."""
