@@ -63,8 +63,16 @@ WORDS = (
 SPELLS = ("bolt", "mirror", "invisible", "change", "revert", "were", "human")
 
 
-def player_name(player: int) -> str:
+def _player_name(player: int) -> str:
     return f"{TEAM_NAMES[player // PER_TEAM]}{player % PER_TEAM + 1}"
+
+
+PLAYER_NAMES = tuple(_player_name(p) for p in range(NUM_PLAYERS))
+
+
+def player_name(player: int) -> str:
+    """``A1`` .. ``A10``, ``B1`` .. ``B10`` (a negative index counts back, as ever)."""
+    return PLAYER_NAMES[player]
 
 
 def parse_player(text: str) -> int:

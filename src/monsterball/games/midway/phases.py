@@ -170,6 +170,10 @@ class Phase(InPlay):
     def who(self, state: State) -> int:
         return AUTO if state.phase_over else self.team
 
+    def actor(self, state: State) -> int:
+        # InPlay.actor with who() inlined: asked several times a decision.
+        return AUTO if state.dead or state.phase_over else self.team
+
     def _then(
         self, left: list[int], acted: int, moving: int | None = None, paused: int | None = None
     ) -> Phase:
