@@ -138,13 +138,11 @@ class StartPhase(InPlay):
             if state.pos[p] >= 0 and state.kind_of(p) == "ettin":
                 # A hidden caster is no counter the ettin can be seen next to: a roll
                 # for him would show the other coach which counter is real.
+                pos, near = state.pos, state.field.distance_row(state.pos[p])
                 mates = [
                     q
                     for q in team_players(team)
-                    if q != p
-                    and q != state.caster
-                    and state.pos[q] >= 0
-                    and state.field.distance(state.pos[p], state.pos[q]) <= 1
+                    if q != p and q != state.caster and pos[q] >= 0 and near[pos[q]] <= 1
                 ]
                 if mates:
                     pre.append(EttinRoll(p, min(mates)))
@@ -312,14 +310,14 @@ class Phase(InPlay):
         c = state.carrier
         if c < 0 or team_of(c) != self.team or c in (state.caster, state.invisible):
             return []
-        f = state.field
+        pos, near = state.pos, state.field.distance_row(state.ball)
         return [
             q
             for q in team_players(self.team)
             if q != c
-            and state.pos[q] >= 0
+            and pos[q] >= 0
             and q not in (state.caster, state.invisible)
-            and f.distance(state.pos[q], state.ball) == 1
+            and near[pos[q]] == 1
         ]
 
     def _may_pass(self, state: State) -> bool:
@@ -441,6 +439,8 @@ class Phase(InPlay):
                 return False
         elif not carrier_mask:
             return False
+        if state.pos.count(state.ball) < 2:
+            return False  # the carrier is alone in his hex
         if not any(team_of(q) == self.team for q in state.players_at(state.ball) if q != c):
             return False
         return carrier_mask is not None or bool(destination_mask(state, c, self.left[c]))
