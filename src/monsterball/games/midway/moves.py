@@ -225,13 +225,16 @@ def hobgoblin_setup_filter(state: State, player: int, cells: int) -> int:
     ]
     if not elves:
         return cells
+    # The hexes at the least distance from any elf: grow balls around the elves until
+    # they meet ``cells`` (a ball of radius ``size`` holds the whole field).
     f = state.field
-    best = min(min(f.distance(c, e) for e in elves) for c in iter_bits(cells))
-    keep = 0
-    for c in iter_bits(cells):
-        if min(f.distance(c, e) for e in elves) == best:
-            keep |= 1 << c
-    return keep
+    for radius in range(f.size + 1):
+        near = 0
+        for e in elves:
+            near |= within(f, e, radius)
+        if near & cells:
+            return near & cells
+    raise AssertionError("unreachable: the balls cover the field")  # pragma: no cover
 
 
 def hobgoblin_filter(state: State, player: int, out: int) -> int:
