@@ -211,8 +211,14 @@ class SetUp(Procedure[State]):
         return ()
 
     def _needed(self, state: State) -> int:
-        placed = len(state.on_field(self.team))
-        waiting = sum(1 for p in team_players(self.team) if state.pos[p] < 0 and state.available(p))
+        # Asked by actor() several times a decision: one pass, state.available inlined.
+        pos, roster, out_through, play_no = state.pos, state.roster, state.out_through, state.play_no
+        placed = waiting = 0
+        for p in team_players(self.team):
+            if pos[p] >= 0:
+                placed += 1
+            elif roster[p] != "" and out_through[p] < play_no:
+                waiting += 1
         return min(6 - placed, waiting)
 
     def cells(self, state: State) -> int:
