@@ -15,7 +15,8 @@ import pytest
 from monsterball.core.dice import SeededSampler
 from monsterball.core.geometry import HexGrid
 from monsterball.games import get_game
-from monsterball.games.midway import moves, state as mw_state
+from monsterball.games.midway import moves
+from monsterball.games.midway import state as mw_state
 from monsterball.games.midway.moves import MoveContext, destination_rings, within
 from monsterball.games.midway.phases import Phase
 from monsterball.games.midway.state import MidwayState

@@ -313,7 +313,10 @@ class Catalogue:
             for p in range(NUM_PLAYERS)
         )
         self.bolts = tuple(
-            (*(Cast(p, "bolt", player_name(q)) for q in range(NUM_PLAYERS)), Cast(p, "bolt", "ball"))
+            (
+                *(Cast(p, "bolt", player_name(q)) for q in range(NUM_PLAYERS)),
+                Cast(p, "bolt", "ball"),
+            )
             for p in range(NUM_PLAYERS)
         )
         self.changes = tuple(

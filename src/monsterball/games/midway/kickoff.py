@@ -212,7 +212,12 @@ class SetUp(Procedure[State]):
 
     def _needed(self, state: State) -> int:
         # Asked by actor() several times a decision: one pass, state.available inlined.
-        pos, roster, out_through, play_no = state.pos, state.roster, state.out_through, state.play_no
+        pos, roster, out_through, play_no = (
+            state.pos,
+            state.roster,
+            state.out_through,
+            state.play_no,
+        )
         placed = waiting = 0
         for p in team_players(self.team):
             if pos[p] >= 0:

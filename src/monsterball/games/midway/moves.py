@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from monsterball.core.geometry import Grid, HexGrid, grid, iter_bits
-from monsterball.games.midway import state as _state
 from monsterball.games.midway.actions import LENGTH, PER_TEAM, WIDTH
 from monsterball.games.midway.chart import size_modifier
 from monsterball.games.midway.state import (
+    KERNELS,
     NOBODY,
     MidwayState,
     cells_mask,
@@ -21,7 +21,7 @@ State = MidwayState
 
 # The compiled ring growth for the Midway field, when built (see state.FAST).
 FIELD = grid("hex", WIDTH, LENGTH)
-FAST_RINGS: Any = _state._fastmw.HexRings(FIELD) if _state._fastmw is not None else None
+FAST_RINGS: Any = KERNELS.HexRings(FIELD) if KERNELS is not None else None
 
 
 def ball_team(state: State) -> int:
@@ -177,7 +177,9 @@ def destination_mask(state: State, player: int, budget: int, ctx: MoveContext | 
     return out
 
 
-def destination_rings(f: HexGrid, start: int, budget: int, free: int, contact: int, barred: int) -> int:
+def destination_rings(
+    f: HexGrid, start: int, budget: int, free: int, contact: int, barred: int
+) -> int:
     """The hexes reached from ``start`` through ``free`` hexes in 1..budget steps, plus the
     ``contact`` hexes next to the start or to a hex reached with a step to spare, minus
     ``barred``. The reference of the compiled twin (``_fastmw.HexRings``)."""

@@ -25,9 +25,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from monsterball.core import geometry
 from monsterball.core.errors import PositionError
 from monsterball.core.game import CHANCE, GameSpec, TeamScoreState
-from monsterball.core import geometry
 from monsterball.core.geometry import HexGrid, grid
 from monsterball.core.positions import check_keys
 from monsterball.core.procedures import Procedure
@@ -501,6 +501,7 @@ except ImportError:
     _fastmw = None
 
 FAST = _fastmw is not None
+KERNELS: Any = _fastmw  # the compiled module, or None
 cells_mask_py = cells_mask
 if _fastmw is not None:
     cells_mask = _fastmw.cells_mask
