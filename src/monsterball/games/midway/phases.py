@@ -14,6 +14,7 @@ from monsterball.core.procedures import Procedure, Transition
 from monsterball.games.midway.actions import (
     DIRECTIONS,
     PER_TEAM,
+    PLAYER_NAMES,
     Cast,
     Hand,
     Move,
@@ -585,14 +586,14 @@ class Phase(InPlay):
         p = action.player
         cell = cell_of(state, action.cell)
         occupied = state.counters_mask()
-        cost = move_cost(state, p, cell, occupied)
         start = state.pos[p]
         contact = bool(occupied >> cell & 1)
         loose_ball = cell == state.ball and (
             state.ball_state in ("loose", "kick")
             or (state.ball_state == "punt" and state.receivable == team_of(p))
         )
-        left[p] = 0 if contact or loose_ball else left[p] - cost
+        # Contact or the loose ball ends the move: only a move that goes on needs its cost.
+        left[p] = 0 if contact or loose_ball else left[p] - move_cost(state, p, cell, occupied)
         acted |= 1 << p
         if p == state.punter:
             state.punter = NOBODY  # MW-PUNT-3: a player who moved may not punt
@@ -600,12 +601,13 @@ class Phase(InPlay):
         subs: list[Procedure[State]] = []
         if p == state.carrier:
             state.ball = cell
-            note(state, "move", f"{player_name(p)} carries the ball to {action.cell}.")
+            note(state, "move", f"{PLAYER_NAMES[p]} carries the ball to {action.cell}.")
             check_score(state)
             if not state.dead and tackle_question(state):
                 subs.append(TackleRound(1 - self.team, False, True))
         else:
-            note(state, "move", f"{player_name(p)} moves {state.field.name(start)}-{action.cell}.")
+            text = f"{PLAYER_NAMES[p]} moves {state.field.names[start]}-{action.cell}."
+            note(state, "move", text)
             if (
                 not state.passed
                 and team_of(p) == state.offense
