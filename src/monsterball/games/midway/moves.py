@@ -45,23 +45,27 @@ def counters_of(state: State, team: int) -> int:
     return mask
 
 
-_MAGIC: dict[tuple[str, ...], int] = {}
+_MAGIC: dict[tuple[str, ...], tuple[int, int, int]] = {}
 
 
-def magic_users(state: State) -> int:
-    """Bitmask of the players whose chart type casts a spell (MW-MAGIC-1): it depends on
-    the rosters only (of the one draft chart), so it is cached by roster."""
+def magic_users(state: State) -> tuple[int, int, int]:
+    """Bitmasks of the players whose chart type casts a spell (MW-MAGIC-1), of those whose
+    spell is lycanthropy and of those whose spell is change self. They depend on the
+    rosters only (of the one draft chart), so they are cached by roster."""
     key = tuple(state.roster)
     found = _MAGIC.get(key)
     if found is None:
         types = state.chart.types
-        found = 0
+        users = were = change = 0
         for p, kind in enumerate(key):
-            if kind and types[kind].magic:
-                found |= 1 << p
+            magic = types[kind].magic if kind else ""
+            if magic:
+                users |= 1 << p
+                were |= (magic == "were") << p
+                change |= (magic == "change") << p
         if len(_MAGIC) >= 4096:  # a long run of drafts: start again rather than grow
             _MAGIC.clear()
-        _MAGIC[key] = found
+        found = _MAGIC[key] = (users, were, change)
     return found
 
 

@@ -387,10 +387,17 @@ class Phase(InPlay):
 
     def _casts(self, state: State) -> list[Action]:
         """MW-MAGIC-1: magic at the start of the caster's action in the phase."""
-        users = magic_users(state) & team_bits(self.team) & ~self.acted & ~state.dazed
+        users, were, change = magic_users(state)
+        users &= team_bits(self.team) & ~self.acted & ~state.dazed
         for p in (state.caster, state.invisible):
             if p >= 0:
                 users &= ~(1 << p)
+        used_up = users & state.spent & ~were  # lycanthropy is at will
+        if used_up and state.options.spell_limit != "none":
+            for p in iter_bits(used_up & change):
+                if state.form[p]:
+                    used_up &= ~(1 << p)  # a changed player may always change back
+            users &= ~used_up  # MW-R18: these spells are used up
         if not users:
             return []
         acts = state.actions
@@ -400,13 +407,6 @@ class Phase(InPlay):
             if state.pos[p] < 0:
                 continue
             magic = state.chart.types[state.roster[p]].magic
-            if (
-                state.spent >> p & 1
-                and state.options.spell_limit != "none"
-                and not (magic == "change" and state.form[p])
-                and magic != "were"
-            ):
-                continue  # MW-R18: this spell is used up
             if magic == "bolt":
                 bolts = acts.bolts[p]
                 if state.ball_state in ("held", "pass", "loose", "kick", "punt"):
