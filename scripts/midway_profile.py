@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--preset", action="append", help="only this preset (repeatable)")
     args = parser.parse_args(argv)
     options = get_game("midway").options_type
-    presets = args.preset or list(options.PRESETS)  # type: ignore[attr-defined]
+    presets = args.preset or list(options.PRESETS)
     for preset in presets:
         profile(preset, args.games)
     return 0
