@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 ## The compiled geometry kernels (Cython + gcc); without them the pure-Python ones run.
-$(FAST): $(STAMP) src/monsterball/core/_fastgeo.pyx scripts/build_fast.py
+$(FAST): $(STAMP) src/monsterball/core/_fastgeo.pyx src/monsterball/games/midway/_fastmw.pyx scripts/build_fast.py
 	$(BIN)/python scripts/build_fast.py || echo "note: compiled kernels not built; pure Python is used"
 	touch $(FAST)
 
@@ -88,4 +88,4 @@ golden: $(STAMP)
 	$(BIN)/python scripts/make_golden.py
 
 clean:
-	rm -rf $(VENV) build src/monsterball/core/_fastgeo.c src/monsterball/core/_fastgeo.*.so .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build src/monsterball/core/_fastgeo.c src/monsterball/core/_fastgeo.*.so src/monsterball/games/midway/_fastmw.c src/monsterball/games/midway/_fastmw.*.so .pytest_cache .mypy_cache .ruff_cache .hypothesis

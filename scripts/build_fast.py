@@ -13,6 +13,9 @@ import os
 import sys
 from pathlib import Path
 
+# Games' own kernels (each used only when core/_fastgeo is, so MONSTERBALL_PURE=1 covers all).
+MORE = [("monsterball.games.midway._fastmw", "src/monsterball/games/midway/_fastmw.pyx")]
+
 
 def main() -> int:
     try:
@@ -28,10 +31,11 @@ def main() -> int:
         ["src/monsterball/core/_fastgeo.pyx"],
         extra_compile_args=["-O3"],
     )
+    exts = [ext, *(Extension(name, [src], extra_compile_args=["-O3"]) for name, src in MORE)]
     try:
         setup(
             name="monsterball-fastgeo",
-            ext_modules=cythonize([ext], quiet=True, compiler_directives={"language_level": 3}),
+            ext_modules=cythonize(exts, quiet=True, compiler_directives={"language_level": 3}),
             package_dir={"": "src"},
             script_args=["build_ext", "--inplace", "--build-temp", "build/fastgeo"],
         )

@@ -63,8 +63,16 @@ WORDS = (
 SPELLS = ("bolt", "mirror", "invisible", "change", "revert", "were", "human")
 
 
-def player_name(player: int) -> str:
+def _player_name(player: int) -> str:
     return f"{TEAM_NAMES[player // PER_TEAM]}{player % PER_TEAM + 1}"
+
+
+PLAYER_NAMES = tuple(_player_name(p) for p in range(NUM_PLAYERS))
+
+
+def player_name(player: int) -> str:
+    """``A1`` .. ``A10``, ``B1`` .. ``B10`` (a negative index counts back, as ever)."""
+    return PLAYER_NAMES[player]
 
 
 def parse_player(text: str) -> int:
@@ -298,11 +306,27 @@ class Catalogue:
         self.toss = (Roll("toss", "A"), Roll("toss", "B"))
         self.pick = {k: Roll("pick", k) for k in chart.names}
         casts: list[Action] = []
+        # Per caster: the spells without a target by name, the bolts by target player (the
+        # ball last) and the changes in chart order: what legal lists hand out.
+        self.spells: tuple[dict[str, Cast], ...] = tuple(
+            {s: Cast(p, s) for s in ("mirror", "invisible", "revert", "were", "human")}
+            for p in range(NUM_PLAYERS)
+        )
+        self.bolts = tuple(
+            (
+                *(Cast(p, "bolt", player_name(q)) for q in range(NUM_PLAYERS)),
+                Cast(p, "bolt", "ball"),
+            )
+            for p in range(NUM_PLAYERS)
+        )
+        self.changes = tuple(
+            tuple(Cast(p, "change", k) for k in chart.change_self_into) for p in range(NUM_PLAYERS)
+        )
         for p in range(NUM_PLAYERS):
-            casts += [Cast(p, s) for s in ("mirror", "invisible", "revert", "were", "human")]
-            casts.append(Cast(p, "bolt", "ball"))
-            casts += [Cast(p, "bolt", player_name(q)) for q in range(NUM_PLAYERS)]
-            casts += [Cast(p, "change", k) for k in chart.change_self_into]
+            casts += self.spells[p].values()
+            casts.append(self.bolts[p][NUM_PLAYERS])
+            casts += self.bolts[p][:NUM_PLAYERS]
+            casts += self.changes[p]
         self.casts = {a: a for a in casts}
         every: list[Action] = [*self.draft.values(), *self.words.values()]
         for rows in (self.place, self.move, self.tackle):

@@ -8,9 +8,12 @@ from fractions import Fraction
 from monsterball.core.actions import Action
 from monsterball.core.flow import Flow
 from monsterball.core.game import AUTO, CHANCE, uniform
+from monsterball.core.geometry import grid
 from monsterball.core.procedures import Procedure, Transition, action_cell, wrong_kind
 from monsterball.games.midway.actions import (
+    LENGTH,
     PER_TEAM,
+    WIDTH,
     player_name,
 )
 from monsterball.games.midway.events import Happened
@@ -27,8 +30,14 @@ def note(state: State, what: str, text: str) -> None:
     state.emit(Happened(what, text))
 
 
+_FIELD = grid("hex", WIDTH, LENGTH)
+_CELL_INDEX = {name: cell for cell, name in enumerate(_FIELD.names)}
+
+
 def cell_of(state: State, name: str) -> int:
-    return action_cell(state.field, name)
+    # The catalogue's actions carry exact cell names: a dict hit before any parsing.
+    found = _CELL_INDEX.get(name) if state.field is _FIELD else None
+    return found if found is not None else action_cell(state.field, name)
 
 
 wrong = wrong_kind

@@ -211,8 +211,19 @@ class SetUp(Procedure[State]):
         return ()
 
     def _needed(self, state: State) -> int:
-        placed = len(state.on_field(self.team))
-        waiting = sum(1 for p in team_players(self.team) if state.pos[p] < 0 and state.available(p))
+        # Asked by actor() several times a decision: one pass, state.available inlined.
+        pos, roster, out_through, play_no = (
+            state.pos,
+            state.roster,
+            state.out_through,
+            state.play_no,
+        )
+        placed = waiting = 0
+        for p in team_players(self.team):
+            if pos[p] >= 0:
+                placed += 1
+            elif roster[p] != "" and out_through[p] < play_no:
+                waiting += 1
         return min(6 - placed, waiting)
 
     def cells(self, state: State) -> int:
@@ -227,18 +238,13 @@ class SetUp(Procedure[State]):
         if self.mode == "kick":
             if not mine:
                 return 1 << (ball - state.forward(team) * f.width)  # the kicker, behind the ball
-            for r in range(f.height):
-                if not state.beyond(team, r, brow):
-                    rows |= f.row_mask(r)
+            rows = f.full_mask & ~state.beyond_mask(team, brow)
             return rows & free & ~(1 << ball)
         if self.mode == "receive":
             half = range(12, f.height) if state.forward(team) < 0 else range(0, 12)
             return f.rows_mask(half) & free
         if self.mode == "defense":
-            for r in range(f.height):
-                if state.beyond(1 - team, r, brow):
-                    rows |= f.row_mask(r)
-            return rows & free
+            return state.beyond_mask(1 - team, brow) & free
         # offense: the snapper on the ball, 3 on the line, 3 in the backfield
         if not mine:
             return 1 << ball

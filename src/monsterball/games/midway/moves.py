@@ -3,11 +3,25 @@ the sizes the Size Modifier chart reads (with the special abilities applied)."""
 
 from __future__ import annotations
 
-from monsterball.core.geometry import iter_bits
+from typing import Any
+
+from monsterball.core.geometry import Grid, HexGrid, grid, iter_bits
+from monsterball.games.midway.actions import LENGTH, PER_TEAM, WIDTH
 from monsterball.games.midway.chart import size_modifier
-from monsterball.games.midway.state import NOBODY, MidwayState, team_of, team_players
+from monsterball.games.midway.state import (
+    KERNELS,
+    NOBODY,
+    MidwayState,
+    cells_mask,
+    team_of,
+    team_players,
+)
 
 State = MidwayState
+
+# The compiled ring growth for the Midway field, when built (see state.FAST).
+FIELD = grid("hex", WIDTH, LENGTH)
+FAST_RINGS: Any = KERNELS.HexRings(FIELD) if KERNELS is not None else None
 
 
 def ball_team(state: State) -> int:
@@ -18,14 +32,41 @@ def ball_team(state: State) -> int:
 def counters_of(state: State, team: int) -> int:
     """Hexes where ``team`` shows a counter the other side may touch: visible players and
     mirror images."""
-    mask = 0
-    for p in team_players(team):
-        if state.pos[p] >= 0 and p != state.invisible:
-            mask |= 1 << state.pos[p]
+    pos = state.pos
+    mask = cells_mask(pos, team * PER_TEAM, (team + 1) * PER_TEAM)
+    hidden = state.invisible
+    if hidden >= 0 and team_of(hidden) == team:
+        c = pos[hidden]
+        if c >= 0 and pos[team * PER_TEAM : (team + 1) * PER_TEAM].count(c) == 1:
+            mask &= ~(1 << c)  # no teammate shows a counter there
     if state.caster >= 0 and team_of(state.caster) == team:
         for c in state.images:
             mask |= 1 << c
     return mask
+
+
+_MAGIC: dict[tuple[str, ...], tuple[int, int, int]] = {}
+
+
+def magic_users(state: State) -> tuple[int, int, int]:
+    """Bitmasks of the players whose chart type casts a spell (MW-MAGIC-1), of those whose
+    spell is lycanthropy and of those whose spell is change self. They depend on the
+    rosters only (of the one draft chart), so they are cached by roster."""
+    key = tuple(state.roster)
+    found = _MAGIC.get(key)
+    if found is None:
+        types = state.chart.types
+        users = were = change = 0
+        for p, kind in enumerate(key):
+            magic = types[kind].magic if kind else ""
+            if magic:
+                users |= 1 << p
+                were |= (magic == "were") << p
+                change |= (magic == "change") << p
+        if len(_MAGIC) >= 4096:  # a long run of drafts: start again rather than grow
+            _MAGIC.clear()
+        found = _MAGIC[key] = (users, were, change)
+    return found
 
 
 def contact_targets(state: State, player: int) -> int:
@@ -33,15 +74,18 @@ def contact_targets(state: State, player: int) -> int:
     return contact_mask(state, team_of(player))
 
 
-def contact_mask(state: State, team: int) -> int:
+def contact_mask(state: State, team: int, own: int = -1, opp: int = -1) -> int:
     """Occupied hexes a player of ``team`` may enter (MW-MOVE-2): to block (the team with
     the ball into an opponent's hex), to tackle (the carrier's hex, or any counter of a
     mirror group that may hide him), to contest a loose or thrown ball; at most two of a
-    team per hex, and one would-be tackler except in the carrier's hex."""
+    team per hex, and one would-be tackler except in the carrier's hex. ``own``, ``opp``:
+    the two teams' :func:`counters_of`, if the caller has them."""
     other = 1 - team
-    own = counters_of(state, team)
-    opp = counters_of(state, other)
-    holder = ball_team(state)
+    if own < 0:
+        own = counters_of(state, team)
+    if opp < 0:
+        opp = counters_of(state, other)
+    holder = team_of(state.carrier) if state.carrier >= 0 else NOBODY  # ball_team
     mask = 0
     if holder == team:
         mask |= opp  # blocks
@@ -63,8 +107,10 @@ def contact_mask(state: State, team: int) -> int:
     # Team limits: two per hex; one would-be tackler outside the carrier's hex. Around a
     # loose onside kick "any number of players from either team may move into" its hex.
     scrum = state.kind == "onside" and state.ball_state == "loose" and state.ball >= 0
-    for cell in iter_bits(mask & own & ~((1 << state.ball) if scrum else 0)):
-        mine = sum(1 for p in team_players(team) if state.pos[p] == cell)
+    crowded = mask & own & ~((1 << state.ball) if scrum else 0)
+    team_cells = state.pos[team * PER_TEAM : (team + 1) * PER_TEAM] if crowded else []
+    for cell in iter_bits(crowded):
+        mine = team_cells.count(cell)
         carrier_here = state.carrier >= 0 and state.ball == cell
         if mine >= 2 or (holder == other and mine >= 1 and not carrier_here):
             mask &= ~(1 << cell)
@@ -91,19 +137,19 @@ class MoveContext:
 
     def __init__(self, state: State, team: int):
         f = state.field
-        free = f.full_mask & ~state.counters_mask()
+        own, opp = counters_of(state, team), counters_of(state, 1 - team)
+        occupied = own | opp  # state.counters_mask(): the images too, whoever casts them
+        for c in state.images:
+            occupied |= 1 << c
+        free = f.full_mask & ~occupied
         if state.ball_state == "kick" and state.receivable >= 0 and team != state.receivable:
             free &= ~(1 << state.ball)  # the kickers may not touch a kick before the receivers
         self.free = free
-        self.contact = contact_mask(state, team)
+        self.contact = contact_mask(state, team, own, opp)
         self.opp_beyond = 0
         if state.passed and state.throw_phase == state.phases and team == state.offense:
             # MW-PASS-9: no blocks beyond the line in the phase after the throw.
-            beyond = 0
-            for r in range(f.height):
-                if state.beyond(state.offense, r, state.los_row):
-                    beyond |= f.row_mask(r)
-            self.opp_beyond = counters_of(state, 1 - team) & beyond
+            self.opp_beyond = opp & state.beyond_mask(state.offense, state.los_row)
 
 
 def destination_mask(state: State, player: int, budget: int, ctx: MoveContext | None = None) -> int:
@@ -114,53 +160,62 @@ def destination_mask(state: State, player: int, budget: int, ctx: MoveContext | 
     MW-R5) and never into an occupied hex. Computed by growing rings of bitmasks, so no
     per-hex work is done for the whole legal list.
     """
-    if budget <= 0 or state.pos[player] < 0:
+    start = state.pos[player]
+    if budget <= 0 or start < 0:
         return 0
     if ctx is None:
         ctx = MoveContext(state, team_of(player))
     f = state.field
-    start = state.pos[player]
     free = ctx.free
     if player == state.carrier:
         out = f.neighbour_mask[start] & free
     else:
-        seen = 1 << start
-        frontier = seen
-        inner = seen  # hexes reached with at least one step to spare
-        for step in range(budget):
-            grown = f.dilate(frontier) & free & ~seen
-            seen |= grown
-            frontier = grown
-            if step < budget - 1:
-                inner |= grown
-            if not grown:
-                break
-        out = seen & ~(1 << start)
-        contact = ctx.contact & ~(1 << start)
-        if contact:
-            out |= f.dilate(inner) & contact
-        out &= ~ctx.opp_beyond
-    return hobgoblin_filter(state, player, out)
+        found = None
+        if FAST_RINGS is not None and f is FIELD:
+            found = FAST_RINGS.destination_rings(start, budget, free, ctx.contact, ctx.opp_beyond)
+        if found is None:
+            found = destination_rings(f, start, budget, free, ctx.contact, ctx.opp_beyond)
+        out = found
+    if (state.form[player] or state.roster[player]) == "hobgoblin":  # kind_of, inlined
+        out = hobgoblin_filter(state, player, out)
+    return out
 
 
-def move_cost(state: State, player: int, cell: int) -> int:
-    """Movement a legal move to ``cell`` spends: the shortest path through empty hexes (the
-    last step may enter the contacted hex)."""
-    f = state.field
-    start = state.pos[player]
-    free = f.full_mask & ~state.counters_mask()
-    target = 1 << cell
-    seen = frontier = 1 << start
-    steps = 0
-    while frontier:
-        steps += 1
-        reach = f.dilate(frontier)
-        if reach & target:
-            return steps
-        grown = reach & free & ~seen
+def destination_rings(
+    f: HexGrid, start: int, budget: int, free: int, contact: int, barred: int
+) -> int:
+    """The hexes reached from ``start`` through ``free`` hexes in 1..budget steps, plus the
+    ``contact`` hexes next to the start or to a hex reached with a step to spare, minus
+    ``barred``. The reference of the compiled twin (``_fastmw.HexRings``)."""
+    seen = 1 << start
+    frontier = seen
+    inner = seen  # hexes reached with at least one step to spare
+    for step in range(budget):
+        grown = f.dilate(frontier) & free & ~seen
         seen |= grown
         frontier = grown
-    raise ValueError(f"{f.name(cell)} cannot be reached")  # pragma: no cover - checked first
+        if step < budget - 1:
+            inner |= grown
+        if not grown:
+            break
+    out = seen & ~(1 << start)
+    contact &= ~(1 << start)
+    if contact:
+        out |= f.dilate(inner) & contact
+    return out & ~barred
+
+
+def move_cost(state: State, player: int, cell: int, occupied: int | None = None) -> int:
+    """Movement a legal move to ``cell`` spends: the shortest path through empty hexes (the
+    last step may enter the contacted hex). ``occupied``: ``state.counters_mask()`` if the
+    caller has it."""
+    f = state.field
+    if occupied is None:
+        occupied = state.counters_mask()
+    steps = f.steps_to(state.pos[player], cell, (f.full_mask & ~occupied) | 1 << cell)
+    if steps < 0:
+        raise ValueError(f"{f.name(cell)} cannot be reached")  # pragma: no cover - checked first
+    return max(steps, 1)  # (the start itself is never a legal move's end)
 
 
 def hobgoblin_setup_filter(state: State, player: int, cells: int) -> int:
@@ -176,13 +231,16 @@ def hobgoblin_setup_filter(state: State, player: int, cells: int) -> int:
     ]
     if not elves:
         return cells
+    # The hexes at the least distance from any elf: grow balls around the elves until
+    # they meet ``cells`` (a ball of radius ``size`` holds the whole field).
     f = state.field
-    best = min(min(f.distance(c, e) for e in elves) for c in iter_bits(cells))
-    keep = 0
-    for c in iter_bits(cells):
-        if min(f.distance(c, e) for e in elves) == best:
-            keep |= 1 << c
-    return keep
+    for radius in range(f.size + 1):
+        near = 0
+        for e in elves:
+            near |= within(f, e, radius)
+        if near & cells:
+            return near & cells
+    raise AssertionError("unreachable: the balls cover the field")  # pragma: no cover
 
 
 def hobgoblin_filter(state: State, player: int, out: int) -> int:
@@ -190,23 +248,44 @@ def hobgoblin_filter(state: State, player: int, out: int) -> int:
     move farther from that elf than it started."""
     if state.kind_of(player) != "hobgoblin":
         return out
+    keep = hobgoblin_keep(state, player)
+    return out if keep is None else out & keep
+
+
+def hobgoblin_keep(state: State, player: int) -> int | None:
+    """The hexes hobgoblin ``player`` may end a move on (MW-SPEC-5): those no farther from
+    the nearest visible opposing elf than he stands; ``None`` when he sees no elf."""
+    if "elf" not in state.roster and "elf" not in state.form:
+        return None
+    hidden = state.hidden_from(None)
     elves = [
         state.pos[q]
         for q in team_players(1 - team_of(player))
-        if state.pos[q] >= 0 and state.kind_of(q) == "elf" and q not in state.hidden_from(None)
+        if state.pos[q] >= 0 and state.kind_of(q) == "elf" and q not in hidden
     ]
     if not elves:
-        return out
+        return None
     f = state.field
     here = state.pos[player]
     target = min(elves, key=lambda c: (f.distance(here, c), c))
-    now = f.distance(here, target)
-    row = f.distance_row(target)
-    keep = 0
-    for c in iter_bits(out):
-        if row[c] <= now:
-            keep |= 1 << c
-    return keep
+    return within(f, target, f.distance(here, target))
+
+
+_WITHIN: dict[tuple[Grid, int, int], int] = {}
+
+
+def within(f: Grid, cell: int, radius: int) -> int:
+    """The hexes at most ``radius`` from ``cell`` (cached: a field has few of them)."""
+    key = (f, cell, radius)
+    found = _WITHIN.get(key)
+    if found is None:
+        row = f.distance_row(cell)
+        found = 0
+        for c in range(f.size):
+            if row[c] <= radius:
+                found |= 1 << c
+        _WITHIN[key] = found
+    return found
 
 
 # -- sizes --------------------------------------------------------------------------------------

@@ -9,10 +9,12 @@ from dataclasses import dataclass
 from monsterball.core.actions import Action
 from monsterball.core.errors import IllegalActionError
 from monsterball.core.game import AUTO
+from monsterball.core.geometry import iter_bits
 from monsterball.core.procedures import Procedure, Transition
 from monsterball.games.midway.actions import (
     DIRECTIONS,
     PER_TEAM,
+    PLAYER_NAMES,
     Cast,
     Hand,
     Move,
@@ -49,11 +51,15 @@ from monsterball.games.midway.inplay import (
 )
 from monsterball.games.midway.magic import AppearPick, MirrorRoll
 from monsterball.games.midway.moves import (
+    FAST_RINGS,
+    FIELD,
     MoveContext,
     ball_team,
     contact_targets,
     counters_of,
     destination_mask,
+    hobgoblin_keep,
+    magic_users,
     move_cost,
     tackle_question,
 )
@@ -92,7 +98,7 @@ class StartPhase(InPlay):
         if state.invisible >= 0:
             reappear(state)
         own_only = state.options.change_self_count == "own"
-        for p in range(len(state.form)):
+        for p in range(len(state.form)) if any(state.form) else ():
             # MW-MAGIC-6 (ruling MW-R20): "up to two movement phases", whichever team moves.
             if state.form[p] and not (own_only and team_of(p) != team):
                 state.form_left[p] -= 1
@@ -128,17 +134,16 @@ class StartPhase(InPlay):
         ):
             state.bounces -= 1
             pre.append(Scatter("bounce", state.last_dir, 1 - team))
-        for p in team_players(team):
+        ettins = "ettin" in state.roster or "ettin" in state.form
+        for p in team_players(team) if ettins else ():
             if state.pos[p] >= 0 and state.kind_of(p) == "ettin":
                 # A hidden caster is no counter the ettin can be seen next to: a roll
                 # for him would show the other coach which counter is real.
+                pos, near = state.pos, state.field.distance_row(state.pos[p])
                 mates = [
                     q
                     for q in team_players(team)
-                    if q != p
-                    and q != state.caster
-                    and state.pos[q] >= 0
-                    and state.field.distance(state.pos[p], state.pos[q]) <= 1
+                    if q != p and q != state.caster and pos[q] >= 0 and near[pos[q]] <= 1
                 ]
                 if mates:
                     pre.append(EttinRoll(p, min(mates)))
@@ -163,6 +168,10 @@ class Phase(InPlay):
 
     def who(self, state: State) -> int:
         return AUTO if state.phase_over else self.team
+
+    def actor(self, state: State) -> int:
+        # InPlay.actor with who() inlined: asked several times a decision.
+        return AUTO if state.dead or state.phase_over else self.team
 
     def _then(
         self, left: list[int], acted: int, moving: int | None = None, paused: int | None = None
@@ -196,40 +205,87 @@ class Phase(InPlay):
 
     # -- what is open ------------------------------------------------------------------------
 
+    def _barred(self, state: State) -> int:
+        """Players of the team who may not move now: the dazed, the hidden (the caster moves
+        his counters by shifting) and a carrier waiting for a handoff."""
+        barred = state.dazed
+        for p in (state.invisible, state.caster, self.paused):
+            if p >= 0:
+                barred |= 1 << p
+        return barred
+
     def movers(self, state: State) -> list[int]:
-        out = []
-        for p in team_players(self.team):
-            if (
-                state.pos[p] >= 0
-                and self.left[p] > 0
-                and not state.dazed >> p & 1
-                and p != state.invisible
-                and p != state.caster
-                and p != self.paused
-            ):
-                out.append(p)
-        return out
+        barred = self._barred(state)
+        pos, left = state.pos, self.left
+        return [
+            p
+            for p in team_players(self.team)
+            if pos[p] >= 0 and left[p] > 0 and not barred >> p & 1
+        ]
+
+    def team_moves(self, state: State, ctx: MoveContext) -> tuple[list[Action], int]:
+        """Every move open to the movers, in player then cell order, and the carrier's
+        destinations (0: none, or he is not moving): one compiled call when built."""
+        if FAST_RINGS is not None and state.field is FIELD:
+            lo = self.team * PER_TEAM
+            keep = {}
+            form, roster = state.form, state.roster
+            if "hobgoblin" in roster or "hobgoblin" in form:
+                for p in team_players(self.team):
+                    if (form[p] or roster[p]) == "hobgoblin" and state.pos[p] >= 0:  # kind_of
+                        kept = hobgoblin_keep(state, p)
+                        if kept is not None:
+                            keep[p] = kept
+            found: tuple[list[Action], int] | None = FAST_RINGS.team_moves(
+                state.pos,
+                self.left,
+                lo,
+                lo + PER_TEAM,
+                self._barred(state),
+                state.carrier,
+                ctx.free,
+                ctx.contact,
+                ctx.opp_beyond,
+                state.actions.move,
+                keep,
+            )
+            if found is not None:
+                return found
+        return self.team_moves_py(state, ctx)
+
+    def team_moves_py(self, state: State, ctx: MoveContext) -> tuple[list[Action], int]:
+        """:meth:`team_moves`, the reference."""
+        moves: list[Action] = []
+        carrier_mask = 0
+        left, carrier, by_mask = self.left, state.carrier, state.actions.move_by_mask
+        for p in self.movers(state):
+            mask = destination_mask(state, p, left[p], ctx)
+            if mask:
+                moves += by_mask[p].select(mask)
+                if p == carrier:
+                    carrier_mask = mask
+        return moves, carrier_mask
 
     def legal_actions(self, state: State) -> list[Action]:
         acts = state.actions
-        out: list[Action] = [] if self._must_leave(state) else [acts.words["end"]]
-        ctx = MoveContext(state, self.team)
-        for p in self.movers(state):
-            mask = destination_mask(state, p, self.left[p], ctx)
-            if mask:
-                out += acts.move_by_mask[p].select(mask)
+        carrier = state.carrier
+        moves, carrier_mask = self.team_moves(state, MoveContext(state, self.team))
+        must_leave = bool(carrier_mask) and self._must_leave(state, carrier_mask)
+        out: list[Action] = [] if must_leave else [acts.words["end"]]
+        out += moves
         c = state.caster
         if c >= 0 and team_of(c) == self.team and self.left[c] > 0 and not state.dazed >> c & 1:
             out += [acts.shift[d] for d in self._shifts(state)]
-        out += [acts.hand[q] for q in self._handoffs(state)]
-        if self._may_pass(state):
-            out += [acts.throw[t] for t in self._pass_targets(state)]
-        if self._may_punt(state):
-            out += [acts.punt[t] for t in self._punt_targets(state)]
-        if self._may_step_out(state):
-            out.append(acts.words["out"])
-        if self._may_touchback(state):
-            out.append(acts.words["touchback"])
+        if carrier >= 0 and team_of(carrier) == self.team:  # what only the ball's team may do
+            out += [acts.hand[q] for q in self._handoffs(state)]
+            if self._may_pass(state):
+                out += [acts.throw[t] for t in self._pass_targets(state)]
+            if self._may_punt(state):
+                out += [acts.punt[t] for t in self._punt_targets(state)]
+            if self._may_step_out(state):
+                out.append(acts.words["out"])
+            if self._may_touchback(state):
+                out.append(acts.words["touchback"])
         out += self._casts(state)
         return out
 
@@ -255,14 +311,14 @@ class Phase(InPlay):
         c = state.carrier
         if c < 0 or team_of(c) != self.team or c in (state.caster, state.invisible):
             return []
-        f = state.field
+        pos, near = state.pos, state.field.distance_row(state.ball)
         return [
             q
             for q in team_players(self.team)
             if q != c
-            and state.pos[q] >= 0
+            and pos[q] >= 0
             and q not in (state.caster, state.invisible)
-            and f.distance(state.pos[q], state.ball) == 1
+            and near[pos[q]] == 1
         ]
 
     def _may_pass(self, state: State) -> bool:
@@ -331,53 +387,64 @@ class Phase(InPlay):
 
     def _casts(self, state: State) -> list[Action]:
         """MW-MAGIC-1: magic at the start of the caster's action in the phase."""
+        users, were, change = magic_users(state)
+        users &= team_bits(self.team) & ~self.acted & ~state.dazed
+        for p in (state.caster, state.invisible):
+            if p >= 0:
+                users &= ~(1 << p)
+        used_up = users & state.spent & ~were  # lycanthropy is at will
+        if used_up and state.options.spell_limit != "none":
+            for p in iter_bits(used_up & change):
+                if state.form[p]:
+                    used_up &= ~(1 << p)  # a changed player may always change back
+            users &= ~used_up  # MW-R18: these spells are used up
+        if not users:
+            return []
         acts = state.actions
         out: list[Action] = []
         snapped = state.kind in ("scrimmage", "conversion", "punt", "field goal")
-        for p in team_players(self.team):
-            if state.pos[p] < 0 or self.acted >> p & 1 or state.dazed >> p & 1:
-                continue
-            if p in (state.caster, state.invisible):
+        for p in iter_bits(users):
+            if state.pos[p] < 0:
                 continue
             magic = state.chart.types[state.roster[p]].magic
-            if (
-                state.spent >> p & 1
-                and state.options.spell_limit != "none"
-                and not (magic == "change" and state.form[p])
-                and magic != "were"
-            ):
-                continue  # MW-R18: this spell is used up
             if magic == "bolt":
+                bolts = acts.bolts[p]
                 if state.ball_state in ("held", "pass", "loose", "kick", "punt"):
-                    out.append(acts.casts[Cast(p, "bolt", "ball")])
+                    out.append(bolts[-1])
+                hidden = state.hidden_from(self.team)
                 for q in team_players(1 - self.team):
-                    if state.pos[q] >= 0 and q not in state.hidden_from(self.team):
-                        out.append(acts.casts[Cast(p, "bolt", player_name(q))])
+                    if state.pos[q] >= 0 and q not in hidden:
+                        out.append(bolts[q])
             elif magic == "mirror" and snapped and state.caster < 0:
-                out.append(acts.casts[Cast(p, "mirror")])
+                out.append(acts.spells[p]["mirror"])
             elif magic == "invisible" and state.invisible < 0:
-                out.append(acts.casts[Cast(p, "invisible")])
+                out.append(acts.spells[p]["invisible"])
             elif magic == "change":
                 if state.form[p]:
-                    out.append(acts.casts[Cast(p, "revert")])
+                    out.append(acts.spells[p]["revert"])
                 else:
-                    out += [acts.casts[Cast(p, "change", k)] for k in state.chart.change_self_into]
+                    out += acts.changes[p]
             elif magic == "were":
-                word = "human" if state.were >> p & 1 else "were"
-                out.append(acts.casts[Cast(p, word)])
+                out.append(acts.spells[p]["human" if state.were >> p & 1 else "were"])
         return out
 
     # -- checking --------------------------------------------------------------------------
 
-    def _must_leave(self, state: State) -> bool:
+    def _must_leave(self, state: State, carrier_mask: int | None = None) -> bool:
         """MW-PASS-8: a carrier sharing a hex with a teammate (after an interception) moves
-        to another hex at the first opportunity: the phase may not end before."""
+        to another hex at the first opportunity: the phase may not end before.
+        ``carrier_mask``: the carrier's destinations if the caller has them (0: none)."""
         c = state.carrier
-        if c < 0 or c not in self.movers(state):
+        if carrier_mask is None:
+            if c < 0 or c not in self.movers(state):
+                return False
+        elif not carrier_mask:
             return False
+        if state.pos.count(state.ball) < 2:
+            return False  # the carrier is alone in his hex
         if not any(team_of(q) == self.team for q in state.players_at(state.ball) if q != c):
             return False
-        return bool(destination_mask(state, c, self.left[c]))
+        return carrier_mask is not None or bool(destination_mask(state, c, self.left[c]))
 
     def check(self, state: State, action: Action) -> None:
         if isinstance(action, Word) and action.word == "end":
@@ -458,6 +525,8 @@ class Phase(InPlay):
     def apply(self, state: State, action: Action) -> Transition:
         acted = self.acted
         left = list(self.left)
+        if isinstance(action, Move):  # the common case first
+            return self._move(state, action, left, acted)
         if isinstance(action, Word):
             if action.word == "end":
                 note(state, "phase-end", f"Team {TEAM_NAMES[self.team]} ends its movement phase.")
@@ -470,8 +539,6 @@ class Phase(InPlay):
                 note(state, "touchback", f"{player_name(state.carrier)} downs the ball: touchback.")
                 state.dead = "touchback"
                 return ()
-        if isinstance(action, Move):
-            return self._move(state, action, left, acted)
         if isinstance(action, Shift):
             return self._shift(state, DIRECTIONS.index(action.direction), left, acted)
         if isinstance(action, Hand):
@@ -518,14 +585,15 @@ class Phase(InPlay):
         moving, paused = self._begin(state, action.player, left)
         p = action.player
         cell = cell_of(state, action.cell)
-        cost = move_cost(state, p, cell)
+        occupied = state.counters_mask()
         start = state.pos[p]
-        contact = bool(state.counters_mask() >> cell & 1)
+        contact = bool(occupied >> cell & 1)
         loose_ball = cell == state.ball and (
             state.ball_state in ("loose", "kick")
             or (state.ball_state == "punt" and state.receivable == team_of(p))
         )
-        left[p] = 0 if contact or loose_ball else left[p] - cost
+        # Contact or the loose ball ends the move: only a move that goes on needs its cost.
+        left[p] = 0 if contact or loose_ball else left[p] - move_cost(state, p, cell, occupied)
         acted |= 1 << p
         if p == state.punter:
             state.punter = NOBODY  # MW-PUNT-3: a player who moved may not punt
@@ -533,12 +601,13 @@ class Phase(InPlay):
         subs: list[Procedure[State]] = []
         if p == state.carrier:
             state.ball = cell
-            note(state, "move", f"{player_name(p)} carries the ball to {action.cell}.")
+            note(state, "move", f"{PLAYER_NAMES[p]} carries the ball to {action.cell}.")
             check_score(state)
             if not state.dead and tackle_question(state):
                 subs.append(TackleRound(1 - self.team, False, True))
         else:
-            note(state, "move", f"{player_name(p)} moves {state.field.name(start)}-{action.cell}.")
+            text = f"{PLAYER_NAMES[p]} moves {state.field.names[start]}-{action.cell}."
+            note(state, "move", text)
             if (
                 not state.passed
                 and team_of(p) == state.offense
@@ -547,7 +616,8 @@ class Phase(InPlay):
                 and state.beyond(state.offense, state.row(cell), state.los_row)
             ):
                 state.crossed = True  # MW-PASS-3: a back crossed the line; no pass now
-            self._touch_counters(state, p, cell)
+            if state.caster >= 0:
+                self._touch_counters(state, p, cell)
             if loose_ball and not state.dazed >> p & 1:
                 subs.append(_ball_contact(state, p))
         return (self._then(left, acted, moving, paused), *subs)

@@ -89,10 +89,7 @@ class ShiftStep(Procedure[State]):
             if here == state.ball:
                 continue  # the snapper stays on the ball
             mask = f.reachable(here, state.mtype(p).mv, free)
-            keep = 0
-            for c in range(f.size):
-                if mask >> c & 1 and not state.beyond(self.team, state.row(c), state.row(here)):
-                    keep |= 1 << c
+            keep = mask & ~state.beyond_mask(self.team, state.row(here))
             out[p] = hobgoblin_filter(state, p, keep)
         return out
 
@@ -127,10 +124,7 @@ class Adjust(Procedure[State]):
     def _mask(self, state: State, p: int) -> int:
         f = state.field
         free = f.full_mask & ~state.counters_mask()
-        side = 0
-        for r in range(f.height):
-            if state.beyond(1 - self.team, r, state.los_row):
-                side |= f.row_mask(r)
+        side = state.beyond_mask(1 - self.team, state.los_row)
         reach = f.reachable(state.pos[p], state.mtype(p).mv, free & side)
         return hobgoblin_filter(state, p, reach)
 

@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from monsterball.core import geometry
 from monsterball.core.errors import PositionError
 from monsterball.core.game import CHANCE, GameSpec, TeamScoreState
 from monsterball.core.geometry import HexGrid, grid
@@ -100,6 +101,19 @@ FIELDS: dict[str, str] = {
     "spent": "int",  # players who have used their spell (option spell_limit)
     "winner": "int",
 }
+
+
+def cells_mask(cells: list[int], lo: int, hi: int) -> int:
+    """The bitmask of the cells in ``cells[lo:hi]`` that are >= 0 (``lo >= 0``): where the
+    players of a slice of ``pos`` stand. The reference of the compiled twin below."""
+    mask = 0
+    for c in cells[lo:hi]:
+        if c >= 0:
+            mask |= 1 << c
+    return mask
+
+
+_BEYOND: dict[tuple[int, int], int] = {}  # (forward, line) -> MidwayState.beyond_mask
 
 
 def team_of(player: int) -> int:
@@ -223,10 +237,13 @@ class MidwayState(TeamScoreState):
 
     def counters_mask(self) -> int:
         """Every hex with a counter on it: players (the invisible one excluded) and images."""
-        mask = 0
-        for p in range(NUM_PLAYERS):
-            if self.pos[p] >= 0 and p != self.invisible:
-                mask |= 1 << self.pos[p]
+        pos = self.pos
+        mask = cells_mask(pos, 0, NUM_PLAYERS)
+        hidden = self.invisible
+        if hidden >= 0:
+            c = pos[hidden]
+            if c >= 0 and pos.count(c) == 1:  # nobody else shows a counter there
+                mask &= ~(1 << c)
         for c in self.images:
             mask |= 1 << c
         return mask
@@ -271,6 +288,19 @@ class MidwayState(TeamScoreState):
     def beyond(self, team: int, row: int, line: int) -> bool:
         """Whether ``row`` is past ``line`` in ``team``'s direction of attack."""
         return (row - line) * self.forward(team) > 0
+
+    def beyond_mask(self, team: int, line: int) -> int:
+        """Bitmask of the hexes in the rows past ``line`` in ``team``'s direction of attack
+        (the rows :meth:`beyond` holds for), cached."""
+        forward = self.forward(team)
+        found = _BEYOND.get((forward, line))
+        if found is None:
+            found = 0
+            for r in range(LENGTH):
+                if (r - line) * forward > 0:
+                    found |= ((1 << WIDTH) - 1) << (r * WIDTH)
+            _BEYOND[(forward, line)] = found
+        return found
 
     def ahead(self, team: int) -> int:
         """Straight ahead for a ball travelling with ``team``'s attack (ruling MW-R3)."""
@@ -459,3 +489,19 @@ class Wiring:
 def bind(spec: GameSpec, wiring: Wiring) -> None:
     MidwayState.spec = spec
     MidwayState.wiring = wiring
+
+
+# The compiled kernels (games/midway/_fastmw.pyx, built by scripts/build_fast.py), used when
+# core's are (so MONSTERBALL_PURE=1 turns both off); the functions here stay the reference.
+try:
+    if not geometry.FAST:
+        raise ImportError("pure-Python kernels in use")
+    from monsterball.games.midway import _fastmw  # type: ignore[attr-defined, unused-ignore]
+except ImportError:
+    _fastmw = None
+
+FAST = _fastmw is not None
+KERNELS: Any = _fastmw  # the compiled module, or None
+cells_mask_py = cells_mask
+if _fastmw is not None:
+    cells_mask = _fastmw.cells_mask

@@ -1,0 +1,141 @@
+"""Monsters of the Midway's compiled kernels (games/midway/_fastmw.pyx) give exactly what
+their pure-Python references give: kernel by kernel on random masks and positions, and
+whole random games (every legal list, every event, the last position) of every preset in
+a process with the kernels and one with ``MONSTERBALL_PURE=1``."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+
+from monsterball.core.dice import SeededSampler
+from monsterball.core.geometry import HexGrid
+from monsterball.games import get_game
+from monsterball.games.midway import moves
+from monsterball.games.midway import state as mw_state
+from monsterball.games.midway.moves import MoveContext, destination_rings, within
+from monsterball.games.midway.phases import Phase
+from monsterball.games.midway.state import MidwayState
+
+FAST = mw_state.FAST
+needs_kernels = pytest.mark.skipif(not FAST, reason="compiled kernels not built (make setup)")
+PRESETS = ("standard", "compass", "short", "match", "exhibition")
+
+
+def _phase_states(preset: str, seed: int, limit: int) -> list[MidwayState]:
+    """Copies of the movement-phase decisions of one random game (at most ``limit``)."""
+    spec = get_game("midway")
+    state = spec.new_game(spec.options(preset))
+    assert isinstance(state, MidwayState)
+    sampler, rng = SeededSampler(seed), random.Random(seed)
+    out: list[MidwayState] = []
+    while not state.is_terminal() and len(out) < limit:
+        if state.is_chance():
+            state.apply_unchecked(sampler.choose(state.chance_outcomes()))
+            continue
+        if isinstance(state.stack[-1], Phase):
+            out.append(state.clone())
+        legal = state.legal_actions()
+        state.apply_unchecked(legal[rng.randrange(len(legal))])
+    return out
+
+
+@needs_kernels
+def test_ring_growth_and_cell_masks_match_the_references() -> None:
+    pure = HexGrid(14, 24)  # not accelerated: the reference's own dilate
+    rings = moves.FAST_RINGS
+    rng = random.Random(17)
+    full = pure.full_mask
+    for trial in range(3000):
+        free = rng.getrandbits(pure.size) | rng.getrandbits(pure.size)
+        if trial % 3 == 0:
+            free |= rng.getrandbits(pure.size)
+        contact = rng.getrandbits(pure.size) & rng.getrandbits(pure.size) & ~free & full
+        barred = 0 if trial % 2 else rng.getrandbits(pure.size) & rng.getrandbits(pure.size)
+        start, budget = rng.randrange(pure.size), rng.randrange(-1, 12)
+        assert rings.destination_rings(start, budget, free, contact, barred) == (
+            destination_rings(pure, start, budget, free, contact, barred)
+        )
+        cells = [rng.randrange(-3, pure.size) for _ in range(20)]
+        lo, hi = rng.randrange(0, 21), rng.randrange(0, 25)
+        assert mw_state.cells_mask(cells, lo, hi) == mw_state.cells_mask_py(cells, lo, hi)
+    # What does not fit six 64-bit words is handed back (None: the caller uses the reference).
+    assert rings.destination_rings(0, 3, 1 << 400, 0, 0) is None
+    assert rings.destination_rings(-1, 3, 0, 0, 0) is None
+    assert mw_state.cells_mask([500, 3, -1], 0, 3) == (1 << 500) | (1 << 3)
+
+
+@needs_kernels
+def test_team_moves_match_the_reference_in_random_games() -> None:
+    checked, carriers, hobgoblins = 0, 0, 0
+    for preset in PRESETS:
+        for seed in range(2):
+            for state in _phase_states(preset, seed, 250):
+                phase = state.stack[-1]
+                assert isinstance(phase, Phase)
+                ctx = MoveContext(state, phase.team)
+                fast = phase.team_moves(state, ctx)
+                assert fast == phase.team_moves_py(state, ctx)
+                checked += 1
+                carriers += fast[1] != 0
+                hobgoblins += any(state.kind_of(p) == "hobgoblin" for p in phase.movers(state))
+    # The carrier's one-hex steps and the hobgoblin's chase (MW-SPEC-5) were both met.
+    assert checked > 1500 and carriers > 50 and hobgoblins > 50
+
+
+def test_within_is_the_distance_ball() -> None:
+    f = HexGrid(14, 24)
+    for cell in (0, 13, 100, 177, 335):
+        for radius in (0, 1, 4, 30):
+            expected = sum(1 << c for c in range(f.size) if f.distance(cell, c) <= radius)
+            assert within(f, cell, radius) == expected
+
+
+GAME_DIGEST = """
+import hashlib, random, sys
+from monsterball.core.dice import SeededSampler
+from monsterball.games import get_game
+from monsterball.games.midway.state import FAST
+spec = get_game("midway")
+out = hashlib.sha256()
+for preset in sys.argv[1:]:
+    for seed in range(2):
+        state = spec.new_game(spec.options(preset))
+        sampler, rng = SeededSampler(seed), random.Random(seed)
+        for _ in range(1500):
+            if state.is_terminal():
+                break
+            if state.is_chance():
+                action = sampler.choose(state.chance_outcomes())
+            else:
+                legal = state.legal_actions()
+                out.update(" ".join(a.notation() for a in legal).encode())
+                action = legal[rng.randrange(len(legal))]
+            for event in state.apply_unchecked(action):
+                out.update(repr(event).encode())
+        out.update(state.state_hash().encode())
+print(FAST, out.hexdigest())
+"""
+
+
+@needs_kernels
+def test_midway_games_with_kernels_match_the_pure_python_reference() -> None:
+    digests = {}
+    for pure in ("", "1"):
+        env = {k: v for k, v in os.environ.items() if k != "MONSTERBALL_PURE"}
+        if pure:
+            env["MONSTERBALL_PURE"] = pure
+        run = subprocess.run(
+            [sys.executable, "-c", GAME_DIGEST, *PRESETS],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        digests[pure] = run.stdout.split()
+    assert digests[""][0] == "True" and digests["1"][0] == "False"
+    assert digests[""][1] == digests["1"][1]
