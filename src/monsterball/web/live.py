@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
 import re
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +23,7 @@ from monsterball.core.errors import MonsterballError
 from monsterball.core.game import CHANCE, TERMINAL, GameSpec, GameState
 from monsterball.core.seating import Seating
 from monsterball.games import get_game
+from monsterball.web.delta import diff, dumps
 from monsterball.web.store import GameRow, StoredMove
 
 MODES = ("hotseat", "bot", "online")
@@ -162,13 +162,20 @@ def _notation_tokens(notation: str) -> tuple[tuple[str, ...], str | None]:
     return words, (cells[-1] if cells else None)
 
 
-def action_hint(notation: str, pieces: set[str]) -> dict[str, Any]:
+def action_hint(notation: str, pieces: Set[str]) -> dict[str, Any]:
     """How a click UI reaches an action: the piece it names first and the cell it names last
     (either may be missing: those actions become buttons). Only the seat that may act gets
     these, so the full notation (secrets included) is its own to see."""
     words, cell = _notation_tokens(notation)
     piece = next((w for w in words if w in pieces), None)
     return {"a": notation, "piece": piece, "cell": cell}
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _shared_hint(notation: str, pieces: frozenset[str]) -> dict[str, Any]:
+    """``action_hint``, made once for every room and ply where the same action is legal with
+    the same pieces on the board: shared, not to be changed by its readers."""
+    return action_hint(notation, pieces)
 
 
 class LiveGame:
@@ -192,6 +199,10 @@ class LiveGame:
         self._legal: list[dict[str, Any]] | None = None
         self._messages: dict[str | None, dict[str, Any]] = {}
         self._texts: dict[str | None, str] = {}
+        # For sockets that take deltas (web/delta.py): the messages of the last ply any were
+        # built at (its ply, and each chair's), and each chair's delta from there to now.
+        self._before: tuple[int, dict[str | None, dict[str, Any]]] | None = None
+        self._deltas: dict[str | None, str] = {}
         # A room keeps only the recent log (clients get LOG_TAIL entries; replays rebuild the
         # whole log from the store), so a 3,000-move game does not hold 3,000 entries.
         self.log_limit: int | None = None
@@ -348,12 +359,17 @@ class LiveGame:
         return "finished" if self.state.is_terminal() else "playing"
 
     def forget_views(self) -> None:
-        """Drop what clients were shown (the state changed)."""
+        """Drop what clients were shown (the state changed), keeping the last messages built
+        as the base of the next deltas."""
         self._shared = None
-        self._boards.clear()
+        self._boards = {}
         self._legal = None
-        self._messages.clear()
-        self._texts.clear()
+        if self._messages:
+            ply = next(iter(self._messages.values()))["game"]["ply"]
+            self._before = (ply, self._messages)
+            self._messages = {}
+        self._texts = {}
+        self._deltas = {}
 
     def message_for(self, chair: Chair | None, *, host: bool = False) -> dict[str, Any]:
         """The state message ``chair`` (None: a spectator) sees now. Built once per ply and
@@ -370,8 +386,24 @@ class LiveGame:
         key = chair.name if chair is not None else None
         text = self._texts.get(key)
         if text is None:
-            message = self.message_for(chair)
-            text = self._texts[key] = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+            text = self._texts[key] = dumps(self.message_for(chair))
+        return text
+
+    def text_since(self, chair: Chair | None, seen: int | None) -> str | None:
+        """What a socket that takes deltas is sent now, holding ``chair``'s message of ply
+        ``seen`` (None: none): a delta from it when that message is the base kept, else the
+        whole message, or None if it holds the current one. Built once per ply and chair."""
+        if seen == self.state.ply:
+            return None
+        key = chair.name if chair is not None else None
+        before = self._before
+        if seen is None or before is None or before[0] != seen or key not in before[1]:
+            return self.text_for(chair)
+        text = self._deltas.get(key)
+        if text is None:
+            ops = diff(before[1][key], self.message_for(chair))
+            delta = {"type": "delta", "from": seen, "ply": self.state.ply, "ops": ops}
+            text = self._deltas[key] = dumps(delta)
         return text
 
     def build_message(self, chair: Chair | None, *, fresh: bool = False) -> dict[str, Any]:
@@ -390,7 +422,7 @@ class LiveGame:
         board = state.board(seat) if fresh else self._board(seat)
         legal: list[dict[str, Any]] = []
         if acts:
-            legal = self._build_legal(board) if fresh else self._legal_hints(board)
+            legal = self._build_legal(board, fresh=True) if fresh else self._legal_hints(board)
         log = [e.for_seat(seat) if fresh else e.view(seat) for e in self.log[-LOG_TAIL:]]
         return {
             "type": "state",
@@ -438,9 +470,10 @@ class LiveGame:
             self._legal = self._build_legal(board)
         return self._legal
 
-    def _build_legal(self, board: Board) -> list[dict[str, Any]]:
-        pieces = {p["id"] for p in board["pieces"]}
-        return [action_hint(a.notation(), pieces) for a in self.state.legal_actions()]
+    def _build_legal(self, board: Board, *, fresh: bool = False) -> list[dict[str, Any]]:
+        pieces = frozenset(p["id"] for p in board["pieces"])
+        hint = action_hint if fresh else _shared_hint
+        return [hint(a.notation(), pieces) for a in self.state.legal_actions()]
 
     def summary(self) -> dict[str, Any]:
         return {

@@ -1,0 +1,110 @@
+"""State deltas: what changed between two state messages, and how a client applies it.
+
+A socket that asks for them (``/ws/ID?deltas=1``, docs/web.md) gets a full state message on
+connect and after any gap, and otherwise ``{"type": "delta", "from": P0, "ply": P1, "ops":
+[...]}``: the changes that turn the state message it holds (``game.ply == P0``) into the
+next one. Most of a message stays the same from one move to the next (the chairs, the field's
+shape, 39 of the 40 log entries), so a delta is a few hundred bytes where the message is
+several kB. Each op is a JSON array, applied in order:
+
+- ``[path, value]``: set the value at ``path`` (keys and list indexes from the message's root);
+- ``[path, drop, items]``: the list at ``path`` loses its first ``drop`` entries and gets
+  ``items`` at its end (the log sliding on).
+
+``web/static/delta.js`` is the browser's ``apply``; both are tested against each other.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import orjson
+
+Path = list[str | int]
+Op = list[Any]
+
+
+def dumps(message: Any) -> str:
+    """JSON text as Starlette's ``send_json`` writes it (compact, UTF-8 kept), made by orjson
+    (about 5x faster on state messages), or by the standard encoder for what orjson refuses
+    (integers past 64 bits)."""
+    try:
+        return orjson.dumps(message).decode()
+    except TypeError:
+        return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+def diff(old: Any, new: Any) -> list[Op]:
+    """The ops that turn ``old`` into ``new`` (JSON values; dicts at the root)."""
+    ops: list[Op] = []
+    _diff(old, new, [], ops)
+    return ops
+
+
+def _same(a: Any, b: Any) -> bool:
+    # Equal as JSON: 1 == True and 1 == 1.0 in Python, not in JSON text.
+    return a is b or (type(a) is type(b) and a == b)
+
+
+def _diff(old: Any, new: Any, path: Path, ops: list[Op]) -> None:
+    if type(old) is dict and type(new) is dict and old.keys() == new.keys():
+        for key, value in new.items():
+            if not _same(old[key], value):
+                _diff(old[key], value, [*path, key], ops)
+        return
+    if type(old) is list and type(new) is list and path:
+        drop = _slid(old, new)
+        if drop is not None:
+            ops.append([path, drop, new[len(old) - drop :]])
+            return
+        if len(old) == len(new):
+            changed = [i for i, (a, b) in enumerate(zip(old, new, strict=True)) if not _same(a, b)]
+            if 2 * len(changed) <= len(new):  # else the whole list is shorter
+                for i in changed:
+                    _diff(old[i], new[i], [*path, i], ops)
+                return
+    if not path:
+        raise ValueError("a delta changes a JSON object at its root")
+    ops.append([path, new])
+
+
+def _slid(old: list[Any], new: list[Any]) -> int | None:
+    """``drop`` when ``new`` is ``old`` without its first ``drop`` entries plus new ones at the
+    end (at least one entry kept, and not the same length unmoved); else None."""
+    if not old or not new:
+        return None
+    drop = _first_index(old, new[0])
+    kept = len(old) - drop
+    if kept == 0 or len(new) < kept or (drop == 0 and len(new) == len(old)):
+        return None
+    if all(_same(a, b) for a, b in zip(old[drop:], new[:kept], strict=True)):
+        return drop
+    return None
+
+
+def _first_index(items: list[Any], value: Any) -> int:
+    for i, item in enumerate(items):
+        if _same(item, value):
+            return i
+    return len(items)
+
+
+def apply(message: dict[str, Any], ops: Sequence[Op]) -> dict[str, Any]:
+    """``message`` with ``ops`` applied (a new message; ``message`` is left as it was)."""
+    result = copy.deepcopy(message)
+    for op in ops:
+        path = op[0]
+        if not isinstance(path, list) or not path or len(op) not in (2, 3):
+            raise ValueError(f"not a delta op: {op!r}")
+        parent: Any = result
+        for key in path[:-1]:
+            parent = parent[key]
+        last = path[-1]
+        if len(op) == 2:
+            parent[last] = copy.deepcopy(op[1])
+        else:
+            parent[last] = parent[last][op[1] :] + copy.deepcopy(op[2])
+    return result
