@@ -159,7 +159,7 @@ def test_a_socket_asking_for_deltas_gets_them_and_a_whole_state_on_request(tmp_p
                     assert message["type"] == "delta", message
                     assert message["from"] == held[name]["game"]["ply"]
                     held[name] = delta.apply(held[name], message["ops"])
-            for name, socket, chair in (("A", ws_a, a), ("B", ws_b, b)):
+            for name, chair in (("A", a), ("B", b)):
                 whole = client.get(f"/api/games/{game['id']}?token={chair['token']}").json()
                 assert held[name] == whole
         # A socket that did not ask still gets whole messages.

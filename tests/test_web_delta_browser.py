@@ -81,10 +81,14 @@ def test_a_game_clicked_in_the_page_is_drawn_from_deltas(browser, base_url):
     assert kinds.count("delta") >= 5 and kinds[0] == "state", kinds
     game_id = page.url.split("/play/")[1].split("#")[0]
     server = httpx.get(f"{base_url}/api/games/{game_id}").json()
-    page.wait_for_function(f"() => document.querySelector('.play').dataset.ply === '{server['game']['ply']}'")
+    page.wait_for_function(
+        f"() => document.querySelector('.play').dataset.ply === '{server['game']['ply']}'"
+    )
     drawn = page.eval_on_selector_all(
         "svg.board .piece", "nodes => nodes.map(n => [n.dataset.piece, n.dataset.at])"
     )
-    assert sorted(map(tuple, drawn)) == sorted((p["id"], p["cell"]) for p in server["board"]["pieces"])
+    assert sorted(map(tuple, drawn)) == sorted(
+        (p["id"], p["cell"]) for p in server["board"]["pieces"]
+    )
     shot(page, "delta-hotseat")
     assert errors == []

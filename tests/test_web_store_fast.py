@@ -62,7 +62,9 @@ def play(store: Store) -> None:
     for stale in ([StoredMove(3, "A", "again")], [StoredMove(5, "A", "skips")]):
         with pytest.raises(StaleMove):
             store.append("g1", stale, status="finished", result="x", automatic=None)
-    store.append("g1", [StoredMove(4, "A", "end")], status="finished", result="A wins", automatic=None)
+    store.append(
+        "g1", [StoredMove(4, "A", "end")], status="finished", result="A wins", automatic=None
+    )
 
 
 def test_fast_appends_store_what_the_core_path_stores(tmp_path):

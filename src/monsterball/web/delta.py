@@ -45,15 +45,17 @@ def diff(old: Any, new: Any) -> list[Op]:
 
 
 def _same(a: Any, b: Any) -> bool:
-    # Equal as JSON: 1 == True and 1 == 1.0 in Python, not in JSON text.
-    return a is b or (type(a) is type(b) and a == b)
+    # Equal as JSON: 1 == True and 1 == 1.0 in Python, not in JSON text. (Inside containers
+    # the comparisons are Python's, in C: a value never changes only between 1 and True.)
+    return a is b or (a == b and type(a) is type(b))
 
 
 def _diff(old: Any, new: Any, path: Path, ops: list[Op]) -> None:
     if type(old) is dict and type(new) is dict and old.keys() == new.keys():
         for key, value in new.items():
-            if not _same(old[key], value):
-                _diff(old[key], value, [*path, key], ops)
+            before = old[key]
+            if before is not value and (before != value or type(before) is not type(value)):
+                _diff(before, value, [*path, key], ops)
         return
     if type(old) is list and type(new) is list and path:
         drop = _slid(old, new)
@@ -61,7 +63,7 @@ def _diff(old: Any, new: Any, path: Path, ops: list[Op]) -> None:
             ops.append([path, drop, new[len(old) - drop :]])
             return
         if len(old) == len(new):
-            changed = [i for i, (a, b) in enumerate(zip(old, new, strict=True)) if not _same(a, b)]
+            changed = [i for i in range(len(new)) if old[i] != new[i]]
             if 2 * len(changed) <= len(new):  # else the whole list is shorter
                 for i in changed:
                     _diff(old[i], new[i], [*path, i], ops)
@@ -76,25 +78,20 @@ def _slid(old: list[Any], new: list[Any]) -> int | None:
     end (at least one entry kept, and not the same length unmoved); else None."""
     if not old or not new:
         return None
-    drop = _first_index(old, new[0])
-    kept = len(old) - drop
-    if kept == 0 or len(new) < kept or (drop == 0 and len(new) == len(old)):
+    try:
+        drop = old.index(new[0])
+    except ValueError:
         return None
-    if all(_same(a, b) for a, b in zip(old[drop:], new[:kept], strict=True)):
-        return drop
-    return None
+    kept = len(old) - drop
+    if len(new) < kept or (drop == 0 and len(new) == len(old)):
+        return None
+    return drop if old[drop:] == new[:kept] else None
 
 
-def _first_index(items: list[Any], value: Any) -> int:
-    for i, item in enumerate(items):
-        if _same(item, value):
-            return i
-    return len(items)
-
-
-def apply(message: dict[str, Any], ops: Sequence[Op]) -> dict[str, Any]:
-    """``message`` with ``ops`` applied (a new message; ``message`` is left as it was)."""
-    result = copy.deepcopy(message)
+def apply(message: dict[str, Any], ops: Sequence[Op], *, in_place: bool = False) -> dict[str, Any]:
+    """``message`` with ``ops`` applied: a new message, or (``in_place``: for a client that
+    keeps only the latest) ``message`` itself changed, sharing the ops' values."""
+    result = message if in_place else copy.deepcopy(message)
     for op in ops:
         path = op[0]
         if not isinstance(path, list) or not path or len(op) not in (2, 3):
@@ -103,8 +100,9 @@ def apply(message: dict[str, Any], ops: Sequence[Op]) -> dict[str, Any]:
         for key in path[:-1]:
             parent = parent[key]
         last = path[-1]
+        value = op[-1] if in_place else copy.deepcopy(op[-1])
         if len(op) == 2:
-            parent[last] = copy.deepcopy(op[1])
+            parent[last] = value
         else:
-            parent[last] = parent[last][op[1] :] + copy.deepcopy(op[2])
+            parent[last] = parent[last][op[1] :] + value
     return result

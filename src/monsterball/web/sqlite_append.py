@@ -17,7 +17,6 @@ from typing import Any
 from sqlalchemy import Boolean, DateTime
 from sqlalchemy.engine import Engine
 
-
 _UPDATE = (
     "UPDATE games SET plies = ?, status = ?, result = ?, automatic = ?, updated_at = ? "
     "WHERE games.id = ? AND games.plies = ?"
