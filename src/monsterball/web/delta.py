@@ -37,10 +37,32 @@ def dumps(message: Any) -> str:
         return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
-def diff(old: Any, new: Any) -> list[Op]:
-    """The ops that turn ``old`` into ``new`` (JSON values; dicts at the root)."""
-    ops: list[Op] = []
-    _diff(old, new, [], ops)
+def diff(
+    old: dict[str, Any],
+    new: dict[str, Any],
+    memo: dict[tuple[str, int, int], list[Op]] | None = None,
+) -> list[Op]:
+    """The ops that turn ``old`` into ``new``. ``memo``: the ops of each field already
+    diffed, by the two values' ids (messages to several chairs that share a field's old and
+    new value, a board several seats see alike, diff it once); it must not outlive them."""
+    if memo is None or old.keys() != new.keys():
+        ops: list[Op] = []
+        _diff(old, new, [], ops)
+        return ops
+    ops = []
+    for key, value in new.items():
+        before = old[key]
+        if _same(before, value):
+            continue
+        if type(value) is dict or type(value) is list:
+            mark = (key, id(before), id(value))
+            part = memo.get(mark)
+            if part is None:
+                part = memo[mark] = []
+                _diff(before, value, [key], part)
+            ops.extend(part)
+        else:
+            _diff(before, value, [key], ops)
     return ops
 
 

@@ -178,6 +178,21 @@ def _shared_hint(notation: str, pieces: frozenset[str]) -> dict[str, Any]:
     return action_hint(notation, pieces)
 
 
+@functools.lru_cache(maxsize=1 << 15)
+def _hint_of_action(action: Action, pieces: frozenset[str]) -> dict[str, Any]:
+    # Keyed by the action itself (equal actions have equal notations): no notation to write.
+    return _shared_hint(action.notation(), pieces)
+
+
+def shared_hints(actions: Sequence[Action], pieces: frozenset[str]) -> list[dict[str, Any]]:
+    """The click hints of legal actions with these pieces on the board, shared (see
+    ``_shared_hint``)."""
+    try:
+        return [_hint_of_action(a, pieces) for a in actions]
+    except TypeError:  # an action with an unhashable field
+        return [_shared_hint(a.notation(), pieces) for a in actions]
+
+
 class LiveGame:
     """One game being played on the server."""
 
@@ -203,6 +218,7 @@ class LiveGame:
         # built at (its ply, and each chair's), and each chair's delta from there to now.
         self._before: tuple[int, dict[str | None, dict[str, Any]]] | None = None
         self._deltas: dict[str | None, str] = {}
+        self._diffs: dict[tuple[str, int, int], list[Any]] = {}  # see delta.diff's memo
         # A room keeps only the recent log (clients get LOG_TAIL entries; replays rebuild the
         # whole log from the store), so a 3,000-move game does not hold 3,000 entries.
         self.log_limit: int | None = None
@@ -370,6 +386,7 @@ class LiveGame:
             self._messages = {}
         self._texts = {}
         self._deltas = {}
+        self._diffs = {}
 
     def message_for(self, chair: Chair | None, *, host: bool = False) -> dict[str, Any]:
         """The state message ``chair`` (None: a spectator) sees now. Built once per ply and
@@ -401,7 +418,7 @@ class LiveGame:
             return self.text_for(chair)
         text = self._deltas.get(key)
         if text is None:
-            ops = diff(before[1][key], self.message_for(chair))
+            ops = diff(before[1][key], self.message_for(chair), self._diffs)
             delta = {"type": "delta", "from": seen, "ply": self.state.ply, "ops": ops}
             text = self._deltas[key] = dumps(delta)
         return text
@@ -461,7 +478,10 @@ class LiveGame:
     def _board(self, seat: int | None) -> Board:
         board = self._boards.get(seat)
         if board is None:
-            board = self._boards[seat] = self.state.board(seat)
+            board = self.state.board(seat)
+            # A seat that sees what another sees shares its drawing (so deltas diff it once).
+            board = next((b for b in self._boards.values() if b == board), board)
+            self._boards[seat] = board
         return board
 
     def _legal_hints(self, board: Board) -> list[dict[str, Any]]:
@@ -472,8 +492,9 @@ class LiveGame:
 
     def _build_legal(self, board: Board, *, fresh: bool = False) -> list[dict[str, Any]]:
         pieces = frozenset(p["id"] for p in board["pieces"])
-        hint = action_hint if fresh else _shared_hint
-        return [hint(a.notation(), pieces) for a in self.state.legal_actions()]
+        if fresh:
+            return [action_hint(a.notation(), pieces) for a in self.state.legal_actions()]
+        return shared_hints(self.state.legal_actions(), pieces)
 
     def summary(self) -> dict[str, Any]:
         return {
