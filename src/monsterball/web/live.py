@@ -143,7 +143,8 @@ class LogEntry:
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """``for_seat``, built once per entry and view (the acting seat's or everyone's) and
-        shared between the messages that show it: not to be changed by its readers."""
+        shared between the messages that show it: not to be changed by its readers. Where
+        the acting seat sees what everyone sees, both views are one (deltas compare it once)."""
         own = seat is not None and seat == self.seat
         views = self._views
         if views is None:
@@ -151,6 +152,8 @@ class LogEntry:
         made = views.get(own)
         if made is None:
             made = views[own] = self.for_seat(seat)
+            if self.notation == self.public:
+                views[not own] = made
         return made
 
 
@@ -203,6 +206,11 @@ class LiveGame:
         self.state = state
         self.sampler = sampler
         self.chairs = [Chair.from_dict(c) for c in row.chairs]
+        # What every message says of the chairs, and the dice seed's commitment: fixed.
+        self._chair_list = [
+            {"name": c.name, "seat": c.seat, "kind": c.kind, "bot": c.bot} for c in self.chairs
+        ]
+        self._commitment = seed_commitment(row.game_seed)
         self.log: list[LogEntry] = []
         # What clients see, built once per ply (cleared by ``commit``) and shared between
         # the messages and recipients that see the same thing: the parts every view has in
@@ -468,9 +476,7 @@ class LiveGame:
         actor = state.current_player()
         return {
             "game": self.summary(),
-            "chairs": [
-                {"name": c.name, "seat": c.seat, "kind": c.kind, "bot": c.bot} for c in self.chairs
-            ],
+            "chairs": self._chair_list,
             "to_act": "dice" if actor == CHANCE else (acting.name if acting else None),
             "prompt": state.stack[-1].describe() if state.stack else state.result_text(),
         }
@@ -510,6 +516,6 @@ class LiveGame:
             # Fair dice (docs/web.md): the seed's hash from the first message, the seed itself
             # once the game is over; ``seeded``: the creator chose the seed.
             "seeded": self.row.was_seeded,
-            "dice_commitment": seed_commitment(self.row.game_seed),
+            "dice_commitment": self._commitment,
             "dice_seed": str(self.row.game_seed) if self.state.is_terminal() else None,
         }
