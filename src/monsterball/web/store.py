@@ -146,7 +146,7 @@ class Store:
             raise
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._fast: SQLiteAppender | None = None
-        if isinstance(self._write_lock, type(threading.Lock())):
+        if not isinstance(self._write_lock, contextlib.nullcontext):  # SQLite
             self._fast = SQLiteAppender(self.engine, self._write_lock, StaleMove)
 
     def close(self) -> None:
