@@ -2,7 +2,8 @@
 
 One online room with both seats and one spectator watching: random moves are submitted as a
 client would (``Rooms.submit``: check, store in SQLite, apply, dice, broadcast) and every
-message is encoded to JSON as the WebSocket does (``send_json``). Prints CPU ms per move,
+message is encoded to JSON as the WebSocket does; the watchers take deltas as the browser
+client does (``--full``: whole messages, as before deltas). Prints CPU ms per move,
 and under ``--profile`` the cProfile split by part (store, state messages, JSON, checking the move).
 
     python scripts/profile_move.py --game paper-ultimate --moves 400 --profile
@@ -28,10 +29,13 @@ from monsterball.web.rooms import Rooms, Watcher
 from monsterball.web.store import Store
 from monsterball.web.thinking import ThinkingPool
 
-HAS_SEND_TEXT = "send_text" in {f.name for f in dataclasses.fields(Watcher)}
+WATCHER_FIELDS = {f.name for f in dataclasses.fields(Watcher)}
+HAS_SEND_TEXT = "send_text" in WATCHER_FIELDS
+HAS_DELTAS = "deltas" in WATCHER_FIELDS
 # cProfile parts of a move: the cumulative time of these functions (file, name).
 PARTS = {
-    "JSON encoding": ("__init__.py", "dumps"),
+    "JSON encoding": ("delta.py", "dumps"),
+    "deltas": ("delta.py", "diff"),
     "state messages": ("live.py", "message_for"),
     "checking the move": ("live.py", "check_submission"),
 }
@@ -43,7 +47,7 @@ START = [0.0]
 PROFILER: cProfile.Profile | None = None
 
 
-async def play(game: str, preset: str | None, moves: int, seed: int) -> int:
+async def play(game: str, preset: str | None, moves: int, seed: int, full: bool = False) -> int:
     """Plays up to ``moves`` moves (new games as they end); returns the moves made."""
     path = Path(tempfile.mkdtemp()) / "profile.db"
     store = Store(f"sqlite:///{path}")
@@ -78,7 +82,12 @@ async def play(game: str, preset: str | None, moves: int, seed: int) -> int:
             chairs: list[Chair | None] = [*room.live.chairs, None]
             for chair in chairs:
                 # As the app's sockets watch (web/app.py).
-                if HAS_SEND_TEXT:
+                if HAS_DELTAS and not full:
+                    watcher = Watcher(chair, send, send_text, deltas=True)
+                    await send_text(room.live.text_for(chair))  # the first, whole message
+                    watcher.seen = room.live.view_mark()
+                    rooms.watch(room, watcher)
+                elif HAS_SEND_TEXT:
                     rooms.watch(room, Watcher(chair, send, send_text))
                 else:  # an older server (to compare with): messages as dicts
                     rooms.watch(room, Watcher(chair, send))
@@ -107,11 +116,12 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=400)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", action="store_true", help="cProfile split by part")
+    parser.add_argument("--full", action="store_true", help="whole messages, not deltas")
     parser.add_argument("--top", type=int, default=0, help="also print the N costliest calls")
     args = parser.parse_args()
     global PROFILER
     profiler = PROFILER = cProfile.Profile() if args.profile else None
-    made = asyncio.run(play(args.game, args.preset, args.moves, args.seed))
+    made = asyncio.run(play(args.game, args.preset, args.moves, args.seed, args.full))
     if profiler:
         profiler.disable()
     cpu = time.process_time() - START[0]

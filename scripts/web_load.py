@@ -36,6 +36,23 @@ from websockets.asyncio.client import connect
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from web_helpers import NO_CLIENT_LIMIT_FLAGS, server
 
+try:
+    from monsterball.web.delta import apply
+except ImportError:  # an older monsterball (to compare with) sends whole states only
+    apply = None  # type: ignore[assignment]
+
+
+def received(text: str | bytes, held: dict | None) -> dict:
+    """The message a client holds after ``text``: a state, an error, or a delta applied to
+    the state it held (which must be the delta's base: the server tracks what it sent)."""
+    message = json.loads(text)
+    if message.get("type") != "delta":
+        return message
+    if apply is None or held is None or held["game"]["ply"] != message["from"]:
+        got = None if held is None else held["game"]["ply"]
+        raise RuntimeError(f"a delta from ply {message['from']} reached a client at {got}")
+    return apply(held, message["ops"], in_place=True)
+
 
 async def seat_client(
     url: str, rng: random.Random, latencies: list[float], stop: float, think: float
@@ -43,7 +60,7 @@ async def seat_client(
     """Plays one seat until the game ends or time is up; returns the moves it made."""
     moves = 0
     async with connect(url, max_size=1 << 22) as ws:
-        message = json.loads(await ws.recv())
+        message = received(await ws.recv(), None)
         while time.monotonic() < stop:
             if message.get("type") == "state" and message["game"]["status"] == "finished":
                 break
@@ -55,7 +72,7 @@ async def seat_client(
                 sent = time.perf_counter()
                 await ws.send(json.dumps({"type": "act", "action": choice, "ply": ply}))
                 while True:
-                    message = json.loads(await ws.recv())
+                    message = received(await ws.recv(), message)
                     if message.get("type") == "error":
                         raise RuntimeError(message["message"])
                     if message["game"]["ply"] > ply:
@@ -64,7 +81,8 @@ async def seat_client(
                 moves += 1
             else:
                 try:
-                    message = json.loads(await asyncio.wait_for(ws.recv(), stop - time.monotonic()))
+                    text = await asyncio.wait_for(ws.recv(), stop - time.monotonic())
+                    message = received(text, message)
                 except TimeoutError:
                     break
     return moves
@@ -113,9 +131,10 @@ async def run(
         for j, chair in enumerate(room["chairs"]):  # type: ignore[arg-type]
             at = home if args.spread == "rooms" else (home + j) % len(bases)
             ws_base = bases[at].replace("http", "ws", 1)
+            deltas = "" if args.full else "&deltas=1"
             tasks.append(
                 seat_client(
-                    f"{ws_base}/ws/{room['id']}?token={chair['token']}",
+                    f"{ws_base}/ws/{room['id']}?token={chair['token']}{deltas}",
                     random.Random(f"{i}-{chair['name']}"),
                     latencies,
                     stop,
@@ -141,6 +160,7 @@ async def run(
         "games": args.games,
         "clients": len(tasks),
         "think_seconds": args.think,
+        "deltas": not args.full,
         "hard_bot_rooms": args.hard_bots,
         "bot_room_moves": sum(bot_plies) - sum(bot_plies_before),
         "seconds": round(elapsed, 2),
@@ -197,6 +217,9 @@ def main() -> None:
     )
     parser.add_argument(
         "--bot-workers", type=int, default=None, help="the server's bot pool (serve's flag)"
+    )
+    parser.add_argument(
+        "--full", action="store_true", help="clients take whole states, not deltas (docs/web.md)"
     )
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args()

@@ -418,6 +418,7 @@ def create_app(
         websocket: WebSocket,
         game_id: GameId,
         token: Annotated[str | None, Query(max_length=MAX_TOKEN)] = None,
+        deltas: Annotated[bool, Query()] = False,
     ) -> None:
         if not origin_allowed(websocket.scope["headers"], limits.allowed_origins):
             # Another site's page opening a socket as its visitor: refused at the handshake.
@@ -435,12 +436,12 @@ def create_app(
             await websocket.close(code=1008)
             return
         try:
-            await play_socket(websocket, game_id, token, client)
+            await play_socket(websocket, game_id, token, client, deltas)
         finally:
             sockets.leave(client)
 
     async def play_socket(
-        websocket: WebSocket, game_id: str, token: str | None, client: str
+        websocket: WebSocket, game_id: str, token: str | None, client: str, deltas: bool
     ) -> None:
         await websocket.accept()
         try:
@@ -451,16 +452,18 @@ def create_app(
             await websocket.send_json({"type": "error", "error": exc.code, "message": exc.message})
             await websocket.close(code=4404 if exc.code == "not-found" else 4403)
             return
-        watcher = Watcher(chair, websocket.send_json, websocket.send_text)
+        watcher = Watcher(chair, websocket.send_json, websocket.send_text, deltas=deltas)
         rooms.watch(room, watcher)
         try:
-            await websocket.send_json(room.live.message_for(chair))
+            await websocket.send_text(state_text(room, watcher))
             while True:
                 received = await websocket.receive()
                 if received["type"] == "websocket.disconnect":
                     break
                 reply = await handle(room, watcher, client, received)
-                if reply is not None:
+                if isinstance(reply, str):
+                    await websocket.send_text(reply)
+                elif reply is not None:
                     await websocket.send_json(reply)
         except WebSocketDisconnect:
             pass
@@ -469,7 +472,7 @@ def create_app(
 
     async def handle(
         room: Room, watcher: Watcher, client: str, received: Message
-    ) -> dict[str, Any] | None:
+    ) -> dict[str, Any] | str | None:
         chair = watcher.chair
         raw = received.get("text")
         size = len(raw.encode()) if raw is not None else len(received.get("bytes") or b"")
@@ -493,7 +496,7 @@ def create_app(
         if kind == "ping":
             return {"type": "pong"}
         if kind == "state":
-            return room.live.message_for(chair)
+            return state_text(room, watcher)
         if kind == "seat":  # the token in a message, not in the socket's URL (and logs)
             token = message.get("token")
             if not isinstance(token, str) or len(token) > MAX_TOKEN:
@@ -502,7 +505,7 @@ def create_app(
                 watcher.chair = room.live.chair_for(token)
             except Rejected as exc:
                 return ws_error(exc.code, exc.message)
-            return room.live.message_for(watcher.chair)
+            return state_text(room, watcher)
         if kind != "act":
             return ws_error(
                 "bad-request", f"unknown message type {kind!r} (act, state, seat, ping)"
@@ -589,6 +592,13 @@ async def seated(
 def seat_key(room: Room, chair: Any) -> str | None:
     """What the per-seat move limit counts by (the token's chair, never the token)."""
     return f"{room.live.id}/{chair.name}" if chair is not None else None
+
+
+def state_text(room: Room, watcher: Watcher) -> str:
+    """The whole state message for a socket's chair, as JSON text; a socket taking deltas
+    holds it from now on (the next delta starts from its ply)."""
+    watcher.seen = room.live.view_mark()
+    return room.live.text_for(watcher.chair)
 
 
 def ws_error(code: str, message: str, retry_after: int | None = None) -> dict[str, Any]:

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
 import re
 import secrets
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +25,7 @@ from monsterball.core.game import CHANCE, TERMINAL, GameSpec, GameState, forfeit
 from monsterball.core.seating import Seating
 from monsterball.games import get_game
 from monsterball.web.clocks import Clock
+from monsterball.web.delta import diff, dumps
 from monsterball.web.store import GameRow, StoredMove
 
 MODES = ("hotseat", "bot", "online")
@@ -162,7 +162,8 @@ class LogEntry:
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """``for_seat``, built once per entry and view (the acting seat's or everyone's) and
-        shared between the messages that show it: not to be changed by its readers."""
+        shared between the messages that show it: not to be changed by its readers. Where
+        the acting seat sees what everyone sees, both views are one (deltas compare it once)."""
         own = seat is not None and seat == self.seat
         views = self._views
         if views is None:
@@ -170,6 +171,8 @@ class LogEntry:
         made = views.get(own)
         if made is None:
             made = views[own] = self.for_seat(seat)
+            if self.notation == self.public:
+                views[not own] = made
         return made
 
 
@@ -181,13 +184,35 @@ def _notation_tokens(notation: str) -> tuple[tuple[str, ...], str | None]:
     return words, (cells[-1] if cells else None)
 
 
-def action_hint(notation: str, pieces: set[str]) -> dict[str, Any]:
+def action_hint(notation: str, pieces: Set[str]) -> dict[str, Any]:
     """How a click UI reaches an action: the piece it names first and the cell it names last
     (either may be missing: those actions become buttons). Only the seat that may act gets
     these, so the full notation (secrets included) is its own to see."""
     words, cell = _notation_tokens(notation)
     piece = next((w for w in words if w in pieces), None)
     return {"a": notation, "piece": piece, "cell": cell}
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _shared_hint(notation: str, pieces: frozenset[str]) -> dict[str, Any]:
+    """``action_hint``, made once for every room and ply where the same action is legal with
+    the same pieces on the board: shared, not to be changed by its readers."""
+    return action_hint(notation, pieces)
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _hint_of_action(action: Action, pieces: frozenset[str]) -> dict[str, Any]:
+    # Keyed by the action itself (equal actions have equal notations): no notation to write.
+    return _shared_hint(action.notation(), pieces)
+
+
+def shared_hints(actions: Sequence[Action], pieces: frozenset[str]) -> list[dict[str, Any]]:
+    """The click hints of legal actions with these pieces on the board, shared (see
+    ``_shared_hint``)."""
+    try:
+        return [_hint_of_action(a, pieces) for a in actions]
+    except TypeError:  # an action with an unhashable field
+        return [_shared_hint(a.notation(), pieces) for a in actions]
 
 
 class LiveGame:
@@ -204,6 +229,11 @@ class LiveGame:
         self.clock: Clock | None = Clock.from_dict(row.clock) if row.clock else None
         self.ending: dict[str, Any] | None = row.ending
         self.now_ms: Callable[[], int] = wall_ms  # the room's time source (tests inject one)
+        # What every message says of the chairs, and the dice seed's commitment: fixed.
+        self._chair_list = [
+            {"name": c.name, "seat": c.seat, "kind": c.kind, "bot": c.bot} for c in self.chairs
+        ]
+        self._commitment = seed_commitment(row.game_seed)
         self.log: list[LogEntry] = []
         # What clients see, built once per ply (cleared by ``commit``) and shared between
         # the messages and recipients that see the same thing: the parts every view has in
@@ -215,6 +245,14 @@ class LiveGame:
         self._legal: list[dict[str, Any]] | None = None
         self._messages: dict[str | None, dict[str, Any]] = {}
         self._texts: dict[str | None, str] = {}
+        # For sockets that take deltas (web/delta.py): the messages of the last ply any were
+        # built at (its ply, and each chair's), and each chair's delta from there to now.
+        # Marked (ply, views_epoch): the epoch counts every change of what clients see, so a
+        # change at the same ply (a flag, a clock kept) is not mistaken for "nothing new".
+        self.views_epoch = 0
+        self._before: tuple[tuple[int, int], dict[str | None, dict[str, Any]]] | None = None
+        self._deltas: dict[str | None, str] = {}
+        self._diffs: dict[tuple[str, int, int], list[Any]] = {}  # see delta.diff's memo
         # A room keeps only the recent log (clients get LOG_TAIL entries; replays rebuild the
         # whole log from the store), so a 3,000-move game does not hold 3,000 entries.
         self.log_limit: int | None = None
@@ -412,12 +450,19 @@ class LiveGame:
         return "finished" if self.over() else "playing"
 
     def forget_views(self) -> None:
-        """Drop what clients were shown (the state changed)."""
+        """Drop what clients were shown (the state changed), keeping the last messages built
+        as the base of the next deltas."""
         self._shared = None
-        self._boards.clear()
+        self._boards = {}
         self._legal = None
-        self._messages.clear()
-        self._texts.clear()
+        if self._messages:
+            ply = next(iter(self._messages.values()))["game"]["ply"]
+            self._before = ((ply, self.views_epoch), self._messages)
+            self._messages = {}
+        self.views_epoch += 1
+        self._texts = {}
+        self._deltas = {}
+        self._diffs = {}
 
     def message_for(self, chair: Chair | None, *, host: bool = False) -> dict[str, Any]:
         """The state message ``chair`` (None: a spectator) sees now. Built once per ply and
@@ -433,8 +478,39 @@ class LiveGame:
         key = chair.name if chair is not None else None
         text = self._texts.get(key)
         if text is None:
-            message = self._message(chair)
-            text = self._texts[key] = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+            text = self._texts[key] = dumps(self._message(chair))
+        if self.clock is not None:  # the server's time as it is sent: clients sync to it
+            return f'{text[:-1]},"server_ms":{self.now_ms()}}}'
+        return text
+
+    def view_mark(self) -> tuple[int, int]:
+        """What a socket holding the current messages holds: (ply, views_epoch)."""
+        return (self.state.ply, self.views_epoch)
+
+    def text_since(self, chair: Chair | None, seen: tuple[int, int] | None) -> str | None:
+        """What a socket that takes deltas is sent now, holding ``chair``'s message of ply
+        mark ``seen`` (see ``view_mark``; None: none): a delta from it when that message is the
+        base kept, else the whole message (always at the same ply: clients take deltas only
+        forward), or None if it holds the current one. Built once per ply and chair. A clocked
+        game's delta carries the server's time too (the messages diffed do not)."""
+        mark = self.view_mark()
+        if seen == mark:
+            return None
+        key = chair.name if chair is not None else None
+        before = self._before
+        if (
+            seen is None
+            or seen[0] == mark[0]
+            or before is None
+            or before[0] != seen
+            or key not in before[1]
+        ):
+            return self.text_for(chair)
+        text = self._deltas.get(key)
+        if text is None:
+            ops = diff(before[1][key], self._message(chair), self._diffs)
+            delta = {"type": "delta", "from": seen[0], "ply": self.state.ply, "ops": ops}
+            text = self._deltas[key] = dumps(delta)
         if self.clock is not None:
             return f'{text[:-1]},"server_ms":{self.now_ms()}}}'
         return text
@@ -462,7 +538,7 @@ class LiveGame:
         board = state.board(seat) if fresh else self._board(seat)
         legal: list[dict[str, Any]] = []
         if acts:
-            legal = self._build_legal(board) if fresh else self._legal_hints(board)
+            legal = self._build_legal(board, fresh=True) if fresh else self._legal_hints(board)
         log = [e.for_seat(seat) if fresh else e.view(seat) for e in self.log[-LOG_TAIL:]]
         return {
             "type": "state",
@@ -492,9 +568,7 @@ class LiveGame:
         actor = state.current_player()
         return {
             "game": self.summary(),
-            "chairs": [
-                {"name": c.name, "seat": c.seat, "kind": c.kind, "bot": c.bot} for c in self.chairs
-            ],
+            "chairs": self._chair_list,
             "to_act": None
             if self.ending is not None
             else "dice"
@@ -509,7 +583,10 @@ class LiveGame:
     def _board(self, seat: int | None) -> Board:
         board = self._boards.get(seat)
         if board is None:
-            board = self._boards[seat] = self.state.board(seat)
+            board = self.state.board(seat)
+            # A seat that sees what another sees shares its drawing (so deltas diff it once).
+            board = next((b for b in self._boards.values() if b == board), board)
+            self._boards[seat] = board
         return board
 
     def _legal_hints(self, board: Board) -> list[dict[str, Any]]:
@@ -518,9 +595,11 @@ class LiveGame:
             self._legal = self._build_legal(board)
         return self._legal
 
-    def _build_legal(self, board: Board) -> list[dict[str, Any]]:
-        pieces = {p["id"] for p in board["pieces"]}
-        return [action_hint(a.notation(), pieces) for a in self.state.legal_actions()]
+    def _build_legal(self, board: Board, *, fresh: bool = False) -> list[dict[str, Any]]:
+        pieces = frozenset(p["id"] for p in board["pieces"])
+        if fresh:
+            return [action_hint(a.notation(), pieces) for a in self.state.legal_actions()]
+        return shared_hints(self.state.legal_actions(), pieces)
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -538,6 +617,6 @@ class LiveGame:
             # Fair dice (docs/web.md): the seed's hash from the first message, the seed itself
             # once the game is over; ``seeded``: the creator chose the seed.
             "seeded": self.row.was_seeded,
-            "dice_commitment": seed_commitment(self.row.game_seed),
+            "dice_commitment": self._commitment,
             "dice_seed": str(self.row.game_seed) if self.over() else None,
         }

@@ -75,6 +75,9 @@ class Watcher:
     # Sends a message already encoded as JSON text (a socket's ``send_text``): the room then
     # encodes each chair's message once per move, not once per socket.
     send_text: Callable[[str], Awaitable[None]] | None = None
+    # Takes deltas (web/delta.py) through ``send_text``; ``seen``: the ply of the state it holds.
+    deltas: bool = False
+    seen: tuple[int, int] | None = None
 
 
 @dataclass
@@ -561,7 +564,12 @@ class Rooms:
         live = room.live
         for watcher in list(room.watchers):
             try:
-                if watcher.send_text is not None:
+                if watcher.deltas and watcher.send_text is not None:
+                    text = live.text_since(watcher.chair, watcher.seen)
+                    watcher.seen = live.view_mark()
+                    if text is not None:
+                        await watcher.send_text(text)
+                elif watcher.send_text is not None:
                     await watcher.send_text(live.text_for(watcher.chair))
                 else:
                     await watcher.send(live.message_for(watcher.chair))

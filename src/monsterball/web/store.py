@@ -40,6 +40,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 from monsterball.web.migrations import SchemaError, migrate
+from monsterball.web.sqlite_append import SQLiteAppender
 
 DEFAULT_DB_URL = "sqlite:///monsterball.db"
 
@@ -203,8 +204,13 @@ class Store:
             self.engine.dispose()
             raise
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._fast: SQLiteAppender | None = None
+        if not isinstance(self._write_lock, contextlib.nullcontext):  # SQLite
+            self._fast = SQLiteAppender(self.engine, self._write_lock, StaleMove)
 
     def close(self) -> None:
+        if self._fast is not None:
+            self._fast.close()
         self.engine.dispose()
 
     @contextlib.contextmanager
@@ -248,6 +254,11 @@ class Store:
         first, last = moves[0].ply, moves[-1].ply
         if [m.ply for m in moves] != list(range(first, last + 1)):
             raise ValueError("moves to store must be consecutive")
+        if self._fast is not None:  # SQLite: the same statements, on the driver's connection
+            self._fast.append(
+                game_id, moves, status=status, result=result, automatic=automatic, clock=clock
+            )
+            return
         try:
             # Core statements on a connection, not an ORM session: a session's unit of work
             # cost most of a move's server CPU (scripts/profile_move.py).

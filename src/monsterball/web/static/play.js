@@ -2,6 +2,7 @@
 import { animate, die, drawBoard, flightIn, legend } from "./board.js";
 import { chatPanel, whoAmI } from "./social.js";
 import { clockCard, syncClock, tickClocks } from "./clocks.js";
+import { applyDelta } from "./delta.js";
 import { api, copyButton, el, errorPage, seatToken } from "./util.js";
 
 const CELLS = /\b[a-z]\d{1,2}\b/g;
@@ -105,8 +106,10 @@ export function playPage(main, where, connection, gameId) {
   }
 
   function connect() {
-    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${gameId}`;
+    // deltas=1: after the first state, the server sends what changed (docs/web.md).
+    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${gameId}?deltas=1`;
     socket = new WebSocket(url);
+    let resyncing = false; // a whole state was asked for after a delta that did not fit
     // The token goes in the first message, not the URL; until the seat's own state arrives,
     // the spectators' state the server greets every socket with is not shown.
     let seated = !token;
@@ -129,9 +132,21 @@ export function playPage(main, where, connection, gameId) {
       if (message.type === "state") {
         if (!seated && !message.you) return;
         seated = true;
+        resyncing = false;
         receive(message);
       }
       else if (message.type === "chat") { if (chat) chat.receive(message); }
+      else if (message.type === "delta") {
+        if (!seated || resyncing || (state && message.ply <= state.game.ply)) return;
+        if (!state || message.from !== state.game.ply) {
+          resyncing = true;
+          socket.send(JSON.stringify({ type: "state" }));
+          return;
+        }
+        const next = applyDelta(state, message.ops);
+        if (typeof message.server_ms === "number") next.server_ms = message.server_ms;  // clocks sync to it
+        receive(next);
+      }
       else if (message.type === "error") {
         if (message.error === "bad-token" || message.error === "not-found") {
           fail(message.error === "not-found" ? "No such game" : "This seat link is not valid", message.message);
