@@ -72,7 +72,11 @@ def test_a_game_clicked_in_the_page_is_drawn_from_deltas(browser, base_url):
     errors: list[str] = []
     page = new_page(browser, errors)
     frames: list[str] = []
-    page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f)))
+    # The game's socket only (the lobby has its own, /ws-lobby).
+    page.on(
+        "websocket",
+        lambda ws: "/ws/" in ws.url and ws.on("framereceived", lambda f: frames.append(f)),
+    )
     start_from_lobby(page, base_url, "paper-ultimate", "hotseat")
     page.wait_for_selector("[data-testid=board]")
     play_clicks(page, 30, seed=4)
