@@ -304,14 +304,14 @@ for line in sys.argv[2:]:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    written = copy / "versions" / "0004_games_a_note.py"
+    written = copy / "versions" / f"{REVISIONS + 1:04d}_games_a_note.py"
     assert f"wrote {written}" in done.stdout
     assert 'batch_op.add_column(sa.Column("note", sa.String(length=50), nullable=True))' in (
         written.read_text()
     )
     url = "sqlite:///monsterball.db"
-    assert f"{url}: at revision 0004 (was empty)" in done.stdout
-    assert f"{url}: at revision 0004; newest known: 0004" in done.stdout
+    assert f"{url}: at revision {REVISIONS + 1:04d} (was empty)" in done.stdout
+    assert f"{url}: at revision {REVISIONS + 1:04d}; newest known: {REVISIONS + 1:04d}" in done.stdout
     engine = create_engine(f"sqlite:///{tmp_path / 'monsterball.db'}")
     assert "note" in {c["name"] for c in inspect(engine).get_columns("games")}
     engine.dispose()

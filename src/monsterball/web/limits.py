@@ -39,6 +39,10 @@ class Limits:
     # Origins (besides the server's own host) whose pages may open sockets, for a site served
     # under another name by a proxy: "https://games.example".
     allowed_origins: tuple[str, ...] = ()
+    # Rooms nobody watches or asks about are evicted after this long (0: never); servers on one
+    # PostgreSQL hold a game's automatic moves for this long at a time (web/leases.py).
+    idle_seconds: float = 600.0
+    lease_seconds: float = 10.0
 
 
 class Bucket:
