@@ -1,0 +1,189 @@
+"""Several `monsterball serve` processes on one PostgreSQL act as one site (issue 15): games are
+played through either server, a race for a move is won once, watchers on one server see the
+moves made on another, a killed server loses nothing, and bots move exactly once.
+
+Each test runs real server processes (tests/web_helpers.py) on a throw-away PostgreSQL cluster
+(the fixture of tests/test_web_postgres.py). Leases last 2 s here, so a killed server's games
+are taken over quickly."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+from monsterball.web.live import LiveGame
+from monsterball.web.store import Store
+from test_web_postgres import postgres_url  # noqa: F401  (the throw-away cluster fixture)
+from web_helpers import NO_CLIENT_LIMIT_FLAGS, server
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+FLAGS = [*NO_CLIENT_LIMIT_FLAGS, "--lease-seconds", "2", "--bot-workers", "1"]
+SEEN_WITHIN = 2.0  # seconds: a functional bound (the 100 ms figure is a benchmark's)
+
+
+@pytest.fixture(scope="module")
+def two_servers(postgres_url):  # noqa: F811
+    with server(postgres_url, flags=FLAGS) as (a, _), server(postgres_url, flags=FLAGS) as (b, _):
+        yield a, b
+
+
+def new_room(base: str, **body) -> tuple[str, dict[str, str]]:
+    made = httpx.post(f"{base}/api/games", json={"game": "paper-ultimate", **body}, timeout=30)
+    assert made.status_code == 201, made.text
+    data = made.json()
+    return data["id"], {c["name"]: c["token"] for c in data["chairs"] if c["token"]}
+
+
+def state(base: str, gid: str, token: str | None = None) -> dict:
+    params = {"token": token} if token else {}
+    got = httpx.get(f"{base}/api/games/{gid}", params=params, timeout=30)
+    assert got.status_code == 200, got.text
+    return got.json()
+
+
+def state_at(base: str, gid: str, ply: int, token: str | None = None) -> dict:
+    """The server's state once it has heard of move ``ply`` (it may be told a little later)."""
+    deadline = time.monotonic() + SEEN_WITHIN
+    while True:
+        message = state(base, gid, token)
+        if message["game"]["ply"] >= ply or time.monotonic() > deadline:
+            return message
+        time.sleep(0.01)
+
+
+def act(base: str, gid: str, token: str, action: str, ply: int) -> httpx.Response:
+    body = {"token": token, "action": action, "ply": ply}
+    return httpx.post(f"{base}/api/games/{gid}/act", json=body, timeout=30)
+
+
+def play(bases: list[str], gid: str, tokens: dict[str, str], moves: int, seed: int) -> int:
+    """Plays ``moves`` random moves, each on the next server in turn; the game's ply after."""
+    rng = random.Random(seed)
+    ply = state(bases[0], gid)["game"]["ply"]
+    for i in range(moves):
+        base = bases[i % len(bases)]
+        spectator = state_at(base, gid, ply)
+        assert spectator["game"]["ply"] == ply, f"{base} has not heard of move {ply}"
+        if spectator["game"]["status"] == "finished":
+            break
+        token = tokens[spectator["to_act"]]
+        message = state(base, gid, token)
+        answer = act(base, gid, token, rng.choice(message["legal"])["a"], ply)
+        assert answer.status_code == 200, answer.text
+        ply = answer.json()["game"]["ply"]
+    return ply
+
+
+def stored_moves(url: str, gid: str) -> list:
+    store = Store(url)
+    try:
+        row = store.get(gid)
+        assert row is not None
+        moves = store.moves(gid)
+        LiveGame.load(row, moves)  # consecutive, legal, every die the seed's
+        assert row.plies == len(moves)
+        return moves
+    finally:
+        store.close()
+
+
+def test_a_game_made_on_one_server_is_played_through_both(two_servers, postgres_url):  # noqa: F811
+    a, b = two_servers
+    gid, tokens = new_room(a, mode="online")
+    ply = play([b, a], gid, tokens, 30, seed=1)
+    seen_a, seen_b = state_at(a, gid, ply), state_at(b, gid, ply)
+    assert seen_a["game"]["ply"] == seen_b["game"]["ply"] == ply
+    assert seen_a["board"] == seen_b["board"] and seen_a["log"] == seen_b["log"]
+    assert len(stored_moves(postgres_url, gid)) == ply
+
+
+def test_the_same_move_sent_to_both_servers_at_once_lands_once(two_servers, postgres_url):  # noqa: F811
+    a, b = two_servers
+    gid, tokens = new_room(a, mode="online")
+    rng = random.Random(2)
+    with ThreadPoolExecutor(2) as pool:
+        for _ in range(8):
+            message = state(a, gid)
+            ply = message["game"]["ply"]
+            state_at(b, gid, ply)  # both rooms loaded and at the same move
+            token = tokens[message["to_act"]]
+            action = rng.choice(state(a, gid, token)["legal"])["a"]
+            answers = list(pool.map(lambda base: act(base, gid, token, action, ply), (a, b)))
+            codes = sorted(r.status_code for r in answers)
+            assert codes == [200, 409], [r.text for r in answers]
+            loser = answers[[r.status_code for r in answers].index(409)]
+            assert loser.json()["error"] == "stale"
+            winner = answers[codes.index(200) if answers[0].status_code == 200 else 1].json()
+            # The loser's room was brought up to date before it answered: no waiting here.
+            for base in (a, b):
+                assert state(base, gid)["game"]["ply"] == winner["game"]["ply"]
+    moves = stored_moves(postgres_url, gid)
+    assert len([m for m in moves if m.by != "chance"]) == 8  # each raced move stored once
+
+
+def test_a_spectator_on_one_server_sees_every_move_made_on_the_other(two_servers):
+    a, b = two_servers
+    gid, tokens = new_room(a, mode="online")
+    rng = random.Random(3)
+    with connect(f"{b.replace('http', 'ws', 1)}/ws/{gid}") as spectator:
+        seen = [json.loads(spectator.recv(timeout=10))["game"]["ply"]]
+        ply = seen[0]
+        for _ in range(15):
+            token = tokens[state(a, gid)["to_act"]]
+            answer = act(a, gid, token, rng.choice(state(a, gid, token)["legal"])["a"], ply)
+            assert answer.status_code == 200, answer.text
+            ply = answer.json()["game"]["ply"]
+            while seen[-1] < ply:  # every stored batch reaches the spectator, in order
+                seen.append(json.loads(spectator.recv(timeout=SEEN_WITHIN))["game"]["ply"])
+        assert seen == sorted(set(seen)) and seen[-1] == ply
+
+
+def test_a_bot_turn_is_taken_exactly_once(two_servers, postgres_url):  # noqa: F811
+    a, b = two_servers
+    before = [httpx.get(f"{s}/api/server").json()["bot_decisions"] for s in (a, b)]
+    gid, _ = new_room(
+        a, mode="bot", bots={"A": "medium", "B": "medium"}, settings=["points_to_win=1"]
+    )
+    with connect(f"{b.replace('http', 'ws', 1)}/ws/{gid}"):  # B holds the room as well
+        deadline = time.monotonic() + 60
+        while state(b, gid)["game"]["status"] != "finished" and time.monotonic() < deadline:
+            time.sleep(0.2)
+    assert state(b, gid)["game"]["status"] == "finished"
+    after = [httpx.get(f"{s}/api/server").json()["bot_decisions"] for s in (a, b)]
+    moves = stored_moves(postgres_url, gid)
+    bot_moves = [m for m in moves if m.by != "chance"]
+    # Every bot turn was thought out once in all (no server asked its bot for a turn the
+    # other took), and stored once.
+    assert sum(after) - sum(before) == len(bot_moves)
+
+
+def test_a_killed_server_loses_nothing_and_the_other_carries_on(two_servers, postgres_url):  # noqa: F811
+    _, b = two_servers
+    with server(postgres_url, flags=FLAGS) as (c, process):
+        people, tokens = new_room(c, mode="online")
+        bots, _ = new_room(
+            c, mode="bot", bots={"A": "medium", "B": "medium"}, settings=["points_to_win=1"]
+        )
+        acked = play([c], people, tokens, 12, seed=4)
+        state(b, people)  # B holds the room too, and hears of the moves
+        deadline = time.monotonic() + 20
+        while state(c, bots)["game"]["ply"] < 4 and time.monotonic() < deadline:
+            time.sleep(0.1)  # the bots are under way on C
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+        bot_ply = state(b, bots)["game"]["ply"]
+    assert state_at(b, people, acked)["game"]["ply"] == acked  # every acknowledged move kept
+    assert play([b], people, tokens, 6, seed=5) > acked
+    deadline = time.monotonic() + 20  # C's lease (2 s) runs out, then B takes the bots over
+    while state(b, bots)["game"]["ply"] <= bot_ply + 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert state(b, bots)["game"]["ply"] > bot_ply + 2
+    stored_moves(postgres_url, bots)
