@@ -17,10 +17,12 @@ from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 from websockets.sync.client import connect
 
 from monsterball.web.live import LiveGame
-from monsterball.web.store import Store
+from monsterball.web.store import GameRow, MoveRow, Store, StoredMove
 from test_web_postgres import postgres_url  # noqa: F401  (the throw-away cluster fixture)
 from web_helpers import NO_CLIENT_LIMIT_FLAGS, server
 
@@ -82,13 +84,19 @@ def play(bases: list[str], gid: str, tokens: dict[str, str], moves: int, seed: i
     return ply
 
 
-def stored_moves(url: str, gid: str) -> list:
+def stored_moves(url: str, gid: str) -> list[StoredMove]:
+    """The game's stored moves (one snapshot of the store, as a server may still be adding
+    to them), checked to replay: consecutive, legal, every die the seed's."""
     store = Store(url)
     try:
-        row = store.get(gid)
-        assert row is not None
-        moves = store.moves(gid)
-        LiveGame.load(row, moves)  # consecutive, legal, every die the seed's
+        with store.engine.connect() as connection:
+            snapshot = connection.execution_options(isolation_level="REPEATABLE READ")
+            with Session(snapshot) as session:
+                row = session.get(GameRow, gid)
+                assert row is not None
+                query = select(MoveRow).where(MoveRow.game_id == gid).order_by(MoveRow.ply)
+                moves = [StoredMove(m.ply, m.by, m.action) for m in session.scalars(query)]
+        LiveGame.load(row, moves)
         assert row.plies == len(moves)
         return moves
     finally:
@@ -116,12 +124,11 @@ def test_the_same_move_sent_to_both_servers_at_once_lands_once(two_servers, post
             state_at(b, gid, ply)  # both rooms loaded and at the same move
             token = tokens[message["to_act"]]
             action = rng.choice(state(a, gid, token)["legal"])["a"]
-            answers = list(pool.map(lambda base: act(base, gid, token, action, ply), (a, b)))
-            codes = sorted(r.status_code for r in answers)
-            assert codes == [200, 409], [r.text for r in answers]
-            loser = answers[[r.status_code for r in answers].index(409)]
-            assert loser.json()["error"] == "stale"
-            winner = answers[codes.index(200) if answers[0].status_code == 200 else 1].json()
+            both = [[a, b], [gid] * 2, [token] * 2, [action] * 2, [ply] * 2]
+            answers = {r.status_code: r.json() for r in pool.map(act, *both)}
+            assert sorted(answers) == [200, 409], answers
+            assert answers[409]["error"] == "stale"
+            winner = answers[200]
             # The loser's room was brought up to date before it answered: no waiting here.
             for base in (a, b):
                 assert state(base, gid)["game"]["ply"] == winner["game"]["ply"]
