@@ -311,7 +311,9 @@ for line in sys.argv[2:]:
     )
     url = "sqlite:///monsterball.db"
     assert f"{url}: at revision {REVISIONS + 1:04d} (was empty)" in done.stdout
-    assert f"{url}: at revision {REVISIONS + 1:04d}; newest known: {REVISIONS + 1:04d}" in done.stdout
+    assert (
+        f"{url}: at revision {REVISIONS + 1:04d}; newest known: {REVISIONS + 1:04d}" in done.stdout
+    )
     engine = create_engine(f"sqlite:///{tmp_path / 'monsterball.db'}")
     assert "note" in {c["name"] for c in inspect(engine).get_columns("games")}
     engine.dispose()

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import contextlib
+import glob
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -89,3 +92,42 @@ def server(
 
 def first_move(message: dict) -> str:
     return message["legal"][0]["a"]
+
+
+def _as_postgres(command: list[str]) -> list[str]:
+    if os.geteuid() != 0:
+        return command
+    return ["su", "postgres", "-c", " ".join(command)]  # initdb refuses to run as root
+
+
+@contextlib.contextmanager
+def scratch_postgres() -> Iterator[str]:
+    """A throw-away PostgreSQL cluster from the machine's binaries (`make setup` installs
+    Debian's postgresql when they are missing); yields its SQLAlchemy URL."""
+    binaries = sorted(glob.glob("/usr/lib/postgresql/*/bin"))
+    if not binaries:
+        raise RuntimeError("PostgreSQL binaries not found: run `make setup` (installs postgresql)")
+    bin_dir = Path(binaries[-1])
+    root = Path(tempfile.mkdtemp(prefix="monsterball-pg-", dir="/tmp"))
+    data, sockets = root / "data", root / "sock"
+    sockets.mkdir()
+    if os.geteuid() == 0:
+        shutil.chown(root, "postgres")
+        shutil.chown(sockets, "postgres")
+    port = free_port()
+    initdb = [str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres"]
+    subprocess.run(_as_postgres(initdb), check=True, capture_output=True)
+    # Up to 200 connections: each server holds a pool and a listening connection.
+    options = f"-k {sockets} -p {port} -c listen_addresses=127.0.0.1 -c max_connections=200"
+    pg_ctl = [str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(root / "log"), "-w"]
+    subprocess.run(
+        _as_postgres([*pg_ctl, "-o", f"'{options}'", "start"]), check=True, capture_output=True
+    )
+    try:
+        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run(
+            _as_postgres([str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"]),
+            capture_output=True,
+        )
+        shutil.rmtree(root, ignore_errors=True)
