@@ -8,15 +8,19 @@ are taken over quickly."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
 import signal
+import subprocess
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 from websockets.sync.client import connect
@@ -24,7 +28,7 @@ from websockets.sync.client import connect
 from monsterball.web.live import LiveGame
 from monsterball.web.store import GameRow, MoveRow, Store, StoredMove
 from test_web_postgres import postgres_url  # noqa: F401  (the throw-away cluster fixture)
-from web_helpers import NO_CLIENT_LIMIT_FLAGS, server
+from web_helpers import NO_CLIENT_LIMIT_FLAGS, NO_CLIENT_LIMITS, app_at, server
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 FLAGS = [*NO_CLIENT_LIMIT_FLAGS, "--lease-seconds", "2", "--bot-workers", "1"]
@@ -194,3 +198,59 @@ def test_a_killed_server_loses_nothing_and_the_other_carries_on(two_servers, pos
         time.sleep(0.2)
     assert state(b, bots)["game"]["ply"] > bot_ply + 2
     stored_moves(postgres_url, bots)
+
+
+def test_workers_share_one_port_and_its_games(postgres_url):  # noqa: F811
+    with server(postgres_url, flags=[*FLAGS, "--workers", "2"]) as (base, _):
+        servers = set()
+        for _ in range(40):  # a new connection each: the kernel hands them to either worker
+            servers.add(httpx.get(f"{base}/api/server").json()["server"])
+            if len(servers) == 2:
+                break
+        assert len(servers) == 2
+        gid, tokens = new_room(base, mode="online")
+        ply = play([base], gid, tokens, 20, seed=6)
+        assert len(stored_moves(postgres_url, gid)) == ply
+
+
+def test_workers_with_sqlite_are_refused_in_one_line(tmp_path):
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "monsterball.cli",
+            "serve",
+            "--workers",
+            "2",
+            "--db",
+            f"sqlite:///{tmp_path / 'games.db'}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "error: --workers 2 needs a PostgreSQL --db (postgresql+psycopg://...): the SQLite "
+        "file is one process's; serve it with one worker"
+    ]
+    assert not (tmp_path / "games.db").exists()  # refused before anything was made
+
+
+def test_idle_rooms_are_evicted_and_loaded_again_as_they_were(tmp_path):
+    limits = dataclasses.replace(NO_CLIENT_LIMITS, idle_seconds=60)
+    with TestClient(app_at(tmp_path / "games.db", limits)) as client:
+        rooms = client.app.state.rooms
+        ids = []
+        for _ in range(2):
+            made = client.post("/api/games", json={"game": "paper-ultimate", "mode": "online"})
+            ids.append(made.json()["id"])
+        before = client.get(f"/api/games/{ids[0]}").json()
+        with client.websocket_connect(f"/ws/{ids[1]}") as socket:
+            socket.receive_json()
+            assert rooms.evict_idle(time.monotonic() + 30) == 0  # not idle long enough
+            assert rooms.evict_idle(time.monotonic() + 61) == 1  # the watched room stays
+            assert set(rooms.rooms) == {ids[1]}
+        assert client.get(f"/api/games/{ids[0]}").json() == before
+        assert set(rooms.rooms) == set(ids)
+        assert client.get("/api/server").json()["counts"]["evicted"] == 1
