@@ -336,7 +336,7 @@ def main() -> None:
     else:
         if args.servers < 1:
             parser.error("--servers must be at least 1")
-        flags = list(NO_CLIENT_LIMIT_FLAGS)
+        flags = [*NO_CLIENT_LIMIT_FLAGS, "--sockets-per-address", "0"]  # all on loopback
         if args.bot_workers:
             flags += ["--bot-workers", str(args.bot_workers)]
         if args.db and args.postgres:

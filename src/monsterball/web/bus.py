@@ -14,7 +14,6 @@ import asyncio
 import logging
 from collections.abc import Callable
 
-import psycopg
 from sqlalchemy import text
 from sqlalchemy.engine import URL, Connection
 
@@ -53,6 +52,8 @@ class Bus:
         self.reconnects = 0
 
     async def run(self) -> None:
+        import psycopg  # the `postgres` extra: only servers on PostgreSQL need it
+
         delay = 0.1
         while True:
             try:
