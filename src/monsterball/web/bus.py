@@ -1,9 +1,12 @@
 """Servers on one PostgreSQL tell each other of stored moves with LISTEN/NOTIFY.
 
 A server that stores moves sends, in the same transaction (so only once they are committed),
-``pg_notify('monsterball_moves', '<game id> <moves stored> <server id>')``. Every server
-listens on one connection of its own; for a game whose room it holds and has fewer moves, it
-reads the new moves from the store and tells its watchers. If the connection drops, it
+``pg_notify('monsterball_moves', payload)``: a line ``<game id> <moves stored> <server id>``,
+then one line per move stored, ``<move number>\t<seat>\t<notation>`` (left out if they would
+make the payload longer than PAYLOAD_MAX bytes). Every server listens on one connection of its
+own; for a game whose room it holds and has fewer moves, it applies the moves (from the payload,
+or read from the store when the payload does not bring the room up to date) and tells its
+watchers. If the connection drops, it
 reconnects (backing off up to RECONNECT_MAX seconds) and then brings every room it holds up to
 date, since notifications sent meanwhile are lost.
 """
@@ -12,19 +15,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
-from sqlalchemy import text
-from sqlalchemy.engine import URL, Connection
+from sqlalchemy.engine import URL
+
+from monsterball.web.store import StoredMove
 
 CHANNEL = "monsterball_moves"
+PAYLOAD_MAX = 7000  # bytes (PostgreSQL's limit is 8000)
 RECONNECT_MAX = 5.0
-_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 log = logging.getLogger("monsterball.web")
 
 
-def notify_in(connection: Connection, game_id: str, plies: int, server: str) -> None:
-    connection.execute(_NOTIFY, {"channel": CHANNEL, "payload": f"{game_id} {plies} {server}"})
+def payload(game_id: str, moves: Sequence[StoredMove], server: str) -> str:
+    head = f"{game_id} {moves[-1].ply} {server}"
+    text = head + "".join(f"\n{m.ply}\t{m.by}\t{m.action}" for m in moves)
+    return text if len(text.encode()) <= PAYLOAD_MAX else head
 
 
 def libpq_url(url: URL) -> str:
@@ -33,14 +39,15 @@ def libpq_url(url: URL) -> str:
 
 
 class Bus:
-    """Listens for other servers' moves: ``on_move(game_id, moves_stored)`` for each,
-    ``on_connect()`` after every (re)connection."""
+    """Listens for other servers' moves: ``on_move(game_id, moves_stored, moves)`` for each
+    (``moves``: those the payload brought, maybe none), ``on_connect()`` after every
+    (re)connection."""
 
     def __init__(
         self,
         url: URL,
         server: str,
-        on_move: Callable[[str, int], None],
+        on_move: Callable[[str, int, list[StoredMove]], None],
         on_connect: Callable[[], None],
     ):
         self.dsn = libpq_url(url)
@@ -75,13 +82,17 @@ class Bus:
             await asyncio.sleep(delay)
             delay = min(2 * delay, RECONNECT_MAX)
 
-    def _received(self, payload: str) -> None:
+    def _received(self, text: str) -> None:
         self.received += 1
+        head, *lines = text.split("\n")
         try:
-            game_id, plies, server = payload.split(" ")
-            moves = int(plies)
+            game_id, plies, server = head.split(" ")
+            if server == self.server:
+                return
+            moves = []
+            for line in lines:
+                ply, by, action = line.split("\t")
+                moves.append(StoredMove(int(ply), by, action))
+            self.on_move(game_id, int(plies), moves)
         except ValueError:
-            log.warning("an unreadable move notification: %r", payload[:100])
-            return
-        if server != self.server:
-            self.on_move(game_id, moves)
+            log.warning("an unreadable move notification: %r", text[:100])

@@ -18,15 +18,16 @@ import secrets
 import socket
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import anyio
+from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
-from monsterball.web.bus import Bus, notify_in
-from monsterball.web.leases import Leases
-from monsterball.web.store import Store
+from monsterball.web.bus import CHANNEL, Bus, payload
+from monsterball.web.leases import RELEASE_SQL, TAKE_SQL, Leases
+from monsterball.web.store import Store, StoredMove
 
 if TYPE_CHECKING:
     from monsterball.web.rooms import Room, Rooms
@@ -34,6 +35,11 @@ if TYPE_CHECKING:
 LATEST_KEPT = 10_000  # games whose newest notified move count is remembered
 ORPHANS_PER_SWEEP = 20
 log = logging.getLogger("monsterball.web")
+# A stored move's announcement and its lease in one statement (one round trip per move).
+_NOTIFY_AND_TAKE = text(
+    f"WITH t AS ({TAKE_SQL}) SELECT pg_notify(:channel, :payload), (SELECT count(*) FROM t)"
+)
+_NOTIFY_AND_RELEASE = text(f"WITH d AS ({RELEASE_SQL}) SELECT pg_notify(:channel, :payload), 0")
 
 
 def new_server_id() -> str:
@@ -56,18 +62,23 @@ class Cluster:
     # -- in a move's transaction ---------------------------------------------------------
 
     def after_append(
-        self, game_id: str, plies: int, automatic: bool
+        self, game_id: str, moves: Sequence[StoredMove], automatic: bool
     ) -> Callable[[Connection], bool]:
         """What a server does in the transaction that stores a game's moves: tell the others,
         and take the game's lease if dice or a bot move next (else free it). True: this server
         holds the lease."""
+        values = {
+            "channel": CHANNEL,
+            "payload": payload(game_id, moves, self.server),
+            "game": game_id,
+            "owner": self.server,
+            "seconds": self.lease_seconds,
+        }
 
         def run(connection: Connection) -> bool:
-            notify_in(connection, game_id, plies, self.server)
-            if automatic:
-                return self.leases.take_in(connection, game_id)
-            self.leases.release_in(connection, game_id)
-            return False
+            statement = _NOTIFY_AND_TAKE if automatic else _NOTIFY_AND_RELEASE
+            row = connection.execute(statement, values).one()
+            return bool(row[1])
 
         return run
 
@@ -96,7 +107,7 @@ class Cluster:
         task.add_done_callback(self._tasks.discard)
         return task
 
-    def _on_move(self, game_id: str, plies: int) -> None:
+    def _on_move(self, game_id: str, plies: int, moves: list[StoredMove]) -> None:
         self.counts["notifications"] += 1
         if self.latest.get(game_id, -1) < plies:
             self.latest[game_id] = plies
@@ -106,6 +117,9 @@ class Cluster:
         assert self._rooms is not None
         room = self._rooms.rooms.get(game_id)
         if room is not None:
+            for move in moves:  # kept until the room applies them (or reads the store)
+                if move.ply > room.live.moves_made:
+                    room.heard[move.ply] = move
             self.behind(room)
 
     def _on_connect(self) -> None:

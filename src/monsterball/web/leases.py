@@ -20,16 +20,15 @@ from sqlalchemy.engine import Connection
 
 from monsterball.web.store import Store
 
-_TAKE = text(
-    """
+TAKE_SQL = """
     INSERT INTO bot_leases (game_id, owner, until)
     VALUES (:game, :owner, now() + make_interval(secs => :seconds))
     ON CONFLICT (game_id) DO UPDATE SET owner = excluded.owner, until = excluded.until
     WHERE bot_leases.owner = excluded.owner OR bot_leases.until < now()
     RETURNING game_id
-    """
-)
-_RELEASE = text("DELETE FROM bot_leases WHERE game_id = :game")
+"""
+RELEASE_SQL = "DELETE FROM bot_leases WHERE game_id = :game"
+_TAKE = text(TAKE_SQL)
 _RENEW = text(
     """
     UPDATE bot_leases SET until = now() + make_interval(secs => :seconds)
@@ -67,10 +66,6 @@ class Leases:
             _TAKE, {"game": game_id, "owner": self.owner, "seconds": self.seconds}
         ).first()
         return row is not None
-
-    @staticmethod
-    def release_in(connection: Connection, game_id: str) -> None:
-        connection.execute(_RELEASE, {"game": game_id})
 
     def take(self, game_id: str) -> bool:
         with self.store.engine.begin() as connection:

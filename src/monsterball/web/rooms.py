@@ -84,6 +84,7 @@ class Room:
     # web/leases.py), and the task bringing the room up to date with the store.
     lease_until: float = 0.0
     catching_up: asyncio.Task[None] | None = None
+    heard: dict[int, StoredMove] = field(default_factory=dict)  # announced, not yet applied
 
     def __post_init__(self) -> None:
         self.live.log_limit = LOG_TAIL
@@ -310,7 +311,7 @@ class Rooms:
         status = "finished" if after.is_terminal() else "playing"
         actor = after.current_player()
         automatic = actor == CHANCE or any(c.kind == "bot" for c in live.chairs if c.seat == actor)
-        also = self._also(live.id, move.ply, automatic)
+        also = self._also(live.id, [move], automatic)
         try:
             held = await anyio.to_thread.run_sync(
                 lambda: self.store.append(
@@ -332,12 +333,12 @@ class Rooms:
         live.commit(action)
 
     def _also(
-        self, game_id: str, plies: int, automatic: bool
+        self, game_id: str, moves: Sequence[StoredMove], automatic: bool
     ) -> Callable[[Connection], bool] | None:
         """The cluster's part of a move's transaction (tell the others; the lease)."""
-        return (
-            None if self.cluster is None else self.cluster.after_append(game_id, plies, automatic)
-        )
+        if self.cluster is None:
+            return None
+        return self.cluster.after_append(game_id, moves, automatic)
 
     def _leased(self, room: Room, held: bool) -> None:
         if self.cluster is not None:
@@ -362,7 +363,9 @@ class Rooms:
 
     async def _catch_up_locked(self, room: Room) -> bool:
         live = room.live
-        moves = await anyio.to_thread.run_sync(self.store.moves, live.id, live.moves_made)
+        moves = self._heard(room)
+        if moves is None:
+            moves = await anyio.to_thread.run_sync(self.store.moves, live.id, live.moves_made)
         if not moves:
             return False
         try:
@@ -371,6 +374,21 @@ class Rooms:
             log.exception("game %s: stored moves do not follow the room; reloading", live.id)
             await self._reload_locked(room)
         return True
+
+    def _heard(self, room: Room) -> list[StoredMove] | None:
+        """The moves announced with their notifications that bring the room up to date with
+        the newest announced (None if some are missing: the store has them)."""
+        done = room.live.moves_made
+        newest = self.cluster.latest.get(room.live.id, done) if self.cluster else done
+        for ply in [p for p in room.heard if p <= done]:
+            del room.heard[ply]
+        if newest <= done:
+            return None
+        moves = [room.heard.get(p) for p in range(done + 1, newest + 1)]
+        if any(m is None for m in moves):
+            return None
+        room.heard.clear()
+        return [m for m in moves if m is not None]
 
     async def _reload_locked(self, room: Room) -> None:
         """Rebuild the room's game from the store (its moves in memory were not all stored),
@@ -428,7 +446,7 @@ class Rooms:
                             status=live.status(),
                             result=live.state.result_text(),
                             automatic=automatic,
-                            also=self._also(live.id, batch[-1].ply, automatic),
+                            also=self._also(live.id, batch, automatic),
                         )
                         self._leased(
                             room, bool(await anyio.to_thread.run_sync(store, live.id, batch))
