@@ -66,9 +66,11 @@ async def seat_client(
     stop: float,
     think: float,
     tally: Tally | None = None,
+    delay: float = 0.0,
 ) -> int:
     """Plays one seat until the game ends or time is up; returns the moves it made."""
     moves = 0
+    await asyncio.sleep(delay)  # --ramp: clients arrive over time, not all at once
     async with connect(url, max_size=1 << 22) as ws:
         message = json.loads(await ws.recv())
         while time.monotonic() < stop:
@@ -194,7 +196,8 @@ async def run(
         bot_plies_before = [await bot_ply(http, gid) for gid in bot_rooms]
     started = time.monotonic()
     cpu_before = cpu_seconds(pids) if pids else 0.0
-    stop = started + args.seconds
+    stop = started + args.ramp + args.seconds
+    arrivals = random.Random("arrivals")
     tasks = []
     tallies: list[tuple[str, Tally]] = []
     watchers = []
@@ -218,6 +221,7 @@ async def run(
                     stop,
                     args.think,
                     tally,
+                    arrivals.uniform(0, args.ramp),
                 )
             )
     watching = asyncio.gather(*watchers, return_exceptions=True)
@@ -254,6 +258,7 @@ async def run(
         "games": args.games,
         "clients": len(tasks),
         "think_seconds": args.think,
+        "ramp_seconds": args.ramp,
         "hard_bot_rooms": args.hard_bots,
         "bot_room_moves": sum(bot_plies) - sum(bot_plies_before),
         "seconds": round(elapsed, 2),
@@ -322,6 +327,12 @@ def main() -> None:
     )
     parser.add_argument(
         "--bot-workers", type=int, default=None, help="the server's bot pool (serve's flag)"
+    )
+    parser.add_argument(
+        "--ramp",
+        type=float,
+        default=0.0,
+        help="clients connect at random times over this many seconds (then --seconds more)",
     )
     parser.add_argument(
         "--watchers", type=int, default=0, help="spectators per room (on another server first)"
