@@ -73,13 +73,14 @@ def server(
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 90  # a busy 2-core machine has taken 20 s to start one
         while True:
             try:
                 httpx.get(base + "/api/catalog", timeout=1)
                 break
             except httpx.HTTPError:
                 if proc.poll() is not None or time.monotonic() > deadline:
+                    proc.kill()  # its output ends only when it does
                     out = proc.stdout.read().decode() if proc.stdout else ""
                     raise RuntimeError(f"server did not start: {out}") from None
                 time.sleep(0.1)
