@@ -181,6 +181,7 @@ def test_a_bot_turn_is_taken_exactly_once(two_servers, postgres_url):  # noqa: F
     assert sum(after) - sum(before) == len(bot_moves) > 0
 
 
+@pytest.mark.slow  # a server of its own to start (20-45 s on the busy 2-core machine)
 def test_workers_share_one_port_and_its_games(postgres_url):  # noqa: F811
     with server(postgres_url, flags=[*FLAGS, "--workers", "2"]) as (base, _):
         servers = set()
@@ -237,6 +238,7 @@ def test_idle_rooms_are_evicted_and_loaded_again_as_they_were(tmp_path):
         assert client.get("/api/server").json()["counts"]["evicted"] == 1
 
 
+@pytest.mark.slow  # a server of its own to start (20-45 s on the busy 2-core machine)
 def test_a_killed_server_loses_nothing_and_the_other_carries_on(two_servers, postgres_url):  # noqa: F811
     _, b = two_servers
     with server(postgres_url, flags=FLAGS) as (c, process):

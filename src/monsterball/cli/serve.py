@@ -139,7 +139,7 @@ def serve(
         host=host,
         port=port,
         log_level=log_level,
-        ws="monsterball.web.workers:Protocol",
+        ws="monsterball.web.workers:LimitedWebSocketProtocol",
         ws_max_size=1 << 16,
         ws_per_message_deflate=False,
     )

@@ -26,8 +26,8 @@ from monsterball.web.limits import Limits
 from monsterball.web.security import RedactTokens
 
 SETTINGS = "MONSTERBALL_SERVE"
-# uvicorn imports this by name in each worker ("monsterball.web.workers:Protocol").
-Protocol = message_limited_protocol(MAX_MESSAGE_BYTES)
+# uvicorn imports this by name in each worker ("monsterball.web.workers:LimitedWebSocketProtocol").
+LimitedWebSocketProtocol = message_limited_protocol(MAX_MESSAGE_BYTES)
 
 
 def settings_for(db: str, limits: Limits) -> str:
