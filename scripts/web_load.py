@@ -6,7 +6,11 @@ wait until the server's next state reaches it. --hard-bots N adds N rooms where 
 bots play each other, so bots think all the time. Prints moves per second and the latency
 percentiles (also as JSON with --json). Starts its own `monsterball serve` (per-client limits
 off, --bot-workers passed on) on a temporary SQLite file, or on the database URL --db names
-(--servers N: N servers on it), unless --url names running servers. With several servers,
+(--servers N: N servers on it; --postgres: on a throw-away PostgreSQL cluster), unless --url
+names running servers. --watchers K adds K spectators per room (on another server than the
+room's first); after the run the store is checked: every acknowledged move stored once in its
+place (``lost_moves``, ``unacknowledged_moves``), every game replays, every watcher listed
+every move (``watcher_missed_moves``). With several servers,
 rooms are spread over them (each room's clients on the server that created it), or with
 --spread clients each seat's client goes to the next server (for servers that share rooms).
 
@@ -14,6 +18,7 @@ rooms are spread over them (each room's clients on the server that created it), 
     python scripts/web_load.py --games 20 --think 1 --hard-bots 20 --seconds 60
     python scripts/web_load.py --url http://127.0.0.1:8000 --url http://127.0.0.1:8001
     python scripts/web_load.py --db postgresql+psycopg://localhost/mb --servers 2
+    python scripts/web_load.py --postgres --servers 2 --spread clients --watchers 1
 """
 
 from __future__ import annotations
@@ -34,7 +39,25 @@ import httpx
 from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from web_helpers import NO_CLIENT_LIMIT_FLAGS, server
+from web_helpers import NO_CLIENT_LIMIT_FLAGS, scratch_postgres, server
+
+
+class Tally:
+    """What one room's clients saw: the moves acknowledged to its seats (stored move number
+    -> action), when each was sent, and each watcher's view."""
+
+    def __init__(self) -> None:
+        self.acked: dict[int, str] = {}
+        self.sent_at: dict[int, float] = {}  # stored move number -> when its client sent it
+        self.watchers: list[Watched] = []
+
+
+class Watched:
+    def __init__(self) -> None:
+        self.plies: set[int] = set()  # moves the watcher's messages listed (log entries)
+        self.first_seen: dict[int, float] = {}  # game ply -> when a message first showed it
+        self.last_ply = 0
+
 
 try:
     from monsterball.web.delta import apply
@@ -55,10 +78,17 @@ def received(text: str | bytes, held: dict | None) -> dict:
 
 
 async def seat_client(
-    url: str, rng: random.Random, latencies: list[float], stop: float, think: float
+    url: str,
+    rng: random.Random,
+    latencies: list[float],
+    stop: float,
+    think: float,
+    tally: Tally | None = None,
+    delay: float = 0.0,
 ) -> int:
     """Plays one seat until the game ends or time is up; returns the moves it made."""
     moves = 0
+    await asyncio.sleep(delay)  # --ramp: clients arrive over time, not all at once
     async with connect(url, max_size=1 << 22) as ws:
         message = received(await ws.recv(), None)
         while time.monotonic() < stop:
@@ -70,6 +100,8 @@ async def seat_client(
                 if think:
                     await asyncio.sleep(think * rng.uniform(0.5, 1.5))
                 sent = time.perf_counter()
+                if tally is not None:
+                    tally.sent_at[ply + 1] = sent
                 await ws.send(json.dumps({"type": "act", "action": choice, "ply": ply}))
                 while True:
                     message = received(await ws.recv(), message)
@@ -79,6 +111,8 @@ async def seat_client(
                         break
                 latencies.append(time.perf_counter() - sent)
                 moves += 1
+                if tally is not None:  # online rooms start at ply 0: move n is ply n
+                    tally.acked[ply + 1] = choice
             else:
                 try:
                     text = await asyncio.wait_for(ws.recv(), stop - time.monotonic())
@@ -86,6 +120,58 @@ async def seat_client(
                 except TimeoutError:
                     break
     return moves
+
+
+async def watch_client(url: str, watched: Watched, stop: float) -> None:
+    """A spectator: notes every move its messages list, and when it first saw each ply."""
+    async with connect(url, max_size=1 << 22) as ws:
+        while True:
+            try:
+                message = json.loads(await asyncio.wait_for(ws.recv(), stop - time.monotonic()))
+            except TimeoutError:
+                return
+            if message.get("type") != "state":
+                continue
+            now = time.perf_counter()
+            ply = message["game"]["ply"]
+            for entry in message["log"]:
+                watched.plies.add(entry["ply"])
+            for p in range(watched.last_ply + 1, ply + 1):
+                watched.first_seen.setdefault(p, now)
+            watched.last_ply = max(watched.last_ply, ply)
+            if message["game"]["status"] == "finished":
+                return
+
+
+def check_store(db_url: str, rooms: list[tuple[str, Tally]]) -> dict[str, int]:
+    """Every acknowledged move stored once at its place, every stored game replays, and
+    every watcher saw every move (read from the store after the run)."""
+    import monsterball.games  # noqa: F401  (registers the games)
+    from monsterball.web.live import LiveGame
+    from monsterball.web.store import Store
+
+    store = Store(db_url)
+    found = {"lost_moves": 0, "unacknowledged_moves": 0, "unreplayable_games": 0}
+    found["watcher_missed_moves"] = 0
+    try:
+        for gid, tally in rooms:
+            row = store.get(gid)
+            moves = store.moves(gid)
+            stored = {m.ply: m.action for m in moves if m.by != "chance"}
+            found["lost_moves"] += sum(1 for p, a in tally.acked.items() if stored.get(p) != a)
+            found["unacknowledged_moves"] += sum(1 for p in stored if p not in tally.acked)
+            try:
+                assert row is not None and row.plies == len(moves)
+                LiveGame.load(row, moves)
+            except Exception:
+                found["unreplayable_games"] += 1
+            for watched in tally.watchers:
+                found["watcher_missed_moves"] += sum(
+                    1 for m in moves if m.ply <= watched.last_ply and m.ply not in watched.plies
+                )
+    finally:
+        store.close()
+    return found
 
 
 def cpu_seconds(pids: list[int]) -> float:
@@ -99,9 +185,13 @@ def cpu_seconds(pids: list[int]) -> float:
 
 
 async def run(
-    bases: list[str], args: argparse.Namespace, pids: list[int] | None = None
+    bases: list[str],
+    args: argparse.Namespace,
+    pids: list[int] | None = None,
+    db_url: str | None = None,
 ) -> dict[str, object]:
-    """``pids``: the servers' processes (when this script started them), to count their CPU."""
+    """``pids``: the servers' processes (when this script started them), to count their CPU;
+    ``db_url``: their store, to check every move against after the run."""
     latencies: list[float] = []
     base = bases[0]
     rooms: list[tuple[int, dict[str, object]]] = []  # (the server it was made on, the room)
@@ -125,9 +215,20 @@ async def run(
         bot_plies_before = [await bot_ply(http, gid) for gid in bot_rooms]
     started = time.monotonic()
     cpu_before = cpu_seconds(pids) if pids else 0.0
-    stop = started + args.seconds
+    stop = started + args.ramp + args.seconds
+    arrivals = random.Random("arrivals")
     tasks = []
+    tallies: list[tuple[str, Tally]] = []
+    watchers = []
     for i, (home, room) in enumerate(rooms):
+        tally = Tally()
+        tallies.append((str(room["id"]), tally))
+        for k in range(args.watchers):  # on the other servers first
+            at = (home + 1 + k) % len(bases)
+            watched = Watched()
+            tally.watchers.append(watched)
+            ws_base = bases[at].replace("http", "ws", 1)
+            watchers.append(watch_client(f"{ws_base}/ws/{room['id']}", watched, stop + 5))
         for j, chair in enumerate(room["chairs"]):  # type: ignore[arg-type]
             at = home if args.spread == "rooms" else (home + j) % len(bases)
             ws_base = bases[at].replace("http", "ws", 1)
@@ -139,19 +240,36 @@ async def run(
                     latencies,
                     stop,
                     args.think,
+                    tally,
+                    arrivals.uniform(0, args.ramp),
                 )
             )
+    watching = asyncio.gather(*watchers, return_exceptions=True)
     outcomes = await asyncio.gather(*tasks, return_exceptions=True)
     failures = [o for o in outcomes if isinstance(o, BaseException)]
     results = [o for o in outcomes if not isinstance(o, BaseException)]
     elapsed = time.monotonic() - started
     server_cpu = cpu_seconds(pids) - cpu_before if pids else None
+    await asyncio.sleep(1.0)  # the last moves reach the watchers
+    for task in asyncio.all_tasks():
+        if task is not asyncio.current_task() and not task.done():
+            task.cancel()
+    watcher_failures = [o for o in await watching if isinstance(o, Exception)]
+    lags = sorted(
+        watched.first_seen[p] - tally.sent_at[p]
+        for _, tally in tallies
+        for watched in tally.watchers
+        for p in tally.acked
+        if p in watched.first_seen and p in tally.sent_at
+    )
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         bot_plies = [await bot_ply(http, gid) for gid in bot_rooms]
     ordered = sorted(latencies)
 
-    def pct(p: float) -> float:
-        return ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000 if ordered else 0.0
+    def pct(p: float, values: list[float] = ordered) -> float:
+        return values[min(len(values) - 1, int(p * len(values)))] * 1000 if values else 0.0
+
+    checks = check_store(db_url, tallies) if db_url else {}
 
     return {
         "servers": len(bases),
@@ -161,6 +279,7 @@ async def run(
         "clients": len(tasks),
         "think_seconds": args.think,
         "deltas": not args.full,
+        "ramp_seconds": args.ramp,
         "hard_bot_rooms": args.hard_bots,
         "bot_room_moves": sum(bot_plies) - sum(bot_plies_before),
         "seconds": round(elapsed, 2),
@@ -181,6 +300,13 @@ async def run(
             "p99": round(pct(0.99), 2),
             "mean": round(statistics.fmean(ordered) * 1000, 2) if ordered else 0.0,
         },
+        "watchers": len(watchers),
+        "failed_watchers": len(watcher_failures),
+        # A spectator (on another server when there are several) first seeing a move, from
+        # when its seat's client sent it.
+        "watcher_lag_ms": {"p50": round(pct(0.5, lags), 2), "p99": round(pct(0.99, lags), 2)},
+        **checks,
+        "load_average": [round(x, 2) for x in os.getloadavg()],
     }
 
 
@@ -197,6 +323,11 @@ def main() -> None:
     )
     parser.add_argument(
         "--db", help="start the servers on this database URL (default: a temporary SQLite file)"
+    )
+    parser.add_argument(
+        "--postgres",
+        action="store_true",
+        help="start the servers on a throw-away PostgreSQL cluster (the machine's binaries)",
     )
     parser.add_argument("--servers", type=int, default=1, help="servers to start on --db")
     parser.add_argument(
@@ -221,26 +352,42 @@ def main() -> None:
     parser.add_argument(
         "--full", action="store_true", help="clients take whole states, not deltas (docs/web.md)"
     )
+    parser.add_argument(
+        "--ramp",
+        type=float,
+        default=0.0,
+        help="clients connect at random times over this many seconds (then --seconds more)",
+    )
+    parser.add_argument(
+        "--watchers", type=int, default=0, help="spectators per room (on another server first)"
+    )
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args()
     if args.url:
-        if args.db:
+        if args.db or args.postgres:
             parser.error("--db starts servers; --url uses running ones: give one of them")
         urls = [u.strip().rstrip("/") for given in args.url for u in given.split(",") if u.strip()]
         results = asyncio.run(run(urls, args))
     else:
         if args.servers < 1:
             parser.error("--servers must be at least 1")
-        flags = list(NO_CLIENT_LIMIT_FLAGS)
+        flags = [*NO_CLIENT_LIMIT_FLAGS, "--sockets-per-address", "0"]  # all on loopback
         if args.bot_workers:
             flags += ["--bot-workers", str(args.bot_workers)]
-        db: Path | str = args.db or Path(tempfile.mkdtemp()) / "load.db"
+        if args.db and args.postgres:
+            parser.error("--postgres starts its own database: drop --db")
         with contextlib.ExitStack() as stack:
+            db: Path | str = args.db or Path(tempfile.mkdtemp()) / "load.db"
+            if args.postgres:
+                db = stack.enter_context(scratch_postgres())
             started = [stack.enter_context(server(db, flags=flags)) for _ in range(args.servers)]
             bases = [base for base, _ in started]
-            results = asyncio.run(run(bases, args, [proc.pid for _, proc in started]))
+            db_url = db if isinstance(db, str) else f"sqlite:///{db}"
+            results = asyncio.run(run(bases, args, [proc.pid for _, proc in started], db_url))
         results["bot_workers"] = args.bot_workers or "default"
-        results["db"] = args.db or "temporary SQLite file"
+        results["db"] = (
+            "throw-away PostgreSQL" if args.postgres else args.db or "temporary SQLite file"
+        )
     print(json.dumps(results, indent=2))
     if args.json:
         args.json.write_text(json.dumps(results, indent=2) + "\n")

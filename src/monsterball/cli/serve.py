@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from typing import Annotated
 
 import typer
@@ -60,43 +59,87 @@ def serve(
             "server's own host; repeat for more."
         ),
     ] = None,
+    idle_seconds: Annotated[
+        float,
+        typer.Option(
+            min=0, help="Forget a room nobody has watched or asked about this long; 0: never."
+        ),
+    ] = 600.0,
+    lease_seconds: Annotated[
+        float,
+        typer.Option(
+            min=1,
+            help="Servers on one PostgreSQL: how long a server holds a game's dice and bots "
+            "(a killed server's games are taken over after this).",
+        ),
+    ] = 10.0,
+    workers: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Server processes on this port (PostgreSQL only: they share its games).",
+        ),
+    ] = 1,
     log_level: Annotated[
         str, typer.Option(help="uvicorn's log level (info shows the access log, tokens hidden).")
     ] = "warning",
 ) -> None:
     """Serve the web app: play in the browser (hot-seat, against bots, online rooms, replays)."""
+    import os
+
     import uvicorn
+    from sqlalchemy.engine import make_url
 
-    from monsterball.web.app import MAX_MESSAGE_BYTES, create_app
-    from monsterball.web.frames import message_limited_protocol
+    from monsterball.web.app import create_app
     from monsterball.web.limits import Limits, default_bot_workers
-    from monsterball.web.security import RedactTokens
+    from monsterball.web.store import Store
+    from monsterball.web.workers import SETTINGS, quiet_tokens, settings_for
 
+    if workers > 1:
+        try:
+            backend = make_url(db).get_backend_name()
+        except Exception:
+            backend = "?"
+        if backend != "postgresql":
+            _fail(
+                f"--workers {workers} needs a PostgreSQL --db (postgresql+psycopg://...): "
+                "the SQLite file is one process's; serve it with one worker"
+            )
     limits = Limits(
         games_per_minute=games_per_minute,
         moves_per_second=moves_per_second,
         address_moves_per_second=address_moves_per_second,
         rooms_per_address=rooms_per_address,
         max_bot_seconds=max_bot_seconds,
-        bot_workers=bot_workers or default_bot_workers(),
+        # The default pool is shared out between the workers (one core is left to people).
+        bot_workers=bot_workers or max(1, default_bot_workers() // workers),
         sockets_per_address=sockets_per_address,
         allowed_origins=tuple(allow_origin or ()),
+        idle_seconds=idle_seconds,
+        lease_seconds=lease_seconds,
     )
     try:
-        application = create_app(db, limits=limits)
+        # One process: its app. Several: the store is opened (and migrated) once here, so a
+        # bad URL is reported once; each worker then builds its own app.
+        application = create_app(db, limits=limits) if workers == 1 else None
+        if application is None:
+            Store(db).close()
     except Exception as exc:  # a bad URL or an unreachable database: say which
         _fail(f"cannot open the game store '{db}': {exc}")
-    _console().print(f"monsterball: open http://{host}:{port}/ (games stored in {db})")
-    for name in ("uvicorn.access", "uvicorn.error"):  # seat tokens never reach a log
-        logging.getLogger(name).addFilter(RedactTokens())
+    more = f", {workers} worker processes" if workers > 1 else ""
+    _console().print(f"monsterball: open http://{host}:{port}/ (games stored in {db}{more})")
+    quiet_tokens()
+    os.environ[SETTINGS] = settings_for(db, limits)
     # No permessage-deflate: compressing every state message cost more CPU than the whole move
     # (scripts/web_load.py); messages are a few kB.
     uvicorn.run(
-        application,
+        application or "monsterball.web.workers:app_from_settings",
+        factory=application is None,
+        workers=workers if workers > 1 else None,
         host=host,
         port=port,
         log_level=log_level,
-        ws=message_limited_protocol(MAX_MESSAGE_BYTES),
+        ws="monsterball.web.workers:LimitedWebSocketProtocol",
         ws_max_size=1 << 16,
         ws_per_message_deflate=False,
     )

@@ -26,6 +26,7 @@ from monsterball.core.record import record_to_string
 from monsterball.games import all_games
 from monsterball.web import accounts, challenges, chat, players
 from monsterball.web.clocks import BadClock, Clock, TimeControl
+from monsterball.web.cluster import Cluster, janitor
 from monsterball.web.leaderboard import router as ratings_router
 from monsterball.web.limits import ClientLimits, Limits
 from monsterball.web.live import BOT_LEVELS, MODES, Rejected, wall_ms
@@ -42,6 +43,7 @@ from monsterball.web.security import (
     origin_allowed,
     seat_token,
 )
+from monsterball.web.status import status_router
 from monsterball.web.store import DEFAULT_DB_URL, Store
 from monsterball.web.thinking import ThinkingPool
 from monsterball.web.ui import install as install_ui
@@ -157,15 +159,27 @@ def create_app(
     store = store or Store(db_url)
     limits = limits or Limits()
     pool = ThinkingPool(limits.bot_workers, limits.max_bot_seconds)
-    rooms = Rooms(store, pool, rooms_per_address=limits.rooms_per_address, now_ms=now_ms)
+    # Servers on one PostgreSQL share its games (web/cluster.py); SQLite is one server's.
+    cluster = Cluster(store, lease_seconds=limits.lease_seconds) if store.shared else None
+    rooms = Rooms(
+        store,
+        pool,
+        rooms_per_address=limits.rooms_per_address,
+        now_ms=now_ms,
+        cluster=cluster,
+        idle_seconds=limits.idle_seconds,
+    )
     clients = ClientLimits(limits)
     sockets = SocketCounter(limits.sockets_per_address)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        resuming = asyncio.create_task(rooms.resume())  # games a restart left to dice or bots
+        # Games a restart left to dice or bots (and, sharing PostgreSQL, a killed server's:
+        # taken over by their leases).
+        running = [asyncio.create_task(rooms.resume())] if cluster is None else cluster.start(rooms)
+        running.append(asyncio.create_task(janitor(rooms)))
         yield
-        tasks = [resuming, *rooms.background()]
+        tasks = [*running, *rooms.background(), *(cluster.tasks() if cluster else [])]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -242,6 +256,7 @@ def create_app(
     # The browser client's own routes (rules pages, rematch, odds).
     install_ui(app, rooms, store, admit_new_game)
     app.include_router(ratings_router)
+    app.include_router(status_router(rooms, pool, cluster))
 
     # -- API -----------------------------------------------------------------------------
 

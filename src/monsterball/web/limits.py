@@ -47,6 +47,10 @@ class Limits:
     chat_per_minute: float = 12.0
     # The shortest real-time clock a game may have (tests go lower to see flags fall fast).
     min_clock_seconds: float = 30.0
+    # Rooms nobody watches or asks about are evicted after this long (0: never); servers on one
+    # PostgreSQL hold a game's automatic moves for this long at a time (web/leases.py).
+    idle_seconds: float = 600.0
+    lease_seconds: float = 10.0
 
 
 class Bucket:

@@ -279,19 +279,24 @@ class LiveGame:
     def load(cls, row: GameRow, moves: Sequence[StoredMove]) -> LiveGame:
         """Rebuild a stored game by replaying its moves, checking each die against the seed."""
         live = cls.start(row)
+        live.apply_stored(moves)
+        return live
+
+    def apply_stored(self, moves: Sequence[StoredMove]) -> None:
+        """Apply the next moves as read from the store (a load, or a room catching up with
+        moves another server stored), checking each die against the seed."""
         for move in moves:
-            if move.ply != live.state.ply + 1 - live.first_ply:
-                raise MonsterballError(f"game {row.id}: stored moves skip to ply {move.ply}")
-            action = live.spec.parse_action(move.action)
-            if live.state.current_player() == CHANCE:
-                expected = live.sampler.choose(live.state.chance_outcomes())
+            if move.ply != self.moves_made + 1:
+                raise MonsterballError(f"game {self.id}: stored moves skip to ply {move.ply}")
+            action = self.spec.parse_action(move.action)
+            if self.state.current_player() == CHANCE:
+                expected = self.sampler.choose(self.state.chance_outcomes())
                 if expected != action:
                     raise MonsterballError(
-                        f"game {row.id} ply {move.ply}: the seed rolls {expected}, "
+                        f"game {self.id} ply {move.ply}: the seed rolls {expected}, "
                         f"the store has {move.action}"
                     )
-            live.commit(action)
-        return live
+            self.commit(action)
 
     @property
     def first_ply(self) -> int:

@@ -10,6 +10,9 @@ A game with a clock (web/clocks.py) has a timer task of the room's own, asleep u
 running side's flag: then the game ends as that side's loss, moves or no moves, watchers or
 none. The clock is stored with every move; rated games are settled (web/leaderboard.py) when
 they end, on the board or on time.
+Rooms are loaded when a request asks for their game and evicted when idle (``evict_idle``).
+Servers on one PostgreSQL share the games (:mod:`monsterball.web.cluster`): a room then
+catches up with moves another server stored, and makes automatic moves only under its lease.
 """
 
 from __future__ import annotations
@@ -19,12 +22,13 @@ import functools
 import logging
 import secrets
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
+from sqlalchemy.engine import Connection
 
 from monsterball.bots import DIFFICULTIES
 from monsterball.core.errors import MonsterballError
@@ -52,6 +56,9 @@ from monsterball.web.thinking import (
     thinks_inline,
 )
 
+if TYPE_CHECKING:
+    from monsterball.web.cluster import Cluster
+
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 CHECKPOINT_EVERY = 64
 HISTORIES_KEPT = 16  # replays kept in memory (a long game's is a few hundred kB)
@@ -61,6 +68,7 @@ AUTO_SECONDS = 0.05  # computed on the event loop: other rooms wait at most abou
 RETRY_SECONDS = (1.0, 60.0)  # a dropped room is resumed after 1 s, doubling up to 60 s
 SECRET_SEED_BITS = 128
 SEED_COLUMN_MAX = 2**63  # seeds from here up are kept only as text (GameRow.seed_text)
+IDLE_SECONDS = 600.0  # a room nobody watches or asks about is evicted after this long
 log = logging.getLogger("monsterball.web")
 
 
@@ -90,6 +98,12 @@ class Room:
     # The chairs' tokens, only in the room a request has just created (the store keeps
     # their hashes): handed out once in the answer.
     new_tokens: dict[str, str] = field(default_factory=dict)
+    last_used: float = field(default_factory=time.monotonic)  # asked for or watched
+    # Servers sharing games: this one makes the room's automatic moves until then (monotonic,
+    # web/leases.py), and the task bringing the room up to date with the store.
+    lease_until: float = 0.0
+    catching_up: asyncio.Task[None] | None = None
+    heard: dict[int, StoredMove] = field(default_factory=dict)  # announced, not yet applied
 
     def __post_init__(self) -> None:
         self.live.log_limit = LOG_TAIL
@@ -137,10 +151,15 @@ class Rooms:
         rooms_per_address: int = 0,
         new_seed: Callable[[], int] = new_secret_seed,
         now_ms: Callable[[], int] = wall_ms,
+        cluster: Cluster | None = None,
+        idle_seconds: float = IDLE_SECONDS,
     ):
         self.store = store
         self.now_ms = now_ms  # the clocks' time source (server wall clock; tests inject one)
         self.pool = pool
+        self.cluster = cluster
+        self.idle_seconds = idle_seconds
+        self.counts: Counter[str] = Counter()  # stale races, reloads, evictions (/api/server)
         self.rooms: dict[str, Room] = {}
         self._loading = asyncio.Lock()
         self._histories: OrderedDict[tuple[str, int], Replay] = OrderedDict()
@@ -263,14 +282,16 @@ class Rooms:
         waiting for its dice or a bot by a restart is moved on by ``resume``, never by a
         reader."""
         room = self.rooms.get(game_id)
-        if room is not None:
-            return room
-        async with self._loading:
-            room = self.rooms.get(game_id)
-            if room is None:
-                room = Room(await self._load(game_id))
-                room.live.now_ms = self.now_ms
-                self.rooms[game_id] = room
+        if room is None:
+            async with self._loading:
+                room = self.rooms.get(game_id)
+                if room is None:
+                    room = Room(await self._load(game_id))
+                    self.rooms[game_id] = room
+                    self.counts["loaded"] += 1
+                    if self.cluster is not None:  # a move notified while it loaded
+                        self.cluster.behind(room)
+        room.last_used = time.monotonic()
         return room
 
     async def resume(self) -> None:
@@ -304,24 +325,44 @@ class Rooms:
         if row is None:
             raise Rejected("not-found", f"no game '{game_id}'")
         moves = await anyio.to_thread.run_sync(self.store.moves, game_id)
-        return await anyio.to_thread.run_sync(LiveGame.load, row, moves)
+        live = await anyio.to_thread.run_sync(LiveGame.load, row, moves)
+        live.now_ms = self.now_ms
+        return live
 
     # -- playing -------------------------------------------------------------------------
 
     async def submit(self, room: Room, chair: Chair | None, text: str, based_on: int) -> None:
-        async with room.lock:
-            live = room.live
-            # A move that comes after the mover's flag (before the timer woke) is too late.
-            flagged = await self._flag(room)
-            if not flagged:
-                action = live.check_submission(chair, text, based_on)
-                await self._store_and_apply(live, action)
+        caught_up = flagged = False
+        try:
+            async with room.lock:
+                live = room.live
+                if self.cluster is not None and based_on > live.state.ply:
+                    # The client saw moves made on another server that this one has not
+                    # been told of yet.
+                    caught_up = await self._catch_up_locked(room)
+                # A move that comes after the mover's flag (before the timer woke) is too late.
+                flagged = await self._flag(room)
+                if not flagged:
+                    action = room.live.check_submission(chair, text, based_on)
+                    await self._store_and_apply(room, action)
+        except StaleRace:
+            await self.broadcast(room)  # the moves that won the race
+            raise Rejected(
+                "stale", "another move was stored first (on another server); nothing was changed"
+            ) from None
+        except Rejected:
+            if caught_up:
+                await self.broadcast(room)
+            raise
         if flagged:
             await self._ended(room)
-            live.check_submission(chair, text, based_on)  # says the game is over
+            room.live.check_submission(chair, text, based_on)  # says the game is over
         await self.advance(room, unseen=True)
 
-    async def _store_and_apply(self, live: LiveGame, action: Any) -> None:
+    async def _store_and_apply(self, room: Room, action: Any) -> None:
+        """Store the move and apply it (under the room's lock). StaleRace: another server
+        stored a move first, and the room has caught up with it."""
+        live = room.live
         move = live.stored_move(action)
         after = live.state.clone()
         after.apply_unchecked(action)
@@ -337,8 +378,9 @@ class Rooms:
             if side is not None:
                 clock = clock.after_move(side, now, turn_over=following != side)
             clock = clock.run(following, now)
+        also = self._also(live.id, [move], automatic)
         try:
-            await anyio.to_thread.run_sync(
+            held = await anyio.to_thread.run_sync(
                 lambda: self.store.append(
                     live.id,
                     [move],
@@ -346,12 +388,107 @@ class Rooms:
                     result=after.result_text(),
                     automatic=automatic,
                     clock=clock.to_dict() if clock is not None else None,
+                    also=also,
                 )
             )
         except StaleMove as exc:
-            raise Rejected("stale", f"{exc}; nothing was changed") from None
+            if self.cluster is None:
+                raise Rejected("stale", f"{exc}; nothing was changed") from None
+            self.counts["stale_races"] += 1
+            await self._catch_up_locked(room)
+            raise StaleRace from None
+        self._leased(room, bool(held))
         live.commit(action)
         live.set_clock(clock)
+
+    def _also(
+        self, game_id: str, moves: Sequence[StoredMove], automatic: bool
+    ) -> Callable[[Connection], bool] | None:
+        """The cluster's part of a move's transaction (tell the others; the lease)."""
+        if self.cluster is None:
+            return None
+        return self.cluster.after_append(game_id, moves, automatic)
+
+    def _leased(self, room: Room, held: bool) -> None:
+        if self.cluster is not None:
+            room.lease_until = self.cluster.lease_deadline() if held else 0.0
+
+    async def _may_move(self, room: Room) -> bool:
+        """This server may make the room's automatic moves (alone, or holding its lease)."""
+        if self.cluster is None or room.live.automatic() is None:
+            return True
+        if room.lease_until > time.monotonic():
+            return True
+        held = await self.cluster.take(room.live.id)
+        self._leased(room, held)
+        return held
+
+    async def catch_up(self, room: Room) -> None:
+        """Apply the moves other servers stored since the room's last, and tell its watchers."""
+        async with room.lock:
+            changed = await self._catch_up_locked(room)
+        if changed:
+            await self.broadcast(room)
+
+    async def _catch_up_locked(self, room: Room) -> bool:
+        live = room.live
+        moves = self._heard(room)
+        if moves is None:
+            moves = await anyio.to_thread.run_sync(self.store.moves, live.id, live.moves_made)
+        if not moves:
+            return False
+        try:
+            live.apply_stored(moves)  # on the loop: readers never see a half-applied move
+        except Exception:
+            log.exception("game %s: stored moves do not follow the room; reloading", live.id)
+            await self._reload_locked(room)
+            return True
+        if live.clock is not None:
+            # The clock is stored with the moves, not told with them: read it, and set the
+            # timer for the side now running.
+            row = await anyio.to_thread.run_sync(self.store.get, live.id)
+            if row is not None and row.clock:
+                live.set_clock(Clock.from_dict(row.clock))
+            self._arm(room)
+        return True
+
+    def _heard(self, room: Room) -> list[StoredMove] | None:
+        """The moves announced with their notifications that bring the room up to date with
+        the newest announced (None if some are missing: the store has them)."""
+        done = room.live.moves_made
+        newest = self.cluster.latest.get(room.live.id, done) if self.cluster else done
+        for ply in [p for p in room.heard if p <= done]:
+            del room.heard[ply]
+        if newest <= done:
+            return None
+        moves = [room.heard.get(p) for p in range(done + 1, newest + 1)]
+        if any(m is None for m in moves):
+            return None
+        room.heard.clear()
+        return [m for m in moves if m is not None]
+
+    async def _reload_locked(self, room: Room) -> None:
+        """Rebuild the room's game from the store (its moves in memory were not all stored),
+        keeping its watchers and chairs (a watcher's chair is compared by identity)."""
+        old = room.live
+        new = await self._load(old.id)
+        new.chairs = old.chairs
+        new.log_limit = LOG_TAIL
+        room.live = new
+        room.lease_until = 0.0
+        self.counts["reloads"] += 1
+
+    async def adopt(self, game_id: str, lease_until: float) -> None:
+        """Move on a game whose lease this server has just taken over (nobody held it)."""
+        try:
+            room = await self.get(game_id)
+            room.lease_until = lease_until
+            await self.catch_up(room)
+            await self.advance(room)
+            if room.live.automatic() is None:  # stored before ``automatic`` was kept
+                await anyio.to_thread.run_sync(self.store.set_automatic, game_id, False)
+        except Exception:
+            log.exception("game %s could not be taken over", game_id)
 
     async def advance(self, room: Room, *, unseen: bool = False) -> None:
         await self._advance(room, unseen=unseen)
@@ -375,8 +512,13 @@ class Rooms:
                 live = room.live
                 batch: list[StoredMove] = []
                 started = time.monotonic()
+                mine = await self._may_move(room)  # else another server moves it on
                 try:
-                    while len(batch) < AUTO_BATCH and time.monotonic() - started < AUTO_SECONDS:
+                    while (
+                        mine
+                        and len(batch) < AUTO_BATCH
+                        and time.monotonic() - started < AUTO_SECONDS
+                    ):
                         who = live.automatic()
                         if who is None or _thinks(who):
                             break
@@ -387,15 +529,28 @@ class Rooms:
                         clock = live.clock
                         if clock is not None:  # the clock stood still while the dice rolled
                             clock = clock.run(live.clock_side(), self.now_ms())
+                        automatic = live.automatic() is not None
                         store = functools.partial(
                             self.store.append,
                             status=live.status(),
                             result=live.state.result_text(),
-                            automatic=live.automatic() is not None,
+                            automatic=automatic,
                             clock=clock.to_dict() if clock is not None else None,
+                            also=self._also(live.id, batch, automatic),
                         )
-                        await anyio.to_thread.run_sync(store, live.id, batch)
+                        self._leased(
+                            room, bool(await anyio.to_thread.run_sync(store, live.id, batch))
+                        )
                         live.set_clock(clock)
+                except StaleMove:
+                    if self.cluster is None:
+                        self._drop(live.id)
+                        raise
+                    # Another server stored these moves first (this one's lease ran out):
+                    # the room is rebuilt from the store, where they are.
+                    self.counts["stale_races"] += 1
+                    await self._reload_locked(room)
+                    mine = False
                 except Exception:
                     self._drop(live.id)
                     raise
@@ -404,6 +559,8 @@ class Rooms:
             if unseen:
                 await self.broadcast(room)
                 unseen = False
+            if not mine:
+                return
             who = live.automatic()
             if _thinks(who):
                 self._start_thinking(room)
@@ -423,16 +580,26 @@ class Rooms:
                 who = live.automatic()
                 if not isinstance(who, Chair) or not _thinks(who):
                     return
+                if not await self._may_move(room):
+                    return  # another server's bot turn
                 ply, seed = live.state.ply, live.bot_seed()
                 decision = Decision(
                     live.spec.id, live.state.to_position(), who.seat, who.bot or "easy", seed
                 )
                 notation = await self.pool.choose(decision)
-                async with room.lock:
-                    if self.rooms.get(live.id) is not room or live.state.ply != ply:
-                        return  # the room was rebuilt meanwhile
-                    action = self._bot_action(live, notation, seed)
-                    await self._store_and_apply(live, action)
+                try:
+                    async with room.lock:
+                        if (
+                            self.rooms.get(live.id) is not room
+                            or room.live is not live
+                            or live.state.ply != ply
+                        ):
+                            return  # the room was rebuilt or moved on meanwhile
+                        action = self._bot_action(live, notation, seed)
+                        await self._store_and_apply(room, action)
+                except StaleRace:
+                    await self.broadcast(room)
+                    return
                 await self.advance(room, unseen=True)
         except Exception:
             log.exception("game %s: a bot could not move", live.id)
@@ -499,7 +666,11 @@ class Rooms:
                 )
             )
         except StaleMove:
-            return False
+            if self.cluster is None:
+                return False
+            # Another server stored a move or this very flag first: the store says which.
+            await self._reload_locked(room)
+            return room.live.over()
         live.end(ending, clock)
         log.info("game %s: %s", live.id, result)
         return True
@@ -557,6 +728,33 @@ class Rooms:
 
     def unwatch(self, room: Room, watcher: Watcher) -> None:
         room.watchers.discard(watcher)
+        room.last_used = time.monotonic()
+
+    def evict_idle(self, now: float | None = None) -> int:
+        """Forget the rooms nobody has watched or asked about for ``idle_seconds`` and that
+        have no work of their own (a bot thinking, dice this server must roll): they are
+        loaded again from the store when asked for. The number evicted."""
+        if self.idle_seconds <= 0:
+            return 0
+        now = time.monotonic() if now is None else now
+        evicted = 0
+        for game_id, room in list(self.rooms.items()):
+            busy = (
+                room.watchers
+                or room.lock.locked()
+                or (room.thinking is not None and not room.thinking.done())
+                or (room.catching_up is not None and not room.catching_up.done())
+                or (room.timer is not None and not room.timer.done())  # a clock running
+                or (
+                    room.live.automatic() is not None
+                    and (self.cluster is None or room.lease_until > now)
+                )
+            )
+            if not busy and now - room.last_used >= self.idle_seconds:
+                del self.rooms[game_id]
+                evicted += 1
+        self.counts["evicted"] += evicted
+        return evicted
 
     async def broadcast(self, room: Room) -> None:
         # The room builds (and encodes) one message per chair and move, however many tabs:
@@ -667,6 +865,10 @@ def _rated_players(
     if len(set(keys.values())) != len(keys):
         raise Rejected("bad-request", "a rated game is between different players")
     return keys
+
+
+class StaleRace(Exception):
+    """Another server stored the game's next move first (the room has caught up)."""
 
 
 def _thinks(who: str | Chair | None) -> bool:

@@ -15,9 +15,9 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     JSON,
@@ -48,6 +48,7 @@ __all__ = [
     "DEFAULT_DB_URL",
     "Base",
     "GameRow",
+    "LeaseRow",
     "MoveRow",
     "RatedGameRow",
     "RatingHistoryRow",
@@ -57,6 +58,9 @@ __all__ = [
     "Store",
     "StoredMove",
 ]
+
+
+T = TypeVar("T")
 
 
 class StaleMove(Exception):
@@ -176,6 +180,18 @@ class RatedGameRow(Base):
     settled_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
 
+class LeaseRow(Base):
+    """Which server makes a game's automatic moves (dice, bots) until when, by the database's
+    clock (servers on one PostgreSQL: web/leases.py). A row whose ``until`` has passed is free
+    to take: a killed server's games are taken over."""
+
+    __tablename__ = "bot_leases"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(64))
+    until: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
 @dataclass(frozen=True, slots=True)
 class StoredMove:
     ply: int
@@ -245,20 +261,24 @@ class Store:
         result: str,
         automatic: bool | None = None,
         clock: dict[str, Any] | None = None,
-    ) -> None:
+        also: Callable[[Connection], T] | None = None,
+    ) -> T | None:
         """Store ``moves`` (consecutive plies) as the game's next moves, all or none; StaleMove
         if the game is not at the ply before the first. ``automatic``: the move after them is
-        the dice's or a bot's; ``clock``: the game's clock after them (None: unchanged)."""
+        the dice's or a bot's; ``clock``: the game's clock after them (None: unchanged).
+        ``also``: run in the same transaction after them (servers on one PostgreSQL: tell the
+        others, take the game's lease); its result is returned."""
         if not moves:
-            return
+            return None
         first, last = moves[0].ply, moves[-1].ply
         if [m.ply for m in moves] != list(range(first, last + 1)):
             raise ValueError("moves to store must be consecutive")
-        if self._fast is not None:  # SQLite: the same statements, on the driver's connection
+        if self._fast is not None and also is None:
+            # SQLite: the same statements, on the driver's connection.
             self._fast.append(
                 game_id, moves, status=status, result=result, automatic=automatic, clock=clock
             )
-            return
+            return None
         try:
             # Core statements on a connection, not an ORM session: a session's unit of work
             # cost most of a move's server CPU (scripts/profile_move.py).
@@ -286,6 +306,7 @@ class Store:
                         for m in moves
                     ],
                 )
+                return also(connection) if also is not None else None
         except IntegrityError:
             raise StaleMove(f"move {first} of game {game_id} is already stored") from None
 
@@ -328,12 +349,21 @@ class Store:
         with self._sessions() as session:
             return session.get(GameRow, game_id)
 
-    def moves(self, game_id: str) -> list[StoredMove]:
-        with self._sessions() as session:
-            rows = session.scalars(
-                select(MoveRow).where(MoveRow.game_id == game_id).order_by(MoveRow.ply)
+    def moves(self, game_id: str, after: int = 0) -> list[StoredMove]:
+        """The game's stored moves, from move ``after + 1`` on (a room catching up)."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(MoveRow.ply, MoveRow.by, MoveRow.action)
+                .where(MoveRow.game_id == game_id, MoveRow.ply > after)
+                .order_by(MoveRow.ply)
             )
-            return [StoredMove(r.ply, r.by, r.action) for r in rows]
+            return [StoredMove(ply, by, action) for ply, by, action in rows]
+
+    @property
+    def shared(self) -> bool:
+        """Several servers may use this database at once (PostgreSQL; SQLite is one
+        server's, web/cluster.py)."""
+        return self.engine.dialect.name == "postgresql"
 
     def set_automatic(self, game_id: str, automatic: bool) -> None:
         with self._write_lock, self._sessions.begin() as session:

@@ -1,0 +1,48 @@
+"""`monsterball serve --workers N`: N server processes on one port, started by uvicorn.
+
+uvicorn's supervisor binds the port once and starts N worker processes that share the
+listening socket (the kernel hands each new connection to one of them), and starts a worker
+again if one dies. Each worker is a whole server (its own rooms, bot pool and bus listener)
+over the same PostgreSQL, so they act as one site like servers on several machines
+(web/cluster.py); a client's requests and sockets may reach different workers.
+
+A spawned worker cannot be handed the app or a class made at run time, so it builds both
+from here: the settings come through the environment (``SETTINGS``).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from dataclasses import asdict
+from typing import Any
+
+from fastapi import FastAPI
+
+from monsterball.web.app import MAX_MESSAGE_BYTES, create_app
+from monsterball.web.frames import message_limited_protocol
+from monsterball.web.limits import Limits
+from monsterball.web.security import RedactTokens
+
+SETTINGS = "MONSTERBALL_SERVE"
+# uvicorn imports this by name in each worker ("monsterball.web.workers:LimitedWebSocketProtocol").
+LimitedWebSocketProtocol = message_limited_protocol(MAX_MESSAGE_BYTES)
+
+
+def settings_for(db: str, limits: Limits) -> str:
+    return json.dumps({"db": db, "limits": asdict(limits)})
+
+
+def quiet_tokens() -> None:
+    for name in ("uvicorn.access", "uvicorn.error"):  # seat tokens never reach a log
+        logging.getLogger(name).addFilter(RedactTokens())
+
+
+def app_from_settings() -> FastAPI:
+    """The app of one worker (uvicorn's factory), from the settings the parent left."""
+    settings: dict[str, Any] = json.loads(os.environ[SETTINGS])
+    limits = settings["limits"]
+    limits["allowed_origins"] = tuple(limits["allowed_origins"])
+    quiet_tokens()
+    return create_app(settings["db"], limits=Limits(**limits))

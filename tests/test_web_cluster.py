@@ -1,0 +1,263 @@
+"""Several `monsterball serve` processes on one PostgreSQL act as one site (issue 15): games are
+played through either server, a race for a move is won once, watchers on one server see the
+moves made on another, a killed server loses nothing, and bots move exactly once.
+
+Each test runs real server processes (tests/web_helpers.py) on a throw-away PostgreSQL cluster
+(the fixture of tests/test_web_postgres.py). Leases last 2 s here, so a killed server's games
+are taken over quickly."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+from websockets.sync.client import connect
+
+from monsterball.web.live import LiveGame
+from monsterball.web.store import GameRow, MoveRow, Store, StoredMove
+from test_web_postgres import postgres_url  # noqa: F401  (the throw-away cluster fixture)
+from web_helpers import NO_CLIENT_LIMIT_FLAGS, NO_CLIENT_LIMITS, app_at, server
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+FLAGS = [*NO_CLIENT_LIMIT_FLAGS, "--lease-seconds", "2", "--bot-workers", "1"]
+SEEN_WITHIN = 2.0  # seconds: a functional bound (the 100 ms figure is a benchmark's)
+
+
+@pytest.fixture(scope="module")
+def two_servers(postgres_url):  # noqa: F811
+    with server(postgres_url, flags=FLAGS) as (a, _), server(postgres_url, flags=FLAGS) as (b, _):
+        yield a, b
+
+
+def new_room(base: str, **body) -> tuple[str, dict[str, str]]:
+    made = httpx.post(f"{base}/api/games", json={"game": "paper-ultimate", **body}, timeout=30)
+    assert made.status_code == 201, made.text
+    data = made.json()
+    return data["id"], {c["name"]: c["token"] for c in data["chairs"] if c["token"]}
+
+
+def state(base: str, gid: str, token: str | None = None) -> dict:
+    params = {"token": token} if token else {}
+    got = httpx.get(f"{base}/api/games/{gid}", params=params, timeout=30)
+    assert got.status_code == 200, got.text
+    return got.json()
+
+
+def state_at(base: str, gid: str, ply: int, token: str | None = None) -> dict:
+    """The server's state once it has heard of move ``ply`` (it may be told a little later)."""
+    deadline = time.monotonic() + SEEN_WITHIN
+    while True:
+        message = state(base, gid, token)
+        if message["game"]["ply"] >= ply or time.monotonic() > deadline:
+            return message
+        time.sleep(0.01)
+
+
+def act(base: str, gid: str, token: str, action: str, ply: int) -> httpx.Response:
+    body = {"token": token, "action": action, "ply": ply}
+    return httpx.post(f"{base}/api/games/{gid}/act", json=body, timeout=30)
+
+
+def play(bases: list[str], gid: str, tokens: dict[str, str], moves: int, seed: int) -> int:
+    """Plays ``moves`` random moves, each on the next server in turn; the game's ply after."""
+    rng = random.Random(seed)
+    ply = state(bases[0], gid)["game"]["ply"]
+    for i in range(moves):
+        base = bases[i % len(bases)]
+        spectator = state_at(base, gid, ply)
+        assert spectator["game"]["ply"] == ply, f"{base} has not heard of move {ply}"
+        if spectator["game"]["status"] == "finished":
+            break
+        token = tokens[spectator["to_act"]]
+        message = state(base, gid, token)
+        answer = act(base, gid, token, rng.choice(message["legal"])["a"], ply)
+        assert answer.status_code == 200, answer.text
+        ply = answer.json()["game"]["ply"]
+    return ply
+
+
+def stored_moves(url: str, gid: str) -> list[StoredMove]:
+    """The game's stored moves (one snapshot of the store, as a server may still be adding
+    to them), checked to replay: consecutive, legal, every die the seed's."""
+    store = Store(url)
+    try:
+        with store.engine.connect() as connection:
+            snapshot = connection.execution_options(isolation_level="REPEATABLE READ")
+            with Session(snapshot) as session:
+                row = session.get(GameRow, gid)
+                assert row is not None
+                query = select(MoveRow).where(MoveRow.game_id == gid).order_by(MoveRow.ply)
+                moves = [StoredMove(m.ply, m.by, m.action) for m in session.scalars(query)]
+        LiveGame.load(row, moves)
+        assert row.plies == len(moves)
+        return moves
+    finally:
+        store.close()
+
+
+def test_a_game_made_on_one_server_is_played_through_both(two_servers, postgres_url):  # noqa: F811
+    a, b = two_servers
+    gid, tokens = new_room(a, mode="online")
+    ply = play([b, a], gid, tokens, 30, seed=1)
+    seen_a, seen_b = state_at(a, gid, ply), state_at(b, gid, ply)
+    assert seen_a["game"]["ply"] == seen_b["game"]["ply"] == ply
+    assert seen_a["board"] == seen_b["board"] and seen_a["log"] == seen_b["log"]
+    assert len(stored_moves(postgres_url, gid)) == ply
+
+
+def test_the_same_move_sent_to_both_servers_at_once_lands_once(two_servers, postgres_url):  # noqa: F811
+    a, b = two_servers
+    gid, tokens = new_room(a, mode="online")
+    rng = random.Random(2)
+    with ThreadPoolExecutor(2) as pool:
+        for _ in range(8):
+            message = state(a, gid)
+            ply = message["game"]["ply"]
+            state_at(b, gid, ply)  # both rooms loaded and at the same move
+            token = tokens[message["to_act"]]
+            action = rng.choice(state(a, gid, token)["legal"])["a"]
+            both = [[a, b], [gid] * 2, [token] * 2, [action] * 2, [ply] * 2]
+            answers = {r.status_code: r.json() for r in pool.map(act, *both)}
+            assert sorted(answers) == [200, 409], answers
+            assert answers[409]["error"] == "stale"
+            winner = answers[200]
+            # The loser's room was brought up to date before it answered: no waiting here.
+            for base in (a, b):
+                assert state(base, gid)["game"]["ply"] == winner["game"]["ply"]
+    moves = stored_moves(postgres_url, gid)
+    assert len([m for m in moves if m.by != "chance"]) == 8  # each raced move stored once
+
+
+def test_a_spectator_on_one_server_sees_every_move_made_on_the_other(two_servers):
+    a, b = two_servers
+    gid, tokens = new_room(a, mode="online")
+    rng = random.Random(3)
+    with connect(f"{b.replace('http', 'ws', 1)}/ws/{gid}") as spectator:
+        seen = [json.loads(spectator.recv(timeout=10))["game"]["ply"]]
+        ply = seen[0]
+        for _ in range(15):
+            token = tokens[state(a, gid)["to_act"]]
+            answer = act(a, gid, token, rng.choice(state(a, gid, token)["legal"])["a"], ply)
+            assert answer.status_code == 200, answer.text
+            ply = answer.json()["game"]["ply"]
+            while seen[-1] < ply:  # every stored batch reaches the spectator, in order
+                seen.append(json.loads(spectator.recv(timeout=SEEN_WITHIN))["game"]["ply"])
+        assert seen == sorted(set(seen)) and seen[-1] == ply
+
+
+def test_a_bot_turn_is_taken_exactly_once(two_servers, postgres_url):  # noqa: F811
+    """A bot game left by a killed server is taken over by one of the two servers that both
+    look for such games, and each of its bot turns is thought out once in all."""
+    a, b = two_servers
+    before = [httpx.get(f"{s}/api/server").json()["bot_decisions"] for s in (a, b)]
+    with server(postgres_url, flags=FLAGS) as (c, process):
+        gid, _ = new_room(
+            c, mode="bot", bots={"A": "medium", "B": "medium"}, settings=["points_to_win=1"]
+        )
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+    left = len(stored_moves(postgres_url, gid))
+    with connect(f"{b.replace('http', 'ws', 1)}/ws/{gid}"):  # B holds the room as well
+        deadline = time.monotonic() + 90
+        while state(a, gid)["game"]["status"] != "finished" and time.monotonic() < deadline:
+            time.sleep(0.2)
+    assert state(a, gid)["game"]["status"] == "finished"
+    after = [httpx.get(f"{s}/api/server").json()["bot_decisions"] for s in (a, b)]
+    bot_moves = [m for m in stored_moves(postgres_url, gid) if m.ply > left and m.by != "chance"]
+    # Every bot turn after the kill was thought out once by the two servers together (no
+    # server asked its bot for a turn the other took), and stored once.
+    assert sum(after) - sum(before) == len(bot_moves) > 0
+
+
+@pytest.mark.slow  # a server of its own to start (20-45 s on the busy 2-core machine)
+def test_workers_share_one_port_and_its_games(postgres_url):  # noqa: F811
+    with server(postgres_url, flags=[*FLAGS, "--workers", "2"]) as (base, _):
+        servers = set()
+        for _ in range(40):  # a new connection each: the kernel hands them to either worker
+            servers.add(httpx.get(f"{base}/api/server").json()["server"])
+            if len(servers) == 2:
+                break
+        assert len(servers) == 2
+        gid, tokens = new_room(base, mode="online")
+        ply = play([base], gid, tokens, 20, seed=6)
+        assert len(stored_moves(postgres_url, gid)) == ply
+
+
+def test_workers_with_sqlite_are_refused_in_one_line(tmp_path):
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "monsterball.cli",
+            "serve",
+            "--workers",
+            "2",
+            "--db",
+            f"sqlite:///{tmp_path / 'games.db'}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "error: --workers 2 needs a PostgreSQL --db (postgresql+psycopg://...): the SQLite "
+        "file is one process's; serve it with one worker"
+    ]
+    assert not (tmp_path / "games.db").exists()  # refused before anything was made
+
+
+def test_idle_rooms_are_evicted_and_loaded_again_as_they_were(tmp_path):
+    limits = dataclasses.replace(NO_CLIENT_LIMITS, idle_seconds=60)
+    with TestClient(app_at(tmp_path / "games.db", limits)) as client:
+        rooms = client.app.state.rooms
+        ids = []
+        for _ in range(2):
+            made = client.post("/api/games", json={"game": "paper-ultimate", "mode": "online"})
+            ids.append(made.json()["id"])
+        before = client.get(f"/api/games/{ids[0]}").json()
+        with client.websocket_connect(f"/ws/{ids[1]}") as socket:
+            socket.receive_json()
+            assert rooms.evict_idle(time.monotonic() + 30) == 0  # not idle long enough
+            assert rooms.evict_idle(time.monotonic() + 61) == 1  # the watched room stays
+            assert set(rooms.rooms) == {ids[1]}
+        assert client.get(f"/api/games/{ids[0]}").json() == before
+        assert set(rooms.rooms) == set(ids)
+        assert client.get("/api/server").json()["counts"]["evicted"] == 1
+
+
+@pytest.mark.slow  # a server of its own to start (20-45 s on the busy 2-core machine)
+def test_a_killed_server_loses_nothing_and_the_other_carries_on(two_servers, postgres_url):  # noqa: F811
+    _, b = two_servers
+    with server(postgres_url, flags=FLAGS) as (c, process):
+        people, tokens = new_room(c, mode="online")
+        # To 5 points: the game is still going when C is killed (the last test: the servers
+        # stop after it).
+        bots, _ = new_room(c, mode="bot", bots={"A": "medium", "B": "medium"})
+        acked = play([c], people, tokens, 12, seed=4)
+        state(b, people)  # B holds the room too, and hears of the moves
+        deadline = time.monotonic() + 20
+        while state(c, bots)["game"]["ply"] < 4 and time.monotonic() < deadline:
+            time.sleep(0.1)  # the bots are under way on C
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+        bot_ply = state(b, bots)["game"]["ply"]
+    assert state_at(b, people, acked)["game"]["ply"] == acked  # every acknowledged move kept
+    assert play([b], people, tokens, 6, seed=5) > acked
+    deadline = time.monotonic() + 20  # C's lease (2 s) runs out, then B takes the bots over
+    while state(b, bots)["game"]["ply"] <= bot_ply + 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert state(b, bots)["game"]["ply"] > bot_ply + 2
+    stored_moves(postgres_url, bots)
