@@ -318,7 +318,7 @@ def test_MW_R21_MW_PASS_8_the_real_caster_intercepts_and_the_spell_ends():
     assert top(state) == "Phase" and state.stack[-1].team == 1  # the interceptors move next
 
 
-def test_MW_R21_MW_MAGIC_2_an_image_cannot_intercept():
+def test_MW_R21_MW_MAGIC_3_an_image_cannot_intercept():
     """Rulebook: "A mirror-image counter cannot carry the ball, receive a pass, recover a
     fumble, block, or tackle"."""
     state = pass_to_hidden("h14")
