@@ -143,9 +143,13 @@ def hidden_interceptor(state: State) -> int:
     if p >= 0 and team_of(p) == defense and state.ball in group_cells(state):
         return p
     p = state.invisible
-    if p >= 0 and team_of(p) == defense and state.vanish >= 0:
-        if state.field.distance(state.vanish, state.ball) <= state.mtype(p).mv:
-            return p
+    if (
+        p >= 0
+        and team_of(p) == defense
+        and state.vanish >= 0
+        and state.field.distance(state.vanish, state.ball) <= state.mtype(p).mv
+    ):
+        return p
     return NOBODY
 
 
@@ -154,7 +158,7 @@ class HiddenIntercept(InPlay):
     """Ruling MW-R21: the pass came down where a hidden defender may stand; his coach says
     whether he tries to intercept (``intercept B1``) or not (``no``). When he is not really
     there (the counter is an image: "A mirror-image counter cannot ... receive a pass",
-    MW-MAGIC-2), ``no`` is the only answer. Trying shows where he is: the spell ends."""
+    MW-MAGIC-3), ``no`` is the only answer. Trying shows where he is: the spell ends."""
 
     player: int
     rule = "MW-PASS-8"
