@@ -20,6 +20,7 @@ from mw_scenarios import (
     defending_caster,
     legal,
     pass_to_hidden,
+    pass_to_hidden_receiver,
     pass_to_invisible,
     setup,
     start_phase,
@@ -351,3 +352,23 @@ def test_MW_R21_the_invisible_defender_is_asked_wherever_he_could_be():
     assert near.invisible == -1 and near.field.name(near.pos[12]) == "g14"
     act(near, "d6=1")
     assert near.carrier == 12
+
+
+def test_MW_R21_MW_PASS_6_a_hidden_receiver_is_asked_whatever_is_real():
+    """A's hidden caster, a lineman, may be where the pass lands: A's coach is asked (only
+    'no' when the counter on g14 is an image), and B's seat sees the same either way; the
+    real one catches and the spell ends."""
+    states = {real: pass_to_hidden_receiver(real) for real in ("g14", "h14")}
+    for state in states.values():
+        act(state, "end")
+        assert top(state) == "HiddenIntercept" and state.current_player() == 0
+    assert legal(states["g14"]) == {"catch A2", "no"} and legal(states["h14"]) == {"no"}
+    for seat in (1, None):
+        assert public(states["g14"], seat) == public(states["h14"], seat)
+    events = act(states["g14"], "catch A2", "d6=1")
+    assert texts(events)[:2] == [
+        "A2 comes out from among his counters to catch the pass.",
+        "A2 tries a catch: d6 1 (needs 1-7): caught.",
+    ]
+    assert states["g14"].carrier == 1 and states["g14"].caster == -1
+    assert "The pass is incomplete." in texts(act(states["h14"], "no"))

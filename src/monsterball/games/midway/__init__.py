@@ -73,8 +73,8 @@ RULINGS = {
     "MW-R21": "A pass coming down where a hidden defender may stand (on any counter of a "
     "mirror group, or within an invisible player's reach) asks his coach, after the seen "
     "defenders, whether he tries to intercept; 'no' is the only answer when he is not there "
-    "(an image cannot receive a pass); trying shows him (option hidden_contact=barred: he "
-    "never tries).",
+    "(an image cannot receive a pass); trying shows him; the offense's hidden receiver is "
+    "asked alike ('catch A2') (option hidden_contact=barred: he never tries).",
 }
 
 SPEC = GameSpec(

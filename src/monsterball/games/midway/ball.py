@@ -52,9 +52,15 @@ class PassResolution(InPlay):
         # A hidden caster never tries on his own: his coach is asked last (ruling MW-R21).
         defenders = tuple(p for p in here if team_of(p) != offense and p != state.caster)
         if self.stage == 0:
-            receivers = [p for p in here if team_of(p) == offense and state.linemen >> p & 1]
+            receivers = [
+                p
+                for p in here
+                if team_of(p) == offense and state.linemen >> p & 1 and p != state.caster
+            ]
             if receivers:
                 return (PassResolution(1, defenders), CatchRoll(receivers[0], "pass", ()))
+            if hidden_receiver(state):
+                return (PassResolution(1, defenders), HiddenIntercept(state.caster, "pass"))
             return PassResolution(1, defenders).auto(state)
         if state.carrier >= 0:
             team = team_of(state.carrier)
@@ -80,7 +86,7 @@ class PassResolution(InPlay):
         if self.stage == 1:
             hidden = hidden_interceptor(state)
             if hidden >= 0:
-                return (PassResolution(2, ()), HiddenIntercept(hidden))
+                return (PassResolution(2, ()), HiddenIntercept(hidden, "intercept"))
         return self._incomplete(state)
 
     @staticmethod
@@ -153,14 +159,30 @@ def hidden_interceptor(state: State) -> int:
     return NOBODY
 
 
+def hidden_receiver(state: State) -> bool:
+    """Whether the offense's hidden mirror-image caster, an eligible receiver (a lineman),
+    may for all the defense sees stand where the pass came down: any counter of his group
+    is on the ball's hex (ruling MW-R21)."""
+    p = state.caster
+    return (
+        p >= 0
+        and team_of(p) == state.offense
+        and bool(state.linemen >> p & 1)
+        and state.options.hidden_contact != "barred"
+        and state.ball in group_cells(state)
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class HiddenIntercept(InPlay):
-    """Ruling MW-R21: the pass came down where a hidden defender may stand; his coach says
-    whether he tries to intercept (``intercept B1``) or not (``no``). When he is not really
-    there (the counter is an image: "A mirror-image counter cannot ... receive a pass",
-    MW-MAGIC-3), ``no`` is the only answer. Trying shows where he is: the spell ends."""
+    """Ruling MW-R21: the pass came down where a hidden player may stand; his coach says
+    whether he tries to intercept (``intercept B1``; ``catch A1`` for the offense's hidden
+    receiver, ``purpose`` 'pass') or not (``no``). When he is not really there (the counter
+    is an image: "A mirror-image counter cannot ... receive a pass", MW-MAGIC-3), ``no`` is
+    the only answer. Trying shows where he is: the spell ends."""
 
     player: int
+    purpose: str
     rule = "MW-PASS-8"
 
     def who(self, state: State) -> int:
@@ -173,8 +195,12 @@ class HiddenIntercept(InPlay):
         return p == state.invisible and state.appear_at == state.ball
 
     def legal_actions(self, state: State) -> list[Action]:
-        no = state.actions.words["no"]
-        return [state.actions.intercept[self.player], no] if self._there(state) else [no]
+        acts = state.actions
+        no = acts.words["no"]
+        if not self._there(state):
+            return [no]
+        tries = acts.catch if self.purpose == "pass" else acts.intercept
+        return [tries[self.player], no]
 
     def apply(self, state: State, action: Action) -> Transition:
         if isinstance(action, Word):
@@ -183,16 +209,18 @@ class HiddenIntercept(InPlay):
         p = self.player
         hexname = state.field.name(state.ball)
         if p == state.caster:
-            end_mirror(state, f"{player_name(p)} comes out from among his counters to intercept.")
+            why = "catch the pass" if self.purpose == "pass" else "intercept"
+            end_mirror(state, f"{player_name(p)} comes out from among his counters to {why}.")
         else:
             # He shows himself on the ball's hex now, not at the start of the next phase.
             state.pos[p] = state.ball
             state.invisible = state.vanish = state.appear_at = NOBODY
             note(state, "appear", f"{player_name(p)} reappears on {hexname} to intercept.")
-        return (CatchRoll(p, "intercept", ()),)
+        return (CatchRoll(p, self.purpose, ()),)
 
     def describe(self) -> str:
-        return f"team {TEAM_NAMES[team_of(self.player)]} deciding on a hidden interception"
+        what = "catch" if self.purpose == "pass" else "interception"
+        return f"team {TEAM_NAMES[team_of(self.player)]} deciding on a hidden {what}"
 
 
 @dataclass(frozen=True, slots=True)
