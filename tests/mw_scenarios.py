@@ -163,3 +163,51 @@ def caster_carrying_for_b() -> MidwayState:
     )
     start_phase(state, 1)
     return state
+
+
+def pass_to_hidden(hidden: str, **options: Any) -> MidwayState:
+    """A1 throws to g14; in B's phase B1 (a brownie on h14) casts mirror image with one
+    image on g14 and ``hidden`` ('g14' or 'h14') as the real counter; B then ends its phase
+    and the pass comes down (ruling MW-R21)."""
+    state = setup(
+        {"A1": "g10", "A2": "c10", "B1": "h14", "B2": "m20"},
+        types={"B1": "brownie"},
+        carrier="A1",
+        los="g10",
+        **options,
+    )
+    start_phase(state, 0)
+    act(state, "pass g14", "end", "cast B1 mirror", "d6=2", "image g14", f"real {hidden}")
+    return state
+
+
+def pass_to_invisible(appear: str, **options: Any) -> MidwayState:
+    """A1 throws to g14; in B's phase B3 (a pixie, movement 4) turns invisible on g17 and
+    moves unseen to ``appear``; B then ends its phase and the pass comes down."""
+    state = setup(
+        {"A1": "g10", "A2": "c10", "B3": "g17", "B2": "m20"},
+        types={"B3": "pixie"},
+        carrier="A1",
+        los="g10",
+        **options,
+    )
+    start_phase(state, 0)
+    act(state, "pass g14", "end", "cast B3 invisible", f"appear {appear}")
+    return state
+
+
+def pass_to_hidden_receiver(hidden: str, **options: Any) -> MidwayState:
+    """A1 throws to g14; then A2 (a brownie lineman on h14) casts mirror image with one
+    image on g14 and ``hidden`` as the real counter; both teams end their phases and the
+    pass comes down (ruling MW-R21)."""
+    state = setup(
+        {"A1": "g10", "A2": "h14", "B1": "c10", "B2": "m20"},
+        types={"A2": "brownie"},
+        carrier="A1",
+        los="g10",
+        linemen=("A2",),
+        **options,
+    )
+    start_phase(state, 0)
+    act(state, "pass g14", "cast A2 mirror", "d6=2", "image g14", f"real {hidden}", "end")
+    return state

@@ -13,7 +13,20 @@ import random
 import pytest
 
 from monsterball.core.dice import SeededSampler
-from mw_scenarios import SPEC, act, defending_caster, legal, setup, start_phase, texts, top
+from monsterball.core.errors import IllegalActionError
+from mw_scenarios import (
+    SPEC,
+    act,
+    defending_caster,
+    legal,
+    pass_to_hidden,
+    pass_to_hidden_receiver,
+    pass_to_invisible,
+    setup,
+    start_phase,
+    texts,
+    top,
+)
 
 # -- a hidden caster on defense --------------------------------------------------------------
 
@@ -273,3 +286,89 @@ def test_MW_R10_MW_R11_random_play_the_question_pattern_reveals_nothing(seed):
                         compared += _compare(state, twin, action, watcher, kind)
         state.apply(pick)
     assert compared > 0, "no hidden player came up: the test compared nothing"
+
+
+# -- a pass comes down where a hidden defender may stand (ruling MW-R21) -------------------------
+
+
+def test_MW_R21_the_pass_question_for_a_hidden_caster_shows_nothing():
+    """The pass lands on g14, where one of B1's two counters stands. Whichever is real, B's
+    coach is asked (only 'no' when B1 is on h14), and A's seat and a spectator see the same
+    before and after his answer."""
+    states = {real: pass_to_hidden(real) for real in ("g14", "h14")}
+    for state in states.values():
+        act(state, "end")
+        assert top(state) == "HiddenIntercept" and state.current_player() == 1
+    assert legal(states["g14"]) == {"intercept B1", "no"} and legal(states["h14"]) == {"no"}
+    for seat in (0, None):
+        assert public(states["g14"], seat) == public(states["h14"], seat)
+    for state in states.values():
+        assert "The pass is incomplete." in texts(act(state, "no"))
+    assert public(states["g14"]) == public(states["h14"])
+
+
+def test_MW_R21_MW_PASS_8_the_real_caster_intercepts_and_the_spell_ends():
+    state = pass_to_hidden("g14")
+    act(state, "end")
+    events = act(state, "intercept B1")
+    assert texts(events) == ["B1 comes out from among his counters to intercept."]
+    assert state.caster == -1 and state.images == []
+    events = act(state, "d6=4")  # 0 opponents: 1-4, +3 brownie receiving modifier
+    assert texts(events)[0] == "B1 tries an interception: d6 4 (needs 1-7): caught."
+    assert state.carrier == 10 and state.field.name(state.ball) == "g14"
+    assert top(state) == "Phase" and state.stack[-1].team == 1  # the interceptors move next
+
+
+def test_MW_R21_MW_MAGIC_3_an_image_cannot_intercept():
+    """Rulebook: "A mirror-image counter cannot carry the ball, receive a pass, recover a
+    fumble, block, or tackle"."""
+    state = pass_to_hidden("h14")
+    act(state, "end")
+    with pytest.raises(IllegalActionError):
+        act(state, "intercept B1")
+    assert "The pass is incomplete." in texts(act(state, "no"))
+    assert state.down == 2
+
+
+def test_MW_R21_option_barred_asks_nothing_and_the_caster_does_not_try():
+    for real in ("g14", "h14"):
+        state = pass_to_hidden(real, hidden_contact="barred")
+        assert "The pass is incomplete." in texts(act(state, "end"))
+        assert state.down == 2 and top(state) != "HiddenIntercept"
+
+
+def test_MW_R21_the_invisible_defender_is_asked_wherever_he_could_be():
+    """B3 vanished on g17 with movement 4: g14 is within his reach. Whether he moved unseen
+    to g14 or to g19, B is asked; only on g14 may he try, and trying shows him there."""
+    near, far = pass_to_invisible("g14"), pass_to_invisible("g19")
+    for state in (near, far):
+        act(state, "end")
+        assert top(state) == "HiddenIntercept" and state.current_player() == 1
+    assert legal(near) == {"intercept B3", "no"} and legal(far) == {"no"}
+    for seat in (0, None):
+        assert public(near, seat) == public(far, seat)
+    events = act(near, "intercept B3")
+    assert texts(events) == ["B3 reappears on g14 to intercept."]
+    assert near.invisible == -1 and near.field.name(near.pos[12]) == "g14"
+    act(near, "d6=1")
+    assert near.carrier == 12
+
+
+def test_MW_R21_MW_PASS_6_a_hidden_receiver_is_asked_whatever_is_real():
+    """A's hidden caster, a lineman, may be where the pass lands: A's coach is asked (only
+    'no' when the counter on g14 is an image), and B's seat sees the same either way; the
+    real one catches and the spell ends."""
+    states = {real: pass_to_hidden_receiver(real) for real in ("g14", "h14")}
+    for state in states.values():
+        act(state, "end")
+        assert top(state) == "HiddenIntercept" and state.current_player() == 0
+    assert legal(states["g14"]) == {"catch A2", "no"} and legal(states["h14"]) == {"no"}
+    for seat in (1, None):
+        assert public(states["g14"], seat) == public(states["h14"], seat)
+    events = act(states["g14"], "catch A2", "d6=1")
+    assert texts(events)[:2] == [
+        "A2 comes out from among his counters to catch the pass.",
+        "A2 tries a catch: d6 1 (needs 1-7): caught.",
+    ]
+    assert states["g14"].carrier == 1 and states["g14"].caster == -1
+    assert "The pass is incomplete." in texts(act(states["h14"], "no"))

@@ -10,7 +10,15 @@ import pytest
 
 from monsterball.web.live import LiveGame
 from monsterball.web.store import GameRow
-from mw_scenarios import SPEC, act, defending_caster, mirror_play, setup, start_phase
+from mw_scenarios import (
+    SPEC,
+    act,
+    defending_caster,
+    mirror_play,
+    pass_to_hidden,
+    setup,
+    start_phase,
+)
 
 GROUP = ("f12", "g12", "g13", "h12")
 CHAIRS = [
@@ -141,3 +149,23 @@ def test_MW_R11_the_tackle_question_for_an_invisible_player_shows_nothing(watche
         messages.add(json.dumps(live.message_for(live.chair_for(watcher)), sort_keys=True))
     assert len(messages) == 1
     assert json.loads(messages.pop())["board"]["panel"][-1] == ["Now", "team B's tackle attempts"]
+
+
+@pytest.mark.parametrize("watcher", ["token-a", None])
+def test_MW_R21_a_pass_landing_on_a_counter_shows_nothing(watcher):
+    """A1's pass comes down on g14, where one of B1's two counters stands (the other on
+    h14). Whichever is real, B is asked whether B1 tries to intercept; A's seat and the
+    spectators get byte-identical messages, before B's answer and after 'no'."""
+    asked, before, after = [], set(), set()
+    for real in ("g14", "h14"):
+        live = _live(pass_to_hidden(real))
+        chair_b = live.chair_for("token-b")
+        live.commit(live.check_submission(chair_b, "end", live.state.ply))
+        asked.append(json.dumps(live.message_for(chair_b)["legal"]))
+        before.add(json.dumps(live.message_for(live.chair_for(watcher)), sort_keys=True))
+        live.commit(live.check_submission(chair_b, "no", live.state.ply))
+        after.add(json.dumps(live.message_for(live.chair_for(watcher)), sort_keys=True))
+    assert len(before) == 1 and len(after) == 1
+    panel = json.loads(before.pop())["board"]["panel"]
+    assert panel[-1] == ["Now", "team B deciding on a hidden interception"]
+    assert asked[0] != asked[1]  # only B's own seat learns whether B1 may try

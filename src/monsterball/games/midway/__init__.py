@@ -21,7 +21,7 @@ from monsterball.games.midway.procedures import ALL_STEPS, first_steps
 from monsterball.games.midway.render import render_text
 from monsterball.games.midway.state import MidwayState, Wiring, bind
 
-RULES_VERSION = "monsters-of-the-midway/0.2.0"
+RULES_VERSION = "monsters-of-the-midway/0.3.0"
 
 
 def _new_state(options: GameOptions) -> GameState:
@@ -70,6 +70,11 @@ RULINGS = {
     "is kicked again.",
     "MW-R20": "Change self's two movement phases count every phase, whichever team moves "
     "(option change_self_count=own: the caster's team's phases only).",
+    "MW-R21": "A pass coming down where a hidden defender may stand (on any counter of a "
+    "mirror group, or within an invisible player's reach) asks his coach, after the seen "
+    "defenders, whether he tries to intercept; 'no' is the only answer when he is not there "
+    "(an image cannot receive a pass); trying shows him; the offense's hidden receiver is "
+    "asked alike ('catch A2') (option hidden_contact=barred: he never tries).",
 }
 
 SPEC = GameSpec(

@@ -16,6 +16,7 @@ action                 notation                meaning
 :class:`Tackle`        ``tackle B3 g12``       tackle attempt on the counter at a hex
 :class:`Name`          ``block B3`` ``pat A2`` name a player: blocker, PAT kicker or the
                        ``intercept B3``        next defender to try an interception
+                       ``catch A3``            a hidden receiver tries (ruling MW-R21)
 :class:`Cast`          ``cast A3 bolt B5``     magic at the start of the caster's action
 :class:`AtHex`         ``image g12``           place a mirror image, pick the real counter,
                        ``real g12``            or reappear after invisibility
@@ -183,7 +184,7 @@ class Tackle(MidwayAction):
 
 @dataclass(frozen=True, slots=True)
 class Name(MidwayAction):
-    role: str  # "block" (a block attempt), "pat" (the kicker), "intercept" (who tries next)
+    role: str  # "block", "pat" (the kicker), "intercept" (who tries next), "catch" (MW-R21)
     player: int
 
     def notation(self) -> str:
@@ -255,7 +256,7 @@ def parse_decision(text: str) -> Action:
         return Kick(_cell(rest))
     if word == "snap":
         return Snap(parse_player(rest))
-    if word in ("block", "pat", "intercept"):
+    if word in ("block", "pat", "intercept", "catch"):
         return Name(word, parse_player(rest))
     if word in ("image", "real", "appear"):
         return AtHex(word, _cell(rest))
@@ -298,6 +299,7 @@ class Catalogue:
         self.block = tuple(Name("block", p) for p in range(NUM_PLAYERS))
         self.pat = tuple(Name("pat", p) for p in range(NUM_PLAYERS))
         self.intercept = tuple(Name("intercept", p) for p in range(NUM_PLAYERS))
+        self.catch = tuple(Name("catch", p) for p in range(NUM_PLAYERS))
         self.image = tuple(AtHex("image", n) for n in names)
         self.real = tuple(AtHex("real", n) for n in names)
         self.appear = tuple(AtHex("appear", n) for n in names)
@@ -335,6 +337,7 @@ class Catalogue:
         every += [*self.shift, *self.hand, *self.throw, *self.punt, *self.kick, *self.snap]
         every += [*self.block, *self.pat, *self.image, *self.real, *self.appear, *casts]
         every += [*self.d6, *self.two_d6, *self.toss, *self.pick.values(), *self.intercept]
+        every += self.catch  # appended last, so the numbers of the others stay
         self.table = ActionTable(every)
         self.place_by_mask = tuple(MaskSelector(row) for row in self.place)
         self.move_by_mask = tuple(MaskSelector(row) for row in self.move)

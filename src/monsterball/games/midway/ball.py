@@ -12,6 +12,7 @@ from monsterball.core.procedures import Procedure, Transition
 from monsterball.games.midway import chart
 from monsterball.games.midway.actions import (
     Name,
+    Word,
     player_name,
 )
 from monsterball.games.midway.contact import BlockRoll, DesignateBlock, TackleRound
@@ -20,13 +21,14 @@ from monsterball.games.midway.inplay import (
     InPlay,
     InPlayRoll,
     State,
+    end_mirror,
     note,
     past_midfield,
     recovery_order,
     take_ball,
     travel_dir,
 )
-from monsterball.games.midway.moves import hidden_may_tackle
+from monsterball.games.midway.moves import group_cells, hidden_may_tackle
 from monsterball.games.midway.options import TEAM_NAMES
 from monsterball.games.midway.state import NOBODY, team_of
 
@@ -37,7 +39,8 @@ TWO_D6 = [(n, Fraction(6 - abs(n - 7), 36)) for n in range(2, 13)]
 class PassResolution(InPlay):
     """MW-PASS-5..8: after both teams have moved, the intended receiver (a lineman in the
     ball's hex) tries to catch; if he fails, defenders there try to intercept; otherwise
-    the pass is incomplete (a lateral or backward pass is a fumble)."""
+    the pass is incomplete (a lateral or backward pass is a fumble). Stage 0: the receiver;
+    1: the seen defenders in ``queue``; 2: the hidden defender has been asked (MW-R21)."""
 
     stage: int
     queue: tuple[int, ...]
@@ -46,14 +49,19 @@ class PassResolution(InPlay):
     def auto(self, state: State) -> Transition:
         offense = state.offense
         here = state.players_at(state.ball)
-        defenders = tuple(p for p in here if team_of(p) != offense)
+        # A hidden caster never tries on his own: his coach is asked last (ruling MW-R21).
+        defenders = tuple(p for p in here if team_of(p) != offense and p != state.caster)
         if self.stage == 0:
-            receivers = [p for p in here if team_of(p) == offense and state.linemen >> p & 1]
+            receivers = [
+                p
+                for p in here
+                if team_of(p) == offense and state.linemen >> p & 1 and p != state.caster
+            ]
             if receivers:
                 return (PassResolution(1, defenders), CatchRoll(receivers[0], "pass", ()))
-            if defenders:
-                return self._intercept(defenders)
-            return self._incomplete(state)
+            if hidden_receiver(state):
+                return (PassResolution(1, defenders), HiddenIntercept(state.caster, "pass"))
+            return PassResolution(1, defenders).auto(state)
         if state.carrier >= 0:
             team = team_of(state.carrier)
             if team == offense:
@@ -75,6 +83,10 @@ class PassResolution(InPlay):
             return (FLOW.step("StartPhase", team),)  # MW-PASS-8: the interceptors move next
         if self.queue:
             return self._intercept(self.queue)
+        if self.stage == 1:
+            hidden = hidden_interceptor(state)
+            if hidden >= 0:
+                return (PassResolution(2, ()), HiddenIntercept(hidden, "intercept"))
         return self._incomplete(state)
 
     @staticmethod
@@ -123,6 +135,94 @@ class InterceptOrder(InPlay):
         return f"team {TEAM_NAMES[team_of(self.queue[0])]} choosing who tries to intercept"
 
 
+def hidden_interceptor(state: State) -> int:
+    """The hidden defender who may, for all the offense's coach can see, stand on the hex
+    where the pass came down (ruling MW-R21): the defending mirror-image caster when any
+    counter of his group is on it, the invisible defender when it lies within his movement
+    of the hex where he vanished. His coach is asked whether he tries whether or not he is
+    really there, so the question reveals nothing. NOBODY when there is none, or with
+    hidden_contact=barred (hidden players then never try)."""
+    if state.options.hidden_contact == "barred":
+        return NOBODY
+    defense = 1 - state.offense
+    p = state.caster
+    if p >= 0 and team_of(p) == defense and state.ball in group_cells(state):
+        return p
+    p = state.invisible
+    if (
+        p >= 0
+        and team_of(p) == defense
+        and state.vanish >= 0
+        and state.field.distance(state.vanish, state.ball) <= state.mtype(p).mv
+    ):
+        return p
+    return NOBODY
+
+
+def hidden_receiver(state: State) -> bool:
+    """Whether the offense's hidden mirror-image caster, an eligible receiver (a lineman),
+    may for all the defense sees stand where the pass came down: any counter of his group
+    is on the ball's hex (ruling MW-R21)."""
+    p = state.caster
+    return (
+        p >= 0
+        and team_of(p) == state.offense
+        and bool(state.linemen >> p & 1)
+        and state.options.hidden_contact != "barred"
+        and state.ball in group_cells(state)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenIntercept(InPlay):
+    """Ruling MW-R21: the pass came down where a hidden player may stand; his coach says
+    whether he tries to intercept (``intercept B1``; ``catch A1`` for the offense's hidden
+    receiver, ``purpose`` 'pass') or not (``no``). When he is not really there (the counter
+    is an image: "A mirror-image counter cannot ... receive a pass", MW-MAGIC-3), ``no`` is
+    the only answer. Trying shows where he is: the spell ends."""
+
+    player: int
+    purpose: str
+    rule = "MW-PASS-8"
+
+    def who(self, state: State) -> int:
+        return team_of(self.player)
+
+    def _there(self, state: State) -> bool:
+        p = self.player
+        if p == state.caster:
+            return state.pos[p] == state.ball
+        return p == state.invisible and state.appear_at == state.ball
+
+    def legal_actions(self, state: State) -> list[Action]:
+        acts = state.actions
+        no = acts.words["no"]
+        if not self._there(state):
+            return [no]
+        tries = acts.catch if self.purpose == "pass" else acts.intercept
+        return [tries[self.player], no]
+
+    def apply(self, state: State, action: Action) -> Transition:
+        if isinstance(action, Word):
+            return ()
+        assert isinstance(action, Name)
+        p = self.player
+        hexname = state.field.name(state.ball)
+        if p == state.caster:
+            why = "catch the pass" if self.purpose == "pass" else "intercept"
+            end_mirror(state, f"{player_name(p)} comes out from among his counters to {why}.")
+        else:
+            # He shows himself on the ball's hex now, not at the start of the next phase.
+            state.pos[p] = state.ball
+            state.invisible = state.vanish = state.appear_at = NOBODY
+            note(state, "appear", f"{player_name(p)} reappears on {hexname} to intercept.")
+        return (CatchRoll(p, self.purpose, ()),)
+
+    def describe(self) -> str:
+        what = "catch" if self.purpose == "pass" else "interception"
+        return f"team {TEAM_NAMES[team_of(self.player)]} deciding on a hidden {what}"
+
+
 @dataclass(frozen=True, slots=True)
 class CatchRoll(InPlayRoll):
     """Pass Reception (or Interception) table: d6 against the opponents in the hex, with the
@@ -145,15 +245,15 @@ class CatchRoll(InPlayRoll):
         need = self.target(state)
         ok = int(action.value) <= need
         what = {
-            "pass": "catch",
-            "intercept": "interception",
-            "kick": "kick catch",
-            "punt": "punt catch",
+            "pass": "a catch",
+            "intercept": "an interception",
+            "kick": "a kick catch",
+            "punt": "a punt catch",
         }
         note(
             state,
             "catch" if ok else "drop",
-            f"{player_name(p)} tries a {what[self.purpose]}: d6 {action.value} "
+            f"{player_name(p)} tries {what[self.purpose]}: d6 {action.value} "
             f"(needs 1-{need}): {'caught' if ok else 'missed'}.",
         )
         if ok:

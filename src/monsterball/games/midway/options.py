@@ -66,11 +66,11 @@ class MidwayOptions(GameOptions):
     )
     hidden_contact: str = option(
         "allowed",
-        "Whether an invisible player or a hidden mirror-image caster may block and tackle: "
-        "'allowed' (the rulebook: he 'can perform as a blocker or tackler if the opportunity "
-        "presents itself'; his coach is asked wherever any of his counters could act, so the "
-        "question reveals nothing) or 'barred' (hidden players neither block nor tackle "
-        "until seen again: fewer questions).",
+        "Whether an invisible player or a hidden mirror-image caster may block, tackle and "
+        "intercept: 'allowed' (the rulebook: he 'can perform as a blocker or tackler if the "
+        "opportunity presents itself'; his coach is asked wherever any of his counters could "
+        "act, so the question reveals nothing) or 'barred' (hidden players neither block, "
+        "tackle nor intercept until seen again: fewer questions).",
         choices=("allowed", "barred"),
         ruling="MW-R10",
     )

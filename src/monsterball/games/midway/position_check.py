@@ -197,7 +197,7 @@ STEP_INTS: dict[str, tuple[int, int]] = {
     "acted": (0, MASK),
     "distance": (0, LENGTH + 2),
     "points": (0, 1),
-    "stage": (0, 1),
+    "stage": (0, 2),  # PassResolution: 2 once the hidden defender was asked
     "ahead": (0, 5),
     "roller": TEAM,
     "toward": (0, CELLS - 1),

@@ -52,6 +52,7 @@ from monsterball.games.midway.play import (
     EndPhase,
     EttinAttack,
     EttinRoll,
+    HiddenIntercept,
     InterceptOrder,
     MirrorRoll,
     PassResolution,
@@ -147,6 +148,7 @@ ALL_STEPS: tuple[type[Procedure[Any]], ...] = (
     PlaceImage,
     PickReal,
     AppearPick,
+    HiddenIntercept,
 )
 FLOW.wire(ALL_STEPS)
 
