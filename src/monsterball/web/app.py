@@ -165,7 +165,9 @@ def create_app(
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         resuming = asyncio.create_task(rooms.resume())  # games a restart left to dice or bots
         yield
-        tasks = [resuming, *rooms.background()]
+        # A task made in another event loop (a test client's one-off loop) died with it.
+        loop = asyncio.get_running_loop()
+        tasks = [t for t in (resuming, *rooms.background()) if t.get_loop() is loop]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
