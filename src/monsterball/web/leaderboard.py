@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from importlib import resources
 from typing import Annotated, Any
 
+import anyio
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import FileResponse
 from sqlalchemy import insert, select, update
@@ -196,11 +197,20 @@ async def ratings(
         known = ", ".join(s.id for s in all_games())
         raise Rejected("not-found", f"no game '{game}' (games: {known})") from None
     store: Store = request.app.state.rooms.store
+    board = await anyio.to_thread.run_sync(leaderboard, store, spec.id, limit)
+    # Accounts by name (their player pages); bots by their key ("bot:hard").
+    ids = {int(p["player"].split(":")[1]) for p in board if p["player"].startswith("account:")}
+    # (app.state.social: web/accounts.py, which imports the rooms, which import this module)
+    names = await anyio.to_thread.run_sync(request.app.state.social.people.names, ids)
+    for entry in board:
+        kind, _, which = entry["player"].partition(":")
+        entry["name"] = names.get(int(which), "?") if kind == "account" else entry["player"]
+        entry["account"] = kind == "account"
     return {
         "game": spec.id,
         "title": spec.title,
         "provisional_rd": PROVISIONAL_RD,
-        "players": leaderboard(store, spec.id, limit),
+        "players": board,
     }
 
 

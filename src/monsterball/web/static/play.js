@@ -90,6 +90,7 @@ export function playPage(main, where, connection, gameId) {
   let roster = null; // Midway: the draft chart and each drafted player's type
   let draftSort = { key: "points", down: false };
   let seatedNames = {}; // chair -> the account seated there (docs/web.md, "Accounts")
+  let seatedRatings = {}; // chair -> its account's rating in this game, "?" while provisional
 
   function setConnection(text, kind) {
     connection.textContent = text;
@@ -406,7 +407,8 @@ export function playPage(main, where, connection, gameId) {
     const chairs = el("div", { class: "chairs" }, state.chairs.map((c) =>
       el("span", { class: [c.name === state.to_act ? "acting" : "", c.name === state.you ? "me" : ""].join(" ") },
         `${c.name}${c.kind === "bot" ? ` (bot: ${c.bot})` : ""}`,
-        seatedNames[c.name] ? [" · ", el("a", { href: `/players/${encodeURIComponent(seatedNames[c.name])}`, "data-testid": `player-${c.name}` }, seatedNames[c.name])] : null,
+        seatedNames[c.name] ? [" · ", el("a", { href: `/players/${encodeURIComponent(seatedNames[c.name])}`, "data-testid": `player-${c.name}` }, seatedNames[c.name]),
+          seatedRatings[c.name] ? el("span", { class: "muted", "data-testid": `rating-${c.name}`, title: "rating (? while provisional)" }, ` (${seatedRatings[c.name]})`) : null] : null,
         c.name === state.you && state.game.mode !== "hotseat" ? " · you" : "",
         presence && c.kind === "human" && state.game.mode !== "hotseat" ? el("span", { class: `presence ${presence.chairs[c.name] ? "on" : "off"}`, "data-testid": `presence-${c.name}`,
           title: presence.chairs[c.name] ? "connected" : "not connected" }, presence.chairs[c.name] ? " ● here" : " ○ away") : null)),
@@ -493,7 +495,7 @@ export function playPage(main, where, connection, gameId) {
   whoAmI().then((me) => {
     // A logged-in player's seat is kept in the account: its session resumes it without the link.
     const claimed = me && token ? api(`/api/games/${gameId}/claim`, { method: "POST", body: { token } }).catch(() => {}) : Promise.resolve();
-    claimed.then(() => api(`/api/games/${gameId}/players`)).then((found) => { seatedNames = found.players; if (state) render(); }).catch(() => {});
+    claimed.then(() => api(`/api/games/${gameId}/players`)).then((found) => { seatedNames = found.players; seatedRatings = found.ratings || {}; if (state) render(); }).catch(() => {});
     chat = chatPanel(gameId, token, me);
     main.after(el("div", { class: "chat-dock" }, chat.node));
   });
