@@ -93,7 +93,10 @@ def test_a_rated_game_between_strangers_ends_on_time_and_shows_on_both_player_pa
         page.goto(f"{base_url}/players/{name}")
         change = page.wait_for_selector(f"[data-testid=rating-change-{game_id}]")
         changes[name] = change.inner_text()
-        assert page.locator("[data-testid=rating-paper-ultimate] [data-testid=rating-point]").count() == 2
+        assert (
+            page.locator("[data-testid=rating-paper-ultimate] [data-testid=rating-point]").count()
+            == 2
+        )
         assert page.locator("[data-testid=rating-line]").get_attribute("points").count(",") == 2
         now = page.inner_text("[data-testid=rating-now-paper-ultimate]")
         assert now.endswith("?") and now != "1500?" and now in changes[name]
