@@ -156,3 +156,27 @@ def test_rated_games_are_only_made_by_the_server_between_accounts(alice):
         json={"game": GAME, "clock": {"kind": "realtime", "minutes": 0.1, "increment": 0}},
     )
     assert "clock.minutes" in one_line_error(short, 400, "bad-request")  # under 30 s
+
+
+def test_a_rematch_seats_both_accounts_swapped_unrated_with_the_same_clock(alice, now):
+    bob = another(alice, "Bob")
+    cid = alice.post(
+        "/api/challenges", json={"game": GAME, "clock": TWO_MINUTES, "rated": True, "seat": "A"}
+    ).json()["id"]
+    gid = bob.post(f"/api/challenges/{cid}/accept").json()["id"]
+    now.ms += 180_000
+    rooms = alice.app.state.rooms
+    assert alice.portal.call(rooms.check_clock, alice.portal.call(rooms.get, gid))
+    with bob.websocket_connect("/ws-lobby") as lobby:
+        assert lobby.receive_json() == {"type": "challenges"}
+        again = alice.post(f"/api/games/{gid}/rematch", json={})  # by the session, no token
+        assert again.status_code == 201, again.text
+        new = again.json()["id"]
+        assert again.json()["you"] == f"/play/{new}"
+        assert lobby.receive_json() == {"type": "started", "id": new, "url": f"/play/{new}"}
+    assert alice.get(f"/api/games/{new}").json()["you"] == "B"
+    assert bob.get(f"/api/games/{new}").json()["you"] == "A"
+    assert new in {g["id"] for g in bob.get("/api/my/games").json()["games"]}
+    assert alice.get(f"/api/games/{new}/players").json()["players"] == {"A": "Bob", "B": "Alice"}
+    row = rooms.store.get(new)
+    assert row.rated is False and row.clock["control"]["minutes"] == 2
