@@ -64,6 +64,8 @@ def test_a_rated_challenge_lost_on_time_moves_both_ratings_everywhere_they_show(
     seen = alice.get(f"/api/games/{gid}").json()
     assert seen["clock"]["running"] in ("A", "B")
     assert alice.get(f"/api/games/{gid}/players").json()["ratings"] == {"A": "1500?", "B": "1500?"}
+    spectators = f"/api/games/{gid}/chat?channel=spectators"
+    one_line_error(alice.get(spectators), 403, "spectator")  # not while it is played
     # Nobody moves: three (server) minutes on, the running side's flag has fallen.
     loser = seen["clock"]["running"]
     winner = "B" if loser == "A" else "A"
@@ -72,6 +74,7 @@ def test_a_rated_challenge_lost_on_time_moves_both_ratings_everywhere_they_show(
     assert alice.portal.call(rooms.check_clock, alice.portal.call(rooms.get, gid))
     ended = alice.app.state.rooms.store.get(gid)
     assert ended.status == "finished" and ended.ending["loser"] == loser
+    assert alice.get(spectators).status_code == 200  # a game lost on time is over too
     # The leaderboard lists both accounts by name, the winner above 1500, the loser below.
     board = {p["name"]: p for p in alice.get(f"/api/ratings/{GAME}").json()["players"]}
     names = {"A": "Alice", "B": "Bob"}

@@ -82,11 +82,26 @@ def test_a_rated_game_between_strangers_ends_on_time_and_shows_on_both_player_pa
     line = ben.wait_for_selector("[data-testid=game-chat-log] [data-testid=chat-text]")
     assert line.inner_text() == "good luck, <b>Sam</b>"
     shot(ben, "rated-game-playing")
+    # A logged-in spectator talks in the spectators' channel, which the players cannot read yet.
+    tom = new_page(browser, errors)
+    sign_up(tom, base_url, "Tom")
+    tom.goto(f"{base_url}/play/{game_id}")
+    tom.wait_for_selector("text=Spectators' chat")
+    tom.fill("[data-testid=game-chat-input]", "nice set-up, Rita")
+    tom.press("[data-testid=game-chat-input]", "Enter")
+    tom.wait_for_selector("[data-testid=chat-text]:has-text('nice set-up, Rita')")
+    assert ann.locator("[data-testid=read-spectators]").count() == 0
     # Nobody moves again: the side to act flags within its minute (the server decides).
     for page in (ann, ben):
         page.wait_for_selector("[data-testid=result]", timeout=75_000)
         assert "time" in page.inner_text("[data-testid=result]").lower()
     assert ann.locator(".clock-face.running").count() == 0
+    # Now the players may read what the spectators said.
+    ann.click("[data-testid=read-spectators]")
+    said = ann.wait_for_selector("[data-testid=spectators-chat-log] [data-testid=chat-text]")
+    assert said.inner_text() == "nice set-up, Rita"
+    assert "nice set-up" not in ann.inner_text("[data-testid=game-chat-log]")
+    shot(ann, "rated-game-over")
     # Both player pages: the game with its rating change, the rating now, a plotted history.
     changes = {}
     for page, name in ((ann, "Rita"), (ben, "Sam")):

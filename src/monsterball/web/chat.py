@@ -103,7 +103,7 @@ async def read_game_chat(
     chair = await seat_in(room, token, viewer)
     own: Channel = "players" if chair is not None else "spectators"
     wanted = channel or own
-    if wanted == "spectators" and chair is not None and not room.live.state.is_terminal():
+    if wanted == "spectators" and chair is not None and not room.live.over():
         raise Rejected("spectator", "players see the spectators' chat once the game is over")
     rows = await anyio.to_thread.run_sync(
         lambda: social(request).people.messages(game_id, (wanted,))

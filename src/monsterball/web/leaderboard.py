@@ -200,8 +200,10 @@ async def ratings(
     board = await anyio.to_thread.run_sync(leaderboard, store, spec.id, limit)
     # Accounts by name (their player pages); bots by their key ("bot:hard").
     ids = {int(p["player"].split(":")[1]) for p in board if p["player"].startswith("account:")}
-    # (app.state.social: web/accounts.py, which imports the rooms, which import this module)
-    names = await anyio.to_thread.run_sync(request.app.state.social.people.names, ids)
+    # Imported here: web/accounts.py imports the rooms, which import this module.
+    from monsterball.web.accounts import social
+
+    names = await anyio.to_thread.run_sync(social(request).people.names, ids)
     for entry in board:
         kind, _, which = entry["player"].partition(":")
         entry["name"] = names.get(int(which), "?") if kind == "account" else entry["player"]

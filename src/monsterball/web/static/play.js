@@ -353,6 +353,7 @@ export function playPage(main, where, connection, gameId) {
     const score = state.board.panel.find(([k]) => k === "Score");
     const button = el("button", { class: "primary", "data-testid": "rematch", "aria-label": "rematch with the seats swapped" }, "Rematch (seats swapped)");
     button.onclick = () => rematch(button);
+    if (chat) chat.over();
     return el("div", { class: "card end-panel", "data-testid": "end-panel", role: "status" },
       el("h2", {}, "Game over"),
       el("p", { class: "result", "data-testid": "result" }, state.game.result),
@@ -497,6 +498,7 @@ export function playPage(main, where, connection, gameId) {
     const claimed = me && token ? api(`/api/games/${gameId}/claim`, { method: "POST", body: { token } }).catch(() => {}) : Promise.resolve();
     claimed.then(() => api(`/api/games/${gameId}/players`)).then((found) => { seatedNames = found.players; seatedRatings = found.ratings || {}; if (state) render(); }).catch(() => {});
     chat = chatPanel(gameId, token, me);
+    if (state && state.game.status === "finished") chat.over();
     main.after(el("div", { class: "chat-dock" }, chat.node));
   });
   setInterval(() => tickClocks(main), 200);

@@ -195,19 +195,38 @@ export function chatPanel(gameId, token, me) {
   const form = chatForm((text) => api(`/api/games/${gameId}/chat`, { method: "POST", token, body: { text } }).then(add), "game-chat");
   const note = el("p", { class: "muted" });
   const node = el("div", { class: "card chat-card", "data-testid": "game-chat" }, title, log, form, note);
-  (async () => {
+  let channel = null, offered = false;
+  // Once the game is over, the players may read what the spectators said (hidden during play).
+  function over() {
+    if (offered || channel !== "players") return;
+    offered = true;
+    const read = el("button", { type: "button", "data-testid": "read-spectators" }, "Read the spectators' chat");
+    read.onclick = async () => {
+      read.disabled = true;
+      try {
+        const answer = await api(`/api/games/${gameId}/chat?channel=spectators`, { token });
+        const theirs = el("ol", { class: "chat-log", "data-testid": "spectators-chat-log" },
+          answer.messages.filter((m) => !hidden.has(m.author)).map((m) => chatLine(m, me, hidden)));
+        read.replaceWith(el("h3", {}, "Spectators' chat"),
+          answer.messages.length ? theirs : el("p", { class: "muted", "data-testid": "spectators-chat-empty" }, "The spectators said nothing."));
+      } catch (error) { read.disabled = false; note.textContent = error.message; }
+    };
+    node.append(read);
+  }
+  const ready = (async () => {
     if (me) {
       const relations = await api("/api/relations").catch(() => ({ mute: [], block: [] }));
       for (const name of [...relations.mute, ...relations.block]) hidden.add(name);
     }
     try {
       const answer = await api(`/api/games/${gameId}/chat`, { token });
+      channel = answer.channel;
       title.textContent = answer.channel === "players" ? "Players' chat" : "Spectators' chat";
       if (answer.channel === "spectators" && !me) { form.hidden = true; note.textContent = "Log in to chat with the other spectators."; }
       answer.messages.forEach(add);
     } catch (error) { note.textContent = error.message; }
   })();
-  return { node, receive: (message) => add(message.message) };
+  return { node, receive: (message) => add(message.message), over: () => { ready.then(over); } };
 }
 
 // One game's rating history as an inline SVG line: the start (1500) then the rating after each
