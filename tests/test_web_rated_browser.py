@@ -101,6 +101,10 @@ def test_a_rated_game_between_strangers_ends_on_time_and_shows_on_both_player_pa
     said = ann.wait_for_selector("[data-testid=spectators-chat-log] [data-testid=chat-text]")
     assert said.inner_text() == "nice set-up, Rita"
     assert "nice set-up" not in ann.inner_text("[data-testid=game-chat-log]")
+    # The seats' ratings beside the names are the new ones.
+    ann.wait_for_function(
+        "() => !document.querySelector('[data-testid=rating-A]').innerText.includes('1500?')"
+    )
     shot(ann, "rated-game-over")
     # Both player pages: the game with its rating change, the rating now, a plotted history.
     changes = {}

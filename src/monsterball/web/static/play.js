@@ -91,6 +91,7 @@ export function playPage(main, where, connection, gameId) {
   let draftSort = { key: "points", down: false };
   let seatedNames = {}; // chair -> the account seated there (docs/web.md, "Accounts")
   let seatedRatings = {}; // chair -> its account's rating in this game, "?" while provisional
+  let ratingsAfter = false; // asked again for them once the game ended
 
   function setConnection(text, kind) {
     connection.textContent = text;
@@ -354,6 +355,11 @@ export function playPage(main, where, connection, gameId) {
     const button = el("button", { class: "primary", "data-testid": "rematch", "aria-label": "rematch with the seats swapped" }, "Rematch (seats swapped)");
     button.onclick = () => rematch(button);
     if (chat) chat.over();
+    if (!ratingsAfter && Object.keys(seatedRatings).length) {
+      // The ratings are settled just after the end is told: ask again a moment later.
+      ratingsAfter = true;
+      setTimeout(() => api(`/api/games/${gameId}/players`).then((found) => { seatedRatings = found.ratings || {}; render(); }).catch(() => {}), 1500);
+    }
     return el("div", { class: "card end-panel", "data-testid": "end-panel", role: "status" },
       el("h2", {}, "Game over"),
       el("p", { class: "result", "data-testid": "result" }, state.game.result),
