@@ -183,3 +183,35 @@ def test_a_rematch_seats_both_accounts_swapped_unrated_with_the_same_clock(alice
     assert alice.get(f"/api/games/{new}/players").json()["players"] == {"A": "Bob", "B": "Alice"}
     row = rooms.store.get(new)
     assert row.rated is False and row.clock["control"]["minutes"] == 2
+
+
+def test_a_message_a_moderator_deletes_leaves_the_open_game_and_lobby_pages(alice):
+    """`monsterball admin delete-message` writes the store from another process; the server's
+    sweep finds the deletion and tells the sockets of that channel (chat.announce_deletions)."""
+    from monsterball.web import chat
+
+    bob = another(alice, "Bob")
+    cid = alice.post("/api/challenges", json={"game": GAME}).json()["id"]
+    gid = bob.post(f"/api/challenges/{cid}/accept").json()["id"]
+    people = alice.app.state.social.people
+    sweep = lambda: alice.portal.call(chat.announce_deletions, alice.app)  # noqa: E731
+    sweep()  # (the server's own sweep may have looked first: either way, a first look)
+    with bob.websocket_connect(f"/ws/{gid}") as player, bob.websocket_connect("/ws-lobby") as lobby:
+        assert player.receive_json()["you"] in ("A", "B")
+        assert lobby.receive_json() == {"type": "challenges"}
+        kept = alice.post(f"/api/games/{gid}/chat", json={"text": "hello"}).json()
+        rude = alice.post(f"/api/games/{gid}/chat", json={"text": "something rude"}).json()
+        shouted = alice.post("/api/lobby/chat", json={"text": "rude in the lobby"}).json()
+        assert player.receive_json()["message"]["id"] == kept["id"]
+        assert player.receive_json()["message"]["id"] == rude["id"]
+        assert lobby.receive_json()["message"]["id"] == shouted["id"]
+        assert sweep() == []  # nothing deleted: nothing told
+        assert people.delete_message(rude["id"]) and people.delete_message(shouted["id"])
+        sweep()  # (or the server's own sweep, a moment before: the pages are told once)
+        assert player.receive_json() == {"type": "chat-deleted", "id": rude["id"]}
+        assert lobby.receive_json() == {"type": "chat-deleted", "id": shouted["id"]}
+        assert sweep() == []  # told once
+        player.send_json({"type": "ping"})
+        assert player.receive_json()["type"] != "chat-deleted"
+    texts = [m["text"] for m in bob.get(f"/api/games/{gid}/chat").json()["messages"]]
+    assert texts == ["hello"]

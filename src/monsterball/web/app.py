@@ -164,10 +164,11 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         resuming = asyncio.create_task(rooms.resume())  # games a restart left to dice or bots
+        deletions = asyncio.create_task(chat.watch_deletions(app))  # moderators' deletions
         yield
         # A task made in another event loop (a test client's one-off loop) died with it.
         loop = asyncio.get_running_loop()
-        tasks = [t for t in (resuming, *rooms.background()) if t.get_loop() is loop]
+        tasks = [t for t in (resuming, deletions, *rooms.background()) if t.get_loop() is loop]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)

@@ -1,6 +1,6 @@
 // The game page: a seat's (or a spectator's) live view over a WebSocket.
 import { animate, die, drawBoard, flightIn, legend } from "./board.js";
-import { chatPanel, whoAmI } from "./social.js";
+import { chatPanel, dropMessage, whoAmI } from "./social.js";
 import { clockCard, syncClock, tickClocks } from "./clocks.js";
 import { api, copyButton, el, errorPage, seatToken } from "./util.js";
 
@@ -134,6 +134,7 @@ export function playPage(main, where, connection, gameId) {
         receive(message);
       }
       else if (message.type === "chat") { if (chat) chat.receive(message); }
+      else if (message.type === "chat-deleted") dropMessage(message.id);
       else if (message.type === "error") {
         if (message.error === "bad-token" || message.error === "not-found") {
           fail(message.error === "not-found" ? "No such game" : "This seat link is not valid", message.message);

@@ -132,6 +132,7 @@ export async function lobbySocial(me, catalog, titles) {
     challenges: () => showChallenges().catch(() => {}),
     started: (m) => { location.href = m.url; },
     chat: (m) => addChat(m.message),
+    "chat-deleted": (m) => dropMessage(m.id),
   });
   return box;
 }
@@ -155,6 +156,11 @@ function chatForm(send, testid) {
     error.textContent = "";
     try { await send(input.value); input.value = ""; } catch (e) { error.textContent = e.message; }
   } }, input, el("button", { type: "submit", "data-testid": `${testid}-send` }, "send"), error);
+}
+
+// A message a moderator deleted (`monsterball admin delete-message`) leaves every open page.
+export function dropMessage(id) {
+  for (const node of document.querySelectorAll(`[data-testid=chat-message][data-id="${Number(id)}"]`)) node.remove();
 }
 
 // One message: the author, the text (a text node, whatever it holds), and for other
