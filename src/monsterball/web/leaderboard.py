@@ -22,6 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from monsterball.games import all_games, get_game
 from monsterball.ratings import PROVISIONAL_RD, Rating, rate_game
 from monsterball.web.live import Rejected
+from monsterball.web.people import AccountRow
 from monsterball.web.store import (
     GameRow,
     RatedGameRow,
@@ -181,6 +182,16 @@ def leaderboard(store: Store, game: str, limit: int = 100) -> list[dict[str, Any
     ]
 
 
+def account_names(store: Store, ids: set[int]) -> dict[int, str]:
+    if not ids:
+        return {}
+    with store.engine.connect() as connection:
+        rows = connection.execute(
+            select(AccountRow.id, AccountRow.name).where(AccountRow.id.in_(ids))
+        )
+        return {i: n for i, n in rows}
+
+
 router = APIRouter()
 
 
@@ -200,10 +211,7 @@ async def ratings(
     board = await anyio.to_thread.run_sync(leaderboard, store, spec.id, limit)
     # Accounts by name (their player pages); bots by their key ("bot:hard").
     ids = {int(p["player"].split(":")[1]) for p in board if p["player"].startswith("account:")}
-    # Imported here: web/accounts.py imports the rooms, which import this module.
-    from monsterball.web.accounts import social
-
-    names = await anyio.to_thread.run_sync(social(request).people.names, ids)
+    names = await anyio.to_thread.run_sync(account_names, store, ids)
     for entry in board:
         kind, _, which = entry["player"].partition(":")
         entry["name"] = names.get(int(which), "?") if kind == "account" else entry["player"]
