@@ -35,7 +35,10 @@ def test_a_finished_game_shows_on_both_player_pages_with_replay_and_record(tmp_p
         started_by = app.state.social.people.challenge_of_game(gid)
         assert started_by.id == cid and started_by.rated is False and started_by.clock is None
         seated = alice.get(f"/api/games/{gid}/players").json()
-        assert seated == {"players": {"A": "Alice", "B": "Bob"}}
+        assert seated == {
+            "players": {"A": "Alice", "B": "Bob"},
+            "ratings": {"A": "1500?", "B": "1500?"},  # no rated game yet
+        }
         during = alice.get("/api/players/alice").json()
         assert [(g["id"], g["status"], g["record"]) for g in during["games"]] == [
             (gid, "playing", None)

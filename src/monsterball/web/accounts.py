@@ -81,7 +81,11 @@ class Social:
 
 
 def social(connection: HTTPConnection) -> Social:
-    state = connection.app.state
+    return social_of(connection.app)
+
+
+def social_of(app: Any) -> Social:
+    state = app.state
     found: Social | None = getattr(state, "social", None)
     if found is None:
         clients: ClientLimits = state.limits

@@ -175,11 +175,18 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         # Games a restart left to dice or bots (and, sharing PostgreSQL, a killed server's:
-        # taken over by their leases).
-        running = [asyncio.create_task(rooms.resume())] if cluster is None else cluster.start(rooms)
+        # taken over by their leases); clocks set again and missed ratings settled.
+        if cluster is None:
+            running = [asyncio.create_task(rooms.resume())]
+        else:
+            running = [*cluster.start(rooms), asyncio.create_task(rooms.resume_clocks())]
         running.append(asyncio.create_task(janitor(rooms)))
+        running.append(asyncio.create_task(chat.watch_deletions(app)))  # moderators' deletions
         yield
-        tasks = [*running, *rooms.background(), *(cluster.tasks() if cluster else [])]
+        # A task made in another event loop (a test client's one-off loop) died with it.
+        loop = asyncio.get_running_loop()
+        everything = (*running, *rooms.background(), *(cluster.tasks() if cluster else []))
+        tasks = [t for t in everything if t.get_loop() is loop]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)

@@ -23,12 +23,16 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from monsterball.core.errors import MonsterballError
 from monsterball.games import get_game
+from monsterball.ratings import Rating
+from monsterball.web import leaderboard
 from monsterball.web.accounts import Social, account_of, address, require, session_of, social
+from monsterball.web.clocks import BadClock, TimeControl
 from monsterball.web.live import Rejected
 from monsterball.web.lobby import LobbyWatcher
 from monsterball.web.people import Account, ChallengeRow, aware, now
 from monsterball.web.rooms import Room, Rooms
 from monsterball.web.security import SocketCounter, origin_allowed
+from monsterball.web.store import Store
 
 CHALLENGE_TTL = dt.timedelta(minutes=30)
 QUICK_TTL = dt.timedelta(minutes=5)
@@ -40,16 +44,30 @@ PAIR_WINDOW, PAIR_WIDENS_PER_SECOND, PAIR_WINDOW_MAX = 200.0, 10.0, 1000.0
 router = APIRouter()
 
 
-def rating_of(account: int, game: str) -> float:
-    """The account's rating in ``game`` (the hook the ratings replace: 1500 for everyone
-    until they are merged)."""
-    return DEFAULT_RATING
+def player_key(account: int) -> str:
+    """An account's key in the ratings (web/leaderboard.py; bots are "bot:<level>")."""
+    return f"account:{account}"
+
+
+def rating_of(store: Store, account: int, game: str) -> Rating | None:
+    """The account's rating in ``game``; None before its first rated game there."""
+    return leaderboard.rating_of(store, player_key(account), game)
+
+
+def rating_value(rating: Rating | None) -> float:
+    return rating.rating if rating is not None else DEFAULT_RATING
+
+
+def rating_shown(rating: Rating | None) -> str:
+    """As the pages show it: "1500?" before the first game, "?" while provisional."""
+    return rating.shown() if rating is not None else Rating().shown()
 
 
 class Realtime(BaseModel):
     model_config = ConfigDict(extra="forbid")
     kind: Literal["realtime"]
-    minutes: int = Field(ge=1, le=180)
+    # Checked again by TimeControl.parse against the server's shortest control.
+    minutes: float = Field(gt=0, le=180)
     increment: int = Field(ge=0, le=60)  # seconds added after each move
 
 
@@ -93,6 +111,21 @@ def rooms_of(request: Request) -> Rooms:
     return rooms
 
 
+def store_of(request: Request) -> Store:
+    return rooms_of(request).store
+
+
+def time_control(request: Request, clock: Realtime | Correspondence | None) -> TimeControl | None:
+    """The challenge's clock as the rooms take it, checked against the server's shortest."""
+    try:
+        return TimeControl.parse(
+            clock.model_dump() if clock else None,
+            min_seconds=social(request).limits.min_clock_seconds,
+        )
+    except BadClock as exc:
+        raise Rejected("bad-request", str(exc)) from None
+
+
 def check_game(game: str, preset: str | None, options: dict[str, Any], seat: str | None) -> None:
     try:
         spec = get_game(game)
@@ -105,7 +138,9 @@ def check_game(game: str, preset: str | None, options: dict[str, Any], seat: str
         )
 
 
-def shown(row: ChallengeRow, names: dict[int, str]) -> dict[str, Any]:
+def shown(
+    row: ChallengeRow, names: dict[int, str], ratings: dict[int, Rating | None]
+) -> dict[str, Any]:
     return {
         "id": row.id,
         "by": names.get(row.account_id, "?"),
@@ -116,7 +151,8 @@ def shown(row: ChallengeRow, names: dict[int, str]) -> dict[str, Any]:
         "clock": row.clock,
         "rated": row.rated,
         "seat": row.seat,
-        "rating": rating_of(row.account_id, row.game),
+        "rating": round(rating_value(ratings.get(row.account_id))),
+        "rating_shown": rating_shown(ratings.get(row.account_id)),
         "expires": aware(row.expires_at).isoformat(),
     }
 
@@ -132,7 +168,12 @@ async def start_game(
     """Start the game of an accepted challenge; the taker's chair as handed out (with a seat
     link only when the taker has no account)."""
     spec = get_game(row.game)
-    # The lead's merge passes row.clock and row.rated on to the room here.
+    poster_seat = spec.seat_names.index(row.seat) if row.seat else secrets.randbelow(spec.num_seats)
+    # Each account's seat is its rating key (a rated game needs both: take() sees to it).
+    players = {spec.seat_names[poster_seat]: player_key(row.account_id)}
+    if taker is not None:
+        other = next(i for i in range(spec.num_seats) if i != poster_seat)
+        players[spec.seat_names[other]] = player_key(taker.id)
     room = await rooms_of(request).create(
         game=row.game,
         preset=row.preset,
@@ -141,9 +182,11 @@ async def start_game(
         coaches=spec.num_seats,
         bots={},
         seed=None,
+        clock=TimeControl.parse(row.clock, min_seconds=0.0),  # checked when it was posted
+        rated=row.rated,
+        players=players,
     )
     handed = room.hand_out()
-    poster_seat = spec.seat_names.index(row.seat) if row.seat else secrets.randbelow(spec.num_seats)
     seats: dict[str, int] = {}
     taker_chair = None
     for chair in room.live.chairs:
@@ -198,6 +241,7 @@ async def post_challenge(body: NewChallenge, request: Request) -> dict[str, Any]
     account = await require(request)
     own = social(request)
     check_game(body.game, body.preset, body.options, body.seat)
+    time_control(request, body.clock)
     # Each post is told to every lobby: it counts like a new game from this address.
     request.app.state.limits.new_game(address(request))
     mine = [
@@ -224,7 +268,8 @@ async def post_challenge(body: NewChallenge, request: Request) -> dict[str, Any]
     )
     await anyio.to_thread.run_sync(own.people.add_challenge, row)
     await announce(own)
-    return shown(row, {account.id: account.name})
+    rating = await anyio.to_thread.run_sync(rating_of, store_of(request), account.id, row.game)
+    return shown(row, {account.id: account.name}, {account.id: rating})
 
 
 @router.get("/api/challenges")
@@ -243,9 +288,19 @@ async def list_challenges(request: Request) -> dict[str, Any]:
         blockers = await anyio.to_thread.run_sync(own.people.blockers_of, viewer.id)
         rows = [r for r in rows if r.account_id not in blockers]
     names = await anyio.to_thread.run_sync(own.people.names, {r.account_id for r in rows})
+    store = store_of(request)
+    ratings = {
+        (r.account_id, r.game): await anyio.to_thread.run_sync(
+            rating_of, store, r.account_id, r.game
+        )
+        for r in rows
+    }
     return {
         "challenges": [
-            {**shown(r, names), "mine": viewer is not None and viewer.id == r.account_id}
+            {
+                **shown(r, names, {r.account_id: ratings[r.account_id, r.game]}),
+                "mine": viewer is not None and viewer.id == r.account_id,
+            }
             for r in rows
         ]
     }
@@ -308,10 +363,12 @@ async def quick_pair(body: Pairing, request: Request) -> dict[str, Any]:
     account = await require(request)
     own = social(request)
     check_game(body.game, None, {}, None)
+    time_control(request, body.clock)
     request.app.state.limits.new_game(address(request))
     game = get_game(body.game).id
     clock = body.clock.model_dump() if body.clock else None
-    mine = rating_of(account.id, game)
+    store = store_of(request)
+    mine = rating_value(await anyio.to_thread.run_sync(rating_of, store, account.id, game))
     async with pairing_lock(request):
         waiting = await anyio.to_thread.run_sync(lambda: own.people.open_challenges(quick=True))
         for row in waiting:
@@ -326,7 +383,8 @@ async def quick_pair(body: Pairing, request: Request) -> dict[str, Any]:
                 or row.rated != body.rated
             ):
                 continue
-            gap = abs(rating_of(row.account_id, game) - mine)
+            theirs = await anyio.to_thread.run_sync(rating_of, store, row.account_id, game)
+            gap = abs(rating_value(theirs) - mine)
             if gap > window(row):
                 continue
             blocked = await anyio.to_thread.run_sync(

@@ -11,19 +11,22 @@ writing where I play (and in the lobby I do not see it either).
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from typing import Annotated, Any, Literal
 
 import anyio
 from fastapi import APIRouter, Depends, Path, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
-from monsterball.web.accounts import account_of, address, require, social
+from monsterball.web.accounts import account_of, address, require, social, social_of
 from monsterball.web.live import Chair, Rejected
 from monsterball.web.people import MAX_MESSAGE, Account, MessageRow, aware
 from monsterball.web.rooms import Room, Rooms
 from monsterball.web.security import MAX_TOKEN, GameId, seat_token
 
 router = APIRouter()
+log = logging.getLogger(__name__)
 Channel = Literal["players", "spectators"]
 
 
@@ -103,7 +106,7 @@ async def read_game_chat(
     chair = await seat_in(room, token, viewer)
     own: Channel = "players" if chair is not None else "spectators"
     wanted = channel or own
-    if wanted == "spectators" and chair is not None and not room.live.state.is_terminal():
+    if wanted == "spectators" and chair is not None and not room.live.over():
         raise Rejected("spectator", "players see the spectators' chat once the game is over")
     rows = await anyio.to_thread.run_sync(
         lambda: social(request).people.messages(game_id, (wanted,))
@@ -174,6 +177,60 @@ async def say_in_lobby(body: Say, request: Request) -> dict[str, Any]:
     )
     await own.hub.broadcast({"type": "chat", "message": shown(row)})
     return shown(row)
+
+
+# -- deletions by moderators -------------------------------------------------------------
+
+# `monsterball admin delete-message` runs in another process: the server looks for deletions
+# among the newest messages every few seconds and tells the open pages to drop them.
+DELETION_SWEEP = 5.0  # seconds
+DELETION_WINDOW = 5000  # the newest messages looked at
+
+
+class Deletions:
+    """The deleted messages the open pages were told of (None: not looked yet)."""
+
+    def __init__(self) -> None:
+        self.told: set[int] | None = None
+        self.lock = asyncio.Lock()
+
+
+async def announce_deletions(app: Any) -> list[int]:
+    """Tell the open pages of every message deleted since the last look, once; the ids told.
+    The first look tells nothing: pages loaded since then never had those messages."""
+    own = social_of(app)
+    deletions: Deletions | None = getattr(app.state, "deletions", None)
+    if deletions is None:
+        deletions = app.state.deletions = Deletions()
+    async with deletions.lock:
+        found = await anyio.to_thread.run_sync(own.people.deleted_recently, DELETION_WINDOW)
+        told, deletions.told = deletions.told, {i for i, _, _ in found}
+    if told is None:
+        return []
+    rooms: Rooms = app.state.rooms
+    new = [(i, g, c) for i, g, c in found if i not in told]
+    for message_id, game_id, channel in new:
+        gone = {"type": "chat-deleted", "id": message_id}
+        if game_id is None:
+            await own.hub.broadcast(gone)
+        elif (room := rooms.rooms.get(game_id)) is not None:
+            for watcher in list(room.watchers):
+                if (watcher.chair is not None) == (channel == "players"):
+                    try:
+                        await watcher.send(gone)
+                    except Exception:  # a closed socket: its handler will unwatch it
+                        room.watchers.discard(watcher)
+    return [i for i, _, _ in new]
+
+
+async def watch_deletions(app: Any) -> None:
+    """The server's sweep for moderators' deletions (started by the app's lifespan)."""
+    while True:
+        try:
+            await announce_deletions(app)
+        except Exception:
+            log.exception("chat: could not look for deleted messages")
+        await asyncio.sleep(DELETION_SWEEP)
 
 
 # -- mutes, blocks and reports -----------------------------------------------------------

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from importlib import resources
 from typing import Annotated, Any
 
+import anyio
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import FileResponse
 from sqlalchemy import insert, select, update
@@ -21,6 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from monsterball.games import all_games, get_game
 from monsterball.ratings import PROVISIONAL_RD, Rating, rate_game
 from monsterball.web.live import Rejected
+from monsterball.web.people import AccountRow
 from monsterball.web.store import (
     GameRow,
     RatedGameRow,
@@ -180,6 +182,16 @@ def leaderboard(store: Store, game: str, limit: int = 100) -> list[dict[str, Any
     ]
 
 
+def account_names(store: Store, ids: set[int]) -> dict[int, str]:
+    if not ids:
+        return {}
+    with store.engine.connect() as connection:
+        rows = connection.execute(
+            select(AccountRow.id, AccountRow.name).where(AccountRow.id.in_(ids))
+        )
+        return {i: n for i, n in rows}
+
+
 router = APIRouter()
 
 
@@ -196,11 +208,19 @@ async def ratings(
         known = ", ".join(s.id for s in all_games())
         raise Rejected("not-found", f"no game '{game}' (games: {known})") from None
     store: Store = request.app.state.rooms.store
+    board = await anyio.to_thread.run_sync(leaderboard, store, spec.id, limit)
+    # Accounts by name (their player pages); bots by their key ("bot:hard").
+    ids = {int(p["player"].split(":")[1]) for p in board if p["player"].startswith("account:")}
+    names = await anyio.to_thread.run_sync(account_names, store, ids)
+    for entry in board:
+        kind, _, which = entry["player"].partition(":")
+        entry["name"] = names.get(int(which), "?") if kind == "account" else entry["player"]
+        entry["account"] = kind == "account"
     return {
         "game": spec.id,
         "title": spec.title,
         "provisional_rd": PROVISIONAL_RD,
-        "players": leaderboard(store, spec.id, limit),
+        "players": board,
     }
 
 

@@ -440,6 +440,18 @@ class People:
             )
             return int(getattr(done, "rowcount", 0) or 0) == 1
 
+    def deleted_recently(self, window: int) -> list[tuple[int, str | None, str]]:
+        """(id, game, channel) of deleted messages among the newest ``window`` (bounded work,
+        for telling open pages: web/chat.py)."""
+        with self.store.reading() as session:
+            newest = session.scalar(select(func.max(MessageRow.id))) or 0
+            rows = session.execute(
+                select(MessageRow.id, MessageRow.game_id, MessageRow.channel).where(
+                    MessageRow.id > newest - window, MessageRow.deleted.is_(True)
+                )
+            )
+            return [(i, g, c) for i, g, c in rows]
+
     def report(self, message_id: int, reporter_id: int | None) -> int:
         with self.store.writing() as session:
             row = ReportRow(message_id=message_id, reporter_id=reporter_id)

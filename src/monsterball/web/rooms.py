@@ -305,6 +305,10 @@ class Rooms:
                     await anyio.to_thread.run_sync(self.store.set_automatic, game_id, False)
             except Exception:
                 log.exception("game %s could not be resumed", game_id)
+        await self.resume_clocks()
+
+    async def resume_clocks(self) -> None:
+        """After a restart (with servers on one PostgreSQL, on each server that starts)."""
         # Clocks: a game whose side ran out while the server was down ends now (the time
         # it was down counts: docs/web.md); the others' timers are set again.
         for game_id in await anyio.to_thread.run_sync(self.store.clocked):

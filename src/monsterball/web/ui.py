@@ -27,7 +27,7 @@ from monsterball.rules_text import rules_document
 from monsterball.web.accounts import seat_account
 from monsterball.web.clocks import Clock
 from monsterball.web.live import Rejected
-from monsterball.web.rooms import Replay, Rooms
+from monsterball.web.rooms import Replay, Room, Rooms
 from monsterball.web.security import MAX_TOKEN, GameId, seat_token
 from monsterball.web.store import Store
 
@@ -310,7 +310,8 @@ def install(
         if row is None:
             raise Rejected("not-found", f"no game '{game_id}'")
         room = await rooms.get(game_id)
-        asker = room.live.chair_for(body.token)
+        account = await seat_account(request, write=True) if not body.token else None
+        asker = room.live.chair_for(body.token, account)
         spec = room.live.spec
         names = spec.seat_names
         swap = {name: names[(i + 1) % len(names)] for i, name in enumerate(names)}
@@ -328,6 +329,7 @@ def install(
             clock=Clock.from_dict(row.clock).control if row.clock else None,
         )
         answer = new.hand_out()
+        await keep_accounts(request, room, new, swap)
         chairs = answer["chairs"]
         humans = [c for c in chairs if c["kind"] == "human"]
         mine = None
@@ -335,4 +337,28 @@ def install(
             wanted = (asker.seat + 1) % len(names)
             mine = next((c for c in humans if c["seat"] == wanted), None)
         mine = mine or (humans[0] if humans else None)
+        if mine is not None and asker is not None and asker.account is not None:
+            mine = {**mine, "url": f"/play/{new.live.id}"}  # seated by the session: no link
         return {**answer, "you": mine["url"] if mine else None}
+
+
+async def keep_accounts(request: Request, old: Room, new: Room, swap: dict[str, str]) -> None:
+    """A rematch seats each account of the old game in the swapped chair of the new one (its
+    session plays there without a link, and its lobby is told the game started)."""
+    spec = old.live.spec
+    seats: dict[str, int] = {}
+    for seat in spec.seat_names:
+        before = [c for c in old.live.chairs if spec.seat_name(c.seat) == seat]
+        after = [c for c in new.live.chairs if spec.seat_name(c.seat) == swap[seat]]
+        for was, now in zip(before, after, strict=False):
+            if was.account is not None and now.kind == "human":
+                now.account = was.account
+                seats[now.name] = was.account
+    if not seats:
+        return
+    own = request.app.state.social
+    chairs = [c.to_dict() for c in new.live.chairs]
+    await anyio.to_thread.run_sync(own.people.bind_seats, new.live.id, chairs, seats)
+    for account in set(seats.values()):
+        url = f"/play/{new.live.id}"
+        await own.hub.tell(account, {"type": "started", "id": new.live.id, "url": url})

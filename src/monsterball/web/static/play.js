@@ -1,6 +1,6 @@
 // The game page: a seat's (or a spectator's) live view over a WebSocket.
 import { animate, die, drawBoard, flightIn, legend } from "./board.js";
-import { chatPanel, whoAmI } from "./social.js";
+import { chatPanel, dropMessage, whoAmI } from "./social.js";
 import { clockCard, syncClock, tickClocks } from "./clocks.js";
 import { applyDelta } from "./delta.js";
 import { api, copyButton, el, errorPage, seatToken } from "./util.js";
@@ -91,6 +91,8 @@ export function playPage(main, where, connection, gameId) {
   let roster = null; // Midway: the draft chart and each drafted player's type
   let draftSort = { key: "points", down: false };
   let seatedNames = {}; // chair -> the account seated there (docs/web.md, "Accounts")
+  let seatedRatings = {}; // chair -> its account's rating in this game, "?" while provisional
+  let ratingsAfter = false; // asked again for them once the game ended
 
   function setConnection(text, kind) {
     connection.textContent = text;
@@ -147,6 +149,7 @@ export function playPage(main, where, connection, gameId) {
         if (typeof message.server_ms === "number") next.server_ms = message.server_ms;  // clocks sync to it
         receive(next);
       }
+      else if (message.type === "chat-deleted") dropMessage(message.id);
       else if (message.type === "error") {
         if (message.error === "bad-token" || message.error === "not-found") {
           fail(message.error === "not-found" ? "No such game" : "This seat link is not valid", message.message);
@@ -367,6 +370,12 @@ export function playPage(main, where, connection, gameId) {
     const score = state.board.panel.find(([k]) => k === "Score");
     const button = el("button", { class: "primary", "data-testid": "rematch", "aria-label": "rematch with the seats swapped" }, "Rematch (seats swapped)");
     button.onclick = () => rematch(button);
+    if (chat) chat.over();
+    if (!ratingsAfter && Object.keys(seatedRatings).length) {
+      // The ratings are settled just after the end is told: ask again a moment later.
+      ratingsAfter = true;
+      setTimeout(() => api(`/api/games/${gameId}/players`).then((found) => { seatedRatings = found.ratings || {}; render(); }).catch(() => {}), 1500);
+    }
     return el("div", { class: "card end-panel", "data-testid": "end-panel", role: "status" },
       el("h2", {}, "Game over"),
       el("p", { class: "result", "data-testid": "result" }, state.game.result),
@@ -421,7 +430,8 @@ export function playPage(main, where, connection, gameId) {
     const chairs = el("div", { class: "chairs" }, state.chairs.map((c) =>
       el("span", { class: [c.name === state.to_act ? "acting" : "", c.name === state.you ? "me" : ""].join(" ") },
         `${c.name}${c.kind === "bot" ? ` (bot: ${c.bot})` : ""}`,
-        seatedNames[c.name] ? [" · ", el("a", { href: `/players/${encodeURIComponent(seatedNames[c.name])}`, "data-testid": `player-${c.name}` }, seatedNames[c.name])] : null,
+        seatedNames[c.name] ? [" · ", el("a", { href: `/players/${encodeURIComponent(seatedNames[c.name])}`, "data-testid": `player-${c.name}` }, seatedNames[c.name]),
+          seatedRatings[c.name] ? el("span", { class: "muted", "data-testid": `rating-${c.name}`, title: "rating (? while provisional)" }, ` (${seatedRatings[c.name]})`) : null] : null,
         c.name === state.you && state.game.mode !== "hotseat" ? " · you" : "",
         presence && c.kind === "human" && state.game.mode !== "hotseat" ? el("span", { class: `presence ${presence.chairs[c.name] ? "on" : "off"}`, "data-testid": `presence-${c.name}`,
           title: presence.chairs[c.name] ? "connected" : "not connected" }, presence.chairs[c.name] ? " ● here" : " ○ away") : null)),
@@ -508,8 +518,9 @@ export function playPage(main, where, connection, gameId) {
   whoAmI().then((me) => {
     // A logged-in player's seat is kept in the account: its session resumes it without the link.
     const claimed = me && token ? api(`/api/games/${gameId}/claim`, { method: "POST", body: { token } }).catch(() => {}) : Promise.resolve();
-    claimed.then(() => api(`/api/games/${gameId}/players`)).then((found) => { seatedNames = found.players; if (state) render(); }).catch(() => {});
+    claimed.then(() => api(`/api/games/${gameId}/players`)).then((found) => { seatedNames = found.players; seatedRatings = found.ratings || {}; if (state) render(); }).catch(() => {});
     chat = chatPanel(gameId, token, me);
+    if (state && state.game.status === "finished") chat.over();
     main.after(el("div", { class: "chat-dock" }, chat.node));
   });
   setInterval(() => tickClocks(main), 200);

@@ -8,7 +8,7 @@ export async function ratingsPage(main, where, game) {
   const tabs = el("p", { class: "tabs" }, catalog.games.map((g) => [
     g.id === board.game ? el("strong", {}, g.title) : el("a", { href: `/ratings/${g.id}` }, g.title), " "]));
   const rows = board.players.map((p) => el("tr", { "data-testid": `rating-${p.player}` },
-    el("td", { class: "num" }, String(p.rank)), el("td", {}, p.player),
+    el("td", { class: "num" }, String(p.rank)), el("td", {}, p.account ? el("a", { href: `/players/${encodeURIComponent(p.name)}` }, p.name) : p.name),
     el("td", { class: "num", title: `${p.rating} ± ${Math.round(2 * p.rd)} (95%)` }, p.shown),
     el("td", { class: "num" }, String(Math.round(p.rd))), el("td", { class: "num" }, String(p.games))));
   main.replaceChildren(el("div", { class: "card leaderboard" },

@@ -1,9 +1,10 @@
 // Accounts, challenges, chat and player pages (docs/web.md). Every text a person typed (names,
 // chat) is put in the page as a text node by el(), never parsed as HTML.
-import { api, el, errorPage } from "./util.js";
+import { api, el, errorPage, svg } from "./util.js";
 
 export const CLOCKS = [
   ["none", "no clock", null],
+  ["1+0", "1 min", { kind: "realtime", minutes: 1, increment: 0 }],
   ["5+3", "5 min + 3 s", { kind: "realtime", minutes: 5, increment: 3 }],
   ["10+5", "10 min + 5 s", { kind: "realtime", minutes: 10, increment: 5 }],
   ["30+20", "30 min + 20 s", { kind: "realtime", minutes: 30, increment: 20 }],
@@ -81,7 +82,8 @@ export async function lobbySocial(me, catalog, titles) {
           ? el("button", { type: "button", "data-testid": `withdraw-${c.id}`, onclick: () => run(api(`/api/challenges/${c.id}`, { method: "DELETE" })) }, "withdraw")
           : el("button", { type: "button", class: "primary", "data-testid": `accept-${c.id}`, onclick: () => run(api(`/api/challenges/${c.id}/accept`, { method: "POST" }).then((g) => { location.href = g.url; })) }, "accept");
         return el("tr", { "data-testid": "challenge" },
-          el("td", {}, el("a", { href: `/players/${encodeURIComponent(c.by)}` }, c.by)),
+          el("td", {}, el("a", { href: `/players/${encodeURIComponent(c.by)}` }, c.by),
+            el("span", { class: "muted", "data-testid": "challenge-rating", title: "rating in this game (? while provisional)" }, ` (${c.rating_shown})`)),
           el("td", {}, c.title, c.preset ? el("span", { class: "tag" }, ` ${c.preset}`) : null),
           el("td", {}, clockText(c.clock)), el("td", {}, c.rated ? "rated" : "casual", c.seat ? ` · plays ${c.seat}` : ""), el("td", {}, act));
       }))));
@@ -130,6 +132,7 @@ export async function lobbySocial(me, catalog, titles) {
     challenges: () => showChallenges().catch(() => {}),
     started: (m) => { location.href = m.url; },
     chat: (m) => addChat(m.message),
+    "chat-deleted": (m) => dropMessage(m.id),
   });
   return box;
 }
@@ -153,6 +156,11 @@ function chatForm(send, testid) {
     error.textContent = "";
     try { await send(input.value); input.value = ""; } catch (e) { error.textContent = e.message; }
   } }, input, el("button", { type: "submit", "data-testid": `${testid}-send` }, "send"), error);
+}
+
+// A message a moderator deleted (`monsterball admin delete-message`) leaves every open page.
+export function dropMessage(id) {
+  for (const node of document.querySelectorAll(`[data-testid=chat-message][data-id="${Number(id)}"]`)) node.remove();
 }
 
 // One message: the author, the text (a text node, whatever it holds), and for other
@@ -193,22 +201,89 @@ export function chatPanel(gameId, token, me) {
   const form = chatForm((text) => api(`/api/games/${gameId}/chat`, { method: "POST", token, body: { text } }).then(add), "game-chat");
   const note = el("p", { class: "muted" });
   const node = el("div", { class: "card chat-card", "data-testid": "game-chat" }, title, log, form, note);
-  (async () => {
+  let channel = null, offered = false;
+  // Once the game is over, the players may read what the spectators said (hidden during play).
+  function over() {
+    if (offered || channel !== "players") return;
+    offered = true;
+    const read = el("button", { type: "button", "data-testid": "read-spectators" }, "Read the spectators' chat");
+    read.onclick = async () => {
+      read.disabled = true;
+      try {
+        const answer = await api(`/api/games/${gameId}/chat?channel=spectators`, { token });
+        const theirs = el("ol", { class: "chat-log", "data-testid": "spectators-chat-log" },
+          answer.messages.filter((m) => !hidden.has(m.author)).map((m) => chatLine(m, me, hidden)));
+        read.replaceWith(el("h3", {}, "Spectators' chat"),
+          answer.messages.length ? theirs : el("p", { class: "muted", "data-testid": "spectators-chat-empty" }, "The spectators said nothing."));
+      } catch (error) { read.disabled = false; note.textContent = error.message; }
+    };
+    node.append(read);
+  }
+  const ready = (async () => {
     if (me) {
       const relations = await api("/api/relations").catch(() => ({ mute: [], block: [] }));
       for (const name of [...relations.mute, ...relations.block]) hidden.add(name);
     }
     try {
       const answer = await api(`/api/games/${gameId}/chat`, { token });
+      channel = answer.channel;
       title.textContent = answer.channel === "players" ? "Players' chat" : "Spectators' chat";
       if (answer.channel === "spectators" && !me) { form.hidden = true; note.textContent = "Log in to chat with the other spectators."; }
       answer.messages.forEach(add);
     } catch (error) { note.textContent = error.message; }
   })();
-  return { node, receive: (message) => add(message.message) };
+  return { node, receive: (message) => add(message.message), over: () => { ready.then(over); } };
 }
 
-// /players/NAME: recent games with results, replays and records; the rating history's place.
+// One game's rating history as an inline SVG line: the start (1500) then the rating after each
+// rated game, with the band of ± one rating deviation shaded; each point's figures in a tooltip.
+export function ratingPlot(entry) {
+  const W = 520, H = 170, L = 46, R = 10, T = 10, B = 22;
+  const points = [{ rating: 1500, rd: 350, shown: "1500?", at: null }, ...entry.history];
+  const lows = points.map((p) => p.rating - p.rd), highs = points.map((p) => p.rating + p.rd);
+  const ratings = points.map((p) => p.rating);
+  // The scale fits the ratings (with a margin), not the wide early deviations.
+  let lo = Math.min(...ratings) - 40, hi = Math.max(...ratings) + 40;
+  const x = (i) => L + (points.length === 1 ? 0 : (i * (W - L - R)) / (points.length - 1));
+  const y = (r) => T + ((hi - Math.min(hi, Math.max(lo, r))) * (H - T - B)) / (hi - lo);
+  const plot = svg("svg", { viewBox: `0 0 ${W} ${H}`, width: W, height: H, class: "rating-plot", role: "img", "data-testid": `rating-plot-${entry.game}`,
+    "aria-label": `${entry.title} rating after each rated game` });
+  const band = points.map((p, i) => `${x(i)},${y(highs[i])}`).concat(points.map((p, i) => `${x(i)},${y(lows[i])}`).reverse());
+  plot.append(svg("polygon", { points: band.join(" "), class: "rating-band" }));
+  for (const r of [lo + 40, hi - 40].filter((v, i, a) => a.indexOf(v) === i)) {
+    plot.append(svg("line", { x1: L, x2: W - R, y1: y(r), y2: y(r), class: "rating-grid" }),
+      svg("text", { x: L - 4, y: y(r) + 4, "text-anchor": "end", class: "rating-axis" }, String(Math.round(r))));
+  }
+  plot.append(svg("polyline", { points: points.map((p, i) => `${x(i)},${y(p.rating)}`).join(" "), class: "rating-line", "data-testid": "rating-line" }));
+  points.forEach((p, i) => {
+    const dot = svg("circle", { cx: x(i), cy: y(p.rating), r: 3.5, class: "rating-dot", "data-testid": "rating-point" });
+    dot.append(svg("title", {}, i === 0 ? "start: 1500?" : `after game ${i}: ${p.shown} (± ${Math.round(p.rd)})`));
+    plot.append(dot);
+  });
+  plot.append(svg("text", { x: L, y: H - 6, class: "rating-axis" }, "start"),
+    svg("text", { x: W - R, y: H - 6, "text-anchor": "end", class: "rating-axis" }, `${entry.history.length} rated game${entry.history.length === 1 ? "" : "s"}`));
+  return plot;
+}
+
+function ratingsCard(ratings) {
+  return el("section", { class: "card rating-history", "data-testid": "rating-history" }, el("h2", {}, "Ratings"),
+    ratings.length
+      ? ratings.map((r) => el("div", { class: "rating-game", "data-testid": `rating-${r.game}` },
+        el("h3", {}, r.title, " ", el("a", { href: `/ratings/${r.game}`, title: "leaderboard" }, el("span", { "data-testid": `rating-now-${r.game}` }, r.shown))),
+        el("p", { class: "muted" }, `Glicko-2 ${r.rating} ± ${r.rd}${r.provisional ? " (provisional: ? until the deviation falls below 150)" : ""}`),
+        ratingPlot(r)))
+      : el("p", { class: "muted", "data-testid": "no-ratings" }, "No rated games yet."));
+}
+
+function ratingChange(g) {
+  if (g.rating_change === null || g.rating_change === undefined) return g.rated ? el("span", { class: "tag" }, " rated") : null;
+  const up = g.rating_change >= 0;
+  return el("span", { class: `rating-change ${up ? "up" : "down"}`, "data-testid": `rating-change-${g.id}` },
+    ` ${up ? "+" : "−"}${Math.abs(g.rating_change).toFixed(1)} → ${g.rating_after}`);
+}
+
+// /players/NAME: ratings with their history plotted, recent games with results (and rating
+// changes), replays and records.
 export async function playerPage(main, where, name) {
   where.textContent = `player ${name}`;
   let data;
@@ -219,13 +294,12 @@ export async function playerPage(main, where, name) {
   document.title = `monsterball — ${data.name}`;
   main.replaceChildren(el("div", { class: "player-page", "data-testid": "player-page" },
     el("h2", { "data-testid": "player-name" }, data.name, data.locked ? el("span", { class: "tag" }, " (locked)") : null),
-    el("section", { class: "card rating-history", "data-testid": "rating-history" }, el("h2", {}, "Rating history"),
-      el("p", { class: "muted" }, "Ratings are not kept yet: this is where each game's rating history will be drawn.")),
+    ratingsCard(data.ratings),
     el("section", { class: "card" }, el("h2", {}, "Recent games"),
       data.games.length ? el("div", { class: "table-scroll" }, el("table", { class: "games", "data-testid": "player-games" },
         el("tr", {}, el("th", {}, "game"), el("th", {}, "seat"), el("th", {}, "against"), el("th", {}, "moves"), el("th", {}, "result"), el("th", {})),
         data.games.map((g) => el("tr", { "data-testid": `player-game-${g.id}` }, el("td", {}, g.title), el("td", {}, g.seat),
-          el("td", {}, g.opponents.join(", ")), el("td", {}, g.moves), el("td", {}, g.status === "playing" ? "being played" : g.result),
+          el("td", {}, g.opponents.join(", ")), el("td", {}, g.moves), el("td", {}, g.status === "playing" ? "being played" : g.result, ratingChange(g)),
           el("td", {}, el("a", { href: g.url }, g.status === "playing" ? "watch" : "replay"),
             g.record ? [" · ", el("a", { href: g.record, download: "", "data-testid": `record-${g.id}` }, "record")] : null)))))
         : el("p", { class: "muted", "data-testid": "no-player-games" }, "No games yet."))));
