@@ -121,10 +121,35 @@ def bot_for_difficulty(game_id: str, level: str, seed: int) -> Bot:
     if key == "medium":
         return HeuristicBot(seed)
     if key == "hard":
-        from monsterball.search import MCTSBot
-
-        return MCTSBot(seed, iterations=2000, time_limit=1.0, name="hard")
+        return hard_bot(seed)
     raise ValueError(f"unknown difficulty '{level}'; choose one of: {', '.join(DIFFICULTIES)}")
+
+
+HARD_ITERATIONS = 2000  # the hard bot's cap per second of budget (a bound on server work)
+
+
+def hard_bot(
+    seed: int,
+    *,
+    seconds: float | None = 1.0,
+    iterations: int | None = None,
+    rollout_depth: int | None = None,
+) -> Bot:
+    """The hard bot: the search bot with an interactive budget, ``seconds`` per decision
+    (capped at :data:`HARD_ITERATIONS` iterations per second of it), or a fixed
+    ``iterations`` count instead (then it is fully determined by its seed). Rollouts:
+    each game's measured default (``search.HARD_ROLLOUTS``) unless ``rollout_depth``
+    says otherwise."""
+    from monsterball.search import MCTSBot
+
+    if iterations is None:
+        if seconds is None:
+            raise ValueError("the hard bot needs seconds or iterations")
+        cap = max(1, round(HARD_ITERATIONS * seconds))
+        return MCTSBot(
+            seed, iterations=cap, time_limit=seconds, rollout_depth=rollout_depth, name="hard"
+        )
+    return MCTSBot(seed, iterations=iterations, rollout_depth=rollout_depth, name="hard")
 
 
 def make_bot(name: str, seed: int) -> Bot:
