@@ -19,6 +19,7 @@ from monsterball.core.options import GameOptions
 from monsterball.core.record import GameRecord, Recorder
 
 DEFAULT_MAX_PLIES = 200_000
+HEURISTIC_PLAN_TRIES = 0  # play-outs of a game's planner for the heuristic bot (0: none)
 
 
 class Bot(Protocol):
@@ -65,15 +66,17 @@ class HeuristicBot:
 
     name = "heuristic"
 
-    def __init__(self, seed: int = 0, width: int = 12):
+    def __init__(self, seed: int = 0, width: int = 12, plan_tries: int = HEURISTIC_PLAN_TRIES):
         if width < 1:
             raise ValueError("the heuristic bot needs a width of at least 1")
-        from monsterball.heuristic import StreakGuard
+        from monsterball.heuristic import PlanFollower, StreakGuard
 
         self.seed = seed
         self.width = width
         self.rng = random.Random(seed)
         self.guard = StreakGuard()
+        # A game's planner (e.g. Midway's offense phase), with a few play-outs.
+        self.follower = PlanFollower(plan_tries)
 
     def choose(self, state: GameState, seat: int) -> Action:
         from monsterball.heuristic import greedy_choice, heuristic_for
@@ -83,6 +86,9 @@ class HeuristicBot:
         if obvious is not None:
             return obvious
         heuristic = heuristic_for(state.spec)
+        planned = self.follower.choose(heuristic, state, seat, legal, self.rng)
+        if planned is not None:
+            return planned
         seen = state
         if heuristic.determinize is not None:
             seen = heuristic.determinize(state, seat, self.rng)

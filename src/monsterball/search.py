@@ -42,6 +42,7 @@ from monsterball.core.actions import Action, ActionTable
 from monsterball.core.game import CHANCE, TERMINAL, GameState
 from monsterball.heuristic import (
     Heuristic,
+    PlanFollower,
     StreakGuard,
     greedy_choice,
     heuristic_for,
@@ -53,6 +54,11 @@ DEFAULT_ITERATIONS = 400
 # rollout paid in strength for the same time (docs/benchmarks.md, "Rollouts for the hard
 # bot"); 0 elsewhere.
 HARD_ROLLOUTS: dict[str, int] = {}
+# A game's planner (Heuristic.plan, e.g. Midway's offense phase) gets one play-out per this
+# many iterations of the budget (per this many seconds: PLAN_SECONDS), at least PLAN_MIN.
+PLAN_PER_ITERATIONS = 25
+PLAN_SECONDS = 0.02
+PLAN_MIN = 4
 EXPLORATION = 0.1
 CANDIDATES = 12  # how many of a game's own candidates a new decision node tries first
 WIDEN = 2.0  # a decision node with n visits may have 1 + WIDEN * sqrt(n) children
@@ -407,6 +413,14 @@ class MCTSBot:
         self.exploration = exploration
         self.last: SearchStats | None = None
         self.guard = StreakGuard()
+        budget = [PLAN_MIN]
+        if iterations is not None:
+            budget.append(iterations // PLAN_PER_ITERATIONS)
+        if time_limit is not None:
+            budget.append(int(time_limit / PLAN_SECONDS))
+        # The smaller budget bounds the search; so with the plans.
+        tries = min(budget[1:]) if len(budget) > 1 else DEFAULT_ITERATIONS // PLAN_PER_ITERATIONS
+        self.follower = PlanFollower(max(PLAN_MIN, tries))
 
     def choose(self, state: GameState, seat: int) -> Action:
         legal = state.legal_actions()
@@ -415,8 +429,13 @@ class MCTSBot:
             return obvious
         if state.num_seats != 2:
             raise ValueError("the search bot plays two-seat games")
+        heuristic = heuristic_for(state.spec)
+        planned = self.follower.choose(heuristic, state, seat, legal, self.rng)
+        if planned is not None:
+            self.last = None
+            return planned
         search = MCTS(
-            heuristic_for(state.spec),
+            heuristic,
             self.rng,
             exploration=self.exploration,
             rollout_depth=(

@@ -39,6 +39,8 @@ from monsterball.games.midway.actions import (
 )
 from monsterball.games.midway.draft import affordable, draft_left, rating
 from monsterball.games.midway.phases import Phase
+from monsterball.games.midway.plan import plan as plan_phase
+from monsterball.games.midway.plan import plan_key as plan_key
 from monsterball.games.midway.state import NOBODY, MidwayState, team_of, team_players
 
 # Field position (0 at the own goal line .. 1 at the far end) below which fourth down is
@@ -398,6 +400,14 @@ def _throw_score(state: MidwayState, seat: int, target: int) -> float:
         (dist[state.pos[p]] for p in team_players(1 - seat) if _free(state, p)), default=99
     )
     return _progress(state, target, seat) + (0.1 if theirs > 2 else 0.0)
+
+
+def plan(state: GameState, seat: int, rng: random.Random, tries: int) -> list[Action] | None:
+    """The offense's whole movement phase at once (see :mod:`monsterball.games.midway.plan`),
+    judged on determinized copies only."""
+    from monsterball.heuristic import heuristic_for
+
+    return plan_phase(heuristic_for(state.spec), state, seat, rng, tries)
 
 
 def determinize(state: GameState, seat: int, rng: random.Random) -> GameState:
