@@ -150,9 +150,11 @@ def plan(
     seen: set[tuple[Action, ...]] = set()
     # First every candidate opening (the plain greedy phase first), each then played on
     # greedily: a handoff or a block that pays only later in the phase gets its chance.
-    legal = state.legal_actions()
+    # The candidates are read from a determinized copy too: they look at where the other
+    # side's counters stand, and the real caster's hex is a secret.
+    copy = determinize(state, seat, rng)
     openings: list[Action | None] = [None]
-    openings += h.candidates(state, seat, legal, rng, FIRST_WIDTH)
+    openings += h.candidates(copy, seat, copy.legal_actions(), rng, FIRST_WIDTH)
     for k in range(tries):
         if k < len(openings):
             first = openings[k]
