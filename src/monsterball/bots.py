@@ -19,7 +19,10 @@ from monsterball.core.options import GameOptions
 from monsterball.core.record import GameRecord, Recorder
 
 DEFAULT_MAX_PLIES = 200_000
-HEURISTIC_PLAN_TRIES = 0  # play-outs of a game's planner for the heuristic bot (0: none)
+# Play-outs of a game's planner (Heuristic.plan: Midway's offense phase) for the heuristic
+# bot: with 16, Midway's heuristic outscored its one-step self 419 - 122 over 19 games
+# (docs/benchmarks.md, "Midway's phase planner").
+HEURISTIC_PLAN_TRIES = 16
 
 
 class Bot(Protocol):
@@ -162,7 +165,8 @@ def make_bot(name: str, seed: int) -> Bot:
     """A new bot by registry name, seeded; a ValueError lists the known names.
 
     A search bot takes a budget after a colon: ``mcts:200`` (iterations per decision) or
-    ``mcts:0.5s`` (seconds per decision); ``heuristic:N`` samples N actions per decision.
+    ``mcts:0.5s`` (seconds per decision), and optionally a random rollout of D plies after
+    another (``mcts:100:r10``); ``heuristic:N`` samples N actions per decision.
     """
     key = name.strip().lower()
     base, _, arg = key.partition(":")
@@ -176,9 +180,15 @@ def make_bot(name: str, seed: int) -> Bot:
         if base == "mcts":
             from monsterball.search import MCTSBot
 
+            arg, _, rollout = arg.partition(":")
+            depth = 0
+            if rollout:
+                if not rollout.startswith("r") or int(rollout[1:]) < 0:
+                    raise ValueError(f"'{rollout}' is not a rollout depth like r10")
+                depth = int(rollout[1:])
             if arg.endswith("s"):
-                return MCTSBot(seed, time_limit=float(arg[:-1]), name=key)
-            return MCTSBot(seed, iterations=int(arg), name=key)
+                return MCTSBot(seed, time_limit=float(arg[:-1]), rollout_depth=depth, name=key)
+            return MCTSBot(seed, iterations=int(arg), rollout_depth=depth, name=key)
         if base == "heuristic":
             bot = HeuristicBot(seed, width=int(arg))
             bot.name = key

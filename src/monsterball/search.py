@@ -58,7 +58,8 @@ HARD_ROLLOUTS: dict[str, int] = {}
 # many iterations of the budget (per this many seconds: PLAN_SECONDS), at least PLAN_MIN.
 PLAN_PER_ITERATIONS = 25
 PLAN_SECONDS = 0.02
-PLAN_MIN = 4
+PLAN_MIN = 16  # as many as the heuristic bot's (bots.HEURISTIC_PLAN_TRIES), so the hard
+# bot never plans worse than the heuristic
 EXPLORATION = 0.1
 CANDIDATES = 12  # how many of a game's own candidates a new decision node tries first
 WIDEN = 2.0  # a decision node with n visits may have 1 + WIDEN * sqrt(n) children
@@ -413,13 +414,12 @@ class MCTSBot:
         self.exploration = exploration
         self.last: SearchStats | None = None
         self.guard = StreakGuard()
-        budget = [PLAN_MIN]
+        limits = []  # the plans' share of the budget: the smaller bound, as for the search
         if iterations is not None:
-            budget.append(iterations // PLAN_PER_ITERATIONS)
+            limits.append(iterations // PLAN_PER_ITERATIONS)
         if time_limit is not None:
-            budget.append(int(time_limit / PLAN_SECONDS))
-        # The smaller budget bounds the search; so with the plans.
-        tries = min(budget[1:]) if len(budget) > 1 else DEFAULT_ITERATIONS // PLAN_PER_ITERATIONS
+            limits.append(int(time_limit / PLAN_SECONDS))
+        tries = min(limits) if limits else DEFAULT_ITERATIONS // PLAN_PER_ITERATIONS
         self.follower = PlanFollower(max(PLAN_MIN, tries))
 
     def choose(self, state: GameState, seat: int) -> Action:

@@ -153,8 +153,11 @@ def plan(
     # The candidates are read from a determinized copy too: they look at where the other
     # side's counters stand, and the real caster's hex is a secret.
     copy = determinize(state, seat, rng)
+    legal = copy.legal_actions()
+    if h.policy is not None and h.policy(copy, seat, legal, rng) is not None:
+        return None  # the game's rule decides (a fourth-down punt, a field goal)
     openings: list[Action | None] = [None]
-    openings += h.candidates(copy, seat, copy.legal_actions(), rng, FIRST_WIDTH)
+    openings += h.candidates(copy, seat, legal, rng, FIRST_WIDTH)
     for k in range(tries):
         if k < len(openings):
             first = openings[k]
