@@ -9,8 +9,9 @@ Every finished game is appended to the ledger (JSON lines) with its dice seed, s
 result, so runs from several sessions add up: a run plays the next game numbers its key
 (game, options, pairing, budget, base seed) lacks in the ledger, and the summary counts
 every game of that key. Game k uses the dice seed ``derive_seed(seed, k)`` and puts the
-first-named bot in seat ``k % 2`` (as ``monsterball match`` does). Only one run may write
-to a ledger at a time (a lock file says so); ``--jobs`` plays games on several processes.
+first-named bot in seat ``k % 2`` (as ``monsterball match`` does). Only one run per key
+at a time (a lock file says so; other pairings may run beside it); ``--jobs`` plays games
+on several processes.
 
 Usage::
 
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import fcntl
+import hashlib
 import json
 import os
 import sys
@@ -222,12 +224,18 @@ def main(argv: list[str] | None = None) -> int:
         "seed": args.seed,
     }
     key = _key(probe)
-    lock_path = args.ledger.with_name(args.ledger.name + ".lock")
+    # One run per key at a time (two would play the same game numbers); runs of other
+    # pairings may share the ledger (each line is appended under a lock).
+    tag = hashlib.sha1(repr(key).encode()).hexdigest()[:10]
+    lock_path = args.ledger.with_name(f"{args.ledger.name}.{tag}.lock")
     with open(lock_path, "w") as lock:
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            parser.error(f"another run is writing to {args.ledger}; wait for it to finish")
+            parser.error(
+                f"another run is playing {probe['pairing']} at {probe['budget']} into "
+                f"{args.ledger}; wait for it to finish"
+            )
         done = [e for e in read_ledger(args.ledger) if _key(e) == key]
         have = {e["index"] for e in done}
         todo: list[int] = []
@@ -245,6 +253,7 @@ def main(argv: list[str] | None = None) -> int:
 
             def collect(entry: dict[str, Any]) -> None:
                 with open(args.ledger, "a") as out:
+                    fcntl.flock(out, fcntl.LOCK_EX)
                     out.write(json.dumps(entry, sort_keys=True) + "\n")
                 done.append(entry)
                 print(

@@ -42,6 +42,8 @@ NOISE = 0.35  # chance that a step of a noisy try takes a random candidate of th
 REPLAYS = 3  # extra dice / determinizations for each of the best plans
 FINALISTS = 3
 HORIZON = 2  # phases played out: the seat's own, then the other side's reply
+MAX_STEPS = 80  # decisions and dice in one play-out at most (a handoff back and forth
+# could otherwise run on: see heuristic.StreakGuard)
 
 
 def plan_key(state: GameState) -> tuple[int, int]:
@@ -110,7 +112,7 @@ def _play_out(
     steps = 0
     assert isinstance(state, MidwayState)
     score = tuple(state.score)
-    while not state.is_terminal() and steps < 400 and tuple(state.score) == score:
+    while not state.is_terminal() and steps < MAX_STEPS and tuple(state.score) == score:
         now = plan_key(state)
         if now != key:
             if now[0] != plays or keys >= HORIZON:
