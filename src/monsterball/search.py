@@ -130,6 +130,7 @@ class MCTS:
         self.rollout_policy = rollout_policy
         self.nodes = 0
         self.table: ActionTable | None = None
+        self.root: Node | None = None  # the last search's tree
         self.code: Callable[[Action], int] = _unset
         self.action: Callable[[int], Action] = _unset_action
 
@@ -149,7 +150,7 @@ class MCTS:
         self.action = self.table.actions.__getitem__
         began = time.perf_counter()
         deadline = began + time_limit if time_limit is not None else math.inf
-        root = Node(None if hidden else state.clone(), seat)
+        root = self.root = Node(None if hidden else state.clone(), seat)
         root.legal = state.legal_actions()
         root.codes = [self.code(a) for a in root.legal]
         done = 0
