@@ -385,7 +385,9 @@ class MCTSBot:
 
     ``iterations`` and ``time_limit`` (seconds) bound each decision (default: 400
     iterations); a decision with one legal action is played without searching.
-    ``rollout_depth=None`` takes the game's entry in :data:`HARD_ROLLOUTS`.
+    ``rollout_depth=None`` takes the game's entry in :data:`HARD_ROLLOUTS`. Where the game
+    plans (``Heuristic.plan``), the bot follows a plan made from ``plan_tries`` play-outs
+    (default: from the budget, at least :data:`PLAN_MIN`; 0 turns planning off).
     """
 
     def __init__(
@@ -398,6 +400,7 @@ class MCTSBot:
         rollout_policy: str = "random",
         exploration: float = EXPLORATION,
         name: str = "mcts",
+        plan_tries: int | None = None,
     ):
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
@@ -421,7 +424,9 @@ class MCTSBot:
         if time_limit is not None:
             limits.append(int(time_limit / PLAN_SECONDS))
         tries = min(limits) if limits else DEFAULT_ITERATIONS // PLAN_PER_ITERATIONS
-        self.follower = PlanFollower(max(PLAN_MIN, tries))
+        if plan_tries is None:
+            plan_tries = max(PLAN_MIN, tries)
+        self.follower = PlanFollower(plan_tries)
 
     def choose(self, state: GameState, seat: int) -> Action:
         legal = state.legal_actions()
