@@ -130,6 +130,9 @@ def play(task: Task) -> dict[str, Any]:
         "seconds": round(time.perf_counter() - began, 2),
         "cpu_seconds": round(time.process_time() - cpu, 2),
         "decisions": {b.name: b.decisions for b in bots},
+        # Decisions the search bot searched (not forced, not planned): at a time budget,
+        # each costs the full budget, so these set a game's length in time.
+        "searched": sum(b.searched for b in bots),
         "mean_iterations": (
             round(sum(b.iterations for b in hard) / max(1, sum(b.searched for b in hard)), 1)
             if hard
@@ -178,8 +181,7 @@ def summary(entries: list[dict[str, Any]], first: str) -> str:
         score = (wins + draws / 2) / n
         lines.append(f"score (draw = 1/2) {score:.1%}, 95% Wilson interval {slo:.1%} - {shi:.1%}")
         lines.append(
-            f"{seconds / n:.1f} s per game (wall), load average {min(loads):.1f} - "
-            f"{max(loads):.1f}"
+            f"{seconds / n:.1f} s per game (wall), load average {min(loads):.1f} - {max(loads):.1f}"
         )
     if iters:
         lines.append(f"hard bot: {sum(iters) / len(iters):.0f} iterations per searched decision")
@@ -213,9 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # unknown game or preset: one line, nothing written
         parser.error(str(exc))
     seconds = None if args.iterations is not None else args.seconds_per_decision
-    base = Task(
-        spec.id, args.preset, pairing, seconds, args.iterations, args.rollout, args.seed, 0
-    )
+    base = Task(spec.id, args.preset, pairing, seconds, args.iterations, args.rollout, args.seed, 0)
     probe = {
         "game": spec.id,
         "options": options.to_dict(),
@@ -263,7 +263,11 @@ def main(argv: list[str] | None = None) -> int:
                 )
 
             tasks = [Task(**{**base.__dict__, "index": i}) for i in todo]
-            run_jobs(play, tasks, args.jobs, collect)
+            try:
+                run_jobs(play, tasks, args.jobs, collect)
+            except RuntimeError as exc:  # a game that does not end: a bug to look at
+                print(f"error: {exc} (the games before it are in the ledger)", file=sys.stderr)
+                return 1
     print(f"{spec.id}, {probe['pairing']}, budget {probe['budget']}, seed {args.seed}")
     print(summary(done, pairing[0]))
     return 0

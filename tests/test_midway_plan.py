@@ -7,7 +7,6 @@ import json
 import random
 
 import pytest
-from mw_scenarios import SPEC, act, setup, start_phase
 
 from monsterball.bots import HeuristicBot
 from monsterball.core.game import CHANCE
@@ -15,6 +14,7 @@ from monsterball.games.midway.plan import plan, should_plan
 from monsterball.games.midway.state import MidwayState
 from monsterball.heuristic import heuristic_for
 from monsterball.search import MCTSBot
+from mw_scenarios import SPEC, act, setup, start_phase
 
 H = heuristic_for(SPEC)
 
@@ -114,3 +114,30 @@ def test_planning_bots_choose_the_same_whichever_counter_is_real(make) -> None: 
             state.apply(action)
         choices.add(tuple(picks))
     assert len(choices) == 1
+
+
+def test_a_player_on_a_loose_ball_steps_off_to_try_again() -> None:
+    """A kicker stands on the loose kickoff in the receivers' end zone after a failed
+    recovery; the kickoff has bounced its once (MW-KICK-10), so the ball stays until
+    someone recovers it, and the receivers cannot enter his hex. Valued as if he held
+    it, he stood there for good and the play never ended (a heuristic-vs-random game
+    ran past 200,000 plies); he must step off (to step on again and roll)."""
+
+    def kicked(a2: str) -> MidwayState:
+        state = setup(
+            {"A2": a2, "A1": "g10", "B1": "g5", "B2": "m5"},
+            ball="b1",
+            ball_state="loose",
+            kind="kickoff",
+        )
+        return start_phase(state, 0)
+
+    assert H.value(kicked("b1"), 0) < H.value(kicked("b2"), 0)
+    state = kicked("b1")
+    bot = HeuristicBot(1)
+    played = []
+    while state.current_player() == 0:
+        action = bot.choose(state, 0)
+        played.append(action.notation())
+        state.apply(action)
+    assert any(n.startswith("A2-") for n in played), played

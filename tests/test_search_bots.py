@@ -181,7 +181,9 @@ def test_search_children_are_keyed_by_action_numbers(game: str) -> None:
     legal = state.legal_actions()
     assert {table.decode(k) for k in root.children} <= set(legal)
     assert action in legal and table.encode(action) in root.children
-    assert stats.root_visits == {table.decode(k).notation(): c.visits for k, c in root.children.items()}
+    assert stats.root_visits == {
+        table.decode(k).notation(): c.visits for k, c in root.children.items()
+    }
     deeper = [c for c in root.children.values() if c.children]
     assert deeper and all(type(k) is int for c in deeper for k in c.children)
 

@@ -34,9 +34,8 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass, field
-
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from monsterball.core.actions import Action, ActionTable
 from monsterball.core.game import CHANCE, TERMINAL, GameState

@@ -58,6 +58,10 @@ LOOSE_STEP = 0.12  # the recovery chance gained for each hex nearer than the oth
 TIE = 1e-6  # the share of the evaluation that never saturates (see evaluate)
 FAR = 0.25  # the share of CHASE for each hex beyond 10 (so a far defender still closes)
 BLOCK = 0.02  # each blocker sharing a hex with a defender near the carrier
+# A player standing on a loose ball (after a failed recovery) recovers only by stepping off
+# and on again: he counts as this far from it. Counted as 0, he stood on it for good, and
+# the other side could not reach it (an occupied hex): a kickoff's play never ended.
+ON_BALL = 2
 
 
 def _progress(state: MidwayState, cell: int, team: int) -> float:
@@ -170,12 +174,12 @@ def _loose_value(state: MidwayState, team: int, cell: int, dist: Sequence[int]) 
     own_chase = their_chase = 0.0
     for p in team_players(team):
         if _free(state, p):
-            d = dist[state.pos[p]]
+            d = dist[state.pos[p]] or ON_BALL
             own_chase += _pursuit(d)
             mine = min(mine, d)
     for p in team_players(other):
         if _free(state, p):
-            d = dist[state.pos[p]]
+            d = dist[state.pos[p]] or ON_BALL
             their_chase += _pursuit(d)
             theirs = min(theirs, d)
     if barred:

@@ -36,8 +36,8 @@ from monsterball.games.midway.phases import Phase
 from monsterball.games.midway.state import MidwayState, team_of
 from monsterball.heuristic import Heuristic
 
-STEP_WIDTH = 8
-FIRST_WIDTH = 12  # openings of the phase each tried once before the noisy tries  # candidates weighed at each step of a try
+STEP_WIDTH = 8  # candidates weighed at each step of a try
+FIRST_WIDTH = 12  # openings of the phase, each tried once before the noisy tries
 NOISE = 0.35  # chance that a step of a noisy try takes a random candidate of the best three
 REPLAYS = 3  # extra dice / determinizations for each of the best plans
 FINALISTS = 3
@@ -67,9 +67,7 @@ def should_plan(state: GameState, seat: int) -> bool:
     )
 
 
-def _step(
-    h: Heuristic, state: GameState, seat: int, rng: random.Random, noise: float
-) -> Action:
+def _step(h: Heuristic, state: GameState, seat: int, rng: random.Random, noise: float) -> Action:
     """A greedy choice for ``seat`` by a one-step look-ahead, now and then one of the next
     best (the noise that makes the tries differ)."""
     legal = state.legal_actions()
@@ -99,10 +97,10 @@ def _play_out(
     script: Sequence[Action] | None = None,
 ) -> tuple[float, list[Action]]:
     """Play ``state`` (a determinized copy, changed in place) through :data:`HORIZON`
-    phases (or to the end of the play, or a score): the seat's decisions in this phase from ``script``
-    while it lasts and its actions are legal, else by :func:`_step`; the other side's and
-    the seat's later ones greedily. Returns the seat's value then and the seat's actions
-    in this phase."""
+    phases (or to the end of the play, or a score): the seat's decisions in this phase
+    from ``script`` while it lasts and its actions are legal, else by :func:`_step`; the
+    other side's and the seat's later ones greedily. Returns the seat's value then and the
+    seat's actions in this phase."""
     key = plan_key(state)
     plays = key[0]
     keys = 1
