@@ -230,7 +230,8 @@ def main(argv: list[str] | None = None) -> int:
     lock_path = args.ledger.with_name(f"{args.ledger.name}.{tag}.lock")
     with open(lock_path, "w") as lock:
         try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            if not args.summary:  # reading the tally needs no lock
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             parser.error(
                 f"another run is playing {probe['pairing']} at {probe['budget']} into "
