@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from monsterball.bots import HeuristicBot
-from monsterball.games.midway.actions import Move, Word
+from monsterball.games.midway.actions import Move
 from monsterball.games.midway.phases import Phase
 from monsterball.games.midway.state import MidwayState, team_of
 from mw_scenarios import act, cell, game, setup, start_phase
@@ -103,10 +103,21 @@ def test_punter_stands_but_his_blocker_blocks(seed: int) -> None:
     state.punter = state.carrier
     start_phase(state, 0)
     assert state.phases <= 1
-    move = HeuristicBot(seed).choose(state, 0)
-    assert not (isinstance(move, Word) and move.word == "end"), "the whole team stood idle"
-    assert isinstance(move, Move) and move.player != state.punter
-    assert state.pos.index(cell(state, move.cell)) >= 10  # into a defender's hex: a block
+    punter = state.punter
+    # The whole phase (the bot plans it, games/midway/plan.py): someone blocks, the
+    # punter stands.
+    bot = HeuristicBot(seed)
+    moves, blocks = [], []
+    while state.current_player() == 0 and len(moves) < 20:
+        move = bot.choose(state, 0)
+        if isinstance(move, Move):
+            moves.append(move)
+            if cell(state, move.cell) in state.pos[10:20]:
+                blocks.append(move)  # into a defender's hex: a block
+        state.apply(move)
+    assert moves, "the whole team stood idle"
+    assert all(m.player != punter for m in moves)
+    assert blocks
 
 
 def regular_kickoff() -> MidwayState:
@@ -155,9 +166,14 @@ def test_a_decided_game_still_moves() -> None:
     state.score = [26, 0]
     state.plays = state.options.plays - 1
     start_phase(state, 1)
-    move = HeuristicBot(0).choose(state, 1)
-    assert isinstance(move, Move) and move.player == state.carrier, move
-    assert state.row(cell(state, move.cell)) < state.row(state.ball)  # B attacks south
+    before = state.row(state.ball)
+    bot = HeuristicBot(0)
+    played = []
+    while state.current_player() == 1 and len(played) < 20:
+        move = bot.choose(state, 1)
+        played.append(move.notation())
+        state.apply(move)
+    assert state.row(state.ball) < before, played  # B attacks south
 
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))

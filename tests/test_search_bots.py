@@ -161,6 +161,33 @@ def test_search_budget_and_stats() -> None:
     assert timed.last is not None and timed.last.iterations >= 1
 
 
+@pytest.mark.parametrize("game", sorted(SHORT))
+def test_search_children_are_keyed_by_action_numbers(game: str) -> None:
+    """Children are keyed by the game's ActionTable numbers (ints), each the number of a
+    legal action (of an outcome at chance nodes), in the full-information tree and in
+    Midway's determinized one alike."""
+    spec = get_game(game)
+    state = spec.new_game(short_options(game))
+    rng = random.Random(2)
+    while state.is_chance() or len(state.legal_actions()) < 3:
+        legal = state.legal_actions()
+        state.apply_unchecked(legal[rng.randrange(len(legal))])
+    search = MCTS(heuristic_for(spec), random.Random(1))
+    action, stats = search.search(state, state.current_player(), iterations=80, time_limit=None)
+    table = spec.action_table(state.options)
+    root = search.root
+    assert root is not None and root.children
+    assert all(type(k) is int for k in root.children)
+    legal = state.legal_actions()
+    assert {table.decode(k) for k in root.children} <= set(legal)
+    assert action in legal and table.encode(action) in root.children
+    assert stats.root_visits == {
+        table.decode(k).notation(): c.visits for k, c in root.children.items()
+    }
+    deeper = [c for c in root.children.values() if c.children]
+    assert deeper and all(type(k) is int for c in deeper for k in c.children)
+
+
 def _mirror_defense() -> list[GameState]:
     """The mirror-image play, at the defense's phase, for each choice of real counter."""
     states: list[GameState] = []

@@ -19,6 +19,10 @@ from monsterball.core.options import GameOptions
 from monsterball.core.record import GameRecord, Recorder
 
 DEFAULT_MAX_PLIES = 200_000
+# Play-outs of a game's planner (Heuristic.plan: Midway's offense phase) for the heuristic
+# bot: with 16, Midway's heuristic outscored its one-step self 419 - 122 over 19 games
+# (docs/benchmarks.md, "Midway's phase planner").
+HEURISTIC_PLAN_TRIES = 16
 
 
 class Bot(Protocol):
@@ -65,15 +69,17 @@ class HeuristicBot:
 
     name = "heuristic"
 
-    def __init__(self, seed: int = 0, width: int = 12):
+    def __init__(self, seed: int = 0, width: int = 12, plan_tries: int = HEURISTIC_PLAN_TRIES):
         if width < 1:
             raise ValueError("the heuristic bot needs a width of at least 1")
-        from monsterball.heuristic import StreakGuard
+        from monsterball.heuristic import PlanFollower, StreakGuard
 
         self.seed = seed
         self.width = width
         self.rng = random.Random(seed)
         self.guard = StreakGuard()
+        # A game's planner (e.g. Midway's offense phase), with a few play-outs.
+        self.follower = PlanFollower(plan_tries)
 
     def choose(self, state: GameState, seat: int) -> Action:
         from monsterball.heuristic import greedy_choice, heuristic_for
@@ -83,6 +89,9 @@ class HeuristicBot:
         if obvious is not None:
             return obvious
         heuristic = heuristic_for(state.spec)
+        planned = self.follower.choose(heuristic, state, seat, legal, self.rng)
+        if planned is not None:
+            return planned
         seen = state
         if heuristic.determinize is not None:
             seen = heuristic.determinize(state, seat, self.rng)
@@ -121,17 +130,43 @@ def bot_for_difficulty(game_id: str, level: str, seed: int) -> Bot:
     if key == "medium":
         return HeuristicBot(seed)
     if key == "hard":
-        from monsterball.search import MCTSBot
-
-        return MCTSBot(seed, iterations=2000, time_limit=1.0, name="hard")
+        return hard_bot(seed)
     raise ValueError(f"unknown difficulty '{level}'; choose one of: {', '.join(DIFFICULTIES)}")
+
+
+HARD_ITERATIONS = 2000  # the hard bot's cap per second of budget (a bound on server work)
+
+
+def hard_bot(
+    seed: int,
+    *,
+    seconds: float | None = 1.0,
+    iterations: int | None = None,
+    rollout_depth: int | None = None,
+) -> Bot:
+    """The hard bot: the search bot with an interactive budget, ``seconds`` per decision
+    (capped at :data:`HARD_ITERATIONS` iterations per second of it), or a fixed
+    ``iterations`` count instead (then it is fully determined by its seed). Rollouts:
+    each game's measured default (``search.HARD_ROLLOUTS``) unless ``rollout_depth``
+    says otherwise."""
+    from monsterball.search import MCTSBot
+
+    if iterations is None:
+        if seconds is None:
+            raise ValueError("the hard bot needs seconds or iterations")
+        cap = max(1, round(HARD_ITERATIONS * seconds))
+        return MCTSBot(
+            seed, iterations=cap, time_limit=seconds, rollout_depth=rollout_depth, name="hard"
+        )
+    return MCTSBot(seed, iterations=iterations, rollout_depth=rollout_depth, name="hard")
 
 
 def make_bot(name: str, seed: int) -> Bot:
     """A new bot by registry name, seeded; a ValueError lists the known names.
 
     A search bot takes a budget after a colon: ``mcts:200`` (iterations per decision) or
-    ``mcts:0.5s`` (seconds per decision); ``heuristic:N`` samples N actions per decision.
+    ``mcts:0.5s`` (seconds per decision), and optionally a random rollout of D plies after
+    another (``mcts:100:r10``); ``heuristic:N`` samples N actions per decision.
     """
     key = name.strip().lower()
     base, _, arg = key.partition(":")
@@ -145,9 +180,15 @@ def make_bot(name: str, seed: int) -> Bot:
         if base == "mcts":
             from monsterball.search import MCTSBot
 
+            arg, _, rollout = arg.partition(":")
+            depth = 0
+            if rollout:
+                if not rollout.startswith("r") or int(rollout[1:]) < 0:
+                    raise ValueError(f"'{rollout}' is not a rollout depth like r10")
+                depth = int(rollout[1:])
             if arg.endswith("s"):
-                return MCTSBot(seed, time_limit=float(arg[:-1]), name=key)
-            return MCTSBot(seed, iterations=int(arg), name=key)
+                return MCTSBot(seed, time_limit=float(arg[:-1]), rollout_depth=depth, name=key)
+            return MCTSBot(seed, iterations=int(arg), rollout_depth=depth, name=key)
         if base == "heuristic":
             bot = HeuristicBot(seed, width=int(arg))
             bot.name = key

@@ -18,6 +18,11 @@ may define:
 ``candidates(state, seat, legal, rng, k) -> list[Action]``
     Which few of a long legal list are worth a look (default: a seeded sample plus the
     'end' action).
+``plan(state, seat, rng, tries) -> list[Action] | None`` and ``plan_key(state)``
+    A plan for a stretch of decisions (Midway: the offense's whole movement phase), made
+    from ``tries`` play-outs on determinized copies, or None where the game does not plan;
+    ``plan_key`` names the stretch a plan belongs to. Bots follow it with
+    :class:`PlanFollower`.
 
 A game without the module gets :data:`GENERIC`: the score and the final result only.
 """
@@ -40,6 +45,8 @@ Evaluate = Callable[[GameState], float]
 Policy = Callable[[GameState, int, Sequence[Action], random.Random], Action | None]
 Determinize = Callable[[GameState, int, random.Random], GameState]
 Candidates = Callable[[GameState, int, Sequence[Action], random.Random, int], list[Action]]
+Planner = Callable[[GameState, int, random.Random, int], list[Action] | None]
+PlanKey = Callable[[GameState], Any]
 
 
 def terminal_value(state: GameState, seat: int) -> float:
@@ -85,6 +92,8 @@ class Heuristic:
     policy: Policy | None = None
     determinize: Determinize | None = None
     candidates: Candidates = sample_candidates
+    plan: Planner | None = None
+    plan_key: PlanKey | None = None
 
     def value(self, state: GameState, seat: int) -> float:
         """The evaluation from ``seat``'s side (two-seat zero-sum games)."""
@@ -120,6 +129,8 @@ def _heuristic_in(game: str, package: str) -> Heuristic:
         getattr(module, "policy", None),
         getattr(module, "determinize", None),
         getattr(module, "candidates", sample_candidates),
+        getattr(module, "plan", None),
+        getattr(module, "plan_key", None),
     )
 
 
@@ -243,3 +254,34 @@ class StreakGuard:
         if forced is not None:
             return forced
         return legal[0] if len(legal) == 1 else None
+
+
+class PlanFollower:
+    """Plays a game's plan (``Heuristic.plan``) decision by decision: asks for a new plan at
+    every decision (the game says where it plans, e.g. at the start of a phase), then plays
+    the plan's next action while the plan's stretch (``plan_key``) lasts and that action is
+    legal; otherwise returns None and the bot decides as usual."""
+
+    def __init__(self, tries: int) -> None:
+        self.tries = tries
+        self.key: Any = None
+        self.actions: list[Action] = []
+
+    def choose(
+        self,
+        heuristic: Heuristic,
+        state: GameState,
+        seat: int,
+        legal: Sequence[Action],
+        rng: random.Random,
+    ) -> Action | None:
+        if heuristic.plan is None or heuristic.plan_key is None or self.tries < 1:
+            return None
+        key = (seat, heuristic.plan_key(state))
+        fresh = heuristic.plan(state, seat, rng, self.tries)
+        if fresh:
+            self.key, self.actions = key, list(fresh)
+        if self.actions and self.key == key and self.actions[0] in legal:
+            return self.actions.pop(0)
+        self.actions = []
+        return None

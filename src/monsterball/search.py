@@ -12,10 +12,14 @@
   never plays a game out.
 - **Hidden information** (a game whose heuristic defines ``determinize``): every
   iteration starts from a fresh determinization, the opponent's secrets sampled from what
-  the searching seat may see, and walks a tree keyed by actions (information-set MCTS,
-  single observer); only children legal in this determinization are considered. Games
+  the searching seat may see, and walks a tree keyed by action numbers (information-set
+  MCTS, single observer); only children legal in this determinization are considered. Games
   without hidden information keep each node's state and legal list, so an iteration costs
   one clone, one ``apply`` and one evaluation.
+
+Children are keyed by the game's :class:`ActionTable` numbers, not by action objects: an
+action is hashed once, when its node's legal list is numbered, and every later lookup
+(UCT, "is this child legal here", "tried yet") hashes a small integer.
 
 Values are from seat 0's side (the games are two-seat and zero-sum); a decision node of
 seat 1 maximises the negation.
@@ -30,12 +34,14 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from monsterball.core.actions import Action
+from monsterball.core.actions import Action, ActionTable
 from monsterball.core.game import CHANCE, TERMINAL, GameState
 from monsterball.heuristic import (
     Heuristic,
+    PlanFollower,
     StreakGuard,
     greedy_choice,
     heuristic_for,
@@ -43,9 +49,27 @@ from monsterball.heuristic import (
 )
 
 DEFAULT_ITERATIONS = 400
+# Rollout plies of a search bot built without a depth (the hard bot), per game: where a
+# rollout paid in strength for the same time (docs/benchmarks.md, "Rollouts for the hard
+# bot"); 0 elsewhere.
+HARD_ROLLOUTS: dict[str, int] = {}
+# A game's planner (Heuristic.plan, e.g. Midway's offense phase) gets one play-out per this
+# many iterations of the budget (per this many seconds: PLAN_SECONDS), at least PLAN_MIN.
+PLAN_PER_ITERATIONS = 25
+PLAN_SECONDS = 0.02
+PLAN_MIN = 16  # as many as the heuristic bot's (bots.HEURISTIC_PLAN_TRIES), so the hard
+# bot never plans worse than the heuristic
 EXPLORATION = 0.1
 CANDIDATES = 12  # how many of a game's own candidates a new decision node tries first
 WIDEN = 2.0  # a decision node with n visits may have 1 + WIDEN * sqrt(n) children
+
+
+def _unset(action: Action) -> int:
+    raise RuntimeError("the search numbers actions only during search()")
+
+
+def _unset_action(code: int) -> Action:
+    raise RuntimeError("the search numbers actions only during search()")
 
 
 class Node:
@@ -54,6 +78,7 @@ class Node:
     __slots__ = (
         "actor",
         "children",
+        "codes",
         "legal",
         "order",
         "outcomes",
@@ -67,10 +92,11 @@ class Node:
         self.actor = actor
         self.visits = 0
         self.total = 0.0  # sum of seat-0 values backed up through this node
-        self.children: dict[Action, Node] = {}
+        self.children: dict[int, Node] = {}  # by action number
         self.legal: list[Action] | None = None  # decisions: cached legal list (full info)
-        self.order: list[Action] | None = None  # decisions: untried actions, next last
-        self.outcomes: list[tuple[Action, float]] | None = None  # chance: with probabilities
+        self.codes: list[int] | None = None  # their numbers
+        self.order: list[int] | None = None  # decisions: untried action numbers, next last
+        self.outcomes: list[tuple[int, float]] | None = None  # chance: with probabilities
 
     def mean(self) -> float:
         return self.total / self.visits if self.visits else 0.0
@@ -102,6 +128,10 @@ class MCTS:
         self.rollout_depth = rollout_depth
         self.rollout_policy = rollout_policy
         self.nodes = 0
+        self.table: ActionTable | None = None
+        self.root: Node | None = None  # the last search's tree
+        self.code: Callable[[Action], int] = _unset
+        self.action: Callable[[int], Action] = _unset_action
 
     def search(
         self,
@@ -114,10 +144,14 @@ class MCTS:
         if iterations is None and time_limit is None:
             iterations = DEFAULT_ITERATIONS
         hidden = self.h.determinize is not None
+        self.table = state.spec.action_table(state.options)
+        self.code = self.table.encoder()
+        self.action = self.table.actions.__getitem__
         began = time.perf_counter()
         deadline = began + time_limit if time_limit is not None else math.inf
-        root = Node(None if hidden else state.clone(), seat)
+        root = self.root = Node(None if hidden else state.clone(), seat)
         root.legal = state.legal_actions()
+        root.codes = [self.code(a) for a in root.legal]
         done = 0
         while True:
             if iterations is not None and done >= iterations:
@@ -136,9 +170,9 @@ class MCTS:
             iterations=done,
             seconds=time.perf_counter() - began,
             nodes=self.nodes,
-            root_visits={a.notation(): n.visits for a, n in root.children.items()},
+            root_visits={self.action(c).notation(): n.visits for c, n in root.children.items()},
         )
-        return best[0], stats
+        return self.action(best[0]), stats
 
     # -- full information: states kept in the nodes ----------------------------------------
 
@@ -151,18 +185,18 @@ class MCTS:
                 value = self.h.value(node.state, 0)
                 break
             if node.actor == CHANCE:
-                action = self._pick_outcome(node)
+                code = self._pick_outcome(node)
             else:
-                action, fresh = self._pick_decision(node)
+                code, fresh = self._pick_decision(node)
                 if fresh:
-                    child = self._expand(node, action)
+                    child = self._expand(node, code)
                     path.append(child)
                     assert child.state is not None
                     value = self._leaf_value(child.state)
                     break
-            child_or_none = node.children.get(action)
+            child_or_none = node.children.get(code)
             if child_or_none is None:
-                child = self._expand(node, action)
+                child = self._expand(node, code)
                 path.append(child)
                 assert child.state is not None
                 value = self._leaf_value(child.state)
@@ -173,47 +207,51 @@ class MCTS:
             n.visits += 1
             n.total += value
 
-    def _expand(self, parent: Node, action: Action) -> Node:
+    def _expand(self, parent: Node, code: int) -> Node:
         assert parent.state is not None
         state = parent.state.clone()
-        state.apply_unchecked(action)
+        state.apply_unchecked(self.action(code))
         child = Node(state, state.current_player())
-        parent.children[action] = child
+        parent.children[code] = child
         self.nodes += 1
         return child
 
-    def _pick_outcome(self, node: Node) -> Action:
+    def _pick_outcome(self, node: Node) -> int:
         if node.outcomes is None:
             assert node.state is not None
-            node.outcomes = [(a, float(p)) for a, p in node.state.chance_outcomes()]
+            code = self.code
+            node.outcomes = [(code(a), float(p)) for a, p in node.state.chance_outcomes()]
         return self._stratified(node, node.outcomes)
 
-    def _stratified(self, node: Node, outcomes: list[tuple[Action, float]]) -> Action:
+    def _stratified(self, node: Node, outcomes: list[tuple[int, float]]) -> int:
         n = node.visits + 1
         best = outcomes[0][0]
         best_gap = -math.inf
-        for action, p in outcomes:
-            child = node.children.get(action)
+        for code, p in outcomes:
+            child = node.children.get(code)
             gap = p * n - (child.visits if child is not None else 0)
             if gap > best_gap:
-                best, best_gap = action, gap
+                best, best_gap = code, gap
         return best
 
-    def _pick_decision(self, node: Node) -> tuple[Action, bool]:
-        """The child to follow, and whether it is new (to be expanded now)."""
+    def _pick_decision(self, node: Node) -> tuple[int, bool]:
+        """The child to follow (its action number), and whether it is new (to be expanded
+        now)."""
         if node.legal is None:
             assert node.state is not None
             node.legal = node.state.legal_actions()
-        legal = node.legal
+        if node.codes is None:
+            node.codes = [self.code(a) for a in node.legal]
+        codes = node.codes
         if node.order is None:
             assert node.state is not None
-            node.order = self._first_order(node.state, node.actor, legal)
+            node.order = self._first_order(node.state, node.actor, node.legal)
         limit = 1 + int(WIDEN * math.sqrt(node.visits))
-        if len(node.children) < min(limit, len(legal)):
-            return self._next_untried(node, legal), True
+        if len(node.children) < min(limit, len(codes)):
+            return self._next_untried(node, codes), True
         return self._uct(node, node.children), False
 
-    def _first_order(self, state: GameState, actor: int, legal: list[Action]) -> list[Action]:
+    def _first_order(self, state: GameState, actor: int, legal: list[Action]) -> list[int]:
         """Untried actions, popped from the end: the heuristic's own rule for this decision
         (if any) goes last so it is tried first, then the game's own candidates (if it
         names them: with hundreds of legal moves, random widening rarely finds the few that
@@ -225,34 +263,35 @@ class MCTS:
             ruled = self.h.policy(state, actor, legal, self.rng)
             if ruled is not None:
                 order.append(ruled)
-        return order
+        code = self.code
+        return [code(a) for a in order]
 
-    def _next_untried(self, node: Node, legal: list[Action]) -> Action:
+    def _next_untried(self, node: Node, codes: list[int]) -> int:
         assert node.order is not None
         while node.order:
-            action = node.order.pop()
-            if action not in node.children:
-                return action
+            code = node.order.pop()
+            if code not in node.children:
+                return code
         # Draw an untried action at random (the legal list is not copied).
-        if len(node.children) >= len(legal):
+        if len(node.children) >= len(codes):
             return self._uct(node, node.children)
         while True:
-            action = legal[self.rng.randrange(len(legal))]
-            if action not in node.children:
-                return action
+            code = codes[self.rng.randrange(len(codes))]
+            if code not in node.children:
+                return code
 
-    def _uct(self, node: Node, children: dict[Action, Node]) -> Action:
+    def _uct(self, node: Node, children: dict[int, Node]) -> int:
         sign = 1.0 if node.actor == 0 else -1.0
         log_n = math.log(max(1, node.visits))
-        best: Action | None = None
+        best = -1
         best_score = -math.inf
-        for action, child in children.items():
+        for code, child in children.items():
             if child.visits == 0:
-                return action
+                return code
             score = sign * child.total / child.visits + self.c * math.sqrt(log_n / child.visits)
             if score > best_score:
-                best, best_score = action, score
-        assert best is not None
+                best, best_score = code, score
+        assert best >= 0
         return best
 
     def _leaf_value(self, state: GameState) -> float:
@@ -298,31 +337,37 @@ class MCTS:
             actor = state.current_player()
             node.actor = actor
             if actor == CHANCE:
-                outcomes = [(a, float(p)) for a, p in state.chance_outcomes()]
-                action = self._stratified(node, outcomes)
+                code = self.code
+                outcomes = [(code(a), float(p)) for a, p in state.chance_outcomes()]
+                pick = self._stratified(node, outcomes)
             else:
-                legal = root.legal if node is root and root.legal else state.legal_actions()
-                allowed = set(legal)
-                available = {a: c for a, c in node.children.items() if a in allowed}
+                if node is root and root.legal:
+                    legal, codes = root.legal, root.codes
+                    assert codes is not None
+                else:
+                    legal = state.legal_actions()
+                    codes = [self.code(a) for a in legal]
+                allowed = set(codes)
+                available = {k: c for k, c in node.children.items() if k in allowed}
                 limit = 1 + int(WIDEN * math.sqrt(node.visits))
-                untried = len(available) < len(legal)
+                untried = len(available) < len(codes)
                 if untried and len(available) < limit:
                     if node.order is None:
                         node.order = self._first_order(state, actor, legal)
                     # The rule's and the candidates' actions first (while legal in this
                     # determinization), then random ones.
-                    action = node.order.pop() if node.order else legal[0]
-                    while node.order and (action in available or action not in allowed):
-                        action = node.order.pop()
-                    while action in available or action not in allowed:
-                        action = legal[self.rng.randrange(len(legal))]
+                    pick = node.order.pop() if node.order else codes[0]
+                    while node.order and (pick in available or pick not in allowed):
+                        pick = node.order.pop()
+                    while pick in available or pick not in allowed:
+                        pick = codes[self.rng.randrange(len(codes))]
                 else:
-                    action = self._uct(node, available)
-            state.apply_unchecked(action)
-            child = node.children.get(action)
+                    pick = self._uct(node, available)
+            state.apply_unchecked(self.action(pick))
+            child = node.children.get(pick)
             if child is None:
                 child = Node(None, state.current_player())
-                node.children[action] = child
+                node.children[pick] = child
                 self.nodes += 1
                 path.append(child)
                 value = self._leaf_value(state)
@@ -339,6 +384,9 @@ class MCTSBot:
 
     ``iterations`` and ``time_limit`` (seconds) bound each decision (default: 400
     iterations); a decision with one legal action is played without searching.
+    ``rollout_depth=None`` takes the game's entry in :data:`HARD_ROLLOUTS`. Where the game
+    plans (``Heuristic.plan``), the bot follows a plan made from ``plan_tries`` play-outs
+    (default: from the budget, at least :data:`PLAN_MIN`; 0 turns planning off).
     """
 
     def __init__(
@@ -347,10 +395,11 @@ class MCTSBot:
         *,
         iterations: int | None = None,
         time_limit: float | None = None,
-        rollout_depth: int = 0,
+        rollout_depth: int | None = 0,
         rollout_policy: str = "random",
         exploration: float = EXPLORATION,
         name: str = "mcts",
+        plan_tries: int | None = None,
     ):
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
@@ -368,6 +417,15 @@ class MCTSBot:
         self.exploration = exploration
         self.last: SearchStats | None = None
         self.guard = StreakGuard()
+        limits = []  # the plans' share of the budget: the smaller bound, as for the search
+        if iterations is not None:
+            limits.append(iterations // PLAN_PER_ITERATIONS)
+        if time_limit is not None:
+            limits.append(int(time_limit / PLAN_SECONDS))
+        tries = min(limits) if limits else DEFAULT_ITERATIONS // PLAN_PER_ITERATIONS
+        if plan_tries is None:
+            plan_tries = max(PLAN_MIN, tries)
+        self.follower = PlanFollower(plan_tries)
 
     def choose(self, state: GameState, seat: int) -> Action:
         legal = state.legal_actions()
@@ -376,11 +434,20 @@ class MCTSBot:
             return obvious
         if state.num_seats != 2:
             raise ValueError("the search bot plays two-seat games")
+        heuristic = heuristic_for(state.spec)
+        planned = self.follower.choose(heuristic, state, seat, legal, self.rng)
+        if planned is not None:
+            self.last = None
+            return planned
         search = MCTS(
-            heuristic_for(state.spec),
+            heuristic,
             self.rng,
             exploration=self.exploration,
-            rollout_depth=self.rollout_depth,
+            rollout_depth=(
+                HARD_ROLLOUTS.get(state.spec.id, 0)
+                if self.rollout_depth is None
+                else self.rollout_depth
+            ),
             rollout_policy=self.rollout_policy,
         )
         action, self.last = search.search(

@@ -37,7 +37,8 @@ def match_cmd(
         str,
         typer.Option(
             help="Comma-separated bots (two or more), e.g. random,heuristic,mcts:200 "
-            "(mcts:N iterations or mcts:Ts seconds per decision)."
+            "(mcts:N iterations or mcts:Ts seconds per decision; mcts:N:rD adds a D-ply "
+            "random rollout)."
         ),
     ],
     games: Annotated[

@@ -39,6 +39,8 @@ from monsterball.games.midway.actions import (
 )
 from monsterball.games.midway.draft import affordable, draft_left, rating
 from monsterball.games.midway.phases import Phase
+from monsterball.games.midway.plan import plan as plan_phase
+from monsterball.games.midway.plan import plan_key as plan_key
 from monsterball.games.midway.state import NOBODY, MidwayState, team_of, team_players
 
 # Field position (0 at the own goal line .. 1 at the far end) below which fourth down is
@@ -56,6 +58,10 @@ LOOSE_STEP = 0.12  # the recovery chance gained for each hex nearer than the oth
 TIE = 1e-6  # the share of the evaluation that never saturates (see evaluate)
 FAR = 0.25  # the share of CHASE for each hex beyond 10 (so a far defender still closes)
 BLOCK = 0.02  # each blocker sharing a hex with a defender near the carrier
+# A player standing on a loose ball (after a failed recovery) recovers only by stepping off
+# and on again: he counts as this far from it. Counted as 0, he stood on it for good, and
+# the other side could not reach it (an occupied hex): a kickoff's play never ended.
+ON_BALL = 2
 
 
 def _progress(state: MidwayState, cell: int, team: int) -> float:
@@ -168,12 +174,12 @@ def _loose_value(state: MidwayState, team: int, cell: int, dist: Sequence[int]) 
     own_chase = their_chase = 0.0
     for p in team_players(team):
         if _free(state, p):
-            d = dist[state.pos[p]]
+            d = dist[state.pos[p]] or ON_BALL
             own_chase += _pursuit(d)
             mine = min(mine, d)
     for p in team_players(other):
         if _free(state, p):
-            d = dist[state.pos[p]]
+            d = dist[state.pos[p]] or ON_BALL
             their_chase += _pursuit(d)
             theirs = min(theirs, d)
     if barred:
@@ -398,6 +404,14 @@ def _throw_score(state: MidwayState, seat: int, target: int) -> float:
         (dist[state.pos[p]] for p in team_players(1 - seat) if _free(state, p)), default=99
     )
     return _progress(state, target, seat) + (0.1 if theirs > 2 else 0.0)
+
+
+def plan(state: GameState, seat: int, rng: random.Random, tries: int) -> list[Action] | None:
+    """The offense's whole movement phase at once (see :mod:`monsterball.games.midway.plan`),
+    judged on determinized copies only."""
+    from monsterball.heuristic import heuristic_for
+
+    return plan_phase(heuristic_for(state.spec), state, seat, rng, tries)
 
 
 def determinize(state: GameState, seat: int, rng: random.Random) -> GameState:
