@@ -44,13 +44,14 @@ GAME_LAYERS: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "midway": (
         ("data: tables and chart", r"chart|options|actions|events"),
+        ("kernels", r"_fastmw"),
         ("state and geometry", r"state|moves"),
         (
             "rule steps by phase",
             r"inplay|contact|magic|ball|phases|play|kickoff|scoring"
             r"|draft|scrimmage|settle|procedures",
         ),
-        ("checks, views and helpers", r"position_check|render|board|heuristic"),
+        ("checks, views and helpers", r"position_check|render|board|heuristic|plan"),
     ),
     "paper_ultimate": (
         ("data", r"options|actions|events"),
@@ -62,7 +63,8 @@ GAME_LAYERS: dict[str, tuple[tuple[str, str], ...]] = {
 
 def module_names(root: Path) -> dict[str, tuple[Path, bool]]:
     mods: dict[str, tuple[Path, bool]] = {}
-    for path in root.rglob("*.py"):
+    # Compiled kernels (.pyx) are modules too; they import nothing of the project's.
+    for path in [*root.rglob("*.py"), *root.rglob("*.pyx")]:
         parts = list(path.relative_to(root).with_suffix("").parts)
         is_pkg = parts[-1] == "__init__"
         mods[".".join(parts[:-1] if is_pkg else parts)] = (path, is_pkg)
@@ -80,6 +82,8 @@ def import_graph(root: Path) -> dict[str, set[str]]:
 
     graph: dict[str, set[str]] = {m: set() for m in mods}
     for mod, (path, is_pkg) in mods.items():
+        if path.suffix != ".py":
+            continue
         package = mod if is_pkg else mod.rpartition(".")[0]
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
             names: list[str] = []

@@ -20,9 +20,11 @@ from monsterball.core.record import GameRecord, Recorder
 
 DEFAULT_MAX_PLIES = 200_000
 # Play-outs of a game's planner (Heuristic.plan: Midway's offense phase) for the heuristic
-# bot: with 16, Midway's heuristic outscored its one-step self 419 - 122 over 19 games
-# (docs/benchmarks.md, "Midway's phase planner").
-HEURISTIC_PLAN_TRIES = 16
+# bot. Off: with 16, Midway's heuristic outscored its one-step self 419 - 122 over 19 games
+# (docs/benchmarks.md, "Midway's phase planner"), but left 28 of 383 onside phases idle where
+# a move gained ground (tests/test_midway_heuristic_active.py allows 1 in 50): the hard bot
+# plans (search.PLAN_MIN), the heuristic does not until the planner stops idling.
+HEURISTIC_PLAN_TRIES = 0
 
 
 class Bot(Protocol):

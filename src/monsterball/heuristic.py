@@ -18,7 +18,7 @@ may define:
 ``candidates(state, seat, legal, rng, k) -> list[Action]``
     Which few of a long legal list are worth a look (default: a seeded sample plus the
     'end' action).
-``plan(state, seat, rng, tries) -> list[Action] | None`` and ``plan_key(state)``
+``plan(heuristic, state, seat, rng, tries) -> list[Action] | None`` and ``plan_key(state)``
     A plan for a stretch of decisions (Midway: the offense's whole movement phase), made
     from ``tries`` play-outs on determinized copies, or None where the game does not plan;
     ``plan_key`` names the stretch a plan belongs to. Bots follow it with
@@ -45,7 +45,8 @@ Evaluate = Callable[[GameState], float]
 Policy = Callable[[GameState, int, Sequence[Action], random.Random], Action | None]
 Determinize = Callable[[GameState, int, random.Random], GameState]
 Candidates = Callable[[GameState, int, Sequence[Action], random.Random, int], list[Action]]
-Planner = Callable[[GameState, int, random.Random, int], list[Action] | None]
+# The game's planner is handed the heuristic it plays out with (games sit below this module).
+Planner = Callable[["Heuristic", GameState, int, random.Random, int], list[Action] | None]
 PlanKey = Callable[[GameState], Any]
 
 
@@ -278,7 +279,7 @@ class PlanFollower:
         if heuristic.plan is None or heuristic.plan_key is None or self.tries < 1:
             return None
         key = (seat, heuristic.plan_key(state))
-        fresh = heuristic.plan(state, seat, rng, self.tries)
+        fresh = heuristic.plan(heuristic, state, seat, rng, self.tries)
         if fresh:
             self.key, self.actions = key, list(fresh)
         if self.actions and self.key == key and self.actions[0] in legal:

@@ -57,8 +57,8 @@ HARD_ROLLOUTS: dict[str, int] = {}
 # many iterations of the budget (per this many seconds: PLAN_SECONDS), at least PLAN_MIN.
 PLAN_PER_ITERATIONS = 25
 PLAN_SECONDS = 0.02
-PLAN_MIN = 16  # as many as the heuristic bot's (bots.HEURISTIC_PLAN_TRIES), so the hard
-# bot never plans worse than the heuristic
+PLAN_MIN = 16  # play-outs at the least (Midway's planner outscored the one-step heuristic
+# with 16: docs/benchmarks.md, "Midway's phase planner")
 EXPLORATION = 0.1
 CANDIDATES = 12  # how many of a game's own candidates a new decision node tries first
 WIDEN = 2.0  # a decision node with n visits may have 1 + WIDEN * sqrt(n) children

@@ -25,7 +25,7 @@ import time
 from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import anyio
 from sqlalchemy.engine import Connection
@@ -56,8 +56,24 @@ from monsterball.web.thinking import (
     thinks_inline,
 )
 
-if TYPE_CHECKING:
-    from monsterball.web.cluster import Cluster
+
+class Shared(Protocol):
+    """What rooms ask of the servers sharing one PostgreSQL (web/cluster.py's ``Cluster``,
+    which imports this module: a protocol here keeps the imports flowing one way)."""
+
+    @property
+    def latest(self) -> Mapping[str, int]: ...
+
+    def after_append(
+        self, game_id: str, moves: Sequence[StoredMove], automatic: bool
+    ) -> Callable[[Connection], bool]: ...
+
+    async def take(self, game_id: str) -> bool: ...
+
+    def lease_deadline(self) -> float: ...
+
+    def behind(self, room: Room, *, surely: bool = False) -> None: ...
+
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 CHECKPOINT_EVERY = 64
@@ -151,7 +167,7 @@ class Rooms:
         rooms_per_address: int = 0,
         new_seed: Callable[[], int] = new_secret_seed,
         now_ms: Callable[[], int] = wall_ms,
-        cluster: Cluster | None = None,
+        cluster: Shared | None = None,
         idle_seconds: float = IDLE_SECONDS,
     ):
         self.store = store

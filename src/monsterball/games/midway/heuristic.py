@@ -39,6 +39,7 @@ from monsterball.games.midway.actions import (
 )
 from monsterball.games.midway.draft import affordable, draft_left, rating
 from monsterball.games.midway.phases import Phase
+from monsterball.games.midway.plan import PlayOuts
 from monsterball.games.midway.plan import plan as plan_phase
 from monsterball.games.midway.plan import plan_key as plan_key
 from monsterball.games.midway.state import NOBODY, MidwayState, team_of, team_players
@@ -406,12 +407,13 @@ def _throw_score(state: MidwayState, seat: int, target: int) -> float:
     return _progress(state, target, seat) + (0.1 if theirs > 2 else 0.0)
 
 
-def plan(state: GameState, seat: int, rng: random.Random, tries: int) -> list[Action] | None:
+def plan(
+    h: PlayOuts, state: GameState, seat: int, rng: random.Random, tries: int
+) -> list[Action] | None:
     """The offense's whole movement phase at once (see :mod:`monsterball.games.midway.plan`),
-    judged on determinized copies only."""
-    from monsterball.heuristic import heuristic_for
-
-    return plan_phase(heuristic_for(state.spec), state, seat, rng, tries)
+    judged on determinized copies only, played out with ``h`` (this game's heuristic as the
+    bots' layer puts it together)."""
+    return plan_phase(h, state, seat, rng, tries)
 
 
 def determinize(state: GameState, seat: int, rng: random.Random) -> GameState:

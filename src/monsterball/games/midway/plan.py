@@ -27,14 +27,31 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from monsterball.core.actions import Action
 from monsterball.core.dice import SeededSampler
 from monsterball.core.game import CHANCE, GameState
 from monsterball.games.midway.phases import Phase
 from monsterball.games.midway.state import MidwayState, team_of
-from monsterball.heuristic import Heuristic
+
+
+class PlayOuts(Protocol):
+    """What a play-out asks of the heuristic (``monsterball.heuristic.Heuristic``, in the
+    bots' layer above the games: it hands itself to the planner)."""
+
+    @property
+    def policy(self) -> Callable[..., Action | None] | None: ...
+
+    @property
+    def determinize(self) -> Callable[..., GameState] | None: ...
+
+    @property
+    def candidates(self) -> Callable[..., list[Action]]: ...
+
+    def value(self, state: GameState, seat: int) -> float: ...
+
 
 STEP_WIDTH = 8  # candidates weighed at each step of a try
 FIRST_WIDTH = 12  # openings of the phase, each tried once before the noisy tries
@@ -67,7 +84,7 @@ def should_plan(state: GameState, seat: int) -> bool:
     )
 
 
-def _step(h: Heuristic, state: GameState, seat: int, rng: random.Random, noise: float) -> Action:
+def _step(h: PlayOuts, state: GameState, seat: int, rng: random.Random, noise: float) -> Action:
     """A greedy choice for ``seat`` by a one-step look-ahead, now and then one of the next
     best (the noise that makes the tries differ)."""
     legal = state.legal_actions()
@@ -89,7 +106,7 @@ def _step(h: Heuristic, state: GameState, seat: int, rng: random.Random, noise: 
 
 
 def _play_out(
-    h: Heuristic,
+    h: PlayOuts,
     state: GameState,
     seat: int,
     rng: random.Random,
@@ -139,7 +156,7 @@ def _play_out(
 
 
 def plan(
-    h: Heuristic, state: GameState, seat: int, rng: random.Random, tries: int
+    h: PlayOuts, state: GameState, seat: int, rng: random.Random, tries: int
 ) -> list[Action] | None:
     """The seat's actions for the rest of this phase (the first legal now), or None when
     the seat does not plan here (see :func:`should_plan`) or no try changed anything."""
