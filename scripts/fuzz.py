@@ -39,7 +39,9 @@ import argparse
 import contextlib
 import hashlib
 import json
+import os
 import random
+import re
 import sys
 import time
 import traceback
@@ -48,6 +50,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 from monsterball.core.actions import Action
@@ -63,6 +66,9 @@ from monsterball.core.errors import (
 from monsterball.core.game import CHANCE, GameSpec, GameState
 from monsterball.core.record import Recorder, read_record, replay
 from monsterball.games import all_games, get_game
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fuzz_ledger  # a sibling script, not a package
 
 MAX_PLIES = 50_000  # a game longer than this is reported as endless
 NOTATION_SAMPLE = 12  # legal actions whose notation round-trip is checked per ply
@@ -102,6 +108,7 @@ class Tally:
     actions: int = 0
     games: int = 0
     seconds: float = 0.0
+    cpu_seconds: float = 0.0  # CPU time of the checked play (the ledger's rate, load-proof)
     plain_rate: float = 0.0  # unchecked random playout actions/s, same process (yardstick)
     mutations: Counter[str] = field(default_factory=Counter)
     hidden: Counter[str] = field(default_factory=Counter)  # Midway twins compared
@@ -159,16 +166,27 @@ def check_chance(state: GameState) -> list[tuple[Action, Fraction]]:
     return outcomes
 
 
-def check_state(spec: GameSpec, state: GameState, rng: random.Random) -> None:
-    """Every per-action invariant except the hidden-information one."""
+def check_state(
+    spec: GameSpec,
+    state: GameState,
+    rng: random.Random,
+    parsed: dict[str, Action] | None = None,
+) -> tuple[list[Action], list[tuple[Action, Fraction]]]:
+    """Every per-action invariant except the hidden-information one. Returns the legal
+    decisions and the chance outcomes (one of them empty), for the caller to pick from, so
+    they are worked out once a ply. ``parsed`` memoises notation -> parsed action within a
+    game: parsing is a pure function of the text, so a text read once reads the same again."""
     actor = state.current_player()
+    outcomes: list[tuple[Action, Fraction]] = []
+    actions: list[Action] = []
     if state.is_terminal():
         if state.legal_actions():
             raise Found("no-actions", "a terminal state offers actions")
         if len(state.returns()) != spec.num_seats:
             raise Found("exception", "returns() has the wrong length")
     elif actor == CHANCE:
-        actions = [a for a, _ in check_chance(state)]
+        outcomes = check_chance(state)
+        actions = [a for a, _ in outcomes]
     else:
         if not 0 <= actor < spec.num_seats:
             raise Found("no-actions", f"current_player() is {actor}")
@@ -182,7 +200,8 @@ def check_state(spec: GameSpec, state: GameState, rng: random.Random) -> None:
             state.view(seat)
             state.render(seat)
     state.result_text()
-    # Positions: through JSON and back, nothing lost.
+    # Positions: through JSON and back, nothing lost. The state's position is written once
+    # and serves every comparison below (round-trip, clone, independence).
     data = state.to_position()
     try:
         again = spec.from_position(json.loads(json.dumps(data)))
@@ -190,27 +209,38 @@ def check_state(spec: GameSpec, state: GameState, rng: random.Random) -> None:
         raise Found("position", f"a reached position does not load: {describe(exc)}") from None
     if again.to_position() != data:
         raise Found("position", "the position does not round-trip")
-    if again.state_hash() != state.state_hash() or again.legal_actions() != state.legal_actions():
-        raise Found("position", "a reloaded position hashes or plays differently")
+    # The hash is a digest of to_position(), so equal positions hash alike; compare hashes
+    # only where a game defines its own state_hash.
+    own_hash = type(state).state_hash is not GameState.state_hash
+    if own_hash and again.state_hash() != state.state_hash():
+        raise Found("position", "a reloaded position hashes differently")
+    if again.legal_actions() != actions:  # actions: state.legal_actions(), as listed above
+        raise Found("position", "a reloaded position plays differently")
     if state.is_terminal():
-        return
+        return actions, outcomes
     # Notation: a sample of the legal actions reads back to the same action.
     sample = actions if len(actions) <= NOTATION_SAMPLE else rng.sample(actions, NOTATION_SAMPLE)
     for action in sample:
         text = action.notation()
-        try:
-            parsed = spec.parse_action(text)
-        except MonsterballError as exc:
-            raise Found("notation", f"'{text}' does not parse: {exc}") from None
-        if parsed != action:
-            raise Found("notation", f"'{text}' parses to {parsed!r}, not {action!r}")
-    # Clones: equal, and independent of the original.
+        reading = parsed.get(text) if parsed is not None else None
+        if reading is None:
+            try:
+                reading = spec.parse_action(text)
+            except MonsterballError as exc:
+                raise Found("notation", f"'{text}' does not parse: {exc}") from None
+            if parsed is not None:
+                parsed[text] = reading
+        if reading != action:
+            raise Found("notation", f"'{text}' parses to {reading!r}, not {action!r}")
+    # Clones: equal (GameState.__eq__ compares to_position(), done here against the one
+    # already written), and independent of the original.
     twin = state.clone()
-    if twin != state:
+    if type(twin) is not type(state) or twin.to_position() != data:
         raise Found("clone", "a clone differs from its original")
     twin.apply(actions[rng.randrange(len(actions))])
     if state.to_position() != data:
         raise Found("clone", "playing on a clone changed the original")
+    return actions, outcomes
 
 
 def midway_twins(state: Any, rng: random.Random) -> Iterator[tuple[str, Any, int]]:
@@ -237,21 +267,25 @@ def midway_twins(state: Any, rng: random.Random) -> Iterator[tuple[str, Any, int
 HIDDEN_CHECKS: Counter[str] = Counter()  # twins compared in this process, by what moved
 
 
-def check_hidden(state: Any, rng: random.Random) -> None:
+def check_hidden(state: Any, rng: random.Random, legal: list[Action] | None = None) -> None:
+    """``legal``: state.legal_actions() if already listed. The state's own view, picture
+    and notations are worked out once, however many twins are compared with them."""
+    mine: dict[int | None, tuple[str, str]] = {}
     for what, twin, opp in midway_twins(state, rng):
         HIDDEN_CHECKS[what] += 1
         for seat in (opp, None):
             who = "spectators" if seat is None else f"seat {'AB'[seat]}"
-            if json.dumps(twin.view(seat), sort_keys=True) != json.dumps(
-                state.view(seat), sort_keys=True
-            ):
+            if seat not in mine:
+                mine[seat] = (json.dumps(state.view(seat), sort_keys=True), state.render(seat))
+            view, picture = mine[seat]
+            if json.dumps(twin.view(seat), sort_keys=True) != view:
                 raise Found("hidden", f"moving the {what} changes the view of {who}")
-            if twin.render(seat) != state.render(seat):
+            if twin.render(seat) != picture:
                 raise Found("hidden", f"moving the {what} changes the picture {who} see")
         if state.current_player() == opp:
-            mine = [a.notation() for a in state.legal_actions()]
+            ours = [a.notation() for a in (state.legal_actions() if legal is None else legal)]
             theirs = [a.notation() for a in twin.legal_actions()]
-            if mine != theirs:
+            if ours != theirs:
                 raise Found("hidden", f"moving the {what} changes the other seat's legal actions")
 
 
@@ -284,30 +318,37 @@ def play_game(
     first = random.Random(~seed).randrange(skip) if window and skip > 0 else 0
     last = first + window if window else MAX_PLIES
     checked = 0
+    parsed: dict[str, Action] = {}
+    # What the checks listed for the current ply: (decisions, chance outcomes), or None.
+    listed: tuple[list[Action], list[tuple[Action, Fraction]]] | None = None
 
-    def check() -> None:
-        if first <= state.ply <= last:
-            check_state(spec, state, check_rng(seed, state.ply))
-            if midway:
-                check_hidden(state, check_rng(seed, state.ply))
+    def check() -> tuple[list[Action], list[tuple[Action, Fraction]]] | None:
+        if not first <= state.ply <= last:
+            return None
+        got = check_state(spec, state, check_rng(seed, state.ply), parsed)
+        if midway:
+            check_hidden(state, check_rng(seed, state.ply), got[0])
+        return got
 
-    check()
+    listed = check()
     while not state.is_terminal():
         if state.ply >= MAX_PLIES:
             raise Found("endless", f"no end after {MAX_PLIES} plies")
         if state.ply >= last or (limit is not None and checked >= limit):
             break
         if state.is_chance():
-            outcomes = state.chance_outcomes()
+            outcomes = listed[1] if listed is not None else state.chance_outcomes()
             if by_probability:
                 action = sampler.choose(outcomes)
             else:
                 action = outcomes[rng.randrange(len(outcomes))][0]
         else:
-            action = pick_decision(rng, state.legal_actions(), by_kind=not by_probability)
+            legal = listed[0] if listed is not None else state.legal_actions()
+            action = pick_decision(rng, legal, by_kind=not by_probability)
         recorder.apply(action)
+        listed = None
         if state.ply >= first:
-            check()
+            listed = check()
             checked += 1
             if checked & 31 == 0 and time.perf_counter() > deadline:
                 break
@@ -561,7 +602,7 @@ def fuzz_one(job: Job) -> Tally:
     tally = Tally(game, preset)
     before = plain_rate(spec, preset, job.yardstick) if job.yardstick else 0.0
     hidden_before = HIDDEN_CHECKS.copy()
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     deadline = start + job.seconds
     index = 0
     lengths: list[int] = []  # plies of the games that ended: where a window may start
@@ -585,6 +626,7 @@ def fuzz_one(job: Job) -> Tally:
             tally.failures.append(failure)
             tally.actions += 1  # the game stopped at the failure; count it as progress
     tally.seconds = time.perf_counter() - start
+    tally.cpu_seconds = time.process_time() - cpu
     tally.hidden = HIDDEN_CHECKS - hidden_before
     if job.yardstick:
         tally.plain_rate = (plain_rate(spec, preset, job.yardstick) + before) / 2
@@ -708,25 +750,47 @@ def repro(case: str) -> int:
     return 0
 
 
-def jobs_for(args: argparse.Namespace) -> list[Job]:
+def pairs_for(args: argparse.Namespace) -> list[tuple[str, str]]:
     specs = [get_game(args.game)] if args.game else all_games()
-    out = []
-    for spec in specs:
-        presets = [args.preset] if args.preset else sorted(spec.options_type.PRESETS)
-        for preset in presets:
-            out.append(
-                Job(
-                    spec.id,
-                    preset,
-                    args.seed,
-                    args.actions,
-                    args.seconds,
-                    args.mutations,
-                    args.window,
-                    args.yardstick,
-                )
-            )
-    return out
+    return [
+        (spec.id, preset)
+        for spec in specs
+        for preset in ([args.preset] if args.preset else sorted(spec.options_type.PRESETS))
+    ]
+
+
+def jobs_for(args: argparse.Namespace, seed: int, pairs: list[tuple[str, str]]) -> list[Job]:
+    return [
+        Job(
+            game,
+            preset,
+            seed,
+            args.actions,
+            args.seconds,
+            args.mutations,
+            args.window,
+            args.yardstick,
+        )
+        for game, preset in pairs
+    ]
+
+
+def run_chunk(args: argparse.Namespace, jobs: list[Job]) -> list[Tally]:
+    if args.jobs > 1:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            return list(pool.map(fuzz_one, jobs))
+    tallies = []
+    for job in jobs:
+        tallies.append(fuzz_one(job))
+        done = tallies[-1]
+        print(  # progress, so a long run that is stopped still says how far it got
+            f"done {done.game}/{done.preset}: {done.actions} actions, {done.games} games, "
+            f"{done.seconds:.0f} s, {len(done.failures)} failures"
+            + (f", hidden twins {dict(done.hidden)}" if done.hidden else ""),
+            file=sys.stderr,
+            flush=True,
+        )
+    return tallies
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -737,7 +801,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--game", help="one game (default: all)")
     parser.add_argument("--preset", help="one preset (default: all of each game)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--seed", default="0", help="base seed (an integer), or 'next': one the ledger has not used"
+    )
     parser.add_argument(
         "--window",
         type=int,
@@ -754,32 +820,88 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--json", help="also write the full report to this file")
     parser.add_argument("--repro", help="rerun one case KIND:GAME:PRESET:SEED with a traceback")
+    parser.add_argument("--ledger", help="add each finished chunk's totals to this JSON ledger")
+    parser.add_argument("--report", action="store_true", help="print the ledger's totals, exit")
+    parser.add_argument(
+        "--chunks", type=int, default=1, help="run this many chunks, each with the next seed"
+    )
+    parser.add_argument("--stop-file", help="start no new chunk once this file exists")
+    parser.add_argument(
+        "--skip-done",
+        action="store_true",
+        help="leave out game x presets the ledger has at the goal (10^6 actions)",
+    )
     args = parser.parse_args(argv)
     if args.repro:
         return repro(args.repro)
-    start = time.perf_counter()
-    jobs = jobs_for(args)
-    if args.jobs > 1:
-        with ProcessPoolExecutor(args.jobs) as pool:
-            tallies = list(pool.map(fuzz_one, jobs))
-    else:
-        tallies = []
-        for job in jobs:
-            tallies.append(fuzz_one(job))
-            done = tallies[-1]
-            print(  # progress, so a long run that is stopped still says how far it got
-                f"done {done.game}/{done.preset}: {done.actions} actions, {done.games} games, "
-                f"{done.seconds:.0f} s, {len(done.failures)} failures"
-                + (f", hidden twins {dict(done.hidden)}" if done.hidden else ""),
-                file=sys.stderr,
-                flush=True,
-            )
-    summary = report(tallies, time.perf_counter() - start)
-    summary["command"] = " ".join(["python", "scripts/fuzz.py", *(argv or sys.argv[1:])])
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as handle:
-            json.dump(summary, handle, indent=1)
-    return 1 if summary["failures_by_kind"] else 0
+    if args.seed != "next" and not re.fullmatch(r"-?[0-9]+", args.seed):
+        parser.error(f"--seed must be an integer or 'next', not {args.seed!r}")
+    if (args.report or args.seed == "next" or args.skip_done) and not args.ledger:
+        parser.error("--report, --seed next and --skip-done need --ledger FILE")
+    ledger_path = Path(args.ledger) if args.ledger else None
+    rules = {spec.id: spec.rules_version for spec in all_games()}
+    try:
+        if ledger_path is not None and args.report:
+            ledger = fuzz_ledger.load(ledger_path)
+            print(fuzz_ledger.report(ledger, rules, pairs_for(args)))
+            return 0
+        commit = fuzz_ledger.code_version(Path(__file__).resolve().parent.parent)
+        seed = None if args.seed == "next" else int(args.seed)
+        status = 0
+        for chunk in range(args.chunks):
+            if args.stop_file and os.path.exists(args.stop_file):
+                print(f"stop file {args.stop_file} found: no further chunk", file=sys.stderr)
+                break
+            pairs = pairs_for(args)
+            if ledger_path is not None:
+                ledger = fuzz_ledger.load(ledger_path)
+                if args.skip_done:
+                    pairs = [
+                        (g, p)
+                        for g, p in pairs
+                        if fuzz_ledger.counted(ledger, g, p, rules[g]) < fuzz_ledger.GOAL
+                    ]
+                    if not pairs:
+                        print("every game x preset is at the goal", file=sys.stderr)
+                        break
+                if seed is None or (args.seed == "next" and chunk):
+                    seed = fuzz_ledger.next_seed(ledger)
+                taken = fuzz_ledger.clashes(ledger, pairs, seed)
+                if taken:
+                    print(
+                        f"error: seed {seed} is already in {ledger_path} for {', '.join(taken)}: "
+                        "those games are counted; use another --seed, or --seed next",
+                        file=sys.stderr,
+                    )
+                    return 2
+            assert seed is not None
+            start = time.perf_counter()
+            print(f"chunk {chunk + 1}/{args.chunks}: seed {seed}", file=sys.stderr, flush=True)
+            tallies = run_chunk(args, jobs_for(args, seed, pairs))
+            summary = report(tallies, time.perf_counter() - start)
+            summary["command"] = " ".join(["python", "scripts/fuzz.py", *(argv or sys.argv[1:])])
+            summary["seed"] = seed
+            if args.json:
+                with open(args.json, "w", encoding="utf-8") as handle:
+                    json.dump(summary, handle, indent=1)
+            if ledger_path is not None:
+                fuzz_ledger.add_chunk(
+                    ledger_path,
+                    [
+                        fuzz_ledger.entry(t, seed, commit, rules[t.game], args.window)
+                        for t in tallies
+                    ],
+                )
+                print(f"added chunk (seed {seed}) to {ledger_path}", file=sys.stderr, flush=True)
+            if summary["failures_by_kind"]:
+                status = 1
+                break  # a failure stops a campaign: get the reproducer first
+            if args.seed != "next":
+                seed += 1
+        return status
+    except fuzz_ledger.LedgerError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":
