@@ -180,7 +180,7 @@ def report(
         row["repro"].extend(e.get("reproducers", []))
     out = [
         f"| game | preset | rules version | checked actions | games | mutation cases "
-        f"| failures by kind | chunks | CPU h | to {goal:,} | est. core-h to go |",
+        f"| failures by kind | chunks | CPU s | to {goal:,} | est. core-h to go |",
         "| --- | --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |",
     ]
     total = {"actions": 0, "games": 0, "mutations": 0, "cpu": 0.0, "togo_h": 0.0, "done": 0}
@@ -216,13 +216,13 @@ def report(
         out.append(
             f"| {game} | {preset} | {rules} | {row['actions']:,} | {row['games']:,} "
             f"| {mutations:,} | {_kinds(row['failures'])} | {row['chunks']} "
-            f"| {row['cpu'] / 3600:.2f} | {togo} | {hours} |"
+            f"| {row['cpu']:,.0f} | {togo} | {hours} |"
         )
     counted_rows = sum(1 for g, p, r in rows if current.get(g) == r)
     out.append(
         f"| **all ({counted_rows} game x presets, current rules)** | | | "
         f"**{total['actions']:,}** | **{total['games']:,}** | **{total['mutations']:,}** "
-        f"| **{_kinds(failures)}** | | **{total['cpu'] / 3600:.2f}** "
+        f"| **{_kinds(failures)}** | | **{total['cpu']:,.0f}** "
         f"| {total['done']} at goal | **{total['togo_h']:.1f}**{'+' if unknown else ''} |"
     )
     out.append("")
