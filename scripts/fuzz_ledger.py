@@ -90,10 +90,14 @@ def clashes(ledger: dict[str, Any], pairs: Iterable[tuple[str, str]], seed: int)
     return [f"{g}/{p}" for g, p in pairs if seed in used_seeds(ledger, g, p)]
 
 
-def next_seed(ledger: dict[str, Any]) -> int:
-    """A seed no chunk in the ledger has used, for any game x preset."""
-    seeds = [int(e["seed"]) for e in ledger["chunks"]]
-    return max([FIRST_SEED - 1, *seeds]) + 1
+def next_seed(ledger: dict[str, Any], start: int = FIRST_SEED) -> int:
+    """The smallest seed from ``start`` that no chunk in the ledger has used, for any game x
+    preset. Machines running at the same time take seeds from different starts (blocks)."""
+    seeds = {int(e["seed"]) for e in ledger["chunks"]}
+    seed = start
+    while seed in seeds:
+        seed += 1
+    return seed
 
 
 def counted(ledger: dict[str, Any], game: str, preset: str, rules: str) -> int:
@@ -166,7 +170,13 @@ def report(
     rows: dict[tuple[str, str, str], dict[str, Any]] = {}
     for game, preset in presets:
         rows[(game, preset, current[game])] = _row()
+    seen: set[tuple[str, str, int]] = set()
+    twice = 0
     for e in ledger["chunks"]:
+        if (e["game"], e["preset"], e["seed"]) in seen:
+            twice += 1  # two ledgers merged, each with this seed: the same games, once
+            continue
+        seen.add((e["game"], e["preset"], e["seed"]))
         key = (e["game"], e["preset"], e["rules_version"])
         row = rows.setdefault(key, _row())
         row["actions"] += e["actions"]
@@ -231,6 +241,7 @@ def report(
         + ", ".join(f"{g} {v}" for g, v in sorted(current.items()))
         + (f". Actions under older rules, not counted: {stale:,}." if stale else ".")
         + (f" {unknown} game x presets have no measured rate yet (?)." if unknown else "")
+        + (f" Entries repeating a seed already counted, left out: {twice}." if twice else "")
     )
     for row in rows.values():
         for line in row["repro"][:3]:

@@ -50,6 +50,7 @@ def test_chunks_add_up_and_a_seed_is_never_counted_twice(tmp_path: Path) -> None
     assert ledger.counted(data, "g", "a", "g/1") == 750
     assert ledger.counted(data, "g", "b", "g/1") == 700
     assert ledger.next_seed(data) == 102
+    assert ledger.next_seed(data, 1_000_000) == 1_000_000  # another machine's block
     before = path.read_bytes()
     # Seed 100 is taken for g/a: the whole chunk is refused, g/c included, file unchanged.
     with pytest.raises(ledger.LedgerError, match="seed 100 is already in"):
@@ -80,6 +81,11 @@ def test_the_report_keeps_rules_versions_apart(tmp_path: Path) -> None:
     assert "**400,000**" in text and "**clone 1**" in text
     assert "not counted: 400,000" in text
     assert "python scripts/fuzz.py --repro x" in text
+    # Two ledgers merged with the same seed in both: those games count once.
+    data = ledger.load(path)
+    data["chunks"].append(data["chunks"][-1])
+    again = ledger.report(data, {"g": "g/2"}, [("g", "a")])
+    assert "**400,000**" in again and "repeating a seed already counted, left out: 1" in again
 
 
 def test_a_ledger_that_is_not_one_is_refused(tmp_path: Path) -> None:
