@@ -97,14 +97,19 @@ def check_state(
     # Positions: through JSON and back, nothing lost. The state's position is written once
     # and serves every comparison below (round-trip, clone, independence).
     data = state.to_position()
+    # The text the hash digests: equal dicts can still write differently (1 == 1.0 == True).
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"))
     try:
         again = spec.from_position(json.loads(json.dumps(data)))
     except MonsterballError as exc:
         raise Found("position", f"a reached position does not load: {describe(exc)}") from None
-    if again.to_position() != data:
+    reloaded = again.to_position()
+    if reloaded != data:
         raise Found("position", "the position does not round-trip")
-    # The hash is a digest of to_position(), so equal positions hash alike; compare hashes
-    # only where a game defines its own state_hash.
+    if json.dumps(reloaded, sort_keys=True, separators=(",", ":")) != canonical:
+        raise Found("position", "a reloaded position hashes differently")
+    # GameState.state_hash digests that same text, so the hashes agree; call them only where
+    # a game defines its own state_hash.
     own_hash = type(state).state_hash is not GameState.state_hash
     if own_hash and again.state_hash() != state.state_hash():
         raise Found("position", "a reloaded position hashes differently")

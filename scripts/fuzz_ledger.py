@@ -76,9 +76,9 @@ def dumps(ledger: dict[str, Any]) -> str:
     """One chunk entry a line: diffs and merges of the ledger stay readable."""
     head = {k: v for k, v in ledger.items() if k != "chunks"}
     lines = [json.dumps(e, sort_keys=True, ensure_ascii=True) for e in ledger["chunks"]]
-    body = ",\n  ".join(lines)
+    body = "".join(f"\n  {line}," for line in lines)[:-1] + "\n" if lines else ""
     inner = json.dumps(head, sort_keys=True)[1:-1]
-    return "{" + inner + ', "chunks": [\n  ' + body + "\n]}\n"
+    return "{" + inner + ', "chunks": [' + body + "]}\n"
 
 
 def used_seeds(ledger: dict[str, Any], game: str, preset: str) -> set[int]:

@@ -157,6 +157,22 @@ def test_check_catches_a_reload_that_plays_differently(monkeypatch: pytest.Monke
         FUZZ.check_state(spec, state, random.Random(0))
 
 
+def test_check_catches_a_reload_that_equals_but_hashes_differently(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state = a_state()
+    kind = type(state)
+    honest = kind._board_from_dict
+
+    def numeric(self: Any, data: Any) -> None:
+        honest(self, data)
+        self.surplus_must_leave = int(self.surplus_must_leave)  # False == 0, "false" != "0"
+
+    monkeypatch.setattr(kind, "_board_from_dict", numeric)
+    with pytest.raises(FUZZ.Found, match="hashes differently"):
+        FUZZ.check_state(PU, state, random.Random(0))
+
+
 def test_check_compares_hashes_where_a_game_has_its_own() -> None:
     state = a_state()
 
