@@ -162,7 +162,8 @@ def play_game(
     first = random.Random(~seed).randrange(skip) if window and skip > 0 else 0
     last = first + window if window else MAX_PLIES
     checked = 0
-    parsed: dict[str, Action] = {}
+    parsed: dict[str, Action] = {}  # notation -> action, and action -> kind, this game
+    kinds_of: dict[Action, str] = {}
     # What the checks listed for the current ply: (decisions, chance outcomes), or None.
     listed: tuple[list[Action], list[tuple[Action, Fraction]]] | None = None
 
@@ -188,7 +189,7 @@ def play_game(
                 action = outcomes[rng.randrange(len(outcomes))][0]
         else:
             legal = listed[0] if listed is not None else state.legal_actions()
-            action = pick_decision(rng, legal, by_kind=not by_probability)
+            action = pick_decision(rng, legal, not by_probability, kinds_of)
         recorder.apply(action)
         listed = None
         if state.ply >= first:

@@ -32,14 +32,23 @@ def describe(exc: BaseException) -> str:
     return text if len(text) <= 300 else text[:297] + "..."
 
 
-def pick_decision(rng: random.Random, legal: list[Action], by_kind: bool) -> Action:
+def pick_decision(
+    rng: random.Random,
+    legal: list[Action],
+    by_kind: bool,
+    kinds_of: dict[Action, str] | None = None,
+) -> Action:
+    """A legal decision, uniformly, or (``by_kind``) of a kind drawn uniformly first; the
+    kind is the action's type and first word. ``kinds_of`` memoises it within a game."""
     if not by_kind:
         return legal[rng.randrange(len(legal))]
+    memo: dict[Action, str] = {} if kinds_of is None else kinds_of
     kinds: dict[str, list[Action]] = {}
     for action in legal:
-        kinds.setdefault(f"{type(action).__name__} {action.notation().split()[0]}", []).append(
-            action
-        )
+        kind = memo.get(action)
+        if kind is None:
+            kind = memo[action] = f"{type(action).__name__} {action.notation().split()[0]}"
+        kinds.setdefault(kind, []).append(action)
     group = kinds[rng.choice(sorted(kinds))]
     return group[rng.randrange(len(group))]
 
