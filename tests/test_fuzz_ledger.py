@@ -138,3 +138,24 @@ def test_the_stop_file_stops_a_campaign_between_chunks(tmp_path: Path) -> None:
     assert Counter(FUZZ.pairs_for(FUZZ.argparse.Namespace(game="midway", preset=None))) == {
         ("midway", p): 1 for p in get_game("midway").options_type.PRESETS
     }
+
+
+def test_a_failure_is_added_with_its_reproducer_and_stops_the_campaign(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spec = get_game("paper-ultimate")
+    kind = type(spec.new_game(spec.options("small")))
+    honest = kind._copy_board
+
+    def careless(self: Any, other: Any) -> None:
+        honest(self, other)
+        other.throws = self.throws + 1  # every clone differs: a "clone" failure each game
+
+    monkeypatch.setattr(kind, "_copy_board", careless)
+    path = tmp_path / "ledger.json"
+    args = ["--game", "paper-ultimate", "--preset", "small", "--ledger", str(path)]
+    run = ["--actions", "3", "--mutations", "0", "--seed", "next", "--chunks", "4"]
+    assert FUZZ.main([*args, *run]) == 1
+    (entry,) = ledger.load(path)["chunks"]  # stopped after the first chunk
+    assert entry["failures"] == {"clone": entry["games"]} and entry["games"] >= 1
+    assert entry["reproducers"][0].startswith("python scripts/fuzz.py --repro clone:")
