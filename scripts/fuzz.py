@@ -17,7 +17,8 @@ first (so rare outcomes and rare actions such as spells come up). After every ac
   player to another free hex, changes nothing the other seat or a spectator sees (view,
   render) nor, when the other seat is to act, its legal actions.
 
-At the end of each game its record must read back and verify.
+At the end of each game its record must read back and verify. (The per-action checks are
+in fuzz_checks.py; the campaign ledger, --ledger, in fuzz_ledger.py.)
 
 Mutation fuzzers (``--mutations`` cases per kind per game x preset): a broken record must
 raise RecordError or replay to a divergence; a broken position must raise
@@ -29,6 +30,9 @@ raise OptionsError or give options that start a game.
     python scripts/fuzz.py [--actions 2000] [--seconds S] [--game G] [--preset P]
                            [--seed 0] [--mutations 50] [--jobs 1] [--json FILE]
     python scripts/fuzz.py --repro KIND:GAME:PRESET:SEED     # rerun one case, traceback
+    python scripts/fuzz.py --ledger docs/fuzz-ledger.json --seed next [--chunks N]
+                           [--skip-done] [--stop-file F]  # a campaign, in chunks
+    python scripts/fuzz.py --ledger docs/fuzz-ledger.json --report   # its totals (markdown)
 
 Exit status 1 when a failure is found that is not on the KNOWN allow-list.
 """
@@ -39,7 +43,9 @@ import argparse
 import contextlib
 import hashlib
 import json
+import os
 import random
+import re
 import sys
 import time
 import traceback
@@ -48,26 +54,39 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 from monsterball.core.actions import Action
 from monsterball.core.dice import SeededSampler
 from monsterball.core.errors import (
     IllegalActionError,
-    MonsterballError,
     NotationError,
     OptionsError,
     PositionError,
     RecordError,
 )
-from monsterball.core.game import CHANCE, GameSpec, GameState
+from monsterball.core.game import GameSpec, GameState
 from monsterball.core.record import Recorder, read_record, replay
 from monsterball.games import all_games, get_game
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fuzz_ledger  # siblings of this script, not a package
+from fuzz_checks import (
+    HIDDEN_CHECKS,
+    Found,
+    check_chance,
+    check_hidden,
+    check_rng,
+    check_state,
+    describe,
+    pick_decision,
+)
+
+__all__ = ["Found", "check_state"]  # used through this module by tests/test_fuzz.py
+
 MAX_PLIES = 50_000  # a game longer than this is reported as endless
-NOTATION_SAMPLE = 12  # legal actions whose notation round-trip is checked per ply
 MAX_SKIP = 2000  # a checked window starts before this ply (and before the longest game seen)
-VIEW_EVERY = 4  # every seat's view and picture are drawn every this many plies (slow)
 
 # Known bugs owned by another branch: (kind, game, text in the message) -> who fixes it.
 # A failure matching an entry is listed as known, not counted as a failure. The lead
@@ -102,18 +121,11 @@ class Tally:
     actions: int = 0
     games: int = 0
     seconds: float = 0.0
+    cpu_seconds: float = 0.0  # CPU time of the checked play (the ledger's rate, load-proof)
     plain_rate: float = 0.0  # unchecked random playout actions/s, same process (yardstick)
     mutations: Counter[str] = field(default_factory=Counter)
     hidden: Counter[str] = field(default_factory=Counter)  # Midway twins compared
     failures: list[Failure] = field(default_factory=list)
-
-
-class Found(Exception):
-    """An invariant broke: ``kind`` names which."""
-
-    def __init__(self, kind: str, message: str):
-        super().__init__(message)
-        self.kind = kind
 
 
 def known_reason(kind: str, game: str, message: str) -> str:
@@ -123,141 +135,7 @@ def known_reason(kind: str, game: str, message: str) -> str:
     return ""
 
 
-def describe(exc: BaseException) -> str:
-    text = f"{type(exc).__name__}: {exc}"
-    return text if len(text) <= 300 else text[:297] + "..."
-
-
 # -- random legal play ------------------------------------------------------------------
-
-
-def pick_decision(rng: random.Random, legal: list[Action], by_kind: bool) -> Action:
-    if not by_kind:
-        return legal[rng.randrange(len(legal))]
-    kinds: dict[str, list[Action]] = {}
-    for action in legal:
-        kinds.setdefault(f"{type(action).__name__} {action.notation().split()[0]}", []).append(
-            action
-        )
-    group = kinds[rng.choice(sorted(kinds))]
-    return group[rng.randrange(len(group))]
-
-
-def check_chance(state: GameState) -> list[tuple[Action, Fraction]]:
-    outcomes = state.chance_outcomes()
-    if not outcomes:
-        raise Found("no-actions", "a chance node with no outcomes")
-    total = Fraction(0)
-    for action, p in outcomes:
-        if not isinstance(p, Fraction) or not 0 < p <= 1:
-            raise Found("probabilities", f"outcome {action} has probability {p!r}")
-        total += p
-    if total != 1:
-        raise Found("probabilities", f"outcomes sum to {total}, not 1")
-    if len({a for a, _ in outcomes}) != len(outcomes):
-        raise Found("probabilities", "the same outcome is listed twice")
-    return outcomes
-
-
-def check_state(spec: GameSpec, state: GameState, rng: random.Random) -> None:
-    """Every per-action invariant except the hidden-information one."""
-    actor = state.current_player()
-    if state.is_terminal():
-        if state.legal_actions():
-            raise Found("no-actions", "a terminal state offers actions")
-        if len(state.returns()) != spec.num_seats:
-            raise Found("exception", "returns() has the wrong length")
-    elif actor == CHANCE:
-        actions = [a for a, _ in check_chance(state)]
-    else:
-        if not 0 <= actor < spec.num_seats:
-            raise Found("no-actions", f"current_player() is {actor}")
-        actions = state.legal_actions()
-        if not actions:
-            raise Found("no-actions", f"{spec.seat_name(actor)} is to act with no legal action")
-        if len(set(actions)) != len(actions):
-            raise Found("no-actions", "the same legal action is listed twice")
-    if state.ply % VIEW_EVERY == 0 or state.is_terminal():
-        for seat in (None, *range(spec.num_seats)):
-            state.view(seat)
-            state.render(seat)
-    state.result_text()
-    # Positions: through JSON and back, nothing lost.
-    data = state.to_position()
-    try:
-        again = spec.from_position(json.loads(json.dumps(data)))
-    except MonsterballError as exc:
-        raise Found("position", f"a reached position does not load: {describe(exc)}") from None
-    if again.to_position() != data:
-        raise Found("position", "the position does not round-trip")
-    if again.state_hash() != state.state_hash() or again.legal_actions() != state.legal_actions():
-        raise Found("position", "a reloaded position hashes or plays differently")
-    if state.is_terminal():
-        return
-    # Notation: a sample of the legal actions reads back to the same action.
-    sample = actions if len(actions) <= NOTATION_SAMPLE else rng.sample(actions, NOTATION_SAMPLE)
-    for action in sample:
-        text = action.notation()
-        try:
-            parsed = spec.parse_action(text)
-        except MonsterballError as exc:
-            raise Found("notation", f"'{text}' does not parse: {exc}") from None
-        if parsed != action:
-            raise Found("notation", f"'{text}' parses to {parsed!r}, not {action!r}")
-    # Clones: equal, and independent of the original.
-    twin = state.clone()
-    if twin != state:
-        raise Found("clone", "a clone differs from its original")
-    twin.apply(actions[rng.randrange(len(actions))])
-    if state.to_position() != data:
-        raise Found("clone", "playing on a clone changed the original")
-
-
-def midway_twins(state: Any, rng: random.Random) -> Iterator[tuple[str, Any, int]]:
-    """States the other seat cannot tell from ``state``: (what changed, twin, that seat)."""
-    if state.caster >= 0 and state.images:
-        twin = state.clone()
-        real, image = twin.pos[twin.caster], twin.images[rng.randrange(len(twin.images))]
-        twin.pos[twin.caster] = image
-        twin.images = sorted([real, *(c for c in twin.images if c != image)])
-        if twin.carrier == twin.caster:
-            twin.ball = image
-        yield "caster", twin, 1 - state.caster // 10
-    if state.invisible >= 0:
-        taken = {c for c in state.pos if c >= 0} | set(state.images) | {state.ball}
-        free = [c for c in range(state.field.size) if c not in taken]
-        if free:
-            twin = state.clone()
-            twin.pos[twin.invisible] = cell = rng.choice(free)
-            if twin.carrier == twin.invisible:
-                twin.ball = cell
-            yield "invisible", twin, 1 - state.invisible // 10
-
-
-HIDDEN_CHECKS: Counter[str] = Counter()  # twins compared in this process, by what moved
-
-
-def check_hidden(state: Any, rng: random.Random) -> None:
-    for what, twin, opp in midway_twins(state, rng):
-        HIDDEN_CHECKS[what] += 1
-        for seat in (opp, None):
-            who = "spectators" if seat is None else f"seat {'AB'[seat]}"
-            if json.dumps(twin.view(seat), sort_keys=True) != json.dumps(
-                state.view(seat), sort_keys=True
-            ):
-                raise Found("hidden", f"moving the {what} changes the view of {who}")
-            if twin.render(seat) != state.render(seat):
-                raise Found("hidden", f"moving the {what} changes the picture {who} see")
-        if state.current_player() == opp:
-            mine = [a.notation() for a in state.legal_actions()]
-            theirs = [a.notation() for a in twin.legal_actions()]
-            if mine != theirs:
-                raise Found("hidden", f"moving the {what} changes the other seat's legal actions")
-
-
-def check_rng(seed: int, ply: int) -> random.Random:
-    # Per ply, so a reproducer that checks every ply makes the same choices as a windowed run.
-    return random.Random(seed * 1_000_003 + ply)
 
 
 def play_game(
@@ -284,30 +162,38 @@ def play_game(
     first = random.Random(~seed).randrange(skip) if window and skip > 0 else 0
     last = first + window if window else MAX_PLIES
     checked = 0
+    parsed: dict[str, Action] = {}  # notation -> action, and action -> kind, this game
+    kinds_of: dict[Action, str] = {}
+    # What the checks listed for the current ply: (decisions, chance outcomes), or None.
+    listed: tuple[list[Action], list[tuple[Action, Fraction]]] | None = None
 
-    def check() -> None:
-        if first <= state.ply <= last:
-            check_state(spec, state, check_rng(seed, state.ply))
-            if midway:
-                check_hidden(state, check_rng(seed, state.ply))
+    def check() -> tuple[list[Action], list[tuple[Action, Fraction]]] | None:
+        if not first <= state.ply <= last:
+            return None
+        got = check_state(spec, state, check_rng(seed, state.ply), parsed)
+        if midway:
+            check_hidden(state, check_rng(seed, state.ply), got[0])
+        return got
 
-    check()
+    listed = check()
     while not state.is_terminal():
         if state.ply >= MAX_PLIES:
             raise Found("endless", f"no end after {MAX_PLIES} plies")
         if state.ply >= last or (limit is not None and checked >= limit):
             break
         if state.is_chance():
-            outcomes = state.chance_outcomes()
+            outcomes = listed[1] if listed is not None else state.chance_outcomes()
             if by_probability:
                 action = sampler.choose(outcomes)
             else:
                 action = outcomes[rng.randrange(len(outcomes))][0]
         else:
-            action = pick_decision(rng, state.legal_actions(), by_kind=not by_probability)
+            legal = listed[0] if listed is not None else state.legal_actions()
+            action = pick_decision(rng, legal, not by_probability, kinds_of)
         recorder.apply(action)
+        listed = None
         if state.ply >= first:
-            check()
+            listed = check()
             checked += 1
             if checked & 31 == 0 and time.perf_counter() > deadline:
                 break
@@ -561,7 +447,7 @@ def fuzz_one(job: Job) -> Tally:
     tally = Tally(game, preset)
     before = plain_rate(spec, preset, job.yardstick) if job.yardstick else 0.0
     hidden_before = HIDDEN_CHECKS.copy()
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     deadline = start + job.seconds
     index = 0
     lengths: list[int] = []  # plies of the games that ended: where a window may start
@@ -585,6 +471,7 @@ def fuzz_one(job: Job) -> Tally:
             tally.failures.append(failure)
             tally.actions += 1  # the game stopped at the failure; count it as progress
     tally.seconds = time.perf_counter() - start
+    tally.cpu_seconds = time.process_time() - cpu
     tally.hidden = HIDDEN_CHECKS - hidden_before
     if job.yardstick:
         tally.plain_rate = (plain_rate(spec, preset, job.yardstick) + before) / 2
@@ -708,25 +595,62 @@ def repro(case: str) -> int:
     return 0
 
 
-def jobs_for(args: argparse.Namespace) -> list[Job]:
+def pairs_for(args: argparse.Namespace) -> list[tuple[str, str]]:
     specs = [get_game(args.game)] if args.game else all_games()
-    out = []
-    for spec in specs:
-        presets = [args.preset] if args.preset else sorted(spec.options_type.PRESETS)
-        for preset in presets:
-            out.append(
-                Job(
-                    spec.id,
-                    preset,
-                    args.seed,
-                    args.actions,
-                    args.seconds,
-                    args.mutations,
-                    args.window,
-                    args.yardstick,
-                )
-            )
-    return out
+    return [
+        (spec.id, preset)
+        for spec in specs
+        for preset in ([args.preset] if args.preset else sorted(spec.options_type.PRESETS))
+    ]
+
+
+def jobs_for(args: argparse.Namespace, seed: int, pairs: list[tuple[str, str]]) -> list[Job]:
+    return [
+        Job(
+            game,
+            preset,
+            seed,
+            args.actions,
+            args.seconds,
+            args.mutations,
+            args.window,
+            args.yardstick,
+        )
+        for game, preset in pairs
+    ]
+
+
+WARM: set[tuple[str, str]] = set()
+
+
+def warm_up(jobs: list[Job]) -> None:
+    """Build each game x preset's tables (Midway's field geometry: seconds) here, once: the
+    worker processes fork from this one and inherit them, instead of each paying for them
+    inside its timed play in every chunk."""
+    for job in jobs:
+        if (job.game, job.preset) not in WARM:
+            spec = get_game(job.game)
+            spec.new_game(spec.options(job.preset))
+            WARM.add((job.game, job.preset))
+
+
+def run_chunk(args: argparse.Namespace, jobs: list[Job]) -> list[Tally]:
+    warm_up(jobs)
+    if args.jobs > 1:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            return list(pool.map(fuzz_one, jobs))
+    tallies = []
+    for job in jobs:
+        tallies.append(fuzz_one(job))
+        done = tallies[-1]
+        print(  # progress, so a long run that is stopped still says how far it got
+            f"done {done.game}/{done.preset}: {done.actions} actions, {done.games} games, "
+            f"{done.seconds:.0f} s, {len(done.failures)} failures"
+            + (f", hidden twins {dict(done.hidden)}" if done.hidden else ""),
+            file=sys.stderr,
+            flush=True,
+        )
+    return tallies
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -737,7 +661,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--game", help="one game (default: all)")
     parser.add_argument("--preset", help="one preset (default: all of each game)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--seed", default="0", help="base seed (an integer), or 'next': one the ledger has not used"
+    )
     parser.add_argument(
         "--window",
         type=int,
@@ -754,32 +680,94 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--json", help="also write the full report to this file")
     parser.add_argument("--repro", help="rerun one case KIND:GAME:PRESET:SEED with a traceback")
+    parser.add_argument("--ledger", help="add each finished chunk's totals to this JSON ledger")
+    parser.add_argument("--report", action="store_true", help="print the ledger's totals, exit")
+    parser.add_argument(
+        "--chunks", type=int, default=1, help="run this many chunks, each with the next seed"
+    )
+    parser.add_argument(
+        "--seed-from",
+        type=int,
+        default=fuzz_ledger.FIRST_SEED,
+        help="--seed next: the smallest unused seed from this one (one block per machine)",
+    )
+    parser.add_argument("--stop-file", help="start no new chunk once this file exists")
+    parser.add_argument(
+        "--skip-done",
+        action="store_true",
+        help="leave out game x presets the ledger has at the goal (10^6 actions)",
+    )
     args = parser.parse_args(argv)
     if args.repro:
         return repro(args.repro)
-    start = time.perf_counter()
-    jobs = jobs_for(args)
-    if args.jobs > 1:
-        with ProcessPoolExecutor(args.jobs) as pool:
-            tallies = list(pool.map(fuzz_one, jobs))
-    else:
-        tallies = []
-        for job in jobs:
-            tallies.append(fuzz_one(job))
-            done = tallies[-1]
-            print(  # progress, so a long run that is stopped still says how far it got
-                f"done {done.game}/{done.preset}: {done.actions} actions, {done.games} games, "
-                f"{done.seconds:.0f} s, {len(done.failures)} failures"
-                + (f", hidden twins {dict(done.hidden)}" if done.hidden else ""),
-                file=sys.stderr,
-                flush=True,
-            )
-    summary = report(tallies, time.perf_counter() - start)
-    summary["command"] = " ".join(["python", "scripts/fuzz.py", *(argv or sys.argv[1:])])
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as handle:
-            json.dump(summary, handle, indent=1)
-    return 1 if summary["failures_by_kind"] else 0
+    if args.seed != "next" and not re.fullmatch(r"-?[0-9]+", args.seed):
+        parser.error(f"--seed must be an integer or 'next', not {args.seed!r}")
+    if (args.report or args.seed == "next" or args.skip_done) and not args.ledger:
+        parser.error("--report, --seed next and --skip-done need --ledger FILE")
+    ledger_path = Path(args.ledger) if args.ledger else None
+    rules = {spec.id: spec.rules_version for spec in all_games()}
+    try:
+        if ledger_path is not None and args.report:
+            ledger = fuzz_ledger.load(ledger_path)
+            print(fuzz_ledger.report(ledger, rules, pairs_for(args)))
+            return 0
+        commit = fuzz_ledger.code_version(Path(__file__).resolve().parent.parent)
+        seed = None if args.seed == "next" else int(args.seed)
+        status = 0
+        for chunk in range(args.chunks):
+            if args.stop_file and os.path.exists(args.stop_file):
+                print(f"stop file {args.stop_file} found: no further chunk", file=sys.stderr)
+                break
+            pairs = pairs_for(args)
+            if ledger_path is not None:
+                ledger = fuzz_ledger.load(ledger_path)
+                if args.skip_done:
+                    pairs = [
+                        (g, p)
+                        for g, p in pairs
+                        if fuzz_ledger.counted(ledger, g, p, rules[g]) < fuzz_ledger.GOAL
+                    ]
+                    if not pairs:
+                        print("every game x preset is at the goal", file=sys.stderr)
+                        break
+                if seed is None or (args.seed == "next" and chunk):
+                    seed = fuzz_ledger.next_seed(ledger, args.seed_from)
+                taken = fuzz_ledger.clashes(ledger, pairs, seed)
+                if taken:
+                    print(
+                        f"error: seed {seed} is already in {ledger_path} for {', '.join(taken)}: "
+                        "those games are counted; use another --seed, or --seed next",
+                        file=sys.stderr,
+                    )
+                    return 2
+            assert seed is not None
+            start = time.perf_counter()
+            print(f"chunk {chunk + 1}/{args.chunks}: seed {seed}", file=sys.stderr, flush=True)
+            tallies = run_chunk(args, jobs_for(args, seed, pairs))
+            summary = report(tallies, time.perf_counter() - start)
+            summary["command"] = " ".join(["python", "scripts/fuzz.py", *(argv or sys.argv[1:])])
+            summary["seed"] = seed
+            if args.json:
+                with open(args.json, "w", encoding="utf-8") as handle:
+                    json.dump(summary, handle, indent=1)
+            if ledger_path is not None:
+                fuzz_ledger.add_chunk(
+                    ledger_path,
+                    [
+                        fuzz_ledger.entry(t, seed, commit, rules[t.game], args.window)
+                        for t in tallies
+                    ],
+                )
+                print(f"added chunk (seed {seed}) to {ledger_path}", file=sys.stderr, flush=True)
+            if summary["failures_by_kind"]:
+                status = 1
+                break  # a failure stops a campaign: get the reproducer first
+            if args.seed != "next":
+                seed += 1
+        return status
+    except fuzz_ledger.LedgerError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -91,6 +91,142 @@ def test_check_catches_a_clone_that_shares_the_board(monkeypatch: pytest.MonkeyP
     found("clone", lambda: FUZZ.check_state(PU, state, random.Random(0)))
 
 
+def test_check_catches_a_clone_that_shares_a_list(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = a_state()
+    kind = type(state)
+    honest = kind._copy_board
+    FUZZ.check_state(PU, state, random.Random(0))
+
+    def sharing(self: Any, other: Any) -> None:
+        honest(self, other)
+        other.pos = self.pos  # the clone moves the original's players too
+
+    monkeypatch.setattr(kind, "_copy_board", sharing)
+    with pytest.raises(FUZZ.Found, match="playing on a clone changed the original"):
+        FUZZ.check_state(PU, state, random.Random(0))
+
+
+def test_check_catches_a_clone_that_differs(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = a_state()
+    kind = type(state)
+    honest = kind._copy_board
+
+    def careless(self: Any, other: Any) -> None:
+        honest(self, other)
+        other.throws = self.throws + 1
+
+    monkeypatch.setattr(kind, "_copy_board", careless)
+    with pytest.raises(FUZZ.Found, match="a clone differs from its original"):
+        FUZZ.check_state(PU, state, random.Random(0))
+
+
+def test_check_catches_a_position_writer_that_drops_a_field(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state = a_state()
+    kind = type(state)
+    honest = kind._board_to_dict
+
+    def dropping(self: Any) -> dict[str, Any]:
+        data = honest(self)
+        del data["score"]
+        return data
+
+    monkeypatch.setattr(kind, "_board_to_dict", dropping)
+    found("position", lambda: FUZZ.check_state(PU, state, random.Random(0)))
+
+
+def test_check_catches_a_reload_that_plays_differently(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = a_state()
+    honest = PU.from_position
+
+    class Stuck(type(state)):  # type: ignore[misc]
+        __slots__ = ()
+
+        def legal_actions(self) -> list[Any]:
+            return []  # the same position, yet nothing to play
+
+    def reload(data: Any) -> Any:
+        again = honest(data)
+        again.__class__ = Stuck
+        return again
+
+    spec = dataclasses.replace(PU)
+    object.__setattr__(spec, "from_position", reload)
+    with pytest.raises(FUZZ.Found, match="plays differently"):
+        FUZZ.check_state(spec, state, random.Random(0))
+
+
+def test_check_catches_a_reload_that_equals_but_hashes_differently(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state = a_state()
+    kind = type(state)
+    honest = kind._board_from_dict
+
+    def numeric(self: Any, data: Any) -> None:
+        honest(self, data)
+        self.surplus_must_leave = int(self.surplus_must_leave)  # False == 0, "false" != "0"
+
+    monkeypatch.setattr(kind, "_board_from_dict", numeric)
+    with pytest.raises(FUZZ.Found, match="hashes differently"):
+        FUZZ.check_state(PU, state, random.Random(0))
+
+
+def test_check_compares_hashes_where_a_game_has_its_own() -> None:
+    state = a_state()
+
+    class Salted(type(state)):  # type: ignore[misc]
+        __slots__ = ()
+
+        def state_hash(self) -> str:
+            return "salted"  # not the digest a reloaded state gives
+
+    state.__class__ = Salted
+    with pytest.raises(FUZZ.Found, match="hashes differently"):
+        FUZZ.check_state(PU, state, random.Random(0))
+
+
+def test_check_catches_outcomes_that_are_not_fractions_or_repeat(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state = PU.new_game(PU.options("small"))
+    while not state.is_chance():
+        state.apply(state.legal_actions()[0])
+    outcomes = state.chance_outcomes()
+    floats = [(a, float(p)) for a, p in outcomes]
+    monkeypatch.setattr(type(state), "chance_outcomes", lambda self: floats)
+    found("probabilities", lambda: FUZZ.check_state(PU, state, random.Random(0)))
+    (action, p), rest = outcomes[0], outcomes[1:]
+    twice = [(action, p / 2), (action, p / 2), *rest]
+    monkeypatch.setattr(type(state), "chance_outcomes", lambda self: twice)
+    with pytest.raises(FUZZ.Found, match="listed twice"):
+        FUZZ.check_state(PU, state, random.Random(0))
+
+
+def test_check_catches_a_legal_action_listed_twice(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = a_state()
+    legal = state.legal_actions()
+    monkeypatch.setattr(type(state), "legal_actions", lambda self: [*legal, legal[0]])
+    with pytest.raises(FUZZ.Found, match="listed twice"):
+        FUZZ.check_state(PU, state, random.Random(0))
+
+
+def test_play_draws_every_view_every_fourth_ply(monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn: list[tuple[int, int | None]] = []
+    kind = type(PU.new_game(PU.options("small")))
+    honest = kind.render
+
+    def counting(self: Any, seat: int | None = None) -> str:
+        drawn.append((self.ply, seat))
+        return honest(self, seat)
+
+    monkeypatch.setattr(kind, "render", counting)
+    checked, _ = FUZZ.play_game(PU, "small", 3, limit=12)
+    assert checked == 12
+    assert drawn == [(ply, seat) for ply in (0, 4, 8, 12) for seat in (None, 0, 1)]
+
+
 def test_check_catches_probabilities_that_do_not_sum_to_one(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -118,10 +254,11 @@ def test_check_catches_a_position_that_loses_a_field(monkeypatch: pytest.MonkeyP
 
     def forgetful(self: Any, data: Any) -> None:
         original(self, data)
-        self.score = [9, 9]
+        self.score = [0, 1]  # a valid score, but not the one written
 
     monkeypatch.setattr(kind, "_board_from_dict", forgetful)
-    found("position", lambda: FUZZ.check_state(PU, state, random.Random(0)))
+    with pytest.raises(FUZZ.Found, match="the position does not round-trip"):
+        FUZZ.check_state(PU, state, random.Random(0))
 
 
 def test_check_catches_a_seat_with_no_legal_action(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -161,6 +298,15 @@ def test_hidden_check_passes_and_catches_a_leak(monkeypatch: pytest.MonkeyPatch)
 
     monkeypatch.setattr(kind, "view", leaky)
     found("hidden", lambda: FUZZ.check_hidden(state, random.Random(0)))
+    monkeypatch.setattr(kind, "view", honest)
+    drawn = kind.render
+
+    def telling(self: Any, seat: int | None = None) -> str:
+        return drawn(self, seat) + str(self.pos[self.caster])
+
+    monkeypatch.setattr(kind, "render", telling)
+    with pytest.raises(FUZZ.Found, match="changes the picture"):
+        FUZZ.check_hidden(state, random.Random(0))
 
 
 def test_a_failure_is_reported_with_a_reproducer() -> None:

@@ -1,0 +1,202 @@
+"""The invariants scripts/fuzz.py checks after every action of random legal play (see its
+docstring), and the small helpers its mutation fuzzers share with them. A broken invariant
+raises Found, naming its kind."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Iterator
+from fractions import Fraction
+from typing import Any
+
+from monsterball.core.actions import Action
+from monsterball.core.errors import MonsterballError
+from monsterball.core.game import CHANCE, GameSpec, GameState
+
+NOTATION_SAMPLE = 12  # legal actions whose notation round-trip is checked per ply
+VIEW_EVERY = 4  # every seat's view and picture are drawn every this many plies (slow)
+
+
+class Found(Exception):
+    """An invariant broke: ``kind`` names which."""
+
+    def __init__(self, kind: str, message: str):
+        super().__init__(message)
+        self.kind = kind
+
+
+def describe(exc: BaseException) -> str:
+    text = f"{type(exc).__name__}: {exc}"
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
+def pick_decision(
+    rng: random.Random,
+    legal: list[Action],
+    by_kind: bool,
+    kinds_of: dict[Action, str] | None = None,
+) -> Action:
+    """A legal decision, uniformly, or (``by_kind``) of a kind drawn uniformly first; the
+    kind is the action's type and first word. ``kinds_of`` memoises it within a game."""
+    if not by_kind:
+        return legal[rng.randrange(len(legal))]
+    memo: dict[Action, str] = {} if kinds_of is None else kinds_of
+    kinds: dict[str, list[Action]] = {}
+    for action in legal:
+        kind = memo.get(action)
+        if kind is None:
+            kind = memo[action] = f"{type(action).__name__} {action.notation().split()[0]}"
+        kinds.setdefault(kind, []).append(action)
+    group = kinds[rng.choice(sorted(kinds))]
+    return group[rng.randrange(len(group))]
+
+
+def check_chance(state: GameState) -> list[tuple[Action, Fraction]]:
+    outcomes = state.chance_outcomes()
+    if not outcomes:
+        raise Found("no-actions", "a chance node with no outcomes")
+    total = Fraction(0)
+    for action, p in outcomes:
+        if not isinstance(p, Fraction) or not 0 < p <= 1:
+            raise Found("probabilities", f"outcome {action} has probability {p!r}")
+        total += p
+    if total != 1:
+        raise Found("probabilities", f"outcomes sum to {total}, not 1")
+    if len({a for a, _ in outcomes}) != len(outcomes):
+        raise Found("probabilities", "the same outcome is listed twice")
+    return outcomes
+
+
+def check_state(
+    spec: GameSpec,
+    state: GameState,
+    rng: random.Random,
+    parsed: dict[str, Action] | None = None,
+) -> tuple[list[Action], list[tuple[Action, Fraction]]]:
+    """Every per-action invariant except the hidden-information one. Returns the legal
+    decisions and the chance outcomes (one of them empty), for the caller to pick from, so
+    they are worked out once a ply. ``parsed`` memoises notation -> parsed action within a
+    game: parsing is a pure function of the text, so a text read once reads the same again."""
+    actor = state.current_player()
+    outcomes: list[tuple[Action, Fraction]] = []
+    actions: list[Action] = []
+    if state.is_terminal():
+        if state.legal_actions():
+            raise Found("no-actions", "a terminal state offers actions")
+        if len(state.returns()) != spec.num_seats:
+            raise Found("exception", "returns() has the wrong length")
+    elif actor == CHANCE:
+        outcomes = check_chance(state)
+        actions = [a for a, _ in outcomes]
+    else:
+        if not 0 <= actor < spec.num_seats:
+            raise Found("no-actions", f"current_player() is {actor}")
+        actions = state.legal_actions()
+        if not actions:
+            raise Found("no-actions", f"{spec.seat_name(actor)} is to act with no legal action")
+        if len(set(actions)) != len(actions):
+            raise Found("no-actions", "the same legal action is listed twice")
+    if state.ply % VIEW_EVERY == 0 or state.is_terminal():
+        for seat in (None, *range(spec.num_seats)):
+            state.view(seat)
+            state.render(seat)
+    state.result_text()
+    # Positions: through JSON and back, nothing lost. The state's position is written once
+    # and serves every comparison below (round-trip, clone, independence).
+    data = state.to_position()
+    # The text the hash digests: equal dicts can still write differently (1 == 1.0 == True).
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    try:
+        again = spec.from_position(json.loads(json.dumps(data)))
+    except MonsterballError as exc:
+        raise Found("position", f"a reached position does not load: {describe(exc)}") from None
+    reloaded = again.to_position()
+    if reloaded != data:
+        raise Found("position", "the position does not round-trip")
+    if json.dumps(reloaded, sort_keys=True, separators=(",", ":")) != canonical:
+        raise Found("position", "a reloaded position hashes differently")
+    # GameState.state_hash digests that same text, so the hashes agree; call them only where
+    # a game defines its own state_hash.
+    own_hash = type(state).state_hash is not GameState.state_hash
+    if own_hash and again.state_hash() != state.state_hash():
+        raise Found("position", "a reloaded position hashes differently")
+    if again.legal_actions() != actions:  # actions: state.legal_actions(), as listed above
+        raise Found("position", "a reloaded position plays differently")
+    if state.is_terminal():
+        return actions, outcomes
+    # Notation: a sample of the legal actions reads back to the same action.
+    sample = actions if len(actions) <= NOTATION_SAMPLE else rng.sample(actions, NOTATION_SAMPLE)
+    for action in sample:
+        text = action.notation()
+        reading = parsed.get(text) if parsed is not None else None
+        if reading is None:
+            try:
+                reading = spec.parse_action(text)
+            except MonsterballError as exc:
+                raise Found("notation", f"'{text}' does not parse: {exc}") from None
+            if parsed is not None:
+                parsed[text] = reading
+        if reading != action:
+            raise Found("notation", f"'{text}' parses to {reading!r}, not {action!r}")
+    # Clones: equal (GameState.__eq__ compares to_position(), done here against the one
+    # already written), and independent of the original.
+    twin = state.clone()
+    if type(twin) is not type(state) or twin.to_position() != data:
+        raise Found("clone", "a clone differs from its original")
+    twin.apply(actions[rng.randrange(len(actions))])
+    if state.to_position() != data:
+        raise Found("clone", "playing on a clone changed the original")
+    return actions, outcomes
+
+
+def midway_twins(state: Any, rng: random.Random) -> Iterator[tuple[str, Any, int]]:
+    """States the other seat cannot tell from ``state``: (what changed, twin, that seat)."""
+    if state.caster >= 0 and state.images:
+        twin = state.clone()
+        real, image = twin.pos[twin.caster], twin.images[rng.randrange(len(twin.images))]
+        twin.pos[twin.caster] = image
+        twin.images = sorted([real, *(c for c in twin.images if c != image)])
+        if twin.carrier == twin.caster:
+            twin.ball = image
+        yield "caster", twin, 1 - state.caster // 10
+    if state.invisible >= 0:
+        taken = {c for c in state.pos if c >= 0} | set(state.images) | {state.ball}
+        free = [c for c in range(state.field.size) if c not in taken]
+        if free:
+            twin = state.clone()
+            twin.pos[twin.invisible] = cell = rng.choice(free)
+            if twin.carrier == twin.invisible:
+                twin.ball = cell
+            yield "invisible", twin, 1 - state.invisible // 10
+
+
+HIDDEN_CHECKS: Counter[str] = Counter()  # twins compared in this process, by what moved
+
+
+def check_hidden(state: Any, rng: random.Random, legal: list[Action] | None = None) -> None:
+    """``legal``: state.legal_actions() if already listed. The state's own view, picture
+    and notations are worked out once, however many twins are compared with them."""
+    mine: dict[int | None, tuple[str, str]] = {}
+    for what, twin, opp in midway_twins(state, rng):
+        HIDDEN_CHECKS[what] += 1
+        for seat in (opp, None):
+            who = "spectators" if seat is None else f"seat {'AB'[seat]}"
+            if seat not in mine:
+                mine[seat] = (json.dumps(state.view(seat), sort_keys=True), state.render(seat))
+            view, picture = mine[seat]
+            if json.dumps(twin.view(seat), sort_keys=True) != view:
+                raise Found("hidden", f"moving the {what} changes the view of {who}")
+            if twin.render(seat) != picture:
+                raise Found("hidden", f"moving the {what} changes the picture {who} see")
+        if state.current_player() == opp:
+            ours = [a.notation() for a in (state.legal_actions() if legal is None else legal)]
+            theirs = [a.notation() for a in twin.legal_actions()]
+            if ours != theirs:
+                raise Found("hidden", f"moving the {what} changes the other seat's legal actions")
+
+
+def check_rng(seed: int, ply: int) -> random.Random:
+    # Per ply, so a reproducer that checks every ply makes the same choices as a windowed run.
+    return random.Random(seed * 1_000_003 + ply)
