@@ -106,6 +106,26 @@ def click_something(page, rng: random.Random) -> bool:
     return False
 
 
+def play_one_turn(pages: dict, rng: random.Random) -> tuple[str, int] | None:
+    """In a two-seat game open in two pages (seat name -> page): the seat to move clicks until
+    its move is made, and the other page is waited on until it shows the move. Returns the
+    seat that moved and the move number before it, or None if neither seat is to move."""
+    mover = next((s for s, p in pages.items() if p.locator(".turn.mine").count()), None)
+    if mover is None:
+        time.sleep(0.1)
+        return None
+    other = next(s for s in pages if s != mover)
+    seen = move_number(pages[other])
+    page = pages[mover]
+    while page.locator(".turn.mine").count() and move_number(page) == seen:
+        click_something(page, rng)
+        time.sleep(0.05)
+    pages[other].wait_for_function(
+        f"() => !document.body.innerText.includes('Move\\t{seen}\\n')", timeout=15_000
+    )
+    return mover, seen
+
+
 def start_from_lobby(page, base_url: str, game: str, mode: str) -> None:
     page.goto(base_url + "/")
     page.select_option("[data-testid=game]", game)

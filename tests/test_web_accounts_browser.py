@@ -5,11 +5,10 @@ chat, and markup in a chat message is drawn as text (no element is made from it)
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
-from browser_helpers import click_something, move_number, new_page, shot
+from browser_helpers import new_page, play_one_turn, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 pytest.importorskip("playwright.sync_api")
@@ -63,20 +62,9 @@ def test_two_strangers_sign_up_challenge_accept_play_and_chat(browser, base_url)
     rng = random.Random(5)
     moved = set()
     for _ in range(6):
-        mover = next((s for s, p in pages.items() if p.locator(".turn.mine").count()), None)
-        if mover is None:
-            time.sleep(0.1)
-            continue
-        other = "B" if mover == "A" else "A"
-        seen = move_number(pages[other])
-        page = pages[mover]
-        while page.locator(".turn.mine").count() and move_number(page) == seen:
-            click_something(page, rng)
-            time.sleep(0.05)
-        moved.add(mover)
-        pages[other].wait_for_function(
-            f"() => !document.body.innerText.includes('Move\\t{seen}\\n')", timeout=15_000
-        )
+        turn = play_one_turn(pages, rng)
+        if turn is not None:
+            moved.add(turn[0])
     assert moved == {"A", "B"}
     # Chat, with markup that must stay text.
     ann.fill("[data-testid=game-chat-input]", MARKUP)

@@ -9,16 +9,15 @@ from __future__ import annotations
 
 import random
 import re
-import time
 
 import httpx
 import pytest
 
 from browser_helpers import (
-    click_something,
     move_number,
     new_page,
     play_clicks,
+    play_one_turn,
     shot,
     start_from_lobby,
 )
@@ -60,20 +59,12 @@ def test_online_room_two_browsers_play_each_other(browser, base_url):
     for _ in range(12):
         for page in pages.values():
             page.wait_for_selector("[data-testid=turn]")
-        mover = next((s for s, p in pages.items() if p.locator(".turn.mine").count()), None)
-        if mover is None:
-            time.sleep(0.1)
+        turn = play_one_turn(pages, rng)
+        if turn is None:
             continue
-        other = "B" if mover == "A" else "A"
-        seen = move_number(pages[other])
-        page = pages[mover]
-        while page.locator(".turn.mine").count() and move_number(page) == seen:
-            click_something(page, rng)
-            time.sleep(0.05)
+        mover, seen = turn
         seats_moved.add(mover)
-        pages[other].wait_for_function(
-            f"() => !document.body.innerText.includes('Move\\t{seen}\\n')", timeout=15_000
-        )
+        other = "B" if mover == "A" else "A"
         assert move_number(pages[other]) > seen  # the other browser saw the move
     assert seats_moved == {"A", "B"}
     game_id = links["A"].split("/")[2].split("#")[0]

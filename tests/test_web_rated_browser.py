@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from browser_helpers import click_something, move_number, new_page, shot
+from browser_helpers import new_page, play_one_turn, shot
 from test_web_accounts_browser import sign_up
 
 pytestmark = [
@@ -58,20 +58,9 @@ def test_a_rated_game_between_strangers_ends_on_time_and_shows_on_both_player_pa
     moved = set()
     deadline = time.monotonic() + 30
     while moved != {"A", "B"} and time.monotonic() < deadline:
-        mover = next((s for s, p in pages.items() if p.locator(".turn.mine").count()), None)
-        if mover is None:
-            time.sleep(0.1)
-            continue
-        other = "B" if mover == "A" else "A"
-        seen = move_number(pages[other])
-        page = pages[mover]
-        while page.locator(".turn.mine").count() and move_number(page) == seen:
-            click_something(page, rng)
-            time.sleep(0.05)
-        moved.add(mover)
-        pages[other].wait_for_function(
-            f"() => !document.body.innerText.includes('Move\\t{seen}\\n')", timeout=15_000
-        )
+        turn = play_one_turn(pages, rng)
+        if turn is not None:
+            moved.add(turn[0])
     assert moved == {"A", "B"}
     time.sleep(1.5)
     # Both sides have had their clock running: each has less than its minute left.
