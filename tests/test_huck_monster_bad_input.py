@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from hm_scenarios import SPEC, options, play, position
+from hm_scenarios import SPEC, lane, name, options, play, position
 from monsterball.core.errors import (
     IllegalActionError,
     NotationError,
@@ -256,3 +256,23 @@ def test_up_calls_past_the_cap_are_refused() -> None:
         SPEC.from_position(data)
     data["board"]["up_calls"] = 40
     assert SPEC.from_position(data).up_calls == 40
+
+
+def test_HM_R22_a_monster_on_a_space_the_disc_has_passed_round_trips() -> None:
+    # Found by the fuzz campaign (emergency-pickup, seed 2848721215728868676): a pin Monster
+    # at the catch steps onto d10, a space the disc (e9, d10, d11) has already flown over
+    # and beside where it stops. HM-R22 keeps him off "the disc's remaining path" only, and
+    # he now bids as the catch Mark with no bid recorded yet; the position used to be refused
+    # as "the disc's path crosses a player".
+    layout = {"B1": "a5", "B2": "a6", "B3": "h5", "B5": "h14"}
+    state = lane(layout, strategy=True, used=(True, False), strategy_equipment="pin")
+    play(state, "3d6=10", "throw A2 d11", "3d6=12", "strategy", "pin=pin-monster")
+    play(state, "monster B4 d10")
+    assert name(state, "B4") == "d10" and state.stack[-1] == Bid(10, "catch-mark", "dice",
+                                                                  "pin-monster", 0)  # fmt: skip
+    assert SPEC.from_position(state.to_position()).to_position() == state.to_position()
+    # A player on the path still ahead of the disc is refused as before.
+    ahead = state.to_position()
+    ahead["board"]["progress"] = 0
+    with pytest.raises(PositionError, match="path ahead crosses a player"):
+        SPEC.from_position(ahead)

@@ -750,10 +750,12 @@ class HuckMonsterState(TeamScoreState):
             for p in placed:
                 if self.field.coords(self.pos[p])[1] != self.line_row(team_of(p)):
                     raise PositionError(f"during set-up {player_name(p)} must stand on his line")
+        # Only the path still ahead must be open (HM-R22: a Monster may step onto spaces the
+        # disc has already flown over, e.g. beside it at the catch).
         crossing = self.hammered >= 0 or self.options.beaten_defenders
-        for cell in self.path:
+        for cell in self.path[self.progress + 1 :]:
             if self.all_occupied() >> cell & 1 and self.bidders == 0 and not crossing:
-                raise PositionError("the disc's path crosses a player without a Hammer")
+                raise PositionError("the disc's path ahead crosses a player without a Hammer")
         self.wiring.validate(self, setting_up)
         self._settle_loaded()
 
