@@ -8,6 +8,7 @@ tests/test_fast_paths.py checks the two against each other.
 """
 
 from libc.stdint cimport uint64_t
+from cpython.tuple cimport PyTuple_GET_ITEM
 
 cdef extern from *:
     """
@@ -179,45 +180,43 @@ cdef class FastGrid:
         self._dilate(m, out)
         return mb_from_words(out)
 
-    def reachable(self, int start, int budget, free, *, through=None):
-        cdef uint64_t fr[N]
-        cdef uint64_t pa[N]
-        cdef uint64_t seen[N]
-        cdef uint64_t front[N]
-        cdef uint64_t grown[N]
+    cdef inline void _grow(self, const uint64_t* front, uint64_t* grown) noexcept nogil:
+        """One breadth-first step of ``reachable``: the front and its neighbours (a hex
+        grid unmasked, as HexGrid.reachable: the passable cells bound it)."""
         cdef uint64_t e[N]
         cdef uint64_t o[N]
         cdef uint64_t t[N]
+        cdef int i
+        if self.hexk:
+            for i in range(N):
+                e[i] = front[i] & self.even[i]
+                o[i] = front[i] ^ e[i]
+                grown[i] = front[i]
+            shl(front, 1, t)
+            for i in range(N):
+                grown[i] |= t[i] & self.nf[i]
+            shr(front, 1, t)
+            for i in range(N):
+                grown[i] |= t[i] & self.nl[i]
+            self._hex_rows(e, o, grown)
+        else:
+            self._dilate(front, grown)
+
+    cdef void _reach(
+        self, int start, int budget, const uint64_t* fr, const uint64_t* pa, uint64_t* seen
+    ) noexcept nogil:
+        """``reachable`` on words: the cells of ``fr`` within ``budget`` steps through ``pa``."""
+        cdef uint64_t front[N]
+        cdef uint64_t grown[N]
         cdef uint64_t s[N]
         cdef int i, step
         cdef bint more
-        passable = free if through is None else through
-        if (
-            not 0 <= start < self.size
-            or mb_to_words(free, fr) < 0
-            or mb_to_words(passable, pa) < 0
-        ):
-            return self.py_type.reachable(self.py, start, budget, free, through=through)
         bit(start, s)
         for i in range(N):
             seen[i] = s[i]
             front[i] = s[i]
         for step in range(budget):
-            if self.hexk:
-                # HexGrid.reachable: no board mask (the passable cells bound it).
-                for i in range(N):
-                    e[i] = front[i] & self.even[i]
-                    o[i] = front[i] ^ e[i]
-                    grown[i] = front[i]
-                shl(front, 1, t)
-                for i in range(N):
-                    grown[i] |= t[i] & self.nf[i]
-                shr(front, 1, t)
-                for i in range(N):
-                    grown[i] |= t[i] & self.nl[i]
-                self._hex_rows(e, o, grown)
-            else:
-                self._dilate(front, grown)
+            self._grow(front, grown)
             more = False
             for i in range(N):
                 grown[i] &= pa[i] & ~seen[i]
@@ -230,7 +229,68 @@ cdef class FastGrid:
                 front[i] = grown[i]
         for i in range(N):
             seen[i] &= fr[i] & ~s[i]
+
+    def reachable(self, int start, int budget, free, *, through=None):
+        cdef uint64_t fr[N]
+        cdef uint64_t pa[N]
+        cdef uint64_t seen[N]
+        passable = free if through is None else through
+        if (
+            not 0 <= start < self.size
+            or mb_to_words(free, fr) < 0
+            or mb_to_words(passable, pa) < 0
+        ):
+            return self.py_type.reachable(self.py, start, budget, free, through=through)
+        self._reach(start, budget, fr, pa, seen)
         return mb_from_words(seen)
+
+    def team_moves(
+        self, list pos, int lo, int hi, int holder, int budget, int star, int star_budget,
+        free, forbid, int exempt, tuple items
+    ):
+        """Huck + Monster's ``Moving`` list in one call: for each player ``lo <= p < hi``
+        on the field but the ``holder``, the cells ``reachable`` within his budget
+        (``star_budget`` for the player ``star``) through ``free``, less ``forbid`` unless
+        he is ``exempt``; the items ``items[p][cell]`` in player then cell order. None
+        when an argument does not fit: the caller's Python path then answers."""
+        cdef uint64_t fr[N]
+        cdef uint64_t fb[N]
+        cdef uint64_t seen[N]
+        cdef uint64_t word
+        cdef int i, p, b, cell
+        cdef long start
+        cdef Py_ssize_t count
+        if mb_to_words(free, fr) < 0 or mb_to_words(forbid, fb) < 0:
+            return None
+        if lo < 0 or hi > len(pos) or hi > len(items):
+            return None
+        out = []
+        for p in range(lo, hi):
+            start = pos[p]
+            if p == holder or start < 0:
+                continue
+            if start >= self.size:
+                return None
+            b = star_budget if p == star else budget
+            if b <= 0:
+                continue
+            self._reach(<int>start, b, fr, fr, seen)
+            if p != exempt:
+                for i in range(N):
+                    seen[i] &= ~fb[i]
+            row = items[p]
+            if not isinstance(row, tuple):
+                return None
+            count = len(<tuple>row)
+            for i in range(N):
+                word = seen[i]
+                while word:
+                    cell = i * 64 + _ctz(word)
+                    if cell >= count:
+                        return None
+                    out.append(<object>PyTuple_GET_ITEM(row, cell))
+                    word &= word - 1
+        return out
 
     def steps_to(self, int start, int target, passable):
         cdef uint64_t pa[N]
@@ -305,9 +365,9 @@ def mask_select(self, mask):
     cdef uint64_t word
     cdef int i, cell
     items = self._items
-    cdef Py_ssize_t count = len(items)
-    if mb_to_words(mask, m) < 0:
+    if not isinstance(items, tuple) or mb_to_words(mask, m) < 0:
         return self._select_py(mask)
+    cdef Py_ssize_t count = len(<tuple>items)
     out = []
     for i in range(N):
         word = m[i]
@@ -315,6 +375,6 @@ def mask_select(self, mask):
             cell = i * 64 + _ctz(word)
             if cell >= count:
                 return self._select_py(mask)
-            out.append(items[cell])
+            out.append(<object>PyTuple_GET_ITEM(items, cell))
             word &= word - 1
     return out

@@ -224,6 +224,40 @@ class Grid:
             frontier = grown
         return seen & free & ~(1 << start)
 
+    def team_moves(
+        self,
+        pos: list[int],
+        lo: int,
+        hi: int,
+        holder: int,
+        budget: int,
+        star: int,
+        star_budget: int,
+        free: int,
+        forbid: int,
+        exempt: int,
+        items: Sequence[Sequence[T]],
+    ) -> list[T] | None:
+        """A team's moves in one call (Huck + Monster's ``Moving``): for each player
+        ``lo <= p < hi`` on the board but the ``holder``, the ``reachable`` cells within his
+        budget (``star_budget`` for the player ``star``) through ``free``, less ``forbid``
+        unless he is ``exempt``; ``items[p][cell]`` in player, then cell order. The
+        reference of the compiled twin (which returns None for arguments it cannot hold)."""
+        out: list[T] = []
+        for p in range(lo, hi):
+            start = pos[p]
+            if p == holder or start < 0:
+                continue
+            b = star_budget if p == star else budget
+            if b <= 0:
+                continue
+            mask = self.reachable(start, b, free)
+            if p != exempt:
+                mask &= ~forbid
+            row = items[p]
+            out += [row[c] for c in iter_bits(mask)]
+        return out
+
     def step_distances(self, start: int, passable: int, limit: int | None = None) -> dict[int, int]:
         """Steps from ``start`` to every cell reachable through ``passable`` cells."""
         out = {start: 0}
@@ -389,7 +423,7 @@ def accelerate(g: Grid) -> Grid:
     """Point ``g``'s kernels at the compiled ones (when built and the board fits)."""
     if _fastgeo is not None and g.size <= 384 and g.width < 63:
         fast = _fastgeo.FastGrid(g)
-        for name in ("dilate", "reachable", "steps_to", "step_distances"):
+        for name in ("dilate", "reachable", "steps_to", "step_distances", "team_moves"):
             g.__dict__[name] = getattr(fast, name)
     return g
 
