@@ -25,7 +25,7 @@ from monsterball.core.actions import Action, Roll
 from monsterball.core.dice import SeededSampler
 from monsterball.core.geometry import Grid, HexGrid, MaskSelector, SquareGrid, grid
 from monsterball.games import get_game
-from monsterball.games.huck_monster.field import plain_segment as _plain_segment
+from monsterball.core.geometry import plain_segment as _plain_segment
 from monsterball.games.huck_monster.state import HuckMonsterState
 
 

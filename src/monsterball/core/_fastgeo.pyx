@@ -77,6 +77,8 @@ cdef class FastGrid:
     cdef bint hexk
     cdef object py
     cdef object py_type
+    cdef int nb[CELLS][8]  # the neighbour table, in the grid's order
+    cdef int nbn[CELLS]
 
     def __init__(self, py_grid):
         self.py = py_grid
@@ -91,6 +93,14 @@ cdef class FastGrid:
             (getattr(py_grid, "even_rows", 0), 3), (getattr(py_grid, "odd_rows", 0), 4),
         ):
             self._set(words, mask)
+        cdef int c, k
+        for c in range(self.size):
+            row = py_grid.neighbours[c]
+            if len(row) > 8:
+                raise ValueError("more than 8 neighbours")
+            self.nbn[c] = len(row)
+            for k in range(len(row)):
+                self.nb[c][k] = row[k]
 
     cdef int _set(self, int which, object mask) except -1:
         cdef uint64_t* dst
@@ -291,6 +301,137 @@ cdef class FastGrid:
                     out.append(<object>PyTuple_GET_ITEM(row, cell))
                     word &= word - 1
         return out
+
+    def hop_finals(self, int start, int count, free, hop):
+        """Grid.hop_finals (Huck + Monster's throw) on words."""
+        cdef uint64_t fr[N]
+        cdef uint64_t hp[N]
+        cdef uint64_t seen0[N]
+        cdef uint64_t seen1[N]
+        cdef uint64_t f0[N]
+        cdef uint64_t f1[N]
+        cdef uint64_t g0[N]
+        cdef uint64_t g1[N]
+        cdef uint64_t t[N]
+        cdef int i, k
+        cdef bint more
+        if not 0 <= start < self.size or mb_to_words(free, fr) < 0 or mb_to_words(hop, hp) < 0:
+            return self.py_type.hop_finals(self.py, start, count, free, hop)
+        bit(start, seen0)
+        for i in range(N):
+            f0[i] = seen0[i]
+            seen1[i] = 0
+            f1[i] = 0
+        for k in range(count - 1):
+            self._dilate(f0, g0)
+            self._dilate(f1, t)
+            more = False
+            for i in range(N):
+                g1[i] = (t[i] & fr[i] & ~seen1[i]) | (g0[i] & hp[i] & ~seen1[i])
+                g0[i] &= fr[i] & ~seen0[i]
+                if g0[i] or g1[i]:
+                    more = True
+            if not more:
+                break
+            for i in range(N):
+                seen0[i] |= g0[i]
+                seen1[i] |= g1[i]
+                f0[i] = g0[i]
+                f1[i] = g1[i]
+        for i in range(N):
+            t[i] = seen0[i] | seen1[i]
+        self._dilate(t, g0)
+        for i in range(N):
+            g0[i] &= fr[i]
+        return mb_from_words(g0)
+
+    def shortest_segment(self, int start, int target, inter):
+        """Grid.shortest_segment on words and a C breadth-first search: the same cells in
+        the same order, so the same path."""
+        cdef uint64_t it[N]
+        cdef uint64_t layers[CELLS + 1][N]
+        cdef uint64_t seen[N]
+        cdef uint64_t back[N]
+        cdef uint64_t g[N]
+        cdef int parent[CELLS]
+        cdef int frontier[CELLS]
+        cdef int nxt[CELLS]
+        cdef int nf, nn, i, j, k, cell, n, depth = 0, length
+        cdef bint hit, more
+        if (
+            start == target
+            or not 0 <= start < self.size
+            or not 0 <= target < self.size
+            or mb_to_words(inter, it) < 0
+        ):
+            return self.py_type.shortest_segment(self.py, start, target, inter)
+        # on_shortest_paths: layers out to the target, then back.
+        bit(start, layers[0])
+        for i in range(N):
+            seen[i] = layers[0][i]
+        hit = False
+        while True:
+            self._dilate(layers[depth], g)
+            if (g[target >> 6] >> (target & 63)) & 1:
+                hit = True
+                break
+            more = False
+            for i in range(N):
+                g[i] &= it[i] & ~seen[i]
+                if g[i]:
+                    more = True
+            if not more:
+                break
+            depth += 1
+            for i in range(N):
+                seen[i] |= g[i]
+                layers[depth][i] = g[i]
+        for i in range(N):
+            seen[i] = 0
+        if hit:
+            bit(target, back)
+            for k in range(depth, 0, -1):
+                self._dilate(back, g)
+                for i in range(N):
+                    back[i] = g[i] & layers[k][i]
+                    seen[i] |= back[i]
+        for i in range(N):
+            it[i] &= seen[i]
+        # plain_segment
+        for i in range(self.size):
+            parent[i] = -1
+        parent[start] = start
+        frontier[0] = start
+        nf = 1
+        while nf:
+            nn = 0
+            for j in range(nf):
+                cell = frontier[j]
+                for k in range(self.nbn[cell]):
+                    n = self.nb[cell][k]
+                    if n == target:
+                        length = 1
+                        i = cell
+                        while i != start:
+                            length += 1
+                            i = parent[i]
+                        path = [0] * length
+                        path[length - 1] = n
+                        i = cell
+                        k = length - 2
+                        while i != start:
+                            path[k] = i
+                            k -= 1
+                            i = parent[i]
+                        return tuple(path)
+                    if (it[n >> 6] >> (n & 63)) & 1 and parent[n] < 0:
+                        parent[n] = cell
+                        nxt[nn] = n
+                        nn += 1
+            for j in range(nn):
+                frontier[j] = nxt[j]
+            nf = nn
+        return None
 
     def steps_to(self, int start, int target, passable):
         cdef uint64_t pa[N]

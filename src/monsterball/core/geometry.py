@@ -258,6 +258,30 @@ class Grid:
             out += [row[c] for c in iter_bits(mask)]
         return out
 
+    def hop_finals(self, start: int, count: int, free: int, hop: int) -> int:
+        """Where a thrown piece may stop: the ``free`` cells next to a path of 0..count-1
+        steps from ``start`` through ``free`` cells, which may pass over one ``hop`` cell
+        (Huck + Monster's throw, HM-THROW-2 and the Hammer, HM-SD-10)."""
+        seen0 = f0 = 1 << start
+        seen1 = f1 = 0
+        for _ in range(count - 1):
+            g0 = self.dilate(f0)
+            g1 = (self.dilate(f1) & free & ~seen1) | (g0 & hop & ~seen1)
+            g0 &= free & ~seen0
+            if not (g0 or g1):
+                break
+            seen0 |= g0
+            seen1 |= g1
+            f0, f1 = g0, g1
+        return self.dilate(seen0 | seen1) & free
+
+    def shortest_segment(self, start: int, target: int, inter: int) -> tuple[int, ...] | None:
+        """The cells entered by the first shortest path (breadth-first, neighbour order)
+        from ``start`` into ``target`` whose intermediate cells lie in ``inter``."""
+        if start != target:
+            inter &= on_shortest_paths(self, start, target, inter)
+        return plain_segment(self.neighbours, start, target, inter)
+
     def step_distances(self, start: int, passable: int, limit: int | None = None) -> dict[int, int]:
         """Steps from ``start`` to every cell reachable through ``passable`` cells."""
         out = {start: 0}
@@ -404,6 +428,56 @@ class HexGrid(Grid):
         return seen & free & ~(1 << start)
 
 
+def plain_segment(
+    neighbours: tuple[tuple[int, ...], ...], start: int, target: int, inter: int
+) -> tuple[int, ...] | None:
+    """A breadth-first search from ``start`` through ``inter`` into ``target`` (cells as
+    nodes, neighbours in table order): the cells entered, or None."""
+    parent = {start: start}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for cell in frontier:
+            for n in neighbours[cell]:
+                if n == target:
+                    path = [n]
+                    back = cell
+                    while back != start:
+                        path.append(back)
+                        back = parent[back]
+                    return tuple(reversed(path))
+                if inter >> n & 1 and n not in parent:
+                    parent[n] = cell
+                    nxt.append(n)
+        frontier = nxt
+    return None
+
+
+def on_shortest_paths(field: Grid, start: int, target: int, inter: int) -> int:
+    """The cells of ``inter`` on some shortest path from ``start`` into ``target`` (bitmask
+    layers out and back). A breadth-first search kept to them meets the same cells in the
+    same order, and so returns the same path: every cell that first reaches one of them
+    lies on a shortest path too."""
+    goal = 1 << target
+    seen = 1 << start
+    layers = [seen]
+    while True:
+        grown = field.dilate(layers[-1])
+        if grown & goal:
+            break
+        grown &= inter & ~seen
+        if not grown:
+            return 0
+        seen |= grown
+        layers.append(grown)
+    keep = 0
+    back = goal
+    for layer in reversed(layers[1:]):
+        back = field.dilate(back) & layer
+        keep |= back
+    return keep
+
+
 # The compiled kernels (core/_fastgeo.pyx, built by scripts/build_fast.py), if built: the
 # functions above stay the reference and the fallback; MONSTERBALL_PURE=1 turns them off.
 try:
@@ -423,7 +497,8 @@ def accelerate(g: Grid) -> Grid:
     """Point ``g``'s kernels at the compiled ones (when built and the board fits)."""
     if _fastgeo is not None and g.size <= 384 and g.width < 63:
         fast = _fastgeo.FastGrid(g)
-        for name in ("dilate", "reachable", "steps_to", "step_distances", "team_moves"):
+        for name in ("dilate", "reachable", "steps_to", "step_distances", "team_moves",
+                     "hop_finals", "shortest_segment"):
             g.__dict__[name] = getattr(fast, name)
     return g
 

@@ -46,8 +46,6 @@ from monsterball.games.huck_monster.actions import (
 )
 from monsterball.games.huck_monster.field import (
     hot_hex,
-    on_shortest_paths,
-    plain_segment,
     stealth_spaces,
     team_of,
     team_players,
@@ -381,23 +379,8 @@ class HuckMonsterState(TeamScoreState):
         return out
 
     def _open_finals(self, count: int, open_: int, hammer: bool) -> int:
-        field = self.field
-        start = 1 << self.disc
-        seen0 = start
-        f0 = start
-        seen1 = 0
-        f1 = 0
         blockers = self.defender_cells() if hammer else 0
-        for _ in range(count - 1):
-            g0 = field.dilate(f0)
-            g1 = (field.dilate(f1) & open_ & ~seen1) | (g0 & blockers & ~seen1)
-            g0 &= open_ & ~seen0
-            if not (g0 or g1):
-                break
-            seen0 |= g0
-            seen1 |= g1
-            f0, f1 = g0, g1
-        return field.dilate(seen0 | seen1) & open_
+        return self.field.hop_finals(self.disc, count, open_, blockers)
 
     def _beaten_finals(self, count: int, open_: int) -> int:
         """HM-BEAT-1..3: the path may pass over defenders (who must bid first and be beaten),
@@ -533,9 +516,7 @@ class HuckMonsterState(TeamScoreState):
         row) into ``target``; the spaces entered."""
         field = self.field
         if not crossable:  # the same search with plain cells for nodes (the common case)
-            if start != target:
-                inter &= on_shortest_paths(field, start, target, inter)
-            return plain_segment(field.neighbours, start, target, inter)
+            return field.shortest_segment(start, target, inter)
         # A node is (space, entered a crossable space last).
         root = (start, False)
         parent: dict[tuple[int, bool], tuple[int, bool]] = {root: root}
