@@ -288,6 +288,8 @@ class HuckMonsterState(TeamScoreState):
 
     def players_in(self, mask: int, team: int) -> list[int]:
         """Players of ``team`` standing in ``mask``, in player order."""
+        if not mask & self.occupied[team]:  # (``occupied`` follows ``pos``: move_player)
+            return []
         return [p for p in team_players(team) if self.pos[p] >= 0 and mask >> self.pos[p] & 1]
 
     def move_player(self, player: int, cell: int) -> None:

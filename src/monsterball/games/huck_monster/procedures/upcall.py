@@ -154,12 +154,14 @@ class UpCall(Procedure[State]):
                     return (UpCall("fly"), _bid(state, p, MARK))
         final = state.path[-1]
         guards = state.catch_guards(final, state.receiver)
+        defenders = state.defender_cells()  # (nobody moves while the disc flies)
         for i in range(max(state.progress, 0), len(state.path) - 1):
             cell = state.path[i]
             # HM-BEAT-1: a defender the disc is about to pass over must bid (and be beaten)
             # first, even one who would otherwise wait for the catch.
-            ahead = 1 << state.path[i + 1] & state.defender_cells()
-            for p in state.players_in(ahead | (state.adjacent(cell) & ~guards), defense):
+            ahead = 1 << state.path[i + 1] & defenders
+            near = (ahead | (state.adjacent(cell) & ~guards)) & defenders
+            for p in state.players_in(near, defense) if near else ():
                 if state.bidders >> p & 1:
                     continue
                 state.progress = i
