@@ -9,6 +9,7 @@ analysis enumerate the outcomes. There is no global random state anywhere.
 from __future__ import annotations
 
 import hashlib
+from bisect import bisect_right
 import math
 import random
 from collections.abc import Iterable, Sequence
@@ -44,11 +45,9 @@ class SeededSampler:
             return outcomes[self.rng.randrange(count)][0]
         # Integers over a common denominator: the same draw as comparing a point
         # bits / 2**53 with the running Fraction sums, at a fraction of the cost.
-        point = self.rng.getrandbits(53)
-        for index, bound in enumerate(cumulative):
-            if point < bound:
-                return outcomes[index][0]
-        return outcomes[-1][0]
+        # The first bound above the point (bisect: the loop ``point < bound`` in C).
+        index = bisect_right(cumulative, self.rng.getrandbits(53))
+        return outcomes[index][0] if index < count else outcomes[-1][0]
 
 
 _DRAW_TABLES: dict[tuple[int, ...], tuple[tuple[Fraction, ...], tuple[int, ...] | None]] = {}

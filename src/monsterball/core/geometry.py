@@ -166,6 +166,10 @@ class Grid:
         return ((1 << self.width) - 1) << (row * self.width)
 
     def rows_mask(self, rows: range) -> int:
+        if isinstance(rows, range) and rows.step == 1 and rows.start >= 0:
+            if rows.stop <= rows.start:
+                return 0
+            return ((1 << (self.width * (rows.stop - rows.start))) - 1) << (rows.start * self.width)
         mask = 0
         for r in rows:
             mask |= self.row_mask(r)
