@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -74,19 +75,7 @@ class UpCall(Procedure[State]):
         return AUTO
 
     def resolve(self, state: State) -> Transition:
-        stages = {
-            "start": self._start,
-            "aim": self._aim,
-            "aim-now": self._aim_now,
-            "up-move": self._up_move,
-            "fly": self._fly,
-            "catch": self._catch,
-            "guarded": self._guarded,
-            "continue": self._continue,
-            "continue-start": self._continue_start,
-            "end": self._end,
-        }
-        return stages[self.stage](state)
+        return _STAGES[self.stage](self, state)
 
     def _start(self, state: State) -> Transition:
         cap = state.options.max_up_calls
@@ -248,6 +237,21 @@ class UpCall(Procedure[State]):
 
     def describe(self) -> str:
         return "the Up Call"
+
+
+# UpCall.resolve's steps by stage, built once (not a dict of bound methods per step).
+_STAGES: dict[str, Callable[[UpCall, State], Transition]] = {
+    "start": UpCall._start,
+    "aim": UpCall._aim,
+    "aim-now": UpCall._aim_now,
+    "up-move": UpCall._up_move,
+    "fly": UpCall._fly,
+    "catch": UpCall._catch,
+    "guarded": UpCall._guarded,
+    "continue": UpCall._continue,
+    "continue-start": UpCall._continue_start,
+    "end": UpCall._end,
+}
 
 
 def _complete_catch(state: State) -> Transition:
