@@ -9,9 +9,9 @@ analysis enumerate the outcomes. There is no global random state anywhere.
 from __future__ import annotations
 
 import hashlib
-from bisect import bisect_right
 import math
 import random
+from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Protocol

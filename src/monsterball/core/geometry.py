@@ -501,8 +501,15 @@ def accelerate(g: Grid) -> Grid:
     """Point ``g``'s kernels at the compiled ones (when built and the board fits)."""
     if _fastgeo is not None and g.size <= 384 and g.width < 63:
         fast = _fastgeo.FastGrid(g)
-        for name in ("dilate", "reachable", "steps_to", "step_distances", "team_moves",
-                     "hop_finals", "shortest_segment"):
+        for name in (
+            "dilate",
+            "reachable",
+            "steps_to",
+            "step_distances",
+            "team_moves",
+            "hop_finals",
+            "shortest_segment",
+        ):
             g.__dict__[name] = getattr(fast, name)
     return g
 

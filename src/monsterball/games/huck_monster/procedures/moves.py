@@ -195,7 +195,7 @@ class Moving(Procedure[State]):
         if rule is not None:
             lo = self.team * PLAYERS_PER_TEAM
             star = lo if self.free and state.options.all_stars else NOBODY  # is_all_star
-            moves = state.field.team_moves(
+            moves: list[Action] | None = state.field.team_moves(
                 state.pos,
                 lo,
                 lo + PLAYERS_PER_TEAM,
