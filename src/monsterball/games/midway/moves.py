@@ -137,14 +137,8 @@ class MoveContext:
 
     def __init__(self, state: State, team: int):
         f = state.field
-        if state.caster < 0 and state.invisible < 0:  # counters_of with nothing hidden
-            pos = state.pos
-            own = cells_mask(pos, team * PER_TEAM, (team + 1) * PER_TEAM)
-            opp = cells_mask(pos, (1 - team) * PER_TEAM, (2 - team) * PER_TEAM)
-            occupied = own | opp
-        else:
-            own, opp = counters_of(state, team), counters_of(state, 1 - team)
-            occupied = own | opp  # state.counters_mask(): the images too, whoever casts them
+        own, opp = counters_of(state, team), counters_of(state, 1 - team)
+        occupied = own | opp  # state.counters_mask(): the images too, whoever casts them
         for c in state.images:
             occupied |= 1 << c
         free = f.full_mask & ~occupied
