@@ -451,7 +451,8 @@ class HuckMonsterState(TeamScoreState):
             ray = field.rays[start][d]
             return ray[: ray.index(final) + 1]
         waiting = self.adjacent(start) | self.catch_guards(final, receiver)
-        candidates = [c for c in iter_bits(defenders & ~waiting)]
+        everyone = defenders & ~waiting
+        candidates = list(iter_bits(everyone))
         beaten = self.options.beaten_defenders
         vias: list[int | None] = [None]
         if hammer:
@@ -459,9 +460,12 @@ class HuckMonsterState(TeamScoreState):
         best: tuple[int, tuple[int, ...]] | None = None
         for size in range(len(candidates) + 1):
             for exposed in combinations(candidates, size):
-                shunned = sum(1 << c for c in candidates if c not in exposed)
-                inter = open_ & ~field.dilate(shunned)
-                crossable = defenders & ~field.dilate(shunned) if beaten else 0
+                shunned = everyone  # the candidates not exposed
+                for c in exposed:
+                    shunned &= ~(1 << c)
+                near = field.dilate(shunned)
+                inter = open_ & ~near
+                crossable = defenders & ~near if beaten else 0
                 for via in vias:
                     if via is not None and shunned >> via & 1:
                         continue

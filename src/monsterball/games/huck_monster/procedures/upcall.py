@@ -443,8 +443,8 @@ class Aim(Procedure[State]):
         state.progress = -1
         names = tuple(state.field.name(c) for c in path)
         state.emit(ev.Thrown(action.receiver, action.cell, names))
-        for c in path[:-1]:
-            if hammer and state.defender_cells() >> c & 1 and state.hammered < 0:
+        for c in path[:-1] if hammer else ():
+            if state.defender_cells() >> c & 1 and state.hammered < 0:
                 # HM-R20: the disc passes over him, so he makes no bid on this throw.
                 state.hammered = state.player_at(c)
                 state.bidders |= 1 << state.hammered
