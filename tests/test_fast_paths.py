@@ -175,6 +175,13 @@ def test_compiled_kernels_match_the_pure_python_ones() -> None:
         big = (1 << 400) | 5
         assert fast.dilate(big) == pure.dilate(big)
         assert fast.reachable(0, 3, -1) == pure.reachable(0, 3, -1)
+        # Bits above the board's own words (the kernels use only those): the reference too.
+        high = (1 << 383) | (1 << 200) | passable
+        assert fast.dilate(high) == pure.dilate(high)
+        assert fast.reachable(0, 5, high, through=high) == pure.reachable(
+            0, 5, high, through=high
+        )
+        assert fast.steps_to(0, 7, high) == pure.steps_to(0, 7, high)
 
 
 @pytest.mark.skipif(not geometry.FAST, reason="compiled kernels not built (make setup)")
