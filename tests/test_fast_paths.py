@@ -119,6 +119,15 @@ def test_seeded_sampler_draws_what_the_fraction_loop_drew() -> None:
         reference = random.Random(trial)
         for _ in range(25):
             assert sampler.choose(outcomes) == _fraction_choose(reference, outcomes)
+    # Lists that share their first pairs (the table cache's quick key) but differ later.
+    first = (Roll("x", "a"), Fraction(1, 4))
+    for tail in ([Fraction(3, 4)], [Fraction(1, 4), Fraction(1, 2)], [Fraction(1, 2)] * 2):
+        pairs = [(Roll("x", f"t{i}"), p) for i, p in enumerate(tail)]
+        for rest in (pairs, pairs[::-1]):
+            outcomes = [first, *rest]
+            sampler, reference = SeededSampler(9), random.Random(9)
+            for _ in range(40):
+                assert sampler.choose(outcomes) == _fraction_choose(reference, outcomes)
     # Near a boundary: a point exactly on a cumulative sum goes to the next outcome.
     outcomes = [(Roll("x", "a"), Fraction(1, 2)), (Roll("x", "b"), Fraction(1, 2) + 0)]
     assert len({SeededSampler(s).choose(outcomes) for s in range(64)}) == 2
@@ -178,9 +187,7 @@ def test_compiled_kernels_match_the_pure_python_ones() -> None:
         # Bits above the board's own words (the kernels use only those): the reference too.
         high = (1 << 383) | (1 << 200) | passable
         assert fast.dilate(high) == pure.dilate(high)
-        assert fast.reachable(0, 5, high, through=high) == pure.reachable(
-            0, 5, high, through=high
-        )
+        assert fast.reachable(0, 5, high, through=high) == pure.reachable(0, 5, high, through=high)
         assert fast.steps_to(0, 7, high) == pure.steps_to(0, 7, high)
 
 
