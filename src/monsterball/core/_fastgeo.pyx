@@ -3,7 +3,10 @@
 ``scripts/build_fast.py``; ``make setup`` runs it). Boards of up to 384 cells are held in
 six 64-bit words instead of Python big integers. Each function computes exactly what its
 pure-Python original in geometry.py computes; for an argument that does not fit (negative,
-2**384 or more, a cell off the board) it calls that original, so results never differ.
+2**384 or more, a cell off the board) it calls that original, so results never differ
+(``team_moves`` returns None instead: its caller has the Python path). Kept here: the
+breadth-first kernels (``reachable``, ``team_moves``, ``steps_to``, ``step_distances``), the
+throw's (``hop_finals``, ``shortest_segment``) and ``MaskSelector.select``.
 tests/test_fast_paths.py checks the two against each other.
 """
 
