@@ -24,8 +24,9 @@ from monsterball.core import geometry
 from monsterball.core.actions import Action, Roll
 from monsterball.core.dice import SeededSampler
 from monsterball.core.geometry import Grid, HexGrid, MaskSelector, SquareGrid, grid
+from monsterball.core.geometry import plain_segment as _plain_segment
 from monsterball.games import get_game
-from monsterball.games.huck_monster.field import plain_segment as _plain_segment
+from monsterball.games.huck_monster.procedures.moves import Moving
 from monsterball.games.huck_monster.state import HuckMonsterState
 
 
@@ -43,10 +44,10 @@ class Fixed(random.Random):
         return self.k
 
 
-def _decisions(game: str, preset: str | None, seed: int, every: int, limit: int):
+def _decisions(game: str, preset: str | None, seed: int, every: int, limit: int, **overrides):
     """Decision states met in one random game (every ``every``-th, at most ``limit``)."""
     spec = get_game(game)
-    state = spec.new_game(spec.options(preset))
+    state = spec.new_game(spec.options(preset, **overrides))
     sampler, rng = SeededSampler(seed), random.Random(seed)
     seen = 0
     while not state.is_terminal() and seen < limit * every:
@@ -118,6 +119,15 @@ def test_seeded_sampler_draws_what_the_fraction_loop_drew() -> None:
         reference = random.Random(trial)
         for _ in range(25):
             assert sampler.choose(outcomes) == _fraction_choose(reference, outcomes)
+    # Lists that share their first pairs (the table cache's quick key) but differ later.
+    first = (Roll("x", "a"), Fraction(1, 4))
+    for tail in ([Fraction(3, 4)], [Fraction(1, 4), Fraction(1, 2)], [Fraction(1, 2)] * 2):
+        pairs = [(Roll("x", f"t{i}"), p) for i, p in enumerate(tail)]
+        for rest in (pairs, pairs[::-1]):
+            outcomes = [first, *rest]
+            sampler, reference = SeededSampler(9), random.Random(9)
+            for _ in range(40):
+                assert sampler.choose(outcomes) == _fraction_choose(reference, outcomes)
     # Near a boundary: a point exactly on a cumulative sum goes to the next outcome.
     outcomes = [(Roll("x", "a"), Fraction(1, 2)), (Roll("x", "b"), Fraction(1, 2) + 0)]
     assert len({SeededSampler(s).choose(outcomes) for s in range(64)}) == 2
@@ -174,6 +184,75 @@ def test_compiled_kernels_match_the_pure_python_ones() -> None:
         big = (1 << 400) | 5
         assert fast.dilate(big) == pure.dilate(big)
         assert fast.reachable(0, 3, -1) == pure.reachable(0, 3, -1)
+        # Bits above the board's own words (the kernels use only those): the reference too.
+        high = (1 << 383) | (1 << 200) | passable
+        assert fast.dilate(high) == pure.dilate(high)
+        assert fast.reachable(0, 5, high, through=high) == pure.reachable(0, 5, high, through=high)
+        assert fast.steps_to(0, 7, high) == pure.steps_to(0, 7, high)
+
+
+@pytest.mark.skipif(not geometry.FAST, reason="compiled kernels not built (make setup)")
+def test_compiled_team_moves_and_throw_searches_match_the_reference() -> None:
+    """``team_moves`` (a team's Moving list), ``hop_finals`` (where a throw may stop) and
+    ``shortest_segment`` (the throw's path), compiled against Grid's Python methods."""
+    rng = random.Random(17)
+    for kind, w, h in (("hex", 8, 17), ("hex", 14, 24), ("square", 8, 17), ("square", 3, 3)):
+        fast = grid(kind, w, h)
+        pure = (HexGrid if kind == "hex" else SquareGrid)(w, h)
+        for name in ("team_moves", "hop_finals", "shortest_segment"):
+            assert name in vars(fast) and name not in vars(pure)
+        items = tuple(tuple((p, c) for c in range(pure.size)) for p in range(14))
+        for trial in range(400):
+            free = rng.getrandbits(pure.size) | rng.getrandbits(pure.size)
+            other = rng.getrandbits(pure.size) & rng.getrandbits(pure.size)
+            start, target = rng.randrange(pure.size), rng.randrange(pure.size)
+            count = rng.randrange(14)
+            assert fast.hop_finals(start, count, free, other) == pure.hop_finals(
+                start, count, free, other
+            )
+            assert fast.shortest_segment(start, target, free) == pure.shortest_segment(
+                start, target, free
+            )
+            pos = [rng.randrange(-1, pure.size) for _ in range(14)]
+            args = (
+                pos,
+                7 * (trial % 2),
+                7 * (trial % 2) + 7,
+                rng.choice([-1, 0, 8, 9]),
+                rng.randrange(8),
+                rng.choice([-1, 0, 7]),
+                rng.randrange(10),
+                free,
+                other if trial % 3 else 0,
+                rng.choice([-1, 1, 7, 10]),
+                items,
+            )
+            assert fast.team_moves(*args) == pure.team_moves(*args)
+        # Arguments that do not fit six words: the reference answers (or None: the caller's).
+        assert fast.hop_finals(0, 4, -1, 0) == pure.hop_finals(0, 4, -1, 0)
+        assert fast.shortest_segment(0, 0, 1 << 500) == pure.shortest_segment(0, 0, 1 << 500)
+        assert fast.team_moves([0], 0, 1, -1, 3, -1, 0, 1 << 500, 0, -1, items) is None
+
+
+@pytest.mark.parametrize(
+    ("preset", "pickup"),
+    [(None, "strict"), (None, "free"), ("pro", "strict"), ("hot-hex", "free")]
+    + [(p, "strict") for p in ("hot-hex", "all-stars", "square-field", "small")],
+)
+def test_moving_lists_from_team_moves_match_the_rule_by_rule_lists(
+    preset: str | None, pickup: str
+) -> None:
+    """Huck + Monster's team move: the one-call list (``Grid.team_moves`` with the rule as
+    one forbidden mask) equals the list built from ``_allowed`` (chase, Marks, Hot Hex)."""
+    checked = fast = 0
+    for seed in range(3):
+        for state in _decisions("huck-monster", preset, seed, 1, 1500, pickup=pickup):
+            top = state.stack[-1]
+            if isinstance(top, Moving):
+                assert top.legal_actions(state) == top.legal_actions_py(state)
+                checked += 1
+                fast += top._restriction(state) is not None
+    assert checked > 300 and fast > 0.9 * checked
 
 
 GAME_DIGEST = """

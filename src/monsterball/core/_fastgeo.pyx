@@ -3,11 +3,15 @@
 ``scripts/build_fast.py``; ``make setup`` runs it). Boards of up to 384 cells are held in
 six 64-bit words instead of Python big integers. Each function computes exactly what its
 pure-Python original in geometry.py computes; for an argument that does not fit (negative,
-2**384 or more, a cell off the board) it calls that original, so results never differ.
+2**384 or more, a cell off the board) it calls that original, so results never differ
+(``team_moves`` returns None instead: its caller has the Python path). Kept here: the
+breadth-first kernels (``reachable``, ``team_moves``, ``steps_to``, ``step_distances``), the
+throw's (``hop_finals``, ``shortest_segment``) and ``MaskSelector.select``.
 tests/test_fast_paths.py checks the two against each other.
 """
 
 from libc.stdint cimport uint64_t
+from cpython.tuple cimport PyTuple_GET_ITEM
 
 cdef extern from *:
     """
@@ -76,6 +80,8 @@ cdef class FastGrid:
     cdef bint hexk
     cdef object py
     cdef object py_type
+    cdef int nb[CELLS][8]  # the neighbour table, in the grid's order
+    cdef int nbn[CELLS]
 
     def __init__(self, py_grid):
         self.py = py_grid
@@ -90,6 +96,14 @@ cdef class FastGrid:
             (getattr(py_grid, "even_rows", 0), 3), (getattr(py_grid, "odd_rows", 0), 4),
         ):
             self._set(words, mask)
+        cdef int c, k
+        for c in range(self.size):
+            row = py_grid.neighbours[c]
+            if len(row) > 8:
+                raise ValueError("more than 8 neighbours")
+            self.nbn[c] = len(row)
+            for k in range(len(row)):
+                self.nb[c][k] = row[k]
 
     cdef int _set(self, int which, object mask) except -1:
         cdef uint64_t* dst
@@ -179,45 +193,43 @@ cdef class FastGrid:
         self._dilate(m, out)
         return mb_from_words(out)
 
-    def reachable(self, int start, int budget, free, *, through=None):
-        cdef uint64_t fr[N]
-        cdef uint64_t pa[N]
-        cdef uint64_t seen[N]
-        cdef uint64_t front[N]
-        cdef uint64_t grown[N]
+    cdef inline void _grow(self, const uint64_t* front, uint64_t* grown) noexcept nogil:
+        """One breadth-first step of ``reachable``: the front and its neighbours (a hex
+        grid unmasked, as HexGrid.reachable: the passable cells bound it)."""
         cdef uint64_t e[N]
         cdef uint64_t o[N]
         cdef uint64_t t[N]
+        cdef int i
+        if self.hexk:
+            for i in range(N):
+                e[i] = front[i] & self.even[i]
+                o[i] = front[i] ^ e[i]
+                grown[i] = front[i]
+            shl(front, 1, t)
+            for i in range(N):
+                grown[i] |= t[i] & self.nf[i]
+            shr(front, 1, t)
+            for i in range(N):
+                grown[i] |= t[i] & self.nl[i]
+            self._hex_rows(e, o, grown)
+        else:
+            self._dilate(front, grown)
+
+    cdef void _reach(
+        self, int start, int budget, const uint64_t* fr, const uint64_t* pa, uint64_t* seen
+    ) noexcept nogil:
+        """``reachable`` on words: the cells of ``fr`` within ``budget`` steps through ``pa``."""
+        cdef uint64_t front[N]
+        cdef uint64_t grown[N]
         cdef uint64_t s[N]
         cdef int i, step
         cdef bint more
-        passable = free if through is None else through
-        if (
-            not 0 <= start < self.size
-            or mb_to_words(free, fr) < 0
-            or mb_to_words(passable, pa) < 0
-        ):
-            return self.py_type.reachable(self.py, start, budget, free, through=through)
         bit(start, s)
         for i in range(N):
             seen[i] = s[i]
             front[i] = s[i]
         for step in range(budget):
-            if self.hexk:
-                # HexGrid.reachable: no board mask (the passable cells bound it).
-                for i in range(N):
-                    e[i] = front[i] & self.even[i]
-                    o[i] = front[i] ^ e[i]
-                    grown[i] = front[i]
-                shl(front, 1, t)
-                for i in range(N):
-                    grown[i] |= t[i] & self.nf[i]
-                shr(front, 1, t)
-                for i in range(N):
-                    grown[i] |= t[i] & self.nl[i]
-                self._hex_rows(e, o, grown)
-            else:
-                self._dilate(front, grown)
+            self._grow(front, grown)
             more = False
             for i in range(N):
                 grown[i] &= pa[i] & ~seen[i]
@@ -230,7 +242,199 @@ cdef class FastGrid:
                 front[i] = grown[i]
         for i in range(N):
             seen[i] &= fr[i] & ~s[i]
+
+    def reachable(self, int start, int budget, free, *, through=None):
+        cdef uint64_t fr[N]
+        cdef uint64_t pa[N]
+        cdef uint64_t seen[N]
+        passable = free if through is None else through
+        if (
+            not 0 <= start < self.size
+            or mb_to_words(free, fr) < 0
+            or mb_to_words(passable, pa) < 0
+        ):
+            return self.py_type.reachable(self.py, start, budget, free, through=through)
+        self._reach(start, budget, fr, pa, seen)
         return mb_from_words(seen)
+
+    def team_moves(
+        self, list pos, int lo, int hi, int holder, int budget, int star, int star_budget,
+        free, forbid, int exempt, tuple items
+    ):
+        """Huck + Monster's ``Moving`` list in one call: for each player ``lo <= p < hi``
+        on the field but the ``holder``, the cells ``reachable`` within his budget
+        (``star_budget`` for the player ``star``) through ``free``, less ``forbid`` unless
+        he is ``exempt``; the items ``items[p][cell]`` in player then cell order. None
+        when an argument does not fit: the caller's Python path then answers."""
+        cdef uint64_t fr[N]
+        cdef uint64_t fb[N]
+        cdef uint64_t seen[N]
+        cdef uint64_t word
+        cdef int i, p, b, cell
+        cdef long start
+        cdef Py_ssize_t count
+        if mb_to_words(free, fr) < 0 or mb_to_words(forbid, fb) < 0:
+            return None
+        if lo < 0 or hi > len(pos) or hi > len(items):
+            return None
+        out = []
+        for p in range(lo, hi):
+            start = pos[p]
+            if p == holder or start < 0:
+                continue
+            if start >= self.size:
+                return None
+            b = star_budget if p == star else budget
+            if b <= 0:
+                continue
+            self._reach(<int>start, b, fr, fr, seen)
+            if p != exempt:
+                for i in range(N):
+                    seen[i] &= ~fb[i]
+            row = items[p]
+            if not isinstance(row, tuple):
+                return None
+            count = len(<tuple>row)
+            for i in range(N):
+                word = seen[i]
+                while word:
+                    cell = i * 64 + _ctz(word)
+                    if cell >= count:
+                        return None
+                    out.append(<object>PyTuple_GET_ITEM(row, cell))
+                    word &= word - 1
+        return out
+
+    def hop_finals(self, int start, int count, free, hop):
+        """Grid.hop_finals (Huck + Monster's throw) on words."""
+        cdef uint64_t fr[N]
+        cdef uint64_t hp[N]
+        cdef uint64_t seen0[N]
+        cdef uint64_t seen1[N]
+        cdef uint64_t f0[N]
+        cdef uint64_t f1[N]
+        cdef uint64_t g0[N]
+        cdef uint64_t g1[N]
+        cdef uint64_t t[N]
+        cdef int i, k
+        cdef bint more
+        if not 0 <= start < self.size or mb_to_words(free, fr) < 0 or mb_to_words(hop, hp) < 0:
+            return self.py_type.hop_finals(self.py, start, count, free, hop)
+        bit(start, seen0)
+        for i in range(N):
+            f0[i] = seen0[i]
+            seen1[i] = 0
+            f1[i] = 0
+        for k in range(count - 1):
+            self._dilate(f0, g0)
+            self._dilate(f1, t)
+            more = False
+            for i in range(N):
+                g1[i] = (t[i] & fr[i] & ~seen1[i]) | (g0[i] & hp[i] & ~seen1[i])
+                g0[i] &= fr[i] & ~seen0[i]
+                if g0[i] or g1[i]:
+                    more = True
+            if not more:
+                break
+            for i in range(N):
+                seen0[i] |= g0[i]
+                seen1[i] |= g1[i]
+                f0[i] = g0[i]
+                f1[i] = g1[i]
+        for i in range(N):
+            t[i] = seen0[i] | seen1[i]
+        self._dilate(t, g0)
+        for i in range(N):
+            g0[i] &= fr[i]
+        return mb_from_words(g0)
+
+    def shortest_segment(self, int start, int target, inter):
+        """Grid.shortest_segment on words and a C breadth-first search: the same cells in
+        the same order, so the same path."""
+        cdef uint64_t it[N]
+        cdef uint64_t layers[CELLS + 1][N]
+        cdef uint64_t seen[N]
+        cdef uint64_t back[N]
+        cdef uint64_t g[N]
+        cdef int parent[CELLS]
+        cdef int frontier[CELLS]
+        cdef int nxt[CELLS]
+        cdef int nf, nn, i, j, k, cell, n, depth = 0, length
+        cdef bint hit, more
+        if (
+            start == target
+            or not 0 <= start < self.size
+            or not 0 <= target < self.size
+            or mb_to_words(inter, it) < 0
+        ):
+            return self.py_type.shortest_segment(self.py, start, target, inter)
+        # on_shortest_paths: layers out to the target, then back.
+        bit(start, layers[0])
+        for i in range(N):
+            seen[i] = layers[0][i]
+        hit = False
+        while True:
+            self._dilate(layers[depth], g)
+            if (g[target >> 6] >> (target & 63)) & 1:
+                hit = True
+                break
+            more = False
+            for i in range(N):
+                g[i] &= it[i] & ~seen[i]
+                if g[i]:
+                    more = True
+            if not more:
+                break
+            depth += 1
+            for i in range(N):
+                seen[i] |= g[i]
+                layers[depth][i] = g[i]
+        for i in range(N):
+            seen[i] = 0
+        if hit:
+            bit(target, back)
+            for k in range(depth, 0, -1):
+                self._dilate(back, g)
+                for i in range(N):
+                    back[i] = g[i] & layers[k][i]
+                    seen[i] |= back[i]
+        for i in range(N):
+            it[i] &= seen[i]
+        # plain_segment
+        for i in range(self.size):
+            parent[i] = -1
+        parent[start] = start
+        frontier[0] = start
+        nf = 1
+        while nf:
+            nn = 0
+            for j in range(nf):
+                cell = frontier[j]
+                for k in range(self.nbn[cell]):
+                    n = self.nb[cell][k]
+                    if n == target:
+                        length = 1
+                        i = cell
+                        while i != start:
+                            length += 1
+                            i = parent[i]
+                        path = [0] * length
+                        path[length - 1] = n
+                        i = cell
+                        k = length - 2
+                        while i != start:
+                            path[k] = i
+                            k -= 1
+                            i = parent[i]
+                        return tuple(path)
+                    if (it[n >> 6] >> (n & 63)) & 1 and parent[n] < 0:
+                        parent[n] = cell
+                        nxt[nn] = n
+                        nn += 1
+            for j in range(nn):
+                frontier[j] = nxt[j]
+            nf = nn
+        return None
 
     def steps_to(self, int start, int target, passable):
         cdef uint64_t pa[N]
@@ -305,9 +509,9 @@ def mask_select(self, mask):
     cdef uint64_t word
     cdef int i, cell
     items = self._items
-    cdef Py_ssize_t count = len(items)
-    if mb_to_words(mask, m) < 0:
+    if not isinstance(items, tuple) or mb_to_words(mask, m) < 0:
         return self._select_py(mask)
+    cdef Py_ssize_t count = len(<tuple>items)
     out = []
     for i in range(N):
         word = m[i]
@@ -315,6 +519,6 @@ def mask_select(self, mask):
             cell = i * 64 + _ctz(word)
             if cell >= count:
                 return self._select_py(mask)
-            out.append(items[cell])
+            out.append(<object>PyTuple_GET_ITEM(items, cell))
             word &= word - 1
     return out

@@ -11,8 +11,10 @@ from __future__ import annotations
 import hashlib
 import math
 import random
+from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
+from operator import is_
 from typing import Protocol
 
 from monsterball.core.actions import Action
@@ -44,15 +46,16 @@ class SeededSampler:
             return outcomes[self.rng.randrange(count)][0]
         # Integers over a common denominator: the same draw as comparing a point
         # bits / 2**53 with the running Fraction sums, at a fraction of the cost.
-        point = self.rng.getrandbits(53)
-        for index, bound in enumerate(cumulative):
-            if point < bound:
-                return outcomes[index][0]
-        return outcomes[-1][0]
+        # The first bound above the point (bisect: the loop ``point < bound`` in C).
+        index = bisect_right(cumulative, self.rng.getrandbits(53))
+        return outcomes[index][0] if index < count else outcomes[-1][0]
 
 
 _DRAW_TABLES: dict[tuple[int, ...], tuple[tuple[Fraction, ...], tuple[int, ...] | None]] = {}
 _MAX_DRAW_TABLES = 1024
+# (id of the first pair, count) -> (the pairs, their table): see _draw_table.
+_Pairs = tuple[tuple[Action, Fraction], ...]
+_BY_PAIRS: dict[tuple[int, int], tuple[_Pairs, tuple[int, ...] | None]] = {}
 
 
 def _draw_table(outcomes: Sequence[tuple[Action, Fraction]]) -> tuple[int, ...] | None:
@@ -61,7 +64,13 @@ def _draw_table(outcomes: Sequence[tuple[Action, Fraction]]) -> tuple[int, ...] 
     (``point < cum / common * 2**53`` exactly when ``point * common < cum << 53``).
 
     Cached by the identity of the probability objects (games keep their dice tables, so the
-    same Fractions come back; the cache holds them, so an id is not reused while cached)."""
+    same Fractions come back; the cache holds them, so an id is not reused while cached).
+    Before that, by the identity of the (action, probability) pairs, which games hand out
+    from their tables too: a comparison in C, no tuple of ids to build and hash."""
+    head = (id(outcomes[0]), len(outcomes))
+    seen = _BY_PAIRS.get(head)
+    if seen is not None and all(map(is_, outcomes, seen[0])):
+        return seen[1]
     key = tuple([id(p) for _, p in outcomes])
     found = _DRAW_TABLES.get(key)
     if found is None:
@@ -81,6 +90,9 @@ def _draw_table(outcomes: Sequence[tuple[Action, Fraction]]) -> tuple[int, ...] 
         if len(_DRAW_TABLES) >= _MAX_DRAW_TABLES:
             _DRAW_TABLES.clear()
         found = _DRAW_TABLES[key] = (probs, table)
+    if len(_BY_PAIRS) >= _MAX_DRAW_TABLES:
+        _BY_PAIRS.clear()
+    _BY_PAIRS[head] = (tuple(outcomes), found[1])  # holds the pairs: ids stay theirs
     return found[1]
 
 

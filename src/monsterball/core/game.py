@@ -134,10 +134,16 @@ class GameState:
         """Apply an action known to be legal (taken from ``legal_actions``): the bot fast path."""
         events: list[Event] = []
         self._events = events
-        top = self.stack[-1]
-        self.stack = self.stack[:-1] + top.apply(self, action)
+        stack = self.stack
+        stack = stack[:-1] + stack[-1].apply(self, action)
+        self.stack = stack
         self.ply += 1
-        self._settle()
+        while stack:  # _settle, inlined (procedures read the stack, never assign it)
+            top = stack[-1]
+            if top.actor(self) != AUTO:
+                break
+            stack = stack[:-1] + top.resolve(self)
+            self.stack = stack
         return events
 
     def _settle(self) -> None:

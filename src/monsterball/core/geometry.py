@@ -166,6 +166,10 @@ class Grid:
         return ((1 << self.width) - 1) << (row * self.width)
 
     def rows_mask(self, rows: range) -> int:
+        if isinstance(rows, range) and rows.step == 1 and rows.start >= 0:
+            if rows.stop <= rows.start:
+                return 0
+            return ((1 << (self.width * (rows.stop - rows.start))) - 1) << (rows.start * self.width)
         mask = 0
         for r in rows:
             mask |= self.row_mask(r)
@@ -223,6 +227,64 @@ class Grid:
             seen |= grown
             frontier = grown
         return seen & free & ~(1 << start)
+
+    def team_moves(
+        self,
+        pos: list[int],
+        lo: int,
+        hi: int,
+        holder: int,
+        budget: int,
+        star: int,
+        star_budget: int,
+        free: int,
+        forbid: int,
+        exempt: int,
+        items: Sequence[Sequence[T]],
+    ) -> list[T] | None:
+        """A team's moves in one call (Huck + Monster's ``Moving``): for each player
+        ``lo <= p < hi`` on the board but the ``holder``, the ``reachable`` cells within his
+        budget (``star_budget`` for the player ``star``) through ``free``, less ``forbid``
+        unless he is ``exempt``; ``items[p][cell]`` in player, then cell order. The
+        reference of the compiled twin (which returns None for arguments it cannot hold)."""
+        out: list[T] = []
+        for p in range(lo, hi):
+            start = pos[p]
+            if p == holder or start < 0:
+                continue
+            b = star_budget if p == star else budget
+            if b <= 0:
+                continue
+            mask = self.reachable(start, b, free)
+            if p != exempt:
+                mask &= ~forbid
+            row = items[p]
+            out += [row[c] for c in iter_bits(mask)]
+        return out
+
+    def hop_finals(self, start: int, count: int, free: int, hop: int) -> int:
+        """Where a thrown piece may stop: the ``free`` cells next to a path of 0..count-1
+        steps from ``start`` through ``free`` cells, which may pass over one ``hop`` cell
+        (Huck + Monster's throw, HM-THROW-2 and the Hammer, HM-SD-10)."""
+        seen0 = f0 = 1 << start
+        seen1 = f1 = 0
+        for _ in range(count - 1):
+            g0 = self.dilate(f0)
+            g1 = (self.dilate(f1) & free & ~seen1) | (g0 & hop & ~seen1)
+            g0 &= free & ~seen0
+            if not (g0 or g1):
+                break
+            seen0 |= g0
+            seen1 |= g1
+            f0, f1 = g0, g1
+        return self.dilate(seen0 | seen1) & free
+
+    def shortest_segment(self, start: int, target: int, inter: int) -> tuple[int, ...] | None:
+        """The cells entered by the first shortest path (breadth-first, neighbour order)
+        from ``start`` into ``target`` whose intermediate cells lie in ``inter``."""
+        if start != target:
+            inter &= on_shortest_paths(self, start, target, inter)
+        return plain_segment(self.neighbours, start, target, inter)
 
     def step_distances(self, start: int, passable: int, limit: int | None = None) -> dict[int, int]:
         """Steps from ``start`` to every cell reachable through ``passable`` cells."""
@@ -370,6 +432,56 @@ class HexGrid(Grid):
         return seen & free & ~(1 << start)
 
 
+def plain_segment(
+    neighbours: tuple[tuple[int, ...], ...], start: int, target: int, inter: int
+) -> tuple[int, ...] | None:
+    """A breadth-first search from ``start`` through ``inter`` into ``target`` (cells as
+    nodes, neighbours in table order): the cells entered, or None."""
+    parent = {start: start}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for cell in frontier:
+            for n in neighbours[cell]:
+                if n == target:
+                    path = [n]
+                    back = cell
+                    while back != start:
+                        path.append(back)
+                        back = parent[back]
+                    return tuple(reversed(path))
+                if inter >> n & 1 and n not in parent:
+                    parent[n] = cell
+                    nxt.append(n)
+        frontier = nxt
+    return None
+
+
+def on_shortest_paths(field: Grid, start: int, target: int, inter: int) -> int:
+    """The cells of ``inter`` on some shortest path from ``start`` into ``target`` (bitmask
+    layers out and back). A breadth-first search kept to them meets the same cells in the
+    same order, and so returns the same path: every cell that first reaches one of them
+    lies on a shortest path too."""
+    goal = 1 << target
+    seen = 1 << start
+    layers = [seen]
+    while True:
+        grown = field.dilate(layers[-1])
+        if grown & goal:
+            break
+        grown &= inter & ~seen
+        if not grown:
+            return 0
+        seen |= grown
+        layers.append(grown)
+    keep = 0
+    back = goal
+    for layer in reversed(layers[1:]):
+        back = field.dilate(back) & layer
+        keep |= back
+    return keep
+
+
 # The compiled kernels (core/_fastgeo.pyx, built by scripts/build_fast.py), if built: the
 # functions above stay the reference and the fallback; MONSTERBALL_PURE=1 turns them off.
 try:
@@ -389,7 +501,15 @@ def accelerate(g: Grid) -> Grid:
     """Point ``g``'s kernels at the compiled ones (when built and the board fits)."""
     if _fastgeo is not None and g.size <= 384 and g.width < 63:
         fast = _fastgeo.FastGrid(g)
-        for name in ("dilate", "reachable", "steps_to", "step_distances"):
+        for name in (
+            "dilate",
+            "reachable",
+            "steps_to",
+            "step_distances",
+            "team_moves",
+            "hop_finals",
+            "shortest_segment",
+        ):
             g.__dict__[name] = getattr(fast, name)
     return g
 

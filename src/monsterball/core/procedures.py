@@ -99,6 +99,9 @@ def wrong_kind(step: Procedure[Any], action: Action) -> IllegalActionError:
 def action_cell(field: Grid, name: str) -> int:
     """The cell an action names; a well-formed name off this field is an illegal action,
     not a syntax error."""
+    cell = field._by_name.get(name) if isinstance(name, str) else None  # exact: no parsing
+    if cell is not None:
+        return cell
     try:
         return field.parse_cell(name)
     except NotationError as exc:

@@ -5,6 +5,7 @@ players could settle either way is an option, with the ruling id that explains t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, ClassVar
 
 from monsterball.core.errors import OptionsError
@@ -271,7 +272,7 @@ class HuckMonsterOptions(GameOptions):
 
     @property
     def disabled_outcomes(self) -> frozenset[str]:
-        return frozenset(n.strip() for n in self.expert_disabled.split(",") if n.strip())
+        return _disabled(self.expert_disabled)  # asked at every strategy roll: parsed once
 
     def validate(self) -> None:
         from monsterball.games.huck_monster.rules import (
@@ -304,3 +305,8 @@ class HuckMonsterOptions(GameOptions):
                 f"length {self.length} leaves too little field between two end zones of "
                 f"{self.end_zone_depth} rows (need at least {2 * self.end_zone_depth + 5})"
             )
+
+
+@cache
+def _disabled(text: str) -> frozenset[str]:
+    return frozenset(n.strip() for n in text.split(",") if n.strip())

@@ -46,8 +46,6 @@ from monsterball.games.huck_monster.actions import (
 )
 from monsterball.games.huck_monster.field import (
     hot_hex,
-    on_shortest_paths,
-    plain_segment,
     stealth_spaces,
     team_of,
     team_players,
@@ -290,6 +288,8 @@ class HuckMonsterState(TeamScoreState):
 
     def players_in(self, mask: int, team: int) -> list[int]:
         """Players of ``team`` standing in ``mask``, in player order."""
+        if not mask & self.occupied[team]:  # (``occupied`` follows ``pos``: move_player)
+            return []
         return [p for p in team_players(team) if self.pos[p] >= 0 and mask >> self.pos[p] & 1]
 
     def move_player(self, player: int, cell: int) -> None:
@@ -381,23 +381,8 @@ class HuckMonsterState(TeamScoreState):
         return out
 
     def _open_finals(self, count: int, open_: int, hammer: bool) -> int:
-        field = self.field
-        start = 1 << self.disc
-        seen0 = start
-        f0 = start
-        seen1 = 0
-        f1 = 0
         blockers = self.defender_cells() if hammer else 0
-        for _ in range(count - 1):
-            g0 = field.dilate(f0)
-            g1 = (field.dilate(f1) & open_ & ~seen1) | (g0 & blockers & ~seen1)
-            g0 &= open_ & ~seen0
-            if not (g0 or g1):
-                break
-            seen0 |= g0
-            seen1 |= g1
-            f0, f1 = g0, g1
-        return field.dilate(seen0 | seen1) & open_
+        return self.field.hop_finals(self.disc, count, open_, blockers)
 
     def _beaten_finals(self, count: int, open_: int) -> int:
         """HM-BEAT-1..3: the path may pass over defenders (who must bid first and be beaten),
@@ -466,7 +451,8 @@ class HuckMonsterState(TeamScoreState):
             ray = field.rays[start][d]
             return ray[: ray.index(final) + 1]
         waiting = self.adjacent(start) | self.catch_guards(final, receiver)
-        candidates = [c for c in iter_bits(defenders & ~waiting)]
+        everyone = defenders & ~waiting
+        candidates = list(iter_bits(everyone))
         beaten = self.options.beaten_defenders
         vias: list[int | None] = [None]
         if hammer:
@@ -474,9 +460,12 @@ class HuckMonsterState(TeamScoreState):
         best: tuple[int, tuple[int, ...]] | None = None
         for size in range(len(candidates) + 1):
             for exposed in combinations(candidates, size):
-                shunned = sum(1 << c for c in candidates if c not in exposed)
-                inter = open_ & ~field.dilate(shunned)
-                crossable = defenders & ~field.dilate(shunned) if beaten else 0
+                shunned = everyone  # the candidates not exposed
+                for c in exposed:
+                    shunned &= ~(1 << c)
+                near = field.dilate(shunned)
+                inter = open_ & ~near
+                crossable = defenders & ~near if beaten else 0
                 for via in vias:
                     if via is not None and shunned >> via & 1:
                         continue
@@ -533,9 +522,7 @@ class HuckMonsterState(TeamScoreState):
         row) into ``target``; the spaces entered."""
         field = self.field
         if not crossable:  # the same search with plain cells for nodes (the common case)
-            if start != target:
-                inter &= on_shortest_paths(field, start, target, inter)
-            return plain_segment(field.neighbours, start, target, inter)
+            return field.shortest_segment(start, target, inter)
         # A node is (space, entered a crossable space last).
         root = (start, False)
         parent: dict[tuple[int, bool], tuple[int, bool]] = {root: root}

@@ -9,7 +9,7 @@ from fractions import Fraction
 from monsterball.core.actions import Action, Roll
 from monsterball.core.errors import IllegalActionError
 from monsterball.core.game import AUTO, CHANCE
-from monsterball.core.geometry import iter_bits
+from monsterball.core.geometry import FAST, iter_bits
 from monsterball.core.procedures import Procedure, Transition, action_cell, wrong_kind
 from monsterball.games.huck_monster import events as ev
 from monsterball.games.huck_monster.actions import (
@@ -19,7 +19,7 @@ from monsterball.games.huck_monster.actions import (
     player_name,
 )
 from monsterball.games.huck_monster.field import team_of, team_players
-from monsterball.games.huck_monster.options import TEAM_NAMES
+from monsterball.games.huck_monster.options import PLAYERS_PER_TEAM, TEAM_NAMES
 from monsterball.games.huck_monster.procedures.common import (
     FLOW,
     State,
@@ -167,7 +167,54 @@ class Moving(Procedure[State]):
         allowed, why = self._allowed(state)
         return why if why and allowed else ""
 
+    def _restriction(self, state: State) -> tuple[int, int] | None:
+        """``_allowed`` as (forbid, exempt) when it is every player's reach less one mask for
+        all but (at most) one player, with nothing to explain: the common case, which
+        ``field.team_moves`` lists in one call. None when the rule is any other."""
+        if self.team == state.offense:
+            forbid, exempt = 0, NOBODY
+            if state.style == "hot-hex":  # _one_inside_the_hex
+                inside = state.players_in(state.hex_zone, self.team)
+                if inside:
+                    forbid, exempt = state.hex_zone, inside[0] if len(inside) == 1 else NOBODY
+            if state.disc >= 0 and state.holder == NOBODY and state.options.pickup == "strict":
+                return None  # _chase
+            return forbid, exempt
+        if state.disc < 0 or state.holder == NOBODY or state.options.double_team:
+            return 0, NOBODY
+        ring = state.adjacent(state.disc)
+        marks = state.players_in(ring, self.team)
+        if not marks:
+            return 0, NOBODY
+        if len(marks) > 1:
+            return None  # the others must move away first (HM-R26)
+        return ring, marks[0]
+
     def legal_actions(self, state: State) -> list[Action]:
+        rule = self._restriction(state)
+        if rule is not None:
+            lo = self.team * PLAYERS_PER_TEAM
+            star = lo if self.free and state.options.all_stars else NOBODY  # is_all_star
+            moves: list[Action] | None = state.field.team_moves(
+                state.pos,
+                lo,
+                lo + PLAYERS_PER_TEAM,
+                state.holder,
+                self.left,
+                star,
+                self.left + self.free,
+                state.open_spaces(),
+                rule[0],
+                rule[1],
+                state.actions.move,
+            )
+            if moves is not None:
+                moves.append(END)  # no rule to explain: the move may end
+                return moves
+        return self.legal_actions_py(state)
+
+    def legal_actions_py(self, state: State) -> list[Action]:
+        """:meth:`legal_actions` from ``_allowed``: the reference, and every rare case."""
         allowed, why = self._allowed(state)  # once: it is most of the cost
         out: list[Action] = []
         for p, mask in allowed.items():
@@ -177,6 +224,9 @@ class Moving(Procedure[State]):
         return out
 
     def sample_legal(self, state: State, rng: random.Random) -> Action:
+        if FAST and self._restriction(state) is not None:
+            legal = self.legal_actions(state)  # one compiled call: cheaper than counting
+            return legal[rng.randrange(len(legal))]
         # The n-th item of legal_actions() without building it: count each player's cells.
         allowed, why = self._allowed(state)
         counts = [m.bit_count() for m in allowed.values()]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -74,19 +75,7 @@ class UpCall(Procedure[State]):
         return AUTO
 
     def resolve(self, state: State) -> Transition:
-        stages = {
-            "start": self._start,
-            "aim": self._aim,
-            "aim-now": self._aim_now,
-            "up-move": self._up_move,
-            "fly": self._fly,
-            "catch": self._catch,
-            "guarded": self._guarded,
-            "continue": self._continue,
-            "continue-start": self._continue_start,
-            "end": self._end,
-        }
-        return stages[self.stage](state)
+        return _STAGES[self.stage](self, state)
 
     def _start(self, state: State) -> Transition:
         cap = state.options.max_up_calls
@@ -154,12 +143,14 @@ class UpCall(Procedure[State]):
                     return (UpCall("fly"), _bid(state, p, MARK))
         final = state.path[-1]
         guards = state.catch_guards(final, state.receiver)
+        defenders = state.defender_cells()  # (nobody moves while the disc flies)
         for i in range(max(state.progress, 0), len(state.path) - 1):
             cell = state.path[i]
             # HM-BEAT-1: a defender the disc is about to pass over must bid (and be beaten)
             # first, even one who would otherwise wait for the catch.
-            ahead = 1 << state.path[i + 1] & state.defender_cells()
-            for p in state.players_in(ahead | (state.adjacent(cell) & ~guards), defense):
+            ahead = 1 << state.path[i + 1] & defenders
+            near = (ahead | (state.adjacent(cell) & ~guards)) & defenders
+            for p in state.players_in(near, defense) if near else ():
                 if state.bidders >> p & 1:
                     continue
                 state.progress = i
@@ -246,6 +237,21 @@ class UpCall(Procedure[State]):
 
     def describe(self) -> str:
         return "the Up Call"
+
+
+# UpCall.resolve's steps by stage, built once (not a dict of bound methods per step).
+_STAGES: dict[str, Callable[[UpCall, State], Transition]] = {
+    "start": UpCall._start,
+    "aim": UpCall._aim,
+    "aim-now": UpCall._aim_now,
+    "up-move": UpCall._up_move,
+    "fly": UpCall._fly,
+    "catch": UpCall._catch,
+    "guarded": UpCall._guarded,
+    "continue": UpCall._continue,
+    "continue-start": UpCall._continue_start,
+    "end": UpCall._end,
+}
 
 
 def _complete_catch(state: State) -> Transition:
@@ -437,8 +443,8 @@ class Aim(Procedure[State]):
         state.progress = -1
         names = tuple(state.field.name(c) for c in path)
         state.emit(ev.Thrown(action.receiver, action.cell, names))
-        for c in path[:-1]:
-            if hammer and state.defender_cells() >> c & 1 and state.hammered < 0:
+        for c in path[:-1] if hammer else ():
+            if state.defender_cells() >> c & 1 and state.hammered < 0:
                 # HM-R20: the disc passes over him, so he makes no bid on this throw.
                 state.hammered = state.player_at(c)
                 state.bidders |= 1 << state.hammered
