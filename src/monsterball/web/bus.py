@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 
 from sqlalchemy.engine import URL
 
+from monsterball.web.pg_append import libpq_url
 from monsterball.web.store import StoredMove
 
 CHANNEL = "monsterball_moves"
@@ -31,11 +32,6 @@ def payload(game_id: str, moves: Sequence[StoredMove], server: str) -> str:
     head = f"{game_id} {moves[-1].ply} {server}"
     text = head + "".join(f"\n{m.ply}\t{m.by}\t{m.action}" for m in moves)
     return text if len(text.encode()) <= PAYLOAD_MAX else head
-
-
-def libpq_url(url: URL) -> str:
-    """The SQLAlchemy URL as psycopg takes it (no ``+psycopg`` driver part)."""
-    return url.set(drivername="postgresql").render_as_string(hide_password=False)
 
 
 class Bus:
