@@ -19,6 +19,7 @@ dialect's own type processors, so rows read the same through SQLAlchemy as the C
 from __future__ import annotations
 
 import datetime as dt
+import json
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -92,7 +93,8 @@ def _statement(*, clock: bool, announce: bool | None, batch: bool) -> str:
     rows = (
         "FROM g, unnest(%(ply)s::int[], %(by)s::text[], %(action)s::text[]) AS u(ply, who, action)"
         if batch
-        else "FROM (SELECT %(ply)s::int AS ply, %(by)s::text AS who, %(action)s::text AS action) u, g"
+        else "FROM (SELECT %(ply)s::int AS ply, %(by)s::text AS who, %(action)s::text AS action) u,"
+        " g"
     )
     parts = [
         "WITH g AS (UPDATE games SET plies = %(plies)s, status = %(status)s, "
@@ -126,8 +128,69 @@ _STATEMENTS = {
 }
 
 
+# Several games' appends in one statement (group commit): each game's update is guarded on
+# its own, so a stale one changes nothing of its own and leaves the others to commit.
+_MANY = f"""
+WITH u AS (
+  SELECT * FROM unnest(%(game)s::text[], %(before)s::int[], %(plies)s::int[],
+    %(status)s::text[], %(result)s::text[], %(automatic)s::bool[], %(clock)s::text[],
+    %(take)s::bool[], %(owner)s::text[], %(seconds)s::float8[], %(payload)s::text[])
+    AS u(game, before, plies, status, result, automatic, clock, take, owner, seconds, payload)
+), g AS (
+  UPDATE games SET plies = u.plies, status = u.status, result = u.result,
+    automatic = u.automatic, updated_at = %(now)s,
+    clock = CASE WHEN u.clock IS NULL THEN games.clock ELSE u.clock::json END
+  FROM u WHERE games.id = u.game AND games.plies = u.before
+  RETURNING games.id, u.take, u.owner, u.seconds, u.payload
+), m AS (
+  INSERT INTO moves (game_id, ply, "by", action)
+  SELECT v.game, v.ply, v.who, v.action
+  FROM unnest(%(move_game)s::text[], %(move_ply)s::int[], %(move_by)s::text[],
+    %(move_action)s::text[]) AS v(game, ply, who, action)
+  WHERE v.game IN (SELECT id FROM g)
+), l AS (
+  INSERT INTO bot_leases (game_id, owner, until)
+  SELECT g.id, g.owner, now() + make_interval(secs => g.seconds) FROM g WHERE g.take
+  {LEASE_CONFLICT}
+  RETURNING game_id
+), d AS (
+  DELETE FROM bot_leases WHERE game_id IN (SELECT id FROM g WHERE NOT g.take)
+)
+SELECT g.id, g.id IN (SELECT game_id FROM l),
+  CASE WHEN g.payload IS NULL THEN NULL ELSE pg_notify(%(channel)s, g.payload) END
+FROM g
+"""
+_MANY_COLUMNS = (
+    *("game", "before", "plies", "status", "result", "automatic", "clock", "take", "owner"),
+    *("seconds", "payload", "move_game", "move_ply", "move_by", "move_action"),
+)
+BATCH_MAX = 64  # games' appends in one statement
+
+
+@dataclass(slots=True)
+class _Append:
+    """One caller's append, waiting for its batch."""
+
+    game_id: str
+    moves: Sequence[Any]
+    status: str
+    result: str
+    automatic: bool | None
+    clock: dict[str, Any] | None
+    announce: Announce | None
+    done: bool = False
+    held: bool | None = None
+    error: BaseException | None = None
+
+
 class PostgresAppender:
-    """A few psycopg connections kept for appends, one per appending thread at a time."""
+    """Appends from any thread, committed in groups: while one statement is at the database
+    (its commit waits for the WAL to reach the disk), the appends that arrive queue, and the
+    next one stores them all in one statement and one commit. Each caller returns once its own
+    moves are committed (or refused). Without this, each move's commit held PostgreSQL's lock
+    on the notification queue through its disk flush (commits that notify are serialized),
+    which capped a site at a few hundred moves/s whatever its servers' CPU
+    (docs/benchmarks.md)."""
 
     def __init__(self, engine: Engine, stale: type[Exception]):
         import psycopg  # the `postgres` extra: only servers on PostgreSQL need it
@@ -138,6 +201,12 @@ class PostgresAppender:
         self._idle: list[psycopg.Connection[Any]] = []
         self._lock = threading.Lock()
         self._closed = False
+        self._queue = threading.Condition()
+        self._pending: list[_Append] = []
+        self._leading = False  # a thread is storing a batch
+        self.batches = 0  # statements that stored several games' appends
+        self.batched = 0  # appends stored in them
+        self.fallbacks = 0  # batches refused whole (a doubled move), stored one by one
         dialect = engine.dialect
         self._stamp = DateTime(timezone=True).dialect_impl(dialect).bind_processor(dialect)
         self._flag = Boolean().dialect_impl(dialect).bind_processor(dialect)
@@ -174,17 +243,91 @@ class PostgresAppender:
         """Moves of consecutive plies (checked by the caller), all or none, with the
         announcement; the store's StaleMove if the game is not at the ply before the first
         (or that move is stored). The announcement's answer (holds the lease), else None."""
-        first, last = moves[0].ply, moves[-1].ply
-        now = dt.datetime.now(dt.UTC)
-        values: dict[str, Any] = {
-            "plies": last,
-            "status": status,
-            "result": result,
-            "automatic": self._flag(automatic) if self._flag else automatic,
-            "now": self._stamp(now) if self._stamp else now,
-            "game": game_id,
-            "before": first - 1,
+        mine = _Append(game_id, moves, status, result, automatic, clock, announce)
+        with self._queue:
+            self._pending.append(mine)
+        while True:
+            with self._queue:
+                while not mine.done and self._leading:
+                    self._queue.wait()
+                if mine.done:
+                    break
+                self._leading = True  # this thread stores the next batch (maybe not its own)
+                batch = self._next_batch()
+            try:
+                self._store(batch)
+            finally:
+                with self._queue:
+                    for each in batch:
+                        each.done = True
+                    self._leading = False
+                    self._queue.notify_all()
+        if mine.error is not None:
+            raise mine.error
+        return mine.held
+
+    def _next_batch(self) -> list[_Append]:
+        """Up to BATCH_MAX waiting appends, one per game (a game's next waits its turn)."""
+        batch: dict[str, _Append] = {}
+        left = []
+        for each in self._pending:
+            if each.game_id in batch or len(batch) >= BATCH_MAX:
+                left.append(each)
+            else:
+                batch[each.game_id] = each
+        self._pending = left
+        return [batch[g] for g in sorted(batch)]  # one order of row locks for every server
+
+    def _store(self, batch: list[_Append]) -> None:
+        """Stores the batch, setting each append's outcome (never raises)."""
+        try:
+            connection = self._connection()
+        except BaseException as exc:
+            for each in batch:
+                each.error = exc
+            return
+        try:
+            if len(batch) > 1:
+                try:
+                    self._many(connection, batch)
+                    return
+                except self._psycopg.Error:
+                    # A doubled move (or a deadlock with another server's batch over the same
+                    # games) refuses the whole statement: store them one by one instead.
+                    self.fallbacks += 1
+                    if connection.broken:
+                        raise
+            for each in batch:
+                try:
+                    each.held = self._one(connection, each)
+                except BaseException as exc:
+                    each.error = exc
+        except BaseException as exc:
+            for each in batch:
+                if each.error is None and each.held is None:
+                    each.error = exc
+        finally:
+            self._done_with(connection)
+
+    def _values(self, each: _Append) -> dict[str, Any]:
+        return {
+            "plies": each.moves[-1].ply,
+            "status": each.status,
+            "result": each.result,
+            "automatic": self._flag(each.automatic) if self._flag else each.automatic,
+            "game": each.game_id,
+            "before": each.moves[0].ply - 1,
         }
+
+    def _now(self) -> Any:
+        now = dt.datetime.now(dt.UTC)
+        return self._stamp(now) if self._stamp else now
+
+    def _one(self, connection: psycopg.Connection[Any], each: _Append) -> bool | None:
+        moves, announce = each.moves, each.announce
+        first = moves[0].ply
+        values = self._values(each)
+        values["now"] = self._now()
         batch = len(moves) > 1
         if batch:
             values.update(
@@ -194,8 +337,8 @@ class PostgresAppender:
             )
         else:
             values.update(ply=first, by=moves[0].by, action=moves[0].action)
-        if clock is not None:
-            values["clock"] = self._json(clock) if self._json else clock
+        if each.clock is not None:
+            values["clock"] = self._json(each.clock) if self._json else each.clock
         if announce is not None:
             values.update(
                 channel=announce.channel,
@@ -204,17 +347,49 @@ class PostgresAppender:
                 seconds=announce.seconds,
             )
         take = None if announce is None else announce.take
-        statement = _STATEMENTS[(clock is not None, take, batch)]
-        connection = self._connection()
+        statement = _STATEMENTS[(each.clock is not None, take, batch)]
         try:
-            row = connection.execute(statement, values).fetchone()  # type: ignore[call-overload]
+            row = connection.execute(statement, values).fetchone()
         except self._psycopg.errors.UniqueViolation:
-            raise self._stale(f"move {first} of game {game_id} is already stored") from None
-        finally:
-            self._done_with(connection)
+            raise self._stale(f"move {first} of game {each.game_id} is already stored") from None
         if row is None:
-            raise self._stale(f"game {game_id} is not at move {first - 1}")
+            raise self._stale(f"game {each.game_id} is not at move {first - 1}")
         return bool(row[1]) if announce is not None else None
+
+    def _many(self, connection: psycopg.Connection[Any], batch: list[_Append]) -> None:
+        columns: dict[str, list[Any]] = {key: [] for key in _MANY_COLUMNS}
+        channels = {each.announce.channel for each in batch if each.announce is not None}
+        for each in batch:
+            for key, value in self._values(each).items():
+                columns[key].append(value)
+            columns["clock"].append(None if each.clock is None else json.dumps(each.clock))
+            announce = each.announce
+            columns["take"].append(None if announce is None else announce.take)
+            columns["owner"].append(None if announce is None else announce.owner)
+            columns["seconds"].append(None if announce is None else announce.seconds)
+            columns["payload"].append(None if announce is None else announce.payload)
+            for move in each.moves:
+                columns["move_game"].append(each.game_id)
+                columns["move_ply"].append(move.ply)
+                columns["move_by"].append(move.by)
+                columns["move_action"].append(move.action)
+        if len(channels) > 1:
+            raise ValueError("one batch notifies on one channel")
+        values: dict[str, Any] = {
+            **columns,
+            "now": self._now(),
+            "channel": channels.pop() if channels else None,
+        }
+        rows = connection.execute(_MANY, values).fetchall()
+        stored = {game_id: held for game_id, held, _ in rows}
+        self.batches += 1
+        self.batched += len(batch)
+        for each in batch:
+            if each.game_id not in stored:
+                first = each.moves[0].ply
+                each.error = self._stale(f"game {each.game_id} is not at move {first - 1}")
+            elif each.announce is not None:
+                each.held = bool(stored[each.game_id])
 
     def close(self) -> None:
         with self._lock:
