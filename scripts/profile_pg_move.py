@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import itertools
 import pstats
 import random
 import sys
@@ -52,7 +53,8 @@ async def play(
     store = Store(url)
     pool = ThinkingPool(1)
     cluster = Cluster(store) if store.shared else None
-    rooms = Rooms(store, pool, cluster=cluster)
+    seeds = itertools.count(seed)  # both databases see the same games and moves
+    rooms = Rooms(store, pool, cluster=cluster, new_seed=lambda: next(seeds))
     tasks = cluster.start(rooms) if cluster is not None else []
     if cluster is not None:
         assert cluster.bus is not None

@@ -179,6 +179,7 @@ def test_one_statement_and_groups_store_what_the_core_path_stores(store, listeni
             if k == 0:
                 foreign_lease(store, game_id)
     assert fast.batches - batches == len(steps["core"])  # every group in one statement
+    assert store.counts()["append_groups"] == fast.batches  # GET /api/server's
     assert states["one"] == states["core"] == states["group1"] == states["group2"]
     final = states["core"][-1]
     clock = '{"control": [60000, 0], "left": [59000, 60000], "running": 1, "since": 123}'

@@ -378,6 +378,16 @@ class Store:
             )
             return [StoredMove(ply, by, action) for ply, by, action in rows]
 
+    def counts(self) -> dict[str, int]:
+        """Appends stored in groups (PostgreSQL, web/pg_append.py), for ``GET /api/server``."""
+        if self._pg is None:
+            return {}
+        return {
+            "append_groups": self._pg.batches,
+            "appends_grouped": self._pg.batched,
+            "append_group_fallbacks": self._pg.fallbacks,
+        }
+
     @property
     def shared(self) -> bool:
         """Several servers may use this database at once (PostgreSQL; SQLite is one
