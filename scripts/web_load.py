@@ -193,9 +193,9 @@ def postmaster_pid(db_url: str) -> int:
     import psycopg
     from sqlalchemy.engine import make_url
 
-    from monsterball.web.pg_append import libpq_url
-
-    with psycopg.connect(libpq_url(make_url(db_url))) as connection:
+    # (not web/pg_append.py's libpq_url: the script also measures older servers' code)
+    dsn = make_url(db_url).set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(dsn) as connection:
         row = connection.execute("SELECT pg_backend_pid()").fetchone()
     assert row is not None
     return int(_stat(row[0])[1])  # ppid

@@ -147,8 +147,8 @@ def grouped(store: Store, calls: list[tuple[str, list[StoredMove], dict[str, Any
     while len(appender._pending) < len(calls) and time.monotonic() < deadline:
         time.sleep(0.01)
     with appender._queue:
-        appender._leading = False
-        appender._queue.notify_all()
+        first = appender._pending[0]
+    first.ready.set()  # the lead handed to the first waiting, which stores them all
     for thread in threads:
         thread.join()
     return answers

@@ -1,11 +1,13 @@
-"""``Store.append`` on PostgreSQL through psycopg's own connections: the guarded ``UPDATE`` of
+"""``Store.append`` on PostgreSQL through psycopg's own connection: the guarded ``UPDATE`` of
 the game's move count, the ``INSERT`` of its moves and, for servers sharing the database
 (web/cluster.py), the ``pg_notify`` telling the others and the take or release of the game's
 bot lease, all in **one statement** (data-modifying CTEs), prepared once per connection and
-run in autocommit: one round trip per move, committed (``synchronous_commit`` as the site
-sets it) before the call returns. The SQLAlchemy Core path it replaces spent about 4 ms of
-server CPU per move, most of it building and compiling four statements and a transaction's
-round trips (docs/benchmarks.md, "Several servers on one PostgreSQL").
+run in autocommit: one round trip, committed (``synchronous_commit`` as the site sets it)
+before the call returns. The appends that arrive while one statement is at the database are
+stored together by the next (group commit, ``PostgresAppender``). The SQLAlchemy Core path
+this replaces spent about 4 ms of server CPU per move, most of it building and compiling
+four statements, and its commits capped a site's moves/s (docs/benchmarks.md, "Several
+servers on one PostgreSQL").
 
 The statement changes nothing unless the game is at the move before the first: the ``UPDATE``
 matches no row, so the moves, notification and lease (which select from its result) are
@@ -22,7 +24,7 @@ import datetime as dt
 import json
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import JSON, Boolean, DateTime, text
@@ -31,7 +33,7 @@ from sqlalchemy.engine import URL, Connection, Engine
 if TYPE_CHECKING:
     import psycopg
 
-KEEP = 8  # idle connections kept for appends (more are opened while more threads append)
+KEEP = 2  # idle connections kept for appends (one statement at a time uses one)
 # A game's bot lease (web/leases.py) is taken if nobody holds it or it has run out (one
 # clock: the database's).
 LEASE_CONFLICT = """
@@ -181,6 +183,7 @@ class _Append:
     done: bool = False
     held: bool | None = None
     error: BaseException | None = None
+    ready: threading.Event = field(default_factory=threading.Event)  # done, or to lead
 
 
 class PostgresAppender:
@@ -201,9 +204,9 @@ class PostgresAppender:
         self._idle: list[psycopg.Connection[Any]] = []
         self._lock = threading.Lock()
         self._closed = False
-        self._queue = threading.Condition()
+        self._queue = threading.Lock()
         self._pending: list[_Append] = []
-        self._leading = False  # a thread is storing a batch
+        self._leading = False  # a thread is storing a batch (or has been handed the next)
         self.batches = 0  # statements that stored several games' appends
         self.batched = 0  # appends stored in them
         self.fallbacks = 0  # batches refused whole (a doubled move), stored one by one
@@ -246,22 +249,32 @@ class PostgresAppender:
         mine = _Append(game_id, moves, status, result, automatic, clock, announce)
         with self._queue:
             self._pending.append(mine)
+            leading = not self._leading  # else wait: told when stored, or handed the lead
+            self._leading = True
         while True:
-            with self._queue:
-                while not mine.done and self._leading:
-                    self._queue.wait()
+            if not leading:
+                mine.ready.wait()
+                mine.ready.clear()
                 if mine.done:
                     break
-                self._leading = True  # this thread stores the next batch (maybe not its own)
-                batch = self._next_batch()
+            with self._queue:
+                batch = self._next_batch()  # maybe without this thread's own (a game's next)
+            following: _Append | None = None
             try:
                 self._store(batch)
             finally:
                 with self._queue:
                     for each in batch:
                         each.done = True
-                    self._leading = False
-                    self._queue.notify_all()
+                    following = self._pending[0] if self._pending else None
+                    self._leading = following is not None  # handed to the first waiting
+                for each in batch:
+                    each.ready.set()
+                if following is not None and following is not mine:
+                    following.ready.set()
+            if mine.done:
+                break
+            leading = following is mine
         if mine.error is not None:
             raise mine.error
         return mine.held
