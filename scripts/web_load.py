@@ -184,14 +184,58 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / ticks
 
 
+def _stat(pid: int | str) -> list[str]:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def postmaster_pid(db_url: str) -> int:
+    """The PostgreSQL server's main process (a backend's parent), on this machine."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    # (not web/pg_append.py's libpq_url: the script also measures older servers' code)
+    dsn = make_url(db_url).set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(dsn) as connection:
+        row = connection.execute("SELECT pg_backend_pid()").fetchone()
+    assert row is not None
+    return int(_stat(row[0])[1])  # ppid
+
+
+def database_cpu_seconds(postmaster: int) -> float:
+    """User + system CPU time of a PostgreSQL server so far: its main process, the children
+    it has reaped (backends that ended) and those alive (backends, WAL writer, ...)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    fields = _stat(postmaster)
+    total = sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                child = _stat(entry.name)
+            except OSError:  # ended meanwhile
+                continue
+            if int(child[1]) == postmaster:
+                total += int(child[11]) + int(child[12])
+    return total / ticks
+
+
+def machine_busy_seconds() -> tuple[float, float]:
+    """All cores' busy and total time so far (/proc/stat), to tell how much was idle."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = values[3] + values[4]  # idle, iowait
+    return (sum(values) - idle) / ticks, sum(values) / ticks
+
+
 async def run(
     bases: list[str],
     args: argparse.Namespace,
     pids: list[int] | None = None,
     db_url: str | None = None,
+    postmaster: int | None = None,
 ) -> dict[str, object]:
     """``pids``: the servers' processes (when this script started them), to count their CPU;
-    ``db_url``: their store, to check every move against after the run."""
+    ``db_url``: their store, to check every move against after the run; ``postmaster``: its
+    PostgreSQL server's main process (when this script started it), to count its CPU too."""
     latencies: list[float] = []
     base = bases[0]
     rooms: list[tuple[int, dict[str, object]]] = []  # (the server it was made on, the room)
@@ -215,6 +259,9 @@ async def run(
         bot_plies_before = [await bot_ply(http, gid) for gid in bot_rooms]
     started = time.monotonic()
     cpu_before = cpu_seconds(pids) if pids else 0.0
+    db_cpu_before = database_cpu_seconds(postmaster) if postmaster else 0.0
+    busy_before, all_before = machine_busy_seconds()
+    own_before = time.process_time()
     stop = started + args.ramp + args.seconds
     arrivals = random.Random("arrivals")
     tasks = []
@@ -250,6 +297,9 @@ async def run(
     results = [o for o in outcomes if not isinstance(o, BaseException)]
     elapsed = time.monotonic() - started
     server_cpu = cpu_seconds(pids) - cpu_before if pids else None
+    db_cpu = database_cpu_seconds(postmaster) - db_cpu_before if postmaster else None
+    client_cpu = time.process_time() - own_before
+    busy_after, all_after = machine_busy_seconds()
     await asyncio.sleep(1.0)  # the last moves reach the watchers
     for task in asyncio.all_tasks():
         if task is not asyncio.current_task() and not task.done():
@@ -294,6 +344,15 @@ async def run(
             if server_cpu is not None and sum(results)
             else None
         ),
+        # The same for the PostgreSQL server the script started (all its processes), for
+        # this script's clients, and the share of the machine's cores busy (anyone's work).
+        "database_cpu_ms_per_move": (
+            round(1000 * db_cpu / sum(results), 3) if db_cpu is not None and sum(results) else None
+        ),
+        "client_cpu_ms_per_move": (
+            round(1000 * client_cpu / sum(results), 3) if sum(results) else None
+        ),
+        "machine_busy": round((busy_after - busy_before) / max(1e-9, all_after - all_before), 3),
         "latency_ms": {
             "p50": round(pct(0.50), 2),
             "p90": round(pct(0.90), 2),
@@ -378,12 +437,15 @@ def main() -> None:
             parser.error("--postgres starts its own database: drop --db")
         with contextlib.ExitStack() as stack:
             db: Path | str = args.db or Path(tempfile.mkdtemp()) / "load.db"
+            postmaster = None
             if args.postgres:
                 db = stack.enter_context(scratch_postgres())
+                postmaster = postmaster_pid(db)
             started = [stack.enter_context(server(db, flags=flags)) for _ in range(args.servers)]
             bases = [base for base, _ in started]
             db_url = db if isinstance(db, str) else f"sqlite:///{db}"
-            results = asyncio.run(run(bases, args, [proc.pid for _, proc in started], db_url))
+            pids = [proc.pid for _, proc in started]
+            results = asyncio.run(run(bases, args, pids, db_url, postmaster))
         results["bot_workers"] = args.bot_workers or "default"
         results["db"] = (
             "throw-away PostgreSQL" if args.postgres else args.db or "temporary SQLite file"

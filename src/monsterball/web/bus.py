@@ -16,9 +16,11 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from sqlalchemy.engine import URL
 
+from monsterball.web.pg_append import libpq_url
 from monsterball.web.store import StoredMove
 
 CHANNEL = "monsterball_moves"
@@ -31,11 +33,6 @@ def payload(game_id: str, moves: Sequence[StoredMove], server: str) -> str:
     head = f"{game_id} {moves[-1].ply} {server}"
     text = head + "".join(f"\n{m.ply}\t{m.by}\t{m.action}" for m in moves)
     return text if len(text.encode()) <= PAYLOAD_MAX else head
-
-
-def libpq_url(url: URL) -> str:
-    """The SQLAlchemy URL as psycopg takes it (no ``+psycopg`` driver part)."""
-    return url.set(drivername="postgresql").render_as_string(hide_password=False)
 
 
 class Bus:
@@ -71,8 +68,7 @@ class Bus:
                     self.connected.set()
                     delay = 0.1
                     self.on_connect()
-                    async for note in connection.notifies():
-                        self._received(note.payload)
+                    await self._listen(connection.pgconn)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # the database went away: try again
@@ -81,6 +77,33 @@ class Bus:
             self.reconnects += 1
             await asyncio.sleep(delay)
             delay = min(2 * delay, RECONNECT_MAX)
+
+    async def _listen(self, pgconn: Any) -> None:
+        """Hands every notification to ``_received`` until the connection breaks (raises).
+        The socket is watched by the loop once, and what it brings read by libpq in one call:
+        psycopg's ``notifies()`` generator registered and removed the socket with the loop for
+        each notification, a good part of a move's server CPU with every server hearing every
+        move."""
+        loop = asyncio.get_running_loop()
+        broken: asyncio.Future[None] = loop.create_future()
+
+        def readable() -> None:
+            try:
+                pgconn.consume_input()
+                while (note := pgconn.notifies()) is not None:
+                    self._received(note.extra.decode())
+            except Exception as exc:  # the connection broke (libpq's error)
+                loop.remove_reader(fd)
+                if not broken.done():
+                    broken.set_exception(exc)
+
+        fd = pgconn.socket
+        loop.add_reader(fd, readable)
+        try:
+            readable()  # what arrived with the LISTEN's answer
+            await broken
+        finally:
+            loop.remove_reader(fd)
 
     def _received(self, text: str) -> None:
         self.received += 1

@@ -18,15 +18,14 @@ import secrets
 import socket
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import anyio
-from sqlalchemy import text
-from sqlalchemy.engine import Connection
 
 from monsterball.web.bus import CHANNEL, Bus, payload
-from monsterball.web.leases import RELEASE_SQL, TAKE_SQL, Leases
+from monsterball.web.leases import Leases
+from monsterball.web.pg_append import Announce
 from monsterball.web.store import Store, StoredMove
 
 if TYPE_CHECKING:
@@ -35,11 +34,6 @@ if TYPE_CHECKING:
 LATEST_KEPT = 10_000  # games whose newest notified move count is remembered
 ORPHANS_PER_SWEEP = 20
 log = logging.getLogger("monsterball.web")
-# A stored move's announcement and its lease in one statement (one round trip per move).
-_NOTIFY_AND_TAKE = text(
-    f"WITH t AS ({TAKE_SQL}) SELECT pg_notify(:channel, :payload), (SELECT count(*) FROM t)"
-)
-_NOTIFY_AND_RELEASE = text(f"WITH d AS ({RELEASE_SQL}) SELECT pg_notify(:channel, :payload), 0")
 
 
 def new_server_id() -> str:
@@ -61,26 +55,18 @@ class Cluster:
 
     # -- in a move's transaction ---------------------------------------------------------
 
-    def after_append(
-        self, game_id: str, moves: Sequence[StoredMove], automatic: bool
-    ) -> Callable[[Connection], bool]:
+    def after_append(self, game_id: str, moves: Sequence[StoredMove], automatic: bool) -> Announce:
         """What a server does in the transaction that stores a game's moves: tell the others,
-        and take the game's lease if dice or a bot move next (else free it). True: this server
-        holds the lease."""
-        values = {
-            "channel": CHANNEL,
-            "payload": payload(game_id, moves, self.server),
-            "game": game_id,
-            "owner": self.server,
-            "seconds": self.lease_seconds,
-        }
-
-        def run(connection: Connection) -> bool:
-            statement = _NOTIFY_AND_TAKE if automatic else _NOTIFY_AND_RELEASE
-            row = connection.execute(statement, values).one()
-            return bool(row[1])
-
-        return run
+        and take the game's lease if dice or a bot move next (else free it). Run by the store
+        in the move's own statement (web/pg_append.py); True: this server holds the lease."""
+        return Announce(
+            game=game_id,
+            channel=CHANNEL,
+            payload=payload(game_id, moves, self.server),
+            owner=self.server,
+            seconds=self.lease_seconds,
+            take=automatic,
+        )
 
     async def take(self, game_id: str) -> bool:
         self.counts["lease_takes"] += 1

@@ -18,16 +18,9 @@ from collections.abc import Iterable
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
+from monsterball.web.pg_append import TAKE_SQL
 from monsterball.web.store import Store
 
-TAKE_SQL = """
-    INSERT INTO bot_leases (game_id, owner, until)
-    VALUES (:game, :owner, now() + make_interval(secs => :seconds))
-    ON CONFLICT (game_id) DO UPDATE SET owner = excluded.owner, until = excluded.until
-    WHERE bot_leases.owner = excluded.owner OR bot_leases.until < now()
-    RETURNING game_id
-"""
-RELEASE_SQL = "DELETE FROM bot_leases WHERE game_id = :game"
 _TAKE = text(TAKE_SQL)
 _RENEW = text(
     """

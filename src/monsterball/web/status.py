@@ -32,7 +32,11 @@ def status_router(rooms: Rooms, pool: ThinkingPool, cluster: Cluster | None) -> 
             "bus_reconnects": bus.reconnects if bus is not None else None,
             "bot_decisions": pool.decisions,
             "bots_cut_off": pool.cut_off,
-            "counts": {**rooms.counts, **(cluster.counts if cluster is not None else {})},
+            "counts": {
+                **rooms.counts,
+                **(cluster.counts if cluster is not None else {}),
+                **rooms.store.counts(),
+            },
         }
 
     return router

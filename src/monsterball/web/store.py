@@ -40,6 +40,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 from monsterball.web.migrations import SchemaError, migrate
+from monsterball.web.pg_append import Announce, PostgresAppender
 from monsterball.web.sqlite_append import SQLiteAppender
 
 DEFAULT_DB_URL = "sqlite:///monsterball.db"
@@ -221,12 +222,17 @@ class Store:
             raise
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._fast: SQLiteAppender | None = None
+        self._pg: PostgresAppender | None = None
         if not isinstance(self._write_lock, contextlib.nullcontext):  # SQLite
             self._fast = SQLiteAppender(self.engine, self._write_lock, StaleMove)
+        elif self.engine.dialect.name == "postgresql" and self.engine.dialect.driver == "psycopg":
+            self._pg = PostgresAppender(self.engine, StaleMove)
 
     def close(self) -> None:
         if self._fast is not None:
             self._fast.close()
+        if self._pg is not None:
+            self._pg.close()
         self.engine.dispose()
 
     @contextlib.contextmanager
@@ -267,7 +273,8 @@ class Store:
         if the game is not at the ply before the first. ``automatic``: the move after them is
         the dice's or a bot's; ``clock``: the game's clock after them (None: unchanged).
         ``also``: run in the same transaction after them (servers on one PostgreSQL: tell the
-        others, take the game's lease); its result is returned."""
+        others, take the game's lease: an ``Announce``, folded into the move's one statement);
+        its result is returned."""
         if not moves:
             return None
         first, last = moves[0].ply, moves[-1].ply
@@ -279,6 +286,18 @@ class Store:
                 game_id, moves, status=status, result=result, automatic=automatic, clock=clock
             )
             return None
+        if self._pg is not None and (also is None or isinstance(also, Announce)):
+            # PostgreSQL: one statement for the moves and the announcement (web/pg_append.py).
+            held = self._pg.append(
+                game_id,
+                moves,
+                status=status,
+                result=result,
+                automatic=automatic,
+                clock=clock,
+                announce=also,
+            )
+            return held  # type: ignore[return-value]  # T is bool for an Announce
         try:
             # Core statements on a connection, not an ORM session: a session's unit of work
             # cost most of a move's server CPU (scripts/profile_move.py).
@@ -358,6 +377,16 @@ class Store:
                 .order_by(MoveRow.ply)
             )
             return [StoredMove(ply, by, action) for ply, by, action in rows]
+
+    def counts(self) -> dict[str, int]:
+        """Appends stored in groups (PostgreSQL, web/pg_append.py), for ``GET /api/server``."""
+        if self._pg is None:
+            return {}
+        return {
+            "append_groups": self._pg.batches,
+            "appends_grouped": self._pg.batched,
+            "append_group_fallbacks": self._pg.fallbacks,
+        }
 
     @property
     def shared(self) -> bool:
