@@ -162,7 +162,7 @@ def play_game(
     first = random.Random(~seed).randrange(skip) if window and skip > 0 else 0
     last = first + window if window else MAX_PLIES
     checked = 0
-    parsed: dict[str, Action] = {}  # notation -> action, and action -> kind, this game
+    parsed: dict[Action, str] = {}  # actions whose notation read back, and their kinds
     kinds_of: dict[Action, str] = {}
     # What the checks listed for the current ply: (decisions, chance outcomes), or None.
     listed: tuple[list[Action], list[tuple[Action, Fraction]]] | None = None
@@ -190,7 +190,9 @@ def play_game(
         else:
             legal = listed[0] if listed is not None else state.legal_actions()
             action = pick_decision(rng, legal, not by_probability, kinds_of)
-        recorder.apply(action)
+        # Unchecked: the action was picked from the legal list just checked; the record's
+        # replay below applies every action again through the checked apply().
+        recorder.apply(action, checked=False)
         listed = None
         if state.ply >= first:
             listed = check()

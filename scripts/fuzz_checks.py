@@ -5,11 +5,14 @@ raises Found, naming its kind."""
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections import Counter
 from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
+
+import orjson
 
 from monsterball.core.actions import Action
 from monsterball.core.errors import MonsterballError
@@ -53,16 +56,40 @@ def pick_decision(
     return group[rng.randrange(len(group))]
 
 
+def canonical(data: Any) -> bytes:
+    """Sorted-key JSON text of position data, to compare two positions as the hash sees them.
+
+    orjson, not the stdlib: for JSON-ready data (string keys, str, int, bool, None, finite
+    floats, lists, tuples, dicts) two values give equal orjson text exactly when they give
+    equal ``json.dumps(..., sort_keys=True)`` text, the one ``GameState.state_hash``
+    digests: both spell 1, 1.0 and true apart and write floats exactly. What orjson refuses
+    (integer keys, integers over 64 bits, lone surrogates) falls back to the stdlib."""
+    try:
+        return orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        return json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
+
+
+def through_json(data: Any) -> Any:
+    """``data`` written as JSON text and read back (key order kept), as a file would."""
+    try:
+        return orjson.loads(orjson.dumps(data))
+    except TypeError:  # as canonical(): the stdlib turns integer keys into strings
+        return json.loads(json.dumps(data))
+
+
 def check_chance(state: GameState) -> list[tuple[Action, Fraction]]:
     outcomes = state.chance_outcomes()
     if not outcomes:
         raise Found("no-actions", "a chance node with no outcomes")
-    total = Fraction(0)
     for action, p in outcomes:
         if not isinstance(p, Fraction) or not 0 < p <= 1:
             raise Found("probabilities", f"outcome {action} has probability {p!r}")
-        total += p
-    if total != 1:
+    # Exactly sum(outcomes) == 1, in integers: over the common denominator the numerators
+    # add up to it (Fraction additions reduce at every step and cost far more).
+    common = math.lcm(*{p.denominator for _, p in outcomes})
+    if sum(p.numerator * (common // p.denominator) for _, p in outcomes) != common:
+        total = sum((p for _, p in outcomes), Fraction(0))
         raise Found("probabilities", f"outcomes sum to {total}, not 1")
     if len({a for a, _ in outcomes}) != len(outcomes):
         raise Found("probabilities", "the same outcome is listed twice")
@@ -73,12 +100,12 @@ def check_state(
     spec: GameSpec,
     state: GameState,
     rng: random.Random,
-    parsed: dict[str, Action] | None = None,
+    parsed: dict[Action, str] | None = None,
 ) -> tuple[list[Action], list[tuple[Action, Fraction]]]:
     """Every per-action invariant except the hidden-information one. Returns the legal
     decisions and the chance outcomes (one of them empty), for the caller to pick from, so
-    they are worked out once a ply. ``parsed`` memoises notation -> parsed action within a
-    game: parsing is a pure function of the text, so a text read once reads the same again."""
+    they are worked out once a ply. ``parsed`` holds the actions whose notation has read
+    back within this game (action -> its notation): checked once, not again."""
     actor = state.current_player()
     outcomes: list[tuple[Action, Fraction]] = []
     actions: list[Action] = []
@@ -107,15 +134,15 @@ def check_state(
     # and serves every comparison below (round-trip, clone, independence).
     data = state.to_position()
     # The text the hash digests: equal dicts can still write differently (1 == 1.0 == True).
-    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    text = canonical(data)
     try:
-        again = spec.from_position(json.loads(json.dumps(data)))
+        again = spec.from_position(through_json(data))
     except MonsterballError as exc:
         raise Found("position", f"a reached position does not load: {describe(exc)}") from None
     reloaded = again.to_position()
     if reloaded != data:
         raise Found("position", "the position does not round-trip")
-    if json.dumps(reloaded, sort_keys=True, separators=(",", ":")) != canonical:
+    if canonical(reloaded) != text:
         raise Found("position", "a reloaded position hashes differently")
     # GameState.state_hash digests that same text, so the hashes agree; call them only where
     # a game defines its own state_hash.
@@ -126,20 +153,22 @@ def check_state(
         raise Found("position", "a reloaded position plays differently")
     if state.is_terminal():
         return actions, outcomes
-    # Notation: a sample of the legal actions reads back to the same action.
+    # Notation: a sample of the legal actions reads back to the same action. An action that
+    # read back once in this game (``parsed`` holds it, as the action it is) reads back
+    # again: notation() and parsing are pure functions of a frozen action and of a text.
     sample = actions if len(actions) <= NOTATION_SAMPLE else rng.sample(actions, NOTATION_SAMPLE)
     for action in sample:
-        text = action.notation()
-        reading = parsed.get(text) if parsed is not None else None
-        if reading is None:
-            try:
-                reading = spec.parse_action(text)
-            except MonsterballError as exc:
-                raise Found("notation", f"'{text}' does not parse: {exc}") from None
-            if parsed is not None:
-                parsed[text] = reading
+        if parsed is not None and action in parsed:
+            continue
+        written = action.notation()
+        try:
+            reading = spec.parse_action(written)
+        except MonsterballError as exc:
+            raise Found("notation", f"'{written}' does not parse: {exc}") from None
         if reading != action:
-            raise Found("notation", f"'{text}' parses to {reading!r}, not {action!r}")
+            raise Found("notation", f"'{written}' parses to {reading!r}, not {action!r}")
+        if parsed is not None:
+            parsed[action] = written
     # Clones: equal (GameState.__eq__ compares to_position(), done here against the one
     # already written), and independent of the original.
     twin = state.clone()
@@ -184,9 +213,9 @@ def check_hidden(state: Any, rng: random.Random, legal: list[Action] | None = No
         for seat in (opp, None):
             who = "spectators" if seat is None else f"seat {'AB'[seat]}"
             if seat not in mine:
-                mine[seat] = (json.dumps(state.view(seat), sort_keys=True), state.render(seat))
+                mine[seat] = (canonical(state.view(seat)), state.render(seat))
             view, picture = mine[seat]
-            if json.dumps(twin.view(seat), sort_keys=True) != view:
+            if canonical(twin.view(seat)) != view:
                 raise Found("hidden", f"moving the {what} changes the view of {who}")
             if twin.render(seat) != picture:
                 raise Found("hidden", f"moving the {what} changes the picture {who} see")
