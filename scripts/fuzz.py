@@ -163,7 +163,7 @@ def play_game(
     last = first + window if window else MAX_PLIES
     checked = 0
     parsed: dict[Action, str] = {}  # actions whose notation read back, and their kinds
-    kinds_of: dict[Action, str] = {}
+    kinds_of: dict[int, tuple[Action, str]] = {}
     # What the checks listed for the current ply: (decisions, chance outcomes), or None.
     listed: tuple[list[Action], list[tuple[Action, Fraction]]] | None = None
 

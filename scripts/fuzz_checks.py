@@ -20,6 +20,7 @@ from monsterball.core.game import CHANCE, GameSpec, GameState
 
 NOTATION_SAMPLE = 12  # legal actions whose notation round-trip is checked per ply
 VIEW_EVERY = 4  # every seat's view and picture are drawn every this many plies (slow)
+MEMO_LIMIT = 50_000  # actions remembered a game (the games' shared action objects: fewer)
 
 
 class Found(Exception):
@@ -39,19 +40,29 @@ def pick_decision(
     rng: random.Random,
     legal: list[Action],
     by_kind: bool,
-    kinds_of: dict[Action, str] | None = None,
+    kinds_of: dict[int, tuple[Action, str]] | None = None,
 ) -> Action:
     """A legal decision, uniformly, or (``by_kind``) of a kind drawn uniformly first; the
-    kind is the action's type and first word. ``kinds_of`` memoises it within a game."""
+    kind is the action's type and first word. ``kinds_of`` memoises it within a game, by
+    the action object (the games hand out shared action objects: looking one up by
+    identity costs no hashing; the memo holds the object, so its id stays its own)."""
     if not by_kind:
         return legal[rng.randrange(len(legal))]
-    memo: dict[Action, str] = {} if kinds_of is None else kinds_of
+    memo: dict[int, tuple[Action, str]] = {} if kinds_of is None else kinds_of
     kinds: dict[str, list[Action]] = {}
     for action in legal:
-        kind = memo.get(action)
-        if kind is None:
-            kind = memo[action] = f"{type(action).__name__} {action.notation().split()[0]}"
-        kinds.setdefault(kind, []).append(action)
+        known = memo.get(id(action))
+        if known is not None and known[0] is action:
+            kind = known[1]
+        else:
+            kind = f"{type(action).__name__} {action.notation().split()[0]}"
+            if len(memo) < MEMO_LIMIT:
+                memo[id(action)] = (action, kind)
+        group = kinds.get(kind)
+        if group is None:
+            kinds[kind] = [action]
+        else:
+            group.append(action)
     group = kinds[rng.choice(sorted(kinds))]
     return group[rng.randrange(len(group))]
 
