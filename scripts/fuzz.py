@@ -162,8 +162,8 @@ def play_game(
     first = random.Random(~seed).randrange(skip) if window and skip > 0 else 0
     last = first + window if window else MAX_PLIES
     checked = 0
-    parsed: dict[Action, str] = {}  # actions whose notation read back, and their kinds
-    kinds_of: dict[int, tuple[Action, str]] = {}
+    parsed: dict[int, tuple[Action, str]] = {}  # actions whose notation read back
+    kinds_of: dict[int, tuple[Action, str]] = {}  # and each action's kind
     # What the checks listed for the current ply: (decisions, chance outcomes), or None.
     listed: tuple[list[Action], list[tuple[Action, Fraction]]] | None = None
 

@@ -18,7 +18,6 @@ from monsterball.core.actions import Action
 from monsterball.core.errors import MonsterballError
 from monsterball.core.game import CHANCE, GameSpec, GameState
 
-NOTATION_SAMPLE = 12  # legal actions whose notation round-trip is checked per ply
 VIEW_EVERY = 4  # every seat's view and picture are drawn every this many plies (slow)
 MEMO_LIMIT = 50_000  # actions remembered a game (the games' shared action objects: fewer)
 
@@ -107,16 +106,41 @@ def check_chance(state: GameState) -> list[tuple[Action, Fraction]]:
     return outcomes
 
 
+def read_back(
+    spec: GameSpec, actions: list[Action], parsed: dict[int, tuple[Action, str]] | None = None
+) -> list[str]:
+    """Every action's notation, each checked to parse back to the same action. ``parsed``
+    remembers, within a game, the actions already checked (by object, as kinds_of in
+    pick_decision): notation() and parsing are pure functions of a frozen action and of a
+    text, so an action that read back once reads back again."""
+    out = []
+    for action in actions:
+        known = parsed.get(id(action)) if parsed is not None else None
+        if known is not None and known[0] is action:
+            out.append(known[1])
+            continue
+        written = action.notation()
+        try:
+            reading = spec.parse_action(written)
+        except MonsterballError as exc:
+            raise Found("notation", f"'{written}' does not parse: {exc}") from None
+        if reading != action:
+            raise Found("notation", f"'{written}' parses to {reading!r}, not {action!r}")
+        if parsed is not None and len(parsed) < MEMO_LIMIT:
+            parsed[id(action)] = (action, written)
+        out.append(written)
+    return out
+
+
 def check_state(
     spec: GameSpec,
     state: GameState,
     rng: random.Random,
-    parsed: dict[Action, str] | None = None,
+    parsed: dict[int, tuple[Action, str]] | None = None,
 ) -> tuple[list[Action], list[tuple[Action, Fraction]]]:
     """Every per-action invariant except the hidden-information one. Returns the legal
     decisions and the chance outcomes (one of them empty), for the caller to pick from, so
-    they are worked out once a ply. ``parsed`` holds the actions whose notation has read
-    back within this game (action -> its notation): checked once, not again."""
+    they are worked out once a ply. ``parsed``: as for read_back, within one game."""
     actor = state.current_player()
     outcomes: list[tuple[Action, Fraction]] = []
     actions: list[Action] = []
@@ -134,8 +158,12 @@ def check_state(
         actions = state.legal_actions()
         if not actions:
             raise Found("no-actions", f"{spec.seat_name(actor)} is to act with no legal action")
-        if len(set(actions)) != len(actions):
-            raise Found("no-actions", "the same legal action is listed twice")
+    # Notation: every action offered reads back to itself. Then the actions are distinct
+    # exactly when their notations are (equal actions write the same text; two different
+    # ones writing the same text cannot both have read back), and strings hash fast.
+    written = read_back(spec, actions, parsed)
+    if len(set(written)) != len(actions) and len(set(actions)) != len(actions):
+        raise Found("no-actions", "the same legal action is listed twice")
     if state.ply % VIEW_EVERY == 0 or state.is_terminal():
         for seat in (None, *range(spec.num_seats)):
             state.view(seat)
@@ -164,22 +192,6 @@ def check_state(
         raise Found("position", "a reloaded position plays differently")
     if state.is_terminal():
         return actions, outcomes
-    # Notation: a sample of the legal actions reads back to the same action. An action that
-    # read back once in this game (``parsed`` holds it, as the action it is) reads back
-    # again: notation() and parsing are pure functions of a frozen action and of a text.
-    sample = actions if len(actions) <= NOTATION_SAMPLE else rng.sample(actions, NOTATION_SAMPLE)
-    for action in sample:
-        if parsed is not None and action in parsed:
-            continue
-        written = action.notation()
-        try:
-            reading = spec.parse_action(written)
-        except MonsterballError as exc:
-            raise Found("notation", f"'{written}' does not parse: {exc}") from None
-        if reading != action:
-            raise Found("notation", f"'{written}' parses to {reading!r}, not {action!r}")
-        if parsed is not None:
-            parsed[action] = written
     # Clones: equal (GameState.__eq__ compares to_position(), done here against the one
     # already written), and independent of the original.
     twin = state.clone()
