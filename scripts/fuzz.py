@@ -74,6 +74,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fuzz_ledger  # siblings of this script, not a package
 from fuzz_checks import (
     HIDDEN_CHECKS,
+    ActionMemo,
     Found,
     check_chance,
     check_hidden,
@@ -162,15 +163,14 @@ def play_game(
     first = random.Random(~seed).randrange(skip) if window and skip > 0 else 0
     last = first + window if window else MAX_PLIES
     checked = 0
-    parsed: dict[int, tuple[Action, str]] = {}  # actions whose notation read back
-    kinds_of: dict[int, tuple[Action, str]] = {}  # and each action's kind
+    memo = ActionMemo()  # each action's notation (once read back) and kind, this game
     # What the checks listed for the current ply: (decisions, chance outcomes), or None.
     listed: tuple[list[Action], list[tuple[Action, Fraction]]] | None = None
 
     def check() -> tuple[list[Action], list[tuple[Action, Fraction]]] | None:
         if not first <= state.ply <= last:
             return None
-        got = check_state(spec, state, check_rng(seed, state.ply), parsed)
+        got = check_state(spec, state, check_rng(seed, state.ply), memo)
         if midway:
             check_hidden(state, check_rng(seed, state.ply), got[0])
         return got
@@ -189,7 +189,7 @@ def play_game(
                 action = outcomes[rng.randrange(len(outcomes))][0]
         else:
             legal = listed[0] if listed is not None else state.legal_actions()
-            action = pick_decision(rng, legal, not by_probability, kinds_of)
+            action = pick_decision(rng, legal, not by_probability, memo)
         # Unchecked: the action was picked from the legal list just checked; the record's
         # replay below applies every action again through the checked apply().
         recorder.apply(action, checked=False)

@@ -9,6 +9,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Iterator
+from itertools import compress
 from fractions import Fraction
 from typing import Any
 
@@ -19,7 +20,7 @@ from monsterball.core.errors import MonsterballError
 from monsterball.core.game import CHANCE, GameSpec, GameState
 
 VIEW_EVERY = 4  # every seat's view and picture are drawn every this many plies (slow)
-MEMO_LIMIT = 50_000  # actions remembered a game (the games' shared action objects: fewer)
+MEMO_LIMIT = 100_000  # action objects remembered a game (the games share theirs: far fewer)
 
 
 class Found(Exception):
@@ -35,34 +36,49 @@ def describe(exc: BaseException) -> str:
     return text if len(text) <= 300 else text[:297] + "..."
 
 
+class ActionMemo:
+    """What one game has learnt about each action object it met, by the object's id: its
+    notation (once it has read back) and its kind. The objects are held, so an id stays
+    theirs; the games hand out shared action objects, so few are held. Looking an action
+    up by id costs no hashing of the action, and whole lists are looked up in C
+    (``map(memo.notation.__getitem__, ids)``)."""
+
+    def __init__(self) -> None:
+        self.notation: dict[int, str] = {}
+        self.kind: dict[int, str] = {}
+        self.held: dict[int, Action] = {}
+
+    def make_room(self, more: int) -> None:
+        """Forget everything if ``more`` new objects could overfill the memo."""
+        if len(self.held) + more > MEMO_LIMIT:
+            self.notation.clear()
+            self.kind.clear()
+            self.held.clear()
+
+
 def pick_decision(
     rng: random.Random,
     legal: list[Action],
     by_kind: bool,
-    kinds_of: dict[int, tuple[Action, str]] | None = None,
+    memo: ActionMemo | None = None,
 ) -> Action:
     """A legal decision, uniformly, or (``by_kind``) of a kind drawn uniformly first; the
-    kind is the action's type and first word. ``kinds_of`` memoises it within a game, by
-    the action object (the games hand out shared action objects: looking one up by
-    identity costs no hashing; the memo holds the object, so its id stays its own)."""
+    kind is the action's type and first word. ``memo`` keeps each action's kind within a
+    game."""
     if not by_kind:
         return legal[rng.randrange(len(legal))]
-    memo: dict[int, tuple[Action, str]] = {} if kinds_of is None else kinds_of
-    kinds: dict[str, list[Action]] = {}
-    for action in legal:
-        known = memo.get(id(action))
-        if known is not None and known[0] is action:
-            kind = known[1]
-        else:
-            kind = f"{type(action).__name__} {action.notation().split()[0]}"
-            if len(memo) < MEMO_LIMIT:
-                memo[id(action)] = (action, kind)
-        group = kinds.get(kind)
-        if group is None:
-            kinds[kind] = [action]
-        else:
-            group.append(action)
-    group = kinds[rng.choice(sorted(kinds))]
+    memo = ActionMemo() if memo is None else memo
+    ids = list(map(id, legal))
+    kind_of = memo.kind
+    if not kind_of.keys() >= set(ids):
+        memo.make_room(len(legal))
+        for action in legal:
+            if id(action) not in kind_of:
+                kind_of[id(action)] = f"{type(action).__name__} {action.notation().split()[0]}"
+                memo.held[id(action)] = action
+    kinds = list(map(kind_of.__getitem__, ids))
+    chosen = rng.choice(sorted(set(kinds)))
+    group = list(compress(legal, map(chosen.__eq__, kinds)))
     return group[rng.randrange(len(group))]
 
 
@@ -106,41 +122,40 @@ def check_chance(state: GameState) -> list[tuple[Action, Fraction]]:
     return outcomes
 
 
-def read_back(
-    spec: GameSpec, actions: list[Action], parsed: dict[int, tuple[Action, str]] | None = None
-) -> list[str]:
-    """Every action's notation, each checked to parse back to the same action. ``parsed``
-    remembers, within a game, the actions already checked (by object, as kinds_of in
-    pick_decision): notation() and parsing are pure functions of a frozen action and of a
-    text, so an action that read back once reads back again."""
-    out = []
-    for action in actions:
-        known = parsed.get(id(action)) if parsed is not None else None
-        if known is not None and known[0] is action:
-            out.append(known[1])
-            continue
-        written = action.notation()
-        try:
-            reading = spec.parse_action(written)
-        except MonsterballError as exc:
-            raise Found("notation", f"'{written}' does not parse: {exc}") from None
-        if reading != action:
-            raise Found("notation", f"'{written}' parses to {reading!r}, not {action!r}")
-        if parsed is not None and len(parsed) < MEMO_LIMIT:
-            parsed[id(action)] = (action, written)
-        out.append(written)
-    return out
+def read_back(spec: GameSpec, actions: list[Action], memo: ActionMemo | None = None) -> list[str]:
+    """Every action's notation, each checked to parse back to the same action. ``memo``
+    remembers, within a game, the action objects already checked: notation() and parsing
+    are pure functions of a frozen action and of a text, so an action that read back once
+    reads back again."""
+    memo = ActionMemo() if memo is None else memo
+    ids = list(map(id, actions))
+    known = memo.notation
+    if not known.keys() >= set(ids):
+        memo.make_room(len(actions))
+        for action in actions:
+            if id(action) in known:
+                continue
+            written = action.notation()
+            try:
+                reading = spec.parse_action(written)
+            except MonsterballError as exc:
+                raise Found("notation", f"'{written}' does not parse: {exc}") from None
+            if reading != action:
+                raise Found("notation", f"'{written}' parses to {reading!r}, not {action!r}")
+            known[id(action)] = written
+            memo.held[id(action)] = action
+    return list(map(known.__getitem__, ids))
 
 
 def check_state(
     spec: GameSpec,
     state: GameState,
     rng: random.Random,
-    parsed: dict[int, tuple[Action, str]] | None = None,
+    memo: ActionMemo | None = None,
 ) -> tuple[list[Action], list[tuple[Action, Fraction]]]:
     """Every per-action invariant except the hidden-information one. Returns the legal
     decisions and the chance outcomes (one of them empty), for the caller to pick from, so
-    they are worked out once a ply. ``parsed``: as for read_back, within one game."""
+    they are worked out once a ply. ``memo``: as for read_back, within one game."""
     actor = state.current_player()
     outcomes: list[tuple[Action, Fraction]] = []
     actions: list[Action] = []
@@ -161,7 +176,7 @@ def check_state(
     # Notation: every action offered reads back to itself. Then the actions are distinct
     # exactly when their notations are (equal actions write the same text; two different
     # ones writing the same text cannot both have read back), and strings hash fast.
-    written = read_back(spec, actions, parsed)
+    written = read_back(spec, actions, memo)
     if len(set(written)) != len(actions) and len(set(actions)) != len(actions):
         raise Found("no-actions", "the same legal action is listed twice")
     if state.ply % VIEW_EVERY == 0 or state.is_terminal():
