@@ -147,6 +147,7 @@ def procedure_from_dict(
 
 
 _FIELD_TYPES: dict[str, dict[str, Any]] = {}
+_INT = {int}
 _FIELD_NAMES: dict[type[Any], tuple[str, ...]] = {}
 
 
@@ -175,6 +176,8 @@ def _matches(value: Any, hint: Any) -> bool:
         if not isinstance(value, tuple):
             return False
         if len(args) == 2 and args[1] is Ellipsis:
+            if args[0] is int and set(map(type, value)) <= _INT:
+                return True  # plain ints (all that JSON gives), seen in C
             return all(_matches(v, args[0]) for v in value)
         if len(args) != len(value):
             return False

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from monsterball.core.game import CHANCE, TERMINAL
@@ -38,15 +39,13 @@ def render_text(state: HuckMonsterState) -> str:
     north = TEAM_NAMES[1 - state.north_team]
     south = TEAM_NAMES[state.north_team]
     out = [f"      north end zone: team {north} defends"]
+    tokens = list(_background(width, opts.length, zones, tuple(sorted(lines_rows))))
+    size = len(tokens)
+    for c, token in shown.items():
+        if 0 <= c < size:
+            tokens[c] = token
     for row in range(opts.length - 1, -1, -1):
-        base = row * width
-        if row in lines_rows:
-            cells = [shown.get(c) or "== " for c in range(base, base + width)]
-        else:
-            cells = [
-                shown.get(c) or (":: " if zones >> c & 1 else ".. ")
-                for c in range(base, base + width)
-            ]
+        cells = tokens[row * width : (row + 1) * width]
         indent = " " if hexes and row % 2 else ""
         out.append(f"{row + 1:>3}  {indent}" + "".join(cells))
         if row in (opts.end_zone_depth, opts.length - opts.end_zone_depth):
@@ -71,6 +70,15 @@ def render_text(state: HuckMonsterState) -> str:
     else:
         out.append(f"team {TEAM_NAMES[to_act]} to act: {state.stack[-1].describe()}")
     return "\n".join(out)
+
+
+@lru_cache(maxsize=256)
+def _background(width: int, length: int, zones: int, lines_rows: tuple[int, ...]) -> tuple[str, ...]:
+    """Every space's token when nothing stands on it: line, end zone or field."""
+    return tuple(
+        "== " if c // width in lines_rows else ":: " if zones >> c & 1 else ".. "
+        for c in range(width * length)
+    )
 
 
 def _up_call_line(state: HuckMonsterState) -> str:

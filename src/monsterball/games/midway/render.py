@@ -91,6 +91,7 @@ def _background(width: int, end_zone: bool) -> tuple[str, ...]:
     return tuple(": " if c in (1, width - 2) else ". " for c in range(width))
 
 
+@cache
 def yard_label(row: int) -> str:
     """The yard line at the north edge of a row (G: goal line, EZ: end zone)."""
     if row <= 1 or row >= 22:

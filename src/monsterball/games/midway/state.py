@@ -129,10 +129,18 @@ def _fits(value: Any, kind: str) -> bool:
     if not isinstance(value, list):
         return False
     if kind == "strs":
-        return len(value) == NUM_PLAYERS and all(isinstance(v, str) for v in value)
+        if len(value) != NUM_PLAYERS:
+            return False
+        return set(map(type, value)) <= _STR or all(isinstance(v, str) for v in value)
     if kind == "ints" and len(value) != NUM_PLAYERS:
         return False
-    return all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    # Plain ints (all that JSON gives) are seen in C; anything else is looked at one by one.
+    return set(map(type, value)) <= _INT or all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value
+    )
+
+
+_INT, _STR = {int}, {str}
 
 
 def team_of(player: int) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from monsterball.core.game import CHANCE, TERMINAL
@@ -29,11 +30,13 @@ def render_text(state: PaperUltimateState) -> str:
     north = TEAM_NAMES[1 - state.north_team]
     south = TEAM_NAMES[state.north_team]
     lines.append(f"     north end zone: team {north} defends")
+    tokens = list(_background(width, opts.length, zones))
+    size = len(tokens)
+    for c, token in shown.items():
+        if 0 <= c < size:
+            tokens[c] = token
     for row in range(opts.length - 1, -1, -1):
-        base = row * width
-        cells = [
-            shown.get(c) or (" : " if zones >> c & 1 else " . ") for c in range(base, base + width)
-        ]
+        cells = tokens[row * width : (row + 1) * width]
         lines.append(f"{row + 1:>3} " + "".join(cells))
         if row in (opts.end_zone_depth, opts.length - opts.end_zone_depth):
             lines.append("    " + "===" * opts.width)
@@ -53,3 +56,9 @@ def render_text(state: PaperUltimateState) -> str:
     )
     lines.append(status)
     return "\n".join(lines)
+
+
+@lru_cache(maxsize=64)
+def _background(width: int, length: int, zones: int) -> tuple[str, ...]:
+    """Every field's token when nobody stands on it: end zone or field."""
+    return tuple(" : " if zones >> c & 1 else " . " for c in range(width * length))
