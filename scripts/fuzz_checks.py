@@ -10,6 +10,7 @@ import random
 from collections import Counter
 from collections.abc import Iterator
 from itertools import compress
+from operator import not_
 from fractions import Fraction
 from typing import Any
 
@@ -19,6 +20,7 @@ from monsterball.core.actions import Action
 from monsterball.core.errors import MonsterballError
 from monsterball.core.game import CHANCE, GameSpec, GameState
 
+NOTATION_SAMPLE = 12  # actions (not yet read back this game) whose notation is parsed a ply
 VIEW_EVERY = 4  # every seat's view and picture are drawn every this many plies (slow)
 MEMO_LIMIT = 100_000  # action objects remembered a game (the games share theirs: far fewer)
 
@@ -38,22 +40,32 @@ def describe(exc: BaseException) -> str:
 
 class ActionMemo:
     """What one game has learnt about each action object it met, by the object's id: its
-    notation (once it has read back) and its kind. The objects are held, so an id stays
-    theirs; the games hand out shared action objects, so few are held. Looking an action
-    up by id costs no hashing of the action, and whole lists are looked up in C
-    (``map(memo.notation.__getitem__, ids)``)."""
+    notation, its kind, and whether its notation has read back. The objects are held, so
+    an id stays theirs; the games hand out shared action objects, so few are held. An id
+    is looked up without hashing the action, and whole lists in C
+    (``map(memo.notation.__getitem__, ids)``). notation() and parsing are pure functions
+    of a frozen action and of a text, so what holds for an action once holds again."""
 
     def __init__(self) -> None:
         self.notation: dict[int, str] = {}
         self.kind: dict[int, str] = {}
+        self.read: set[int] = set()  # read back to itself
         self.held: dict[int, Action] = {}
 
-    def make_room(self, more: int) -> None:
-        """Forget everything if ``more`` new objects could overfill the memo."""
-        if len(self.held) + more > MEMO_LIMIT:
-            self.notation.clear()
+    def learn(self, actions: list[Action], ids: list[int]) -> None:
+        """Write down the notation of every action not met before (``ids``: their ids)."""
+        notation = self.notation
+        if notation.keys() >= set(ids):
+            return
+        if len(self.held) + len(actions) > MEMO_LIMIT:  # forget, rather than overfill
+            notation.clear()
             self.kind.clear()
+            self.read.clear()
             self.held.clear()
+        for action in actions:
+            if id(action) not in notation:
+                notation[id(action)] = action.notation()
+                self.held[id(action)] = action
 
 
 def pick_decision(
@@ -69,13 +81,13 @@ def pick_decision(
         return legal[rng.randrange(len(legal))]
     memo = ActionMemo() if memo is None else memo
     ids = list(map(id, legal))
+    memo.learn(legal, ids)
     kind_of = memo.kind
     if not kind_of.keys() >= set(ids):
-        memo.make_room(len(legal))
         for action in legal:
             if id(action) not in kind_of:
-                kind_of[id(action)] = f"{type(action).__name__} {action.notation().split()[0]}"
-                memo.held[id(action)] = action
+                written = memo.notation[id(action)]
+                kind_of[id(action)] = f"{type(action).__name__} {written.split()[0]}"
     kinds = list(map(kind_of.__getitem__, ids))
     chosen = rng.choice(sorted(set(kinds)))
     group = list(compress(legal, map(chosen.__eq__, kinds)))
@@ -122,29 +134,34 @@ def check_chance(state: GameState) -> list[tuple[Action, Fraction]]:
     return outcomes
 
 
-def read_back(spec: GameSpec, actions: list[Action], memo: ActionMemo | None = None) -> list[str]:
-    """Every action's notation, each checked to parse back to the same action. ``memo``
-    remembers, within a game, the action objects already checked: notation() and parsing
-    are pure functions of a frozen action and of a text, so an action that read back once
-    reads back again."""
+def read_back(
+    spec: GameSpec,
+    actions: list[Action],
+    rng: random.Random,
+    memo: ActionMemo | None = None,
+) -> list[str]:
+    """Every action's notation; a sample of ``NOTATION_SAMPLE`` of them (all, if fewer),
+    drawn from those that have not yet read back in this game (``memo``), is checked to
+    parse back to the same action. An action that read back once reads back again, so each
+    action offered is at least as likely to be checked as when the sample was drawn from
+    every action, and none is checked twice."""
     memo = ActionMemo() if memo is None else memo
     ids = list(map(id, actions))
-    known = memo.notation
-    if not known.keys() >= set(ids):
-        memo.make_room(len(actions))
-        for action in actions:
-            if id(action) in known:
-                continue
-            written = action.notation()
-            try:
-                reading = spec.parse_action(written)
-            except MonsterballError as exc:
-                raise Found("notation", f"'{written}' does not parse: {exc}") from None
-            if reading != action:
-                raise Found("notation", f"'{written}' parses to {reading!r}, not {action!r}")
-            known[id(action)] = written
-            memo.held[id(action)] = action
-    return list(map(known.__getitem__, ids))
+    memo.learn(actions, ids)
+    notation = memo.notation
+    unread = list(compress(actions, map(not_, map(memo.read.__contains__, ids))))
+    if len(unread) > NOTATION_SAMPLE:
+        unread = rng.sample(unread, NOTATION_SAMPLE)
+    for action in unread:
+        written = notation[id(action)]
+        try:
+            reading = spec.parse_action(written)
+        except MonsterballError as exc:
+            raise Found("notation", f"'{written}' does not parse: {exc}") from None
+        if reading != action:
+            raise Found("notation", f"'{written}' parses to {reading!r}, not {action!r}")
+        memo.read.add(id(action))
+    return list(map(notation.__getitem__, ids))
 
 
 def check_state(
@@ -173,12 +190,15 @@ def check_state(
         actions = state.legal_actions()
         if not actions:
             raise Found("no-actions", f"{spec.seat_name(actor)} is to act with no legal action")
-    # Notation: every action offered reads back to itself. Then the actions are distinct
-    # exactly when their notations are (equal actions write the same text; two different
-    # ones writing the same text cannot both have read back), and strings hash fast.
-    written = read_back(spec, actions, memo)
-    if len(set(written)) != len(actions) and len(set(actions)) != len(actions):
-        raise Found("no-actions", "the same legal action is listed twice")
+    # Notation: actions offered read back to themselves (a sample a ply, see read_back).
+    # Equal actions write the same text, so distinct texts mean distinct actions (strings
+    # hash fast); two different actions writing the same text are a notation fault.
+    written = read_back(spec, actions, rng, memo)
+    if len(set(written)) != len(actions):
+        if len(set(actions)) != len(actions):
+            raise Found("no-actions", "the same legal action is listed twice")
+        clash = next(t for t, n in Counter(written).items() if n > 1)
+        raise Found("notation", f"two different actions offered are both written '{clash}'")
     if state.ply % VIEW_EVERY == 0 or state.is_terminal():
         for seat in (None, *range(spec.num_seats)):
             state.view(seat)
