@@ -120,13 +120,17 @@ def check_chance(state: GameState) -> list[tuple[Action, Fraction]]:
     outcomes = state.chance_outcomes()
     if not outcomes:
         raise Found("no-actions", "a chance node with no outcomes")
+    # In integers, the same as with Fractions (whose arithmetic and comparisons are Python
+    # code): a Fraction's denominator is positive, so 0 < p <= 1 is 0 < numerator <=
+    # denominator; and the sum is 1 when, over the common denominator, the numerators add
+    # up to it.
+    parts = []
     for action, p in outcomes:
-        if not isinstance(p, Fraction) or not 0 < p <= 1:
+        if not isinstance(p, Fraction) or not 0 < p.numerator <= p.denominator:
             raise Found("probabilities", f"outcome {action} has probability {p!r}")
-    # Exactly sum(outcomes) == 1, in integers: over the common denominator the numerators
-    # add up to it (Fraction additions reduce at every step and cost far more).
-    common = math.lcm(*{p.denominator for _, p in outcomes})
-    if sum(p.numerator * (common // p.denominator) for _, p in outcomes) != common:
+        parts.append((p.numerator, p.denominator))
+    common = math.lcm(*{d for _, d in parts})
+    if sum(n * (common // d) for n, d in parts) != common:
         total = sum((p for _, p in outcomes), Fraction(0))
         raise Found("probabilities", f"outcomes sum to {total}, not 1")
     if len({a for a, _ in outcomes}) != len(outcomes):
