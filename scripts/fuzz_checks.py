@@ -9,9 +9,9 @@ import math
 import random
 from collections import Counter
 from collections.abc import Iterator
+from fractions import Fraction
 from itertools import compress
 from operator import not_
-from fractions import Fraction
 from typing import Any
 
 import orjson

@@ -168,7 +168,7 @@ class GameOptions:
         except TypeError:  # an unhashable value (a list): not kept, refused below
             key, known = None, None
         if known is not None:
-            return known  # type: ignore[no-any-return]
+            return known  # type: ignore[return-value]
         names = {f.name for f in _fields(cls)}
         unknown = sorted(set(data) - names)
         if unknown:

@@ -133,9 +133,7 @@ def procedure_from_dict(
         value = data[field_name]
         value = tuple(value) if isinstance(value, list) else value
         if not _matches(value, hints[field_name]):
-            raise PositionError(
-                f"step '{name}' field '{field_name}' has the wrong type: {value!r}"
-            )
+            raise PositionError(f"step '{name}' field '{field_name}' has the wrong type: {value!r}")
         values[field_name] = value
     extra = set(data) - set(names) - {"step"}
     if extra:

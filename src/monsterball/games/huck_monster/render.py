@@ -73,7 +73,9 @@ def render_text(state: HuckMonsterState) -> str:
 
 
 @lru_cache(maxsize=256)
-def _background(width: int, length: int, zones: int, lines_rows: tuple[int, ...]) -> tuple[str, ...]:
+def _background(
+    width: int, length: int, zones: int, lines_rows: tuple[int, ...]
+) -> tuple[str, ...]:
     """Every space's token when nothing stands on it: line, end zone or field."""
     return tuple(
         "== " if c // width in lines_rows else ":: " if zones >> c & 1 else ".. "

@@ -55,11 +55,11 @@ def render_text(state: MidwayState, seat: int | None) -> str:
             row[c] = text
         if ball >= 0 and ball // width == r:
             c = ball - r * width
-            text = cells.get(ball)
-            if text is None or text == "--":  # the punt itself outranks its line
+            on_ball = cells.get(ball)
+            if on_ball is None or on_ball == "--":  # the punt itself outranks its line
                 row[c] = "()" if seen else background[c]
             elif state.carrier >= 0 and seen:
-                row[c] = text[0] + "*"
+                row[c] = on_ball[0] + "*"
         lines.append(f"{r + 1:>2} {indent}{' '.join(row)}{'' if r % 2 else ' '} {yard_label(r)}")
     letters = "  ".join(chr(ord("a") + c) for c in range(f.width))
     lines.append(f"   {letters}")
