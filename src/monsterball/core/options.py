@@ -214,7 +214,15 @@ class GameOptions:
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in _fields(type(self))}
+        # Written into every position: kept per options object (held, so its id stays its
+        # own), and handed out as a copy. The values are str, int, float or bool: immutable.
+        known = _WRITTEN.get(id(self))
+        if known is None or known[0] is not self:
+            if len(_WRITTEN) >= _READ_LIMIT:
+                _WRITTEN.clear()
+            values = {f.name: getattr(self, f.name) for f in _fields(type(self))}
+            known = _WRITTEN[id(self)] = (self, values)
+        return dict(known[1])
 
     def replace(self, **changes: Any) -> Self:
         return dataclasses.replace(self, **changes)
@@ -223,6 +231,7 @@ class GameOptions:
 _FIELDS: dict[type[GameOptions], tuple[dataclasses.Field[Any], ...]] = {}
 _READ: dict[Any, GameOptions] = {}  # from_dict's validated results (see there)
 _READ_LIMIT = 256
+_WRITTEN: dict[int, tuple[GameOptions, dict[str, Any]]] = {}  # to_dict's, by object
 
 
 def _fields(cls: type[GameOptions]) -> tuple[dataclasses.Field[Any], ...]:
