@@ -12,7 +12,9 @@ first (so rare outcomes and rare actions such as spells come up). After every ac
   Fractions in (0, 1] that sum to exactly 1;
 - a clone equals the state and playing on it leaves the state unchanged;
 - the position round-trips through JSON (same position, same hash, same legal actions);
-- every legal action's notation parses back to the same action;
+- legal actions' notations parse back to the same action (12 a ply; one that read back
+  already in this game is not parsed again), and no two different actions offered are
+  written alike;
 - Midway: swapping the real mirror-image caster with an image, or moving the invisible
   player to another free hex, changes nothing the other seat or a spectator sees (view,
   render) nor, when the other seat is to act, its legal actions.

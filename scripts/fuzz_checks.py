@@ -11,7 +11,6 @@ from collections import Counter
 from collections.abc import Iterator
 from fractions import Fraction
 from itertools import compress
-from operator import not_
 from typing import Any
 
 import orjson
@@ -20,7 +19,7 @@ from monsterball.core.actions import Action
 from monsterball.core.errors import MonsterballError
 from monsterball.core.game import CHANCE, GameSpec, GameState
 
-NOTATION_SAMPLE = 12  # actions (not yet read back this game) whose notation is parsed a ply
+NOTATION_SAMPLE = 12  # legal actions whose notation round-trip is checked per ply
 VIEW_EVERY = 4  # every seat's view and picture are drawn every this many plies (slow)
 MEMO_LIMIT = 100_000  # action objects remembered a game (the games share theirs: far fewer)
 
@@ -42,9 +41,10 @@ class ActionMemo:
     """What one game has learnt about each action object it met, by the object's id: its
     notation, its kind, and whether its notation has read back. The objects are held, so
     an id stays theirs; the games hand out shared action objects, so few are held. An id
-    is looked up without hashing the action, and whole lists in C
-    (``map(memo.notation.__getitem__, ids)``). notation() and parsing are pure functions
-    of a frozen action and of a text, so what holds for an action once holds again."""
+    is looked up without hashing the action, and a whole list in C
+    (``map(memo.notation.get, map(id, actions))``). notation() and parsing are pure
+    functions of a frozen action and of a text, so what holds for an action once holds
+    again."""
 
     def __init__(self) -> None:
         self.notation: dict[int, str] = {}
@@ -52,20 +52,31 @@ class ActionMemo:
         self.read: set[int] = set()  # read back to itself
         self.held: dict[int, Action] = {}
 
-    def learn(self, actions: list[Action], ids: list[int]) -> None:
-        """Write down the notation of every action not met before (``ids``: their ids)."""
-        notation = self.notation
-        if notation.keys() >= set(ids):
-            return
-        if len(self.held) + len(actions) > MEMO_LIMIT:  # forget, rather than overfill
-            notation.clear()
-            self.kind.clear()
-            self.read.clear()
-            self.held.clear()
-        for action in actions:
-            if id(action) not in notation:
-                notation[id(action)] = action.notation()
-                self.held[id(action)] = action
+    def notations(self, actions: list[Action]) -> list[str]:
+        """Every action's notation, written once per action object a game."""
+        got: list[str | None] = list(map(self.notation.get, map(id, actions)))
+        if None in got:
+            if len(self.held) + len(actions) > MEMO_LIMIT:  # forget, rather than overfill
+                self.notation.clear()
+                self.kind.clear()
+                self.read.clear()
+                self.held.clear()
+                got = [None] * len(actions)
+            for i, action in enumerate(actions):
+                if got[i] is None:
+                    got[i] = self.notation[id(action)] = action.notation()
+                    self.held[id(action)] = action
+        return got  # type: ignore[return-value]  # no None left
+
+    def kinds(self, actions: list[Action]) -> list[str]:
+        """Every action's kind: its type and the first word of its notation."""
+        got: list[str | None] = list(map(self.kind.get, map(id, actions)))
+        if None in got:
+            for i, written in enumerate(self.notations(actions)):
+                if got[i] is None:
+                    action = actions[i]
+                    got[i] = self.kind[id(action)] = f"{type(action).__name__} {written.split()[0]}"
+        return got  # type: ignore[return-value]
 
 
 def pick_decision(
@@ -79,16 +90,7 @@ def pick_decision(
     game."""
     if not by_kind:
         return legal[rng.randrange(len(legal))]
-    memo = ActionMemo() if memo is None else memo
-    ids = list(map(id, legal))
-    memo.learn(legal, ids)
-    kind_of = memo.kind
-    if not kind_of.keys() >= set(ids):
-        for action in legal:
-            if id(action) not in kind_of:
-                written = memo.notation[id(action)]
-                kind_of[id(action)] = f"{type(action).__name__} {written.split()[0]}"
-    kinds = list(map(kind_of.__getitem__, ids))
+    kinds = (ActionMemo() if memo is None else memo).kinds(legal)
     chosen = rng.choice(sorted(set(kinds)))
     group = list(compress(legal, map(chosen.__eq__, kinds)))
     return group[rng.randrange(len(group))]
@@ -144,20 +146,16 @@ def read_back(
     rng: random.Random,
     memo: ActionMemo | None = None,
 ) -> list[str]:
-    """Every action's notation; a sample of ``NOTATION_SAMPLE`` of them (all, if fewer),
-    drawn from those that have not yet read back in this game (``memo``), is checked to
-    parse back to the same action. An action that read back once reads back again, so each
-    action offered is at least as likely to be checked as when the sample was drawn from
-    every action, and none is checked twice."""
+    """Every action's notation; a sample of ``NOTATION_SAMPLE`` of them (all, if fewer) is
+    checked to parse back to the same action, as ever, except those that have already read
+    back in this game (``memo``): an action that read back once reads back again."""
     memo = ActionMemo() if memo is None else memo
-    ids = list(map(id, actions))
-    memo.learn(actions, ids)
-    notation = memo.notation
-    unread = list(compress(actions, map(not_, map(memo.read.__contains__, ids))))
-    if len(unread) > NOTATION_SAMPLE:
-        unread = rng.sample(unread, NOTATION_SAMPLE)
-    for action in unread:
-        written = notation[id(action)]
+    written_all = memo.notations(actions)
+    sample = actions if len(actions) <= NOTATION_SAMPLE else rng.sample(actions, NOTATION_SAMPLE)
+    for action in sample:
+        if id(action) in memo.read:
+            continue
+        written = memo.notation[id(action)]
         try:
             reading = spec.parse_action(written)
         except MonsterballError as exc:
@@ -165,7 +163,7 @@ def read_back(
         if reading != action:
             raise Found("notation", f"'{written}' parses to {reading!r}, not {action!r}")
         memo.read.add(id(action))
-    return list(map(notation.__getitem__, ids))
+    return written_all
 
 
 def check_state(

@@ -393,24 +393,32 @@ def test_check_catches_probabilities_out_of_range_summing_to_one(
     assert CHECKS.check_chance(state) == sixths
 
 
-def test_every_action_reads_back_once_a_game_and_a_new_one_is_still_checked() -> None:
+def test_a_sample_reads_back_and_what_read_back_is_not_parsed_again() -> None:
     state = a_state(MW, "exhibition", plies=40)
     legal = state.legal_actions()
     assert len(legal) > 3 * CHECKS.NOTATION_SAMPLE
+    parsed: list[str] = []
+
+    def parse(text: str) -> Any:
+        parsed.append(text)
+        return MW.parse_decision(text)
+
+    spec = dataclasses.replace(MW, parse_decision=parse)
     memo = CHECKS.ActionMemo()
-    rounds = 0
-    while not memo.read >= {id(a) for a in legal}:  # 12 new ones a call, none twice
-        before = len(memo.read)
-        CHECKS.read_back(MW, legal, random.Random(rounds), memo)
-        assert len(memo.read) == min(before + CHECKS.NOTATION_SAMPLE, len(legal))
-        rounds += 1
-    assert rounds == -(-len(legal) // CHECKS.NOTATION_SAMPLE)
-    # A fresh action object (not yet read back) that does not read back is caught, even
-    # though an equal-looking text was read before.
-    liar = dataclasses.replace(legal[0])
-    spec = dataclasses.replace(MW, parse_decision=lambda text: legal[1])
+    written = CHECKS.read_back(spec, legal, random.Random(3), memo)
+    assert written == [a.notation() for a in legal]
+    # The same 12 as random.sample draws (the harness's choice since it was written).
+    sample = random.Random(3).sample(legal, CHECKS.NOTATION_SAMPLE)
+    assert parsed == [a.notation() for a in sample]
+    assert memo.read == {id(a) for a in sample}
+    CHECKS.read_back(spec, legal, random.Random(3), memo)  # the same sample: all read
+    assert len(parsed) == CHECKS.NOTATION_SAMPLE
+    # A fresh action object (not yet read back) that does not read back is caught, though
+    # an equal one read back before.
+    liar = dataclasses.replace(sample[0])
+    lying = dataclasses.replace(MW, parse_decision=lambda text: sample[1])
     with pytest.raises(FUZZ.Found) as info:
-        CHECKS.read_back(spec, [*legal, liar], random.Random(0), memo)
+        CHECKS.read_back(lying, [liar], random.Random(0), memo)
     assert info.value.kind == "notation"
 
 
@@ -422,7 +430,7 @@ def test_check_catches_two_actions_written_alike(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(type(state), "legal_actions", lambda self: legal[:2])
     spec = dataclasses.replace(PU, parse_decision=lambda text: legal[0])
     memo = CHECKS.ActionMemo()
-    memo.learn(legal[:2], [id(a) for a in legal[:2]])
+    assert memo.notations(legal[:2]) == ["same", "same"]
     memo.read.update(id(a) for a in legal[:2])  # as if both had read back
     with pytest.raises(FUZZ.Found, match="both written 'same'"):
         FUZZ.check_state(spec, state, random.Random(0), memo)
