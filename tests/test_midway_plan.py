@@ -117,21 +117,24 @@ def test_planning_bots_choose_the_same_whichever_counter_is_real(make) -> None: 
 
 
 def test_a_player_on_a_loose_ball_steps_off_to_try_again() -> None:
-    """A kicker stands on the loose kickoff in the receivers' end zone after a failed
-    recovery; the kickoff has bounced its once (MW-KICK-10), so the ball stays until
-    someone recovers it, and the receivers cannot enter his hex. Valued as if he held
-    it, he stood there for good and the play never ended (a heuristic-vs-random game
-    ran past 200,000 plies); he must step off (to step on again and roll)."""
+    """Under loose_ball=enter (MW-R22's old reading): a kicker stands on the loose kickoff
+    in the receivers' end zone after a failed recovery; the ball stays until someone
+    recovers it, and only a player entering its hex rolls. Valued as if he held it, he
+    stood there for good and the play never ended (a heuristic-vs-random game ran past
+    200,000 plies); he must step off (to step on again and roll). Under the default
+    (MW-R22) he tries again at the end of every phase, so he stays."""
 
-    def kicked(a2: str) -> MidwayState:
+    def kicked(a2: str, rule: str = "enter") -> MidwayState:
         state = setup(
             {"A2": a2, "A1": "g10", "B1": "g5", "B2": "m5"},
             ball="b1",
             ball_state="loose",
             kind="kickoff",
+            loose_ball=rule,
         )
         return start_phase(state, 0)
 
+    assert H.value(kicked("b1", "contest"), 0) > H.value(kicked("b2", "contest"), 0)
     assert H.value(kicked("b1"), 0) < H.value(kicked("b2"), 0)
     state = kicked("b1")
     bot = HeuristicBot(1)

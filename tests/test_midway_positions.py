@@ -212,3 +212,35 @@ def test_a_set_up_that_cannot_be_completed_is_refused():
         data["stack"] = [{"step": "SetUp", "team": 0, "mode": "offense"}]
 
     assert "the top step 'SetUp' cannot go on from this board" in refused(change)
+
+
+def test_every_steps_number_fields_have_bounds() -> None:
+    # A step added without listing its fields in position_check refuses every position that
+    # rests on it ("cannot be checked"): the fuzz campaign found LooseBallRound's 'barred'
+    # that way (MW-R22). Every int field of every Midway step must have bounds.
+    import dataclasses
+    import importlib
+    import pkgutil
+
+    import monsterball.games.midway as midway
+    from monsterball.core.procedures import Procedure
+    from monsterball.games.midway import position_check
+
+    for module in pkgutil.iter_modules(midway.__path__):
+        importlib.import_module(f"monsterball.games.midway.{module.name}")
+
+    def subclasses(cls: type) -> list[type]:
+        return [s for c in cls.__subclasses__() for s in (c, *subclasses(c))]
+
+    steps = [c for c in subclasses(Procedure) if c.__module__.startswith(midway.__name__)]
+    assert any(c.__name__ == "LooseBallRound" for c in steps)
+    unbounded = [
+        f"{cls.__name__}.{f.name}"
+        for cls in steps
+        if dataclasses.is_dataclass(cls)
+        for f in dataclasses.fields(cls)
+        if "int" in str(f.type)
+        and f.name not in position_check.STEP_INTS
+        and (cls.__name__, f.name) not in position_check.STEP_OVERRIDES
+    ]
+    assert unbounded == []

@@ -21,7 +21,7 @@ from monsterball.games.midway.procedures import ALL_STEPS, first_steps
 from monsterball.games.midway.render import render_text
 from monsterball.games.midway.state import MidwayState, Wiring, bind
 
-RULES_VERSION = "monsters-of-the-midway/0.3.0"
+RULES_VERSION = "monsters-of-the-midway/0.4.0"
 
 
 def _new_state(options: GameOptions) -> GameState:
@@ -75,6 +75,9 @@ RULINGS = {
     "defenders, whether he tries to intercept; 'no' is the only answer when he is not there "
     "(an image cannot receive a pass); trying shows him; the offense's hidden receiver is "
     "asked alike ('catch A2') (option hidden_contact=barred: he never tries).",
+    "MW-R22": "Players occupying a loose ball's hex try for it at the end of every movement "
+    "phase in which nobody entered it, and any number may enter it (option "
+    "loose_ball=enter: only a player moving in makes them roll, two of a team at most).",
 }
 
 SPEC = GameSpec(

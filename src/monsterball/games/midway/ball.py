@@ -312,6 +312,35 @@ class RecoveryRoll(InPlay):
 
 
 @dataclass(frozen=True, slots=True)
+class LooseBallRound(InPlay):
+    """MW-FUM-2 (ruling MW-R22): players who "occupy" a loose ball's hex try for it at the
+    end of every movement phase in which nobody entered the hex (whoever enters makes all
+    there roll at once), so a ball lying among players is not left there for ever.
+    ``barred``: a blocked punter whose no-recovery phase this is (MW-PUNT-3)."""
+
+    team: int
+    acted: int
+    barred: int = NOBODY
+    rule = "MW-FUM-2"
+
+    def auto(self, state: State) -> Transition:
+        ball = state.ball
+        if state.ball_state != "loose" or ball < 0 or state.options.loose_ball != "contest":
+            return ()
+        here = state.players_at(ball)
+        if any(team_of(p) == self.team and self.acted >> p & 1 for p in here):
+            return ()  # someone entered it this phase: everyone there has rolled
+        order = tuple(p for p in recovery_order(state, NOBODY) if p != self.barred)
+        if not order:
+            return ()
+        note(state, "scramble", f"The players on {state.field.name(ball)} scramble for the ball.")
+        return (RecoveryRoll(order),)
+
+    def describe(self) -> str:
+        return "the scramble for a loose ball"
+
+
+@dataclass(frozen=True, slots=True)
 class Scatter(InPlayRoll):
     """Direction modifier (ruling MW-R3): d6 picks one of the six hexes around the ball,
     numbered clockwise from straight ahead along its travel (or by compass)."""

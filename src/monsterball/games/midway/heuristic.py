@@ -59,9 +59,11 @@ LOOSE_STEP = 0.12  # the recovery chance gained for each hex nearer than the oth
 TIE = 1e-6  # the share of the evaluation that never saturates (see evaluate)
 FAR = 0.25  # the share of CHASE for each hex beyond 10 (so a far defender still closes)
 BLOCK = 0.02  # each blocker sharing a hex with a defender near the carrier
-# A player standing on a loose ball (after a failed recovery) recovers only by stepping off
-# and on again: he counts as this far from it. Counted as 0, he stood on it for good, and
-# the other side could not reach it (an occupied hex): a kickoff's play never ended.
+# Under loose_ball=enter (ruling MW-R22's old reading) a player standing on a loose ball
+# (after a failed recovery) recovers only by stepping off and on again: he counts as this
+# far from it. Counted as 0, he stood on it for good, and the other side could not reach
+# it (an occupied hex): a kickoff's play never ended. Under the default he tries again at
+# the end of every phase, so standing on it is the best place (0).
 ON_BALL = 2
 
 
@@ -171,16 +173,17 @@ def _loose_value(state: MidwayState, team: int, cell: int, dist: Sequence[int]) 
     one on every kickoff."""
     other = 1 - team
     barred = state.kind == "onside" and team == state.offense and not state.onside_ok
+    on_ball = ON_BALL if state.options.loose_ball == "enter" else 0
     mine = theirs = 99
     own_chase = their_chase = 0.0
     for p in team_players(team):
         if _free(state, p):
-            d = dist[state.pos[p]] or ON_BALL
+            d = dist[state.pos[p]] or on_ball
             own_chase += _pursuit(d)
             mine = min(mine, d)
     for p in team_players(other):
         if _free(state, p):
-            d = dist[state.pos[p]] or ON_BALL
+            d = dist[state.pos[p]] or on_ball
             their_chase += _pursuit(d)
             theirs = min(theirs, d)
     if barred:

@@ -105,8 +105,13 @@ def contact_mask(state: State, team: int, own: int = -1, opp: int = -1) -> int:
     if state.caster >= 0 and team_of(state.caster) == other:
         mask |= _group_mask(state)  # touching a counter reveals it
     # Team limits: two per hex; one would-be tackler outside the carrier's hex. Around a
-    # loose onside kick "any number of players from either team may move into" its hex.
-    scrum = state.kind == "onside" and state.ball_state == "loose" and state.ball >= 0
+    # loose onside kick "any number of players from either team may move into" its hex,
+    # and around any loose ball (ruling MW-R22: the Fumble Recovery Table counts "5+").
+    scrum = (
+        state.ball_state == "loose"
+        and state.ball >= 0
+        and (state.kind == "onside" or state.options.loose_ball == "contest")
+    )
     crowded = mask & own & ~((1 << state.ball) if scrum else 0)
     team_cells = state.pos[team * PER_TEAM : (team + 1) * PER_TEAM] if crowded else []
     for cell in iter_bits(crowded):

@@ -82,6 +82,16 @@ class MidwayOptions(GameOptions):
         choices=("all", "own"),
         ruling="MW-R20",
     )
+    loose_ball: str = option(
+        "contest",
+        "How players contest a loose ball (a fumble, a bounced punt or onside kick): "
+        "'contest' (the rulebook's 'enter or occupy': those in its hex try again at the end "
+        "of every phase in which nobody entered it, and any number may enter it) or 'enter' "
+        "(before 0.4.0: only a player moving in makes those there roll, two of a team at "
+        "most; a ball can then lie among players for ever, so set max_phases).",
+        choices=("contest", "enter"),
+        ruling="MW-R22",
+    )
     max_phases: int = option(
         0,
         "End a play after this many movement phases with the ball dead where it is "

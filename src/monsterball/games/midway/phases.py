@@ -27,6 +27,7 @@ from monsterball.games.midway.actions import (
 from monsterball.games.midway.ball import (
     BounceCount,
     CatchRoll,
+    LooseBallRound,
     PassResolution,
     PuntCarry,
     PuntKick,
@@ -773,9 +774,14 @@ class EndPhase(InPlay):
     def auto(self, state: State) -> Transition:
         team = self.team
         nxt: list[Procedure[State]] = [StartPhase(1 - team)]
+        barred = NOBODY
         if state.no_recover >= 0 and team_of(state.no_recover) == team and not state.phase_over:
+            barred = state.no_recover  # still barred in the scramble that ends this phase
             state.no_recover = NOBODY  # the blocked punter's next phase is over
         holder = ball_team(state)
+        if state.ball_state == "loose":
+            # MW-FUM-2 (ruling MW-R22): after the blocks, those on the ball try for it.
+            nxt.append(LooseBallRound(team, self.acted, barred))
         if state.receivable == team:
             state.receivable = NOBODY
             if state.ball_state == "punt" and state.punt_travel == 0:

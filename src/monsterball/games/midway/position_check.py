@@ -211,6 +211,7 @@ STEP_INTS: dict[str, tuple[int, int]] = {
     "queue": PLAYER,
     "rest": PLAYER,
     "order": PLAYER,
+    "barred": PLAYER_OR_NONE,  # LooseBallRound: a blocked punter kept out (MW-PUNT-3)
 }
 STEP_STRS: dict[str, tuple[str, ...]] = {
     "mode": ("kick", "receive", "offense", "defense"),
