@@ -1,84 +1,116 @@
-"""Checked-play speed of scripts/fuzz.py against the harness at another git revision: both
-play the same games (same seeds, same checks), interleaved in one process and timed in CPU
-seconds, so machine load mostly cancels. Prints the speedup per game x preset.
+"""Checked-play speed of scripts/fuzz.py against the code at another git revision, harness
+and engine both (the checks call the engine's positions, pictures and records): the old tree
+is unpacked with ``git archive`` (the compiled kernels, which git does not hold, copied
+from this tree), and each round runs one process on the old tree and one on this one, in
+alternating order, on the same games (same seeds, so the same actions are checked), timed
+in CPU seconds of fuzz_one (load mostly cancels; the order alternates against drift).
 
-    python scripts/bench_fuzz.py [--against 5bb5158] [--actions 1500] [--rounds 2]
+    python scripts/bench_fuzz.py [--against a146188] [--actions 1500] [--rounds 3]
+                                 [--preset GAME/PRESET ...]
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
+import json
+import os
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
-from types import ModuleType
 
 HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
 PRESETS = [
-    ("paper-ultimate", "standard"),
-    ("huck-monster", "pro-continue"),
-    ("huck-monster", "cone-push"),
-    ("midway", "exhibition"),
-    ("midway", "short"),
+    "paper-ultimate/standard",
+    "paper-ultimate/coins",
+    "huck-monster/pro-continue",
+    "huck-monster/basic",
+    "huck-monster/cone-push",
+    "midway/exhibition",
+    "midway/short",
 ]
+SEED = 50
 
 
-def load(name: str, path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+def worker(root: Path, actions: int, presets: list[str]) -> None:
+    """In a process whose path starts with ``root``/src: play ``actions`` checked actions of
+    each preset, print {preset: CPU seconds} as JSON."""
+    sys.path.insert(0, str(root / "scripts"))
+    import fuzz  # the tree's own harness, chosen at run time
+
+    spent: dict[str, float] = {}
+    for name in presets:
+        game, preset = name.split("/")
+        fuzz.fuzz_one(fuzz.Job(game, preset, 1, 10, 1e9, 0, 0))  # tables built, untimed
+        start = time.process_time()
+        tally = fuzz.fuzz_one(fuzz.Job(game, preset, SEED, actions, float("inf"), 0, 0))
+        spent[name] = time.process_time() - start
+        if tally.failures or tally.actions != actions:
+            raise SystemExit(f"{name}: {tally.actions} actions, {tally.failures}")
+    print(json.dumps(spent))
 
 
-def timed(module: ModuleType, game: str, preset: str, seed: int, actions: int) -> float:
-    start = time.process_time()
-    tally = module.fuzz_one(module.Job(game, preset, seed, actions, float("inf"), 0, 0))
-    spent = time.process_time() - start
-    if tally.failures or tally.actions != actions:
-        raise SystemExit(f"{game}/{preset}: {tally.actions} actions, {tally.failures}")
-    return spent
+def unpack(revision: str, into: Path) -> None:
+    archive = subprocess.run(
+        ["git", "archive", revision], cwd=ROOT, capture_output=True, check=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    for built in (ROOT / "src").rglob("*.so"):  # compiled kernels: not in git
+        target = into / built.relative_to(ROOT)
+        if not target.exists():
+            shutil.copy2(built, target)
+
+
+def run(root: Path, actions: int, presets: list[str]) -> dict[str, float]:
+    env = {**os.environ, "PYTHONPATH": str(root / "src")}
+    command = [sys.executable, __file__, "--worker", str(root), "--actions", str(actions)]
+    done = subprocess.run(
+        [*command, "--preset", *presets], env=env, capture_output=True, text=True, cwd=root
+    )
+    if done.returncode:
+        raise SystemExit(f"{root}: {done.stderr.strip()[-2000:]}")
+    result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--against", default="5bb5158", help="git revision of the old harness")
+    parser.add_argument("--against", default="a146188", help="git revision of the old code")
     parser.add_argument("--actions", type=int, default=1500, help="per preset and round")
-    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--preset", nargs="+", default=PRESETS, help="GAME/PRESET ...")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    text = subprocess.run(
-        ["git", "show", f"{args.against}:scripts/fuzz.py"],
-        cwd=HERE,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    if args.worker:
+        worker(Path(args.worker), args.actions, args.preset)
+        return 0
     with tempfile.TemporaryDirectory() as folder:
-        old_path = Path(folder) / "fuzz_old.py"
-        old_path.write_text(text, encoding="utf-8")
-        harnesses = {"old": load("fuzz_old", old_path), "new": load("fuzz_new", HERE / "fuzz.py")}
-        for game, preset in PRESETS:  # first use builds each game's tables
-            harnesses["new"].fuzz_one(harnesses["new"].Job(game, preset, 1, 10, 1e9, 0, 0))
-        total = {"old": 0.0, "new": 0.0}
-        for game, preset in PRESETS:
-            spent = {"old": 0.0, "new": 0.0}
-            for round_ in range(args.rounds):
-                order = ["old", "new"] if round_ % 2 == 0 else ["new", "old"]
-                for name in order:
-                    spent[name] += timed(harnesses[name], game, preset, 50 + round_, args.actions)
-            for name in total:
-                total[name] += spent[name]
-            rate = args.actions * args.rounds / spent["new"]
-            print(
-                f"{game:15} {preset:13} old {spent['old']:6.2f} s  new {spent['new']:6.2f} s  "
-                f"speedup {spent['old'] / spent['new']:.2f}x  new {rate:5.0f} actions/CPU s",
-                flush=True,
-            )
-    print(f"all: speedup {total['old'] / total['new']:.2f}x")
+        old = Path(folder)
+        unpack(args.against, old)
+        spent = {side: dict.fromkeys(args.preset, 0.0) for side in ("old", "new")}
+        for round_ in range(args.rounds):
+            order = [("old", old), ("new", ROOT)]
+            for side, root in order if round_ % 2 == 0 else order[::-1]:
+                for name, seconds in run(root, args.actions, args.preset).items():
+                    spent[side][name] += seconds
+            print(f"round {round_ + 1}/{args.rounds} done", file=sys.stderr, flush=True)
+    total = args.actions * args.rounds
+    print(
+        "| game x preset | old, CPU s | new, CPU s | speed-up "
+        "| old checked actions / CPU s | new checked actions / CPU s |"
+    )
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for name in args.preset:
+        a, b = spent["old"][name], spent["new"][name]
+        print(
+            f"| {name.replace('/', ' ')} | {a:.2f} | {b:.2f} | {a / b:.2f}x "
+            f"| {total / a:,.0f} | {total / b:,.0f} |"
+        )
+    a, b = sum(spent["old"].values()), sum(spent["new"].values())
+    print(f"| all | {a:.2f} | {b:.2f} | **{a / b:.2f}x** | | |")
     return 0
 
 

@@ -12,7 +12,9 @@ first (so rare outcomes and rare actions such as spells come up). After every ac
   Fractions in (0, 1] that sum to exactly 1;
 - a clone equals the state and playing on it leaves the state unchanged;
 - the position round-trips through JSON (same position, same hash, same legal actions);
-- every legal action's notation parses back to the same action;
+- legal actions' notations parse back to the same action (12 a ply; one that read back
+  already in this game is not parsed again), and no two different actions offered are
+  written alike;
 - Midway: swapping the real mirror-image caster with an image, or moving the invisible
   player to another free hex, changes nothing the other seat or a spectator sees (view,
   render) nor, when the other seat is to act, its legal actions.
@@ -74,6 +76,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fuzz_ledger  # siblings of this script, not a package
 from fuzz_checks import (
     HIDDEN_CHECKS,
+    ActionMemo,
     Found,
     check_chance,
     check_hidden,
@@ -162,15 +165,14 @@ def play_game(
     first = random.Random(~seed).randrange(skip) if window and skip > 0 else 0
     last = first + window if window else MAX_PLIES
     checked = 0
-    parsed: dict[str, Action] = {}  # notation -> action, and action -> kind, this game
-    kinds_of: dict[Action, str] = {}
+    memo = ActionMemo()  # each action's notation (once read back) and kind, this game
     # What the checks listed for the current ply: (decisions, chance outcomes), or None.
     listed: tuple[list[Action], list[tuple[Action, Fraction]]] | None = None
 
     def check() -> tuple[list[Action], list[tuple[Action, Fraction]]] | None:
         if not first <= state.ply <= last:
             return None
-        got = check_state(spec, state, check_rng(seed, state.ply), parsed)
+        got = check_state(spec, state, check_rng(seed, state.ply), memo)
         if midway:
             check_hidden(state, check_rng(seed, state.ply), got[0])
         return got
@@ -189,8 +191,10 @@ def play_game(
                 action = outcomes[rng.randrange(len(outcomes))][0]
         else:
             legal = listed[0] if listed is not None else state.legal_actions()
-            action = pick_decision(rng, legal, not by_probability, kinds_of)
-        recorder.apply(action)
+            action = pick_decision(rng, legal, not by_probability, memo)
+        # Unchecked: the action was picked from the legal list just checked; the record's
+        # replay below applies every action again through the checked apply().
+        recorder.apply(action, checked=False)
         listed = None
         if state.ply >= first:
             listed = check()

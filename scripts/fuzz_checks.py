@@ -5,11 +5,15 @@ raises Found, naming its kind."""
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections import Counter
 from collections.abc import Iterator
 from fractions import Fraction
+from itertools import compress
 from typing import Any
+
+import orjson
 
 from monsterball.core.actions import Action
 from monsterball.core.errors import MonsterballError
@@ -17,6 +21,7 @@ from monsterball.core.game import CHANCE, GameSpec, GameState
 
 NOTATION_SAMPLE = 12  # legal actions whose notation round-trip is checked per ply
 VIEW_EVERY = 4  # every seat's view and picture are drawn every this many plies (slow)
+MEMO_LIMIT = 100_000  # action objects remembered a game (the games share theirs: far fewer)
 
 
 class Found(Exception):
@@ -32,53 +37,144 @@ def describe(exc: BaseException) -> str:
     return text if len(text) <= 300 else text[:297] + "..."
 
 
+class ActionMemo:
+    """What one game has learnt about each action object it met, by the object's id: its
+    notation, its kind, and whether its notation has read back. The objects are held, so
+    an id stays theirs; the games hand out shared action objects, so few are held. An id
+    is looked up without hashing the action, and a whole list in C
+    (``map(memo.notation.get, map(id, actions))``). notation() and parsing are pure
+    functions of a frozen action and of a text, so what holds for an action once holds
+    again."""
+
+    def __init__(self) -> None:
+        self.notation: dict[int, str] = {}
+        self.kind: dict[int, str] = {}
+        self.read: set[int] = set()  # read back to itself
+        self.held: dict[int, Action] = {}
+
+    def notations(self, actions: list[Action]) -> list[str]:
+        """Every action's notation, written once per action object a game."""
+        got: list[str | None] = list(map(self.notation.get, map(id, actions)))
+        if None in got:
+            if len(self.held) + len(actions) > MEMO_LIMIT:  # forget, rather than overfill
+                self.notation.clear()
+                self.kind.clear()
+                self.read.clear()
+                self.held.clear()
+                got = [None] * len(actions)
+            for i, action in enumerate(actions):
+                if got[i] is None:
+                    got[i] = self.notation[id(action)] = action.notation()
+                    self.held[id(action)] = action
+        return got  # type: ignore[return-value]  # no None left
+
+    def kinds(self, actions: list[Action]) -> list[str]:
+        """Every action's kind: its type and the first word of its notation."""
+        got: list[str | None] = list(map(self.kind.get, map(id, actions)))
+        if None in got:
+            for i, written in enumerate(self.notations(actions)):
+                if got[i] is None:
+                    action = actions[i]
+                    got[i] = self.kind[id(action)] = f"{type(action).__name__} {written.split()[0]}"
+        return got  # type: ignore[return-value]
+
+
 def pick_decision(
     rng: random.Random,
     legal: list[Action],
     by_kind: bool,
-    kinds_of: dict[Action, str] | None = None,
+    memo: ActionMemo | None = None,
 ) -> Action:
     """A legal decision, uniformly, or (``by_kind``) of a kind drawn uniformly first; the
-    kind is the action's type and first word. ``kinds_of`` memoises it within a game."""
+    kind is the action's type and first word. ``memo`` keeps each action's kind within a
+    game."""
     if not by_kind:
         return legal[rng.randrange(len(legal))]
-    memo: dict[Action, str] = {} if kinds_of is None else kinds_of
-    kinds: dict[str, list[Action]] = {}
-    for action in legal:
-        kind = memo.get(action)
-        if kind is None:
-            kind = memo[action] = f"{type(action).__name__} {action.notation().split()[0]}"
-        kinds.setdefault(kind, []).append(action)
-    group = kinds[rng.choice(sorted(kinds))]
+    kinds = (ActionMemo() if memo is None else memo).kinds(legal)
+    chosen = rng.choice(sorted(set(kinds)))
+    group = list(compress(legal, map(chosen.__eq__, kinds)))
     return group[rng.randrange(len(group))]
+
+
+def canonical(data: Any) -> bytes:
+    """Sorted-key JSON text of position data, to compare two positions as the hash sees them.
+
+    orjson, not the stdlib: for JSON-ready data (string keys, str, int, bool, None, finite
+    floats, lists, tuples, dicts) two values give equal orjson text exactly when they give
+    equal ``json.dumps(..., sort_keys=True)`` text, the one ``GameState.state_hash``
+    digests: both spell 1, 1.0 and true apart and write floats exactly. What orjson refuses
+    (integer keys, integers over 64 bits, lone surrogates) falls back to the stdlib."""
+    try:
+        return orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        return json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
+
+
+def through_json(data: Any) -> Any:
+    """``data`` written as JSON text and read back (key order kept), as a file would."""
+    try:
+        return orjson.loads(orjson.dumps(data))
+    except TypeError:  # as canonical(): the stdlib turns integer keys into strings
+        return json.loads(json.dumps(data))
 
 
 def check_chance(state: GameState) -> list[tuple[Action, Fraction]]:
     outcomes = state.chance_outcomes()
     if not outcomes:
         raise Found("no-actions", "a chance node with no outcomes")
-    total = Fraction(0)
+    # In integers, the same as with Fractions (whose arithmetic and comparisons are Python
+    # code): a Fraction's denominator is positive, so 0 < p <= 1 is 0 < numerator <=
+    # denominator; and the sum is 1 when, over the common denominator, the numerators add
+    # up to it.
+    parts = []
     for action, p in outcomes:
-        if not isinstance(p, Fraction) or not 0 < p <= 1:
+        if not isinstance(p, Fraction) or not 0 < p.numerator <= p.denominator:
             raise Found("probabilities", f"outcome {action} has probability {p!r}")
-        total += p
-    if total != 1:
+        parts.append((p.numerator, p.denominator))
+    common = math.lcm(*{d for _, d in parts})
+    if sum(n * (common // d) for n, d in parts) != common:
+        total = sum((p for _, p in outcomes), Fraction(0))
         raise Found("probabilities", f"outcomes sum to {total}, not 1")
     if len({a for a, _ in outcomes}) != len(outcomes):
         raise Found("probabilities", "the same outcome is listed twice")
     return outcomes
 
 
+def read_back(
+    spec: GameSpec,
+    actions: list[Action],
+    rng: random.Random,
+    memo: ActionMemo | None = None,
+) -> list[str]:
+    """Every action's notation; a sample of ``NOTATION_SAMPLE`` of them (all, if fewer) is
+    checked to parse back to the same action, as ever, except those that have already read
+    back in this game (``memo``): an action that read back once reads back again."""
+    memo = ActionMemo() if memo is None else memo
+    written_all = memo.notations(actions)
+    sample = actions if len(actions) <= NOTATION_SAMPLE else rng.sample(actions, NOTATION_SAMPLE)
+    for action in sample:
+        if id(action) in memo.read:
+            continue
+        written = memo.notation[id(action)]
+        try:
+            reading = spec.parse_action(written)
+        except MonsterballError as exc:
+            raise Found("notation", f"'{written}' does not parse: {exc}") from None
+        if reading != action:
+            raise Found("notation", f"'{written}' parses to {reading!r}, not {action!r}")
+        memo.read.add(id(action))
+    return written_all
+
+
 def check_state(
     spec: GameSpec,
     state: GameState,
     rng: random.Random,
-    parsed: dict[str, Action] | None = None,
+    memo: ActionMemo | None = None,
 ) -> tuple[list[Action], list[tuple[Action, Fraction]]]:
     """Every per-action invariant except the hidden-information one. Returns the legal
     decisions and the chance outcomes (one of them empty), for the caller to pick from, so
-    they are worked out once a ply. ``parsed`` memoises notation -> parsed action within a
-    game: parsing is a pure function of the text, so a text read once reads the same again."""
+    they are worked out once a ply. ``memo``: as for read_back, within one game."""
     actor = state.current_player()
     outcomes: list[tuple[Action, Fraction]] = []
     actions: list[Action] = []
@@ -96,8 +192,15 @@ def check_state(
         actions = state.legal_actions()
         if not actions:
             raise Found("no-actions", f"{spec.seat_name(actor)} is to act with no legal action")
+    # Notation: actions offered read back to themselves (a sample a ply, see read_back).
+    # Equal actions write the same text, so distinct texts mean distinct actions (strings
+    # hash fast); two different actions writing the same text are a notation fault.
+    written = read_back(spec, actions, rng, memo)
+    if len(set(written)) != len(actions):
         if len(set(actions)) != len(actions):
             raise Found("no-actions", "the same legal action is listed twice")
+        clash = next(t for t, n in Counter(written).items() if n > 1)
+        raise Found("notation", f"two different actions offered are both written '{clash}'")
     if state.ply % VIEW_EVERY == 0 or state.is_terminal():
         for seat in (None, *range(spec.num_seats)):
             state.view(seat)
@@ -107,15 +210,15 @@ def check_state(
     # and serves every comparison below (round-trip, clone, independence).
     data = state.to_position()
     # The text the hash digests: equal dicts can still write differently (1 == 1.0 == True).
-    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    text = canonical(data)
     try:
-        again = spec.from_position(json.loads(json.dumps(data)))
+        again = spec.from_position(through_json(data))
     except MonsterballError as exc:
         raise Found("position", f"a reached position does not load: {describe(exc)}") from None
     reloaded = again.to_position()
     if reloaded != data:
         raise Found("position", "the position does not round-trip")
-    if json.dumps(reloaded, sort_keys=True, separators=(",", ":")) != canonical:
+    if canonical(reloaded) != text:
         raise Found("position", "a reloaded position hashes differently")
     # GameState.state_hash digests that same text, so the hashes agree; call them only where
     # a game defines its own state_hash.
@@ -126,20 +229,6 @@ def check_state(
         raise Found("position", "a reloaded position plays differently")
     if state.is_terminal():
         return actions, outcomes
-    # Notation: a sample of the legal actions reads back to the same action.
-    sample = actions if len(actions) <= NOTATION_SAMPLE else rng.sample(actions, NOTATION_SAMPLE)
-    for action in sample:
-        text = action.notation()
-        reading = parsed.get(text) if parsed is not None else None
-        if reading is None:
-            try:
-                reading = spec.parse_action(text)
-            except MonsterballError as exc:
-                raise Found("notation", f"'{text}' does not parse: {exc}") from None
-            if parsed is not None:
-                parsed[text] = reading
-        if reading != action:
-            raise Found("notation", f"'{text}' parses to {reading!r}, not {action!r}")
     # Clones: equal (GameState.__eq__ compares to_position(), done here against the one
     # already written), and independent of the original.
     twin = state.clone()
@@ -184,9 +273,9 @@ def check_hidden(state: Any, rng: random.Random, legal: list[Action] | None = No
         for seat in (opp, None):
             who = "spectators" if seat is None else f"seat {'AB'[seat]}"
             if seat not in mine:
-                mine[seat] = (json.dumps(state.view(seat), sort_keys=True), state.render(seat))
+                mine[seat] = (canonical(state.view(seat)), state.render(seat))
             view, picture = mine[seat]
-            if json.dumps(twin.view(seat), sort_keys=True) != view:
+            if canonical(twin.view(seat)) != view:
                 raise Found("hidden", f"moving the {what} changes the view of {who}")
             if twin.render(seat) != picture:
                 raise Found("hidden", f"moving the {what} changes the picture {who} see")

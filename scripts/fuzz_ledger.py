@@ -26,6 +26,11 @@ from typing import Any
 FORMAT = 1
 GOAL = 1_000_000  # checked actions per game x preset (issue 13)
 FIRST_SEED = 100  # ledger seeds start here, clear of the ad-hoc runs in docs/benchmarks.md
+# The harness's version, written into every entry: bump it when a change makes checked play
+# faster or slower, so that the time to go is worked out at the new rate. Entries written
+# before it existed are version 1; version 2 is the harness that shares each ply's work
+# (orjson, notations learnt once per action object, faster position reading and pictures).
+HARNESS = 2
 
 
 class LedgerError(Exception):
@@ -152,7 +157,33 @@ def _row() -> dict[str, Any]:
         "chunks": 0,
         "commits": [],
         "repro": [],
+        "by_harness": {},  # harness version -> [actions, CPU seconds]
     }
+
+
+def harness(entry: dict[str, Any]) -> int:
+    """The harness version an entry was written by (1: before versions were written)."""
+    version = entry.get("harness", 1)
+    return version if type(version) is int else 1
+
+
+def _rates(
+    rows: dict[tuple[str, str, str], dict[str, Any]], current: dict[str, str]
+) -> tuple[int, dict[str, float], dict[str, float]]:
+    """Checked actions per CPU second under the current rules, measured by the newest
+    harness in the ledger: (that version, per game x preset "game/preset", per game)."""
+    counted = [(g, p, row) for (g, p, r), row in rows.items() if current.get(g) == r]
+    newest = max((v for _, _, row in counted for v in row["by_harness"]), default=1)
+    own: dict[str, float] = {}
+    game: dict[str, list[float]] = {}
+    for g, p, row in counted:
+        done, cpu = row["by_harness"].get(newest, (0, 0.0))
+        if cpu:
+            own[f"{g}/{p}"] = done / cpu
+            game.setdefault(g, [0.0, 0.0])
+            game[g][0] += done
+            game[g][1] += cpu
+    return newest, own, {g: done / cpu for g, (done, cpu) in game.items()}
 
 
 def report(
@@ -165,8 +196,9 @@ def report(
 
     ``current``: each game's rules version in this engine; ``presets``: the game x presets
     to show even with nothing in the ledger yet. Rows under another rules version are shown
-    but not counted toward the goal. Core-hours to go use each preset's own measured rate
-    (checked actions per CPU second of play), else its game's."""
+    but not counted toward the goal. Core-hours to go use the rate (checked actions per CPU
+    second of play) that the newest harness in the ledger measured: each preset's own, else
+    its game's; where that harness has not run the game yet, every chunk's."""
     rows: dict[tuple[str, str, str], dict[str, Any]] = {}
     for game, preset in presets:
         rows[(game, preset, current[game])] = _row()
@@ -185,6 +217,9 @@ def report(
         row["failures"].update(e["failures"])
         row["cpu"] += e["cpu_seconds"]
         row["chunks"] += 1
+        part = row["by_harness"].setdefault(harness(e), [0, 0.0])
+        part[0] += e["actions"]
+        part[1] += e["cpu_seconds"]
         if e["commit"] not in row["commits"]:
             row["commits"].append(e["commit"])
         row["repro"].extend(e.get("reproducers", []))
@@ -196,12 +231,13 @@ def report(
     total = {"actions": 0, "games": 0, "mutations": 0, "cpu": 0.0, "togo_h": 0.0, "done": 0}
     failures: Counter[str] = Counter()
     stale = unknown = 0
-    game_rate: dict[str, list[float]] = {}
+    game_rate: dict[str, list[float]] = {}  # every chunk's, where the newest has no rate
     for (game, _, rules), row in rows.items():
         if rules == current.get(game) and row["cpu"]:
             game_rate.setdefault(game, [0.0, 0.0])
             game_rate[game][0] += row["actions"]
             game_rate[game][1] += row["cpu"]
+    newest, newest_own, newest_game = _rates(rows, current)
     order = sorted(rows, key=lambda k: (k[0], k[1], k[2] != current.get(k[0]), k[2]))
     for game, preset, rules in order:
         row = rows[(game, preset, rules)]
@@ -211,8 +247,12 @@ def report(
             togo, hours = "older rules: not counted", "-"
         else:
             left = max(0, goal - row["actions"])
-            done, cpu = (row["actions"], row["cpu"]) if row["cpu"] else game_rate.get(game, (0, 0))
-            rate = done / cpu if cpu else 0.0
+            rate = newest_own.get(f"{game}/{preset}") or newest_game.get(game) or 0.0
+            if not rate:
+                done, cpu = (
+                    (row["actions"], row["cpu"]) if row["cpu"] else game_rate.get(game, (0, 0))
+                )
+                rate = done / cpu if cpu else 0.0
             need = left / rate / 3600 if rate else 0.0
             togo, hours = f"{left:,}", f"{need:.2f}" if rate or not left else "?"
             unknown += bool(left and not rate)
@@ -234,6 +274,12 @@ def report(
         f"**{total['actions']:,}** | **{total['games']:,}** | **{total['mutations']:,}** "
         f"| **{_kinds(failures)}** | | **{total['cpu']:,.0f}** "
         f"| {total['done']} at goal | **{total['togo_h']:.1f}**{'+' if unknown else ''} |"
+    )
+    out.append("")
+    out.append(
+        f"Core-hours to go: at the rate the newest harness in the ledger (version {newest}) "
+        "measured, each preset's own, else its game's (every chunk's where it has not run "
+        "the game)."
     )
     out.append("")
     out.append(
@@ -268,5 +314,6 @@ def entry(tally: Any, seed: int, commit: str, rules: str, window: int) -> dict[s
         "seconds": round(tally.seconds, 1),
         "cpu_seconds": round(tally.cpu_seconds, 2),
         "commit": commit,
+        "harness": HARNESS,
         "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }

@@ -876,6 +876,25 @@ def test_good_option_assignments_are_typed() -> None:
     assert SPEC.options(**parsed).width == 7
 
 
+def test_options_read_again_are_checked_by_type_too() -> None:
+    # from_dict keeps what it validated (every position carries its options): the same
+    # values read again give an equal object, but a value of another type is still judged
+    # afresh (True, 1 and 1.0 are equal in Python).
+    good = SPEC.options("small").to_dict()
+    assert PaperUltimateOptions.from_dict(good) == PaperUltimateOptions.from_dict(dict(good))
+    for flag, number in ((True, 1), (False, 0), (False, 0.0)):
+        with_flag = {**good, "switch_ends": flag}
+        assert PaperUltimateOptions.from_dict(with_flag).switch_ends is flag
+        with pytest.raises(OptionsError, match="switch_ends"):
+            PaperUltimateOptions.from_dict({**good, "switch_ends": number})
+    width = {**good, "width": 7}
+    assert PaperUltimateOptions.from_dict(width).width == 7
+    with pytest.raises(OptionsError, match="width"):
+        PaperUltimateOptions.from_dict({**good, "width": 7.0})
+    with pytest.raises(OptionsError):  # unhashable: not kept, refused as ever
+        PaperUltimateOptions.from_dict({**good, "width": [7]})
+
+
 def test_options_errors_are_engine_errors() -> None:
     assert issubclass(OptionsError, MonsterballError)
     with pytest.raises(ValueError):

@@ -88,6 +88,27 @@ def test_the_report_keeps_rules_versions_apart(tmp_path: Path) -> None:
     assert "**400,000**" in again and "repeating a seed already counted, left out: 1" in again
 
 
+def test_time_to_go_uses_the_rate_of_the_newest_harness(tmp_path: Path) -> None:
+    path = tmp_path / "ledger.json"
+    # Old chunks (no harness version: 1) at 1,000 actions/CPU s; g/a then 3,000/s on v2.
+    ledger.add_chunk(path, [chunk("g", "a", 100, 100_000, "g/1", cpu_seconds=100.0)])
+    ledger.add_chunk(path, [chunk("g", "b", 100, 100_000, "g/1", cpu_seconds=100.0)])
+    ledger.add_chunk(path, [chunk("g", "a", 101, 300_000, "g/1", cpu_seconds=100.0, harness=2)])
+    ledger.add_chunk(path, [chunk("h", "a", 100, 100_000, "h/1", cpu_seconds=100.0)])
+    text = ledger.report(ledger.load(path), {"g": "g/1", "h": "h/1"})
+    # Every chunk still counts: 400,000 for g/a, 600,000 to go at 3,000/s (not 2,000/s).
+    by_name = {tuple(line.split(" | ")[:2]): line for line in text.splitlines()}
+    assert "| 400,000 |" in by_name[("| g", "a")]
+    assert by_name[("| g", "a")].endswith(f"| 600,000 | {600_000 / 3_000 / 3600:.2f} |")
+    # g/b has only old chunks: its game's rate on the newest harness, 3,000/s.
+    assert by_name[("| g", "b")].endswith(f"| 900,000 | {900_000 / 3_000 / 3600:.2f} |")
+    # h never ran on the newest harness: every chunk's rate, 1,000/s.
+    assert by_name[("| h", "a")].endswith(f"| 900,000 | {900_000 / 1_000 / 3600:.2f} |")
+    assert "newest harness in the ledger (version 2)" in text
+    assert ledger.harness(chunk("g", "a", 1, 1, "g/1")) == 1
+    assert ledger.entry(FUZZ.Tally("g", "a"), 1, "abc", "g/1", 0)["harness"] == ledger.HARNESS
+
+
 def test_a_ledger_that_is_not_one_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "ledger.json"
     path.write_text('{"format": 7, "chunks": []}')

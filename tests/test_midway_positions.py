@@ -97,6 +97,36 @@ def test_a_bad_board_field_is_refused_in_one_line(change, words):
     assert words in refused(change)
 
 
+@pytest.mark.parametrize(
+    "change",
+    [
+        board_item("pos", 3, True),  # a bool is no int: JSON true where a hex belongs
+        board_item("pos", 3, 2.0),
+        board("pos", BASE["board"]["pos"][:-1]),  # one short
+        board("images", [1, False]),  # a free-length list of ints
+        board("down", True),
+    ],
+)
+def test_a_board_field_of_the_wrong_type_is_refused(change):
+    assert "has the wrong type" in refused(change)
+
+
+def test_a_number_among_the_roster_names_is_refused():
+    data = copy.deepcopy(BASE)
+    data["board"]["roster"][2] = 5
+    with pytest.raises(PositionError, match="board field 'roster' has the wrong type"):
+        SPEC.from_position(data)
+
+
+def test_int_subclasses_in_board_lists_read_as_before():
+    class Cell(int):  # not what JSON gives, but from_position takes any mapping
+        pass
+
+    data = copy.deepcopy(BASE)
+    data["board"]["pos"] = [Cell(c) for c in data["board"]["pos"]]
+    assert SPEC.from_position(data).to_position() == BASE
+
+
 def step(index, field, value):
     def change(data):
         data["stack"][index][field] = value

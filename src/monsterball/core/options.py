@@ -107,7 +107,7 @@ class GameOptions:
     PRESET_DOCS: ClassVar[Mapping[str, str]] = {}
 
     def __post_init__(self) -> None:
-        for f in dataclasses.fields(self):
+        for f in _fields(type(self)):
             value = getattr(self, f.name)
             expected: type[Any] = type(f.default)
             if expected is bool:
@@ -159,16 +159,31 @@ class GameOptions:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
         """Build from a mapping of typed values (as stored in records); unknown keys fail."""
-        names = {f.name for f in dataclasses.fields(cls)}
+        # Every position and record carries its options: the same values are read again and
+        # again, so a validated result is kept, keyed by each value with its exact type
+        # (True, 1 and 1.0 are different keys). Options are frozen, so sharing one is safe.
+        try:
+            key: Any = (cls, *((k, type(v), v) for k, v in data.items()))
+            known = _READ.get(key)
+        except TypeError:  # an unhashable value (a list): not kept, refused below
+            key, known = None, None
+        if known is not None:
+            return known  # type: ignore[return-value]
+        names = {f.name for f in _fields(cls)}
         unknown = sorted(set(data) - names)
         if unknown:
             raise OptionsError(
                 f"unknown option(s) {', '.join(unknown)}; known: {', '.join(sorted(names))}"
             )
         try:
-            return cls(**dict(data))
+            made = cls(**dict(data))
         except TypeError as exc:  # pragma: no cover - guarded by the name check above
             raise OptionsError(str(exc)) from exc
+        if key is not None:
+            if len(_READ) >= _READ_LIMIT:
+                _READ.clear()
+            _READ[key] = made
+        return made
 
     @classmethod
     def from_preset(
@@ -199,7 +214,30 @@ class GameOptions:
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        # Written into every position: kept per options object (held, so its id stays its
+        # own), and handed out as a copy. The values are str, int, float or bool: immutable.
+        known = _WRITTEN.get(id(self))
+        if known is None or known[0] is not self:
+            if len(_WRITTEN) >= _READ_LIMIT:
+                _WRITTEN.clear()
+            values = {f.name: getattr(self, f.name) for f in _fields(type(self))}
+            known = _WRITTEN[id(self)] = (self, values)
+        return dict(known[1])
 
     def replace(self, **changes: Any) -> Self:
         return dataclasses.replace(self, **changes)
+
+
+_FIELDS: dict[type[GameOptions], tuple[dataclasses.Field[Any], ...]] = {}
+_READ: dict[Any, GameOptions] = {}  # from_dict's validated results (see there)
+_READ_LIMIT = 256
+_WRITTEN: dict[int, tuple[GameOptions, dict[str, Any]]] = {}  # to_dict's, by object
+
+
+def _fields(cls: type[GameOptions]) -> tuple[dataclasses.Field[Any], ...]:
+    # dataclasses.fields() builds its tuple afresh on every call; options are read and
+    # written with every position.
+    found = _FIELDS.get(cls)
+    if found is None:
+        found = _FIELDS[cls] = dataclasses.fields(cls)
+    return found

@@ -110,9 +110,9 @@ def action_cell(field: Grid, name: str) -> int:
 
 def procedure_to_dict(procedure: Procedure[Any]) -> dict[str, Any]:
     data: dict[str, Any] = {"step": type(procedure).__name__}
-    for f in dataclasses.fields(procedure):
-        value = getattr(procedure, f.name)
-        data[f.name] = list(value) if isinstance(value, tuple) else value
+    for name in _field_names(type(procedure)):
+        value = getattr(procedure, name)
+        data[name] = list(value) if isinstance(value, tuple) else value
     return data
 
 
@@ -129,15 +129,16 @@ def procedure_from_dict(
         raise PositionError(f"unknown step '{name}'; known: {', '.join(sorted(kinds))}")
     values: dict[str, Any] = {}
     hints = _field_types(kind)
-    for f in dataclasses.fields(kind):
-        if f.name not in data:
-            raise PositionError(f"step '{name}' is missing field '{f.name}'")
-        value = data[f.name]
+    names = _field_names(kind)
+    for field_name in names:
+        if field_name not in data:
+            raise PositionError(f"step '{name}' is missing field '{field_name}'")
+        value = data[field_name]
         value = tuple(value) if isinstance(value, list) else value
-        if not _matches(value, hints[f.name]):
-            raise PositionError(f"step '{name}' field '{f.name}' has the wrong type: {value!r}")
-        values[f.name] = value
-    extra = set(data) - {f.name for f in dataclasses.fields(kind)} - {"step"}
+        if not _matches(value, hints[field_name]):
+            raise PositionError(f"step '{name}' field '{field_name}' has the wrong type: {value!r}")
+        values[field_name] = value
+    extra = set(data) - set(names) - {"step"}
     if extra:
         raise PositionError(f"step '{name}' has unknown field(s) {', '.join(sorted(extra))}")
     try:
@@ -147,6 +148,17 @@ def procedure_from_dict(
 
 
 _FIELD_TYPES: dict[str, dict[str, Any]] = {}
+_INT = {int}
+_FIELD_NAMES: dict[type[Any], tuple[str, ...]] = {}
+
+
+def _field_names(kind: type[Procedure[Any]]) -> tuple[str, ...]:
+    # dataclasses.fields() builds its tuple afresh on every call; steps are written and
+    # read with every position.
+    names = _FIELD_NAMES.get(kind)
+    if names is None:
+        names = _FIELD_NAMES[kind] = tuple(f.name for f in dataclasses.fields(kind))
+    return names
 
 
 def _field_types(kind: type[Procedure[Any]]) -> dict[str, Any]:
@@ -165,6 +177,8 @@ def _matches(value: Any, hint: Any) -> bool:
         if not isinstance(value, tuple):
             return False
         if len(args) == 2 and args[1] is Ellipsis:
+            if args[0] is int and set(map(type, value)) <= _INT:
+                return True  # plain ints (all that JSON gives), seen in C
             return all(_matches(v, args[0]) for v in value)
         if len(args) != len(value):
             return False

@@ -177,7 +177,8 @@ class Recorder:
             digest = state.state_hash()
         entry = RecordedAction(ply, seat_label(state, actor), action.notation(), digest)
         self.record.actions.append(entry)
-        self._write(_dump(_action_line(entry)))
+        if self.stream is not None:  # the line is written out only where it goes somewhere
+            self._write(_dump(_action_line(entry)))
         if state.is_terminal():
             self.finish()
         return events

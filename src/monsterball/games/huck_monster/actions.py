@@ -58,15 +58,26 @@ NUM_PLAYERS = 2 * PLAYERS_PER_TEAM
 
 
 def player_name(player: int) -> str:
+    if 0 <= player < NUM_PLAYERS:
+        return _NAMES[player]  # every position writes each name: looked up, not formatted
     return f"{TEAM_NAMES[player // PLAYERS_PER_TEAM]}{player % PLAYERS_PER_TEAM + 1}"
 
 
 def parse_player(text: str) -> int:
+    player = _PLAYERS.get(text)  # a name as written ("A3"); anything else is parsed
+    if player is not None:
+        return player
     match = re.fullmatch(r"([abAB])([1-7])", text.strip())
     if not match:
         raise NotationError(f"'{text}' is not a player (A1..A7, B1..B7)")
     team = TEAM_NAMES.index(match.group(1).upper())
     return team * PLAYERS_PER_TEAM + int(match.group(2)) - 1
+
+
+_NAMES = tuple(
+    f"{TEAM_NAMES[p // PLAYERS_PER_TEAM]}{p % PLAYERS_PER_TEAM + 1}" for p in range(NUM_PLAYERS)
+)
+_PLAYERS = {name: p for p, name in enumerate(_NAMES)}
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from monsterball.core.game import CHANCE, TERMINAL
-from monsterball.core.geometry import COLUMN_LETTERS
+from monsterball.core.geometry import COLUMN_LETTERS, iter_bits
 from monsterball.games.huck_monster.actions import player_name
 from monsterball.games.huck_monster.options import TEAM_NAMES
 
@@ -19,39 +20,32 @@ def render_text(state: HuckMonsterState) -> str:
     ``=`` a line space, ``..`` an empty field space, ``~~`` the disc's path in the air,
     ``/\\`` a cone (``/3`` a stack of 3), ``**`` a Stealth Space."""
     opts = state.options
-    field = state.field
+    width = opts.width
     hexes = opts.grid == "hex"
-    by_cell = {c: p for p, c in enumerate(state.pos) if c >= 0}
     zones = state.any_end_zone()
     lines_rows = {state.line_row(0), state.line_row(1)}
-    path = set(state.path[state.progress + 1 :]) if state.path else set()
+    # What stands on a space, written from the least to the most visible, so that each
+    # space shows the most visible: player, disc, path, cone stack, cone, Stealth Space.
+    shown: dict[int, str] = {c: "** " for c in iter_bits(state.stealth)}
+    shown.update((c, "/\\ ") for c in iter_bits(state.cones))
+    shown.update((c, f"/{n} ") for c, n in state.cone_stacks.items())  # a Cone Push stack
+    if state.path:
+        shown.update((c, "~~ ") for c in state.path[state.progress + 1 :])
+    if state.disc >= 0:
+        shown[state.disc] = "() "
+    for p, c in enumerate(state.pos):
+        if c >= 0:
+            shown[c] = player_name(p) + ("*" if p == state.holder else " ")
     north = TEAM_NAMES[1 - state.north_team]
     south = TEAM_NAMES[state.north_team]
     out = [f"      north end zone: team {north} defends"]
+    tokens = list(_background(width, opts.length, zones, tuple(sorted(lines_rows))))
+    size = len(tokens)
+    for c, token in shown.items():
+        if 0 <= c < size:
+            tokens[c] = token
     for row in range(opts.length - 1, -1, -1):
-        cells = []
-        for col in range(opts.width):
-            c = field.cell(col, row)
-            if c in by_cell:
-                p = by_cell[c]
-                token = player_name(p) + ("*" if p == state.holder else " ")
-            elif c == state.disc:
-                token = "() "
-            elif c in path:
-                token = "~~ "
-            elif c in state.cone_stacks:
-                token = f"/{state.cone_stacks[c]} "  # a Cone Push stack of that many cones
-            elif state.cones >> c & 1:
-                token = "/\\ "
-            elif state.stealth >> c & 1:
-                token = "** "
-            elif row in lines_rows:
-                token = "== "
-            elif zones >> c & 1:
-                token = ":: "
-            else:
-                token = ".. "
-            cells.append(token)
+        cells = tokens[row * width : (row + 1) * width]
         indent = " " if hexes and row % 2 else ""
         out.append(f"{row + 1:>3}  {indent}" + "".join(cells))
         if row in (opts.end_zone_depth, opts.length - opts.end_zone_depth):
@@ -76,6 +70,17 @@ def render_text(state: HuckMonsterState) -> str:
     else:
         out.append(f"team {TEAM_NAMES[to_act]} to act: {state.stack[-1].describe()}")
     return "\n".join(out)
+
+
+@lru_cache(maxsize=256)
+def _background(
+    width: int, length: int, zones: int, lines_rows: tuple[int, ...]
+) -> tuple[str, ...]:
+    """Every space's token when nothing stands on it: line, end zone or field."""
+    return tuple(
+        "== " if c // width in lines_rows else ":: " if zones >> c & 1 else ".. "
+        for c in range(width * length)
+    )
 
 
 def _up_call_line(state: HuckMonsterState) -> str:

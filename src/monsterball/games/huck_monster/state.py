@@ -581,8 +581,11 @@ class HuckMonsterState(TeamScoreState):
         return self.field.name(cell) if cell >= 0 else None
 
     def _board_to_dict(self) -> dict[str, Any]:
+        names = self.field.names
         return {
-            "players": {player_name(p): self._name(c) for p, c in enumerate(self.pos)},
+            "players": {
+                player_name(p): names[c] if c >= 0 else None for p, c in enumerate(self.pos)
+            },
             "disc": self._name(self.disc),
             "holder": player_name(self.holder) if self.holder >= 0 else None,
             "offense": TEAM_NAMES[self.offense],

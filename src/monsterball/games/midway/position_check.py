@@ -94,11 +94,15 @@ def _within(value: int, low: int, high: int, where: str) -> None:
 
 def check_board(state: MidwayState) -> None:
     """Every board field in range and the fields consistent with each other."""
+    # The message is written only for a value out of range (most positions have none).
     for name, (low, high) in INT_RANGES.items():
-        _within(getattr(state, name), low, high, f"board field '{name}'")
+        value = getattr(state, name)
+        if not low <= value <= high:
+            _within(value, low, high, f"board field '{name}'")
     for name, (low, high) in PLAYER_RANGES.items():
         for p, value in enumerate(getattr(state, name)):
-            _within(value, low, high, f"board field '{name}' of {player_name(p)}")
+            if not low <= value <= high:
+                _within(value, low, high, f"board field '{name}' of {player_name(p)}")
     for name, choices in STR_CHOICES.items():
         value = getattr(state, name)
         if value not in choices:

@@ -10,6 +10,8 @@ Sizes and speeds are listed under the field.
 
 from __future__ import annotations
 
+from functools import cache
+
 from monsterball.games.midway.actions import NUM_PLAYERS, player_name
 from monsterball.games.midway.draft import affordable, draft_left
 from monsterball.games.midway.options import TEAM_NAMES
@@ -38,27 +40,26 @@ def render_text(state: MidwayState, seat: int | None) -> str:
         num = p % 10 + 1
         tag = TEAM_NAMES[team_of(p)] + (str(num) if num < 10 else "0")
         cells[where] = tag
+    width = f.width
+    by_row: dict[int, list[tuple[int, str]]] = {}
+    for cell, text in cells.items():
+        r, c = divmod(cell, width)
+        by_row.setdefault(r, []).append((c, text))
+    ball, seen = state.ball, state.carrier not in hidden
     lines = []
     for r in range(f.height - 1, -1, -1):
         indent = " " if r % 2 else ""
-        row = []
-        for c in range(f.width):
-            cell = r * f.width + c
-            text = cells.get(cell)
-            if text == "--" and state.ball == cell:
-                text = None  # the punt itself outranks the line it flies along
-            if text is None:
-                if state.ball == cell and state.carrier not in hidden:
-                    text = "()"
-                elif state.in_end_zone(r):
-                    text = "~~"
-                elif c in (1, f.width - 2):
-                    text = ": "
-                else:
-                    text = ". "
-            elif state.ball == cell and state.carrier >= 0 and state.carrier not in hidden:
-                text = text[0] + "*"
-            row.append(text)
+        background = _background(width, state.in_end_zone(r))
+        row = list(background)
+        for c, text in by_row.get(r, ()):
+            row[c] = text
+        if ball >= 0 and ball // width == r:
+            c = ball - r * width
+            on_ball = cells.get(ball)
+            if on_ball is None or on_ball == "--":  # the punt itself outranks its line
+                row[c] = "()" if seen else background[c]
+            elif state.carrier >= 0 and seen:
+                row[c] = on_ball[0] + "*"
         lines.append(f"{r + 1:>2} {indent}{' '.join(row)}{'' if r % 2 else ' '} {yard_label(r)}")
     letters = "  ".join(chr(ord("a") + c) for c in range(f.width))
     lines.append(f"   {letters}")
@@ -82,6 +83,15 @@ def render_text(state: MidwayState, seat: int | None) -> str:
     return "\n".join(lines + roster)
 
 
+@cache
+def _background(width: int, end_zone: bool) -> tuple[str, ...]:
+    """A row's empty hexes: end zone, or the field with its two hash-mark columns."""
+    if end_zone:
+        return ("~~",) * width
+    return tuple(": " if c in (1, width - 2) else ". " for c in range(width))
+
+
+@cache
 def yard_label(row: int) -> str:
     """The yard line at the north edge of a row (G: goal line, EZ: end zone)."""
     if row <= 1 or row >= 22:

@@ -116,6 +116,33 @@ def cells_mask(cells: list[int], lo: int, hi: int) -> int:
 _BEYOND: dict[tuple[int, int], int] = {}  # (forward, line) -> MidwayState.beyond_mask
 
 
+def _fits(value: Any, kind: str) -> bool:
+    """Whether a board field read from a position has the type FIELDS gives it."""
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "str":
+        return isinstance(value, str)
+    if kind not in ("ints", "strs", "list"):
+        raise KeyError(kind)
+    if not isinstance(value, list):
+        return False
+    if kind == "strs":
+        if len(value) != NUM_PLAYERS:
+            return False
+        return set(map(type, value)) <= _STR or all(isinstance(v, str) for v in value)
+    if kind == "ints" and len(value) != NUM_PLAYERS:
+        return False
+    # Plain ints (all that JSON gives) are seen in C; anything else is looked at one by one.
+    return set(map(type, value)) <= _INT or all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value
+    )
+
+
+_INT, _STR = {int}, {str}
+
+
 def team_of(player: int) -> int:
     return player // PER_TEAM
 
@@ -439,19 +466,7 @@ class MidwayState(TeamScoreState):
         check_keys(data, FIELDS)
         for name, kind in FIELDS.items():
             value = data[name]
-            ok = {
-                "int": isinstance(value, int) and not isinstance(value, bool),
-                "bool": isinstance(value, bool),
-                "str": isinstance(value, str),
-                "ints": isinstance(value, list)
-                and len(value) == NUM_PLAYERS
-                and all(isinstance(v, int) and not isinstance(v, bool) for v in value),
-                "strs": isinstance(value, list)
-                and len(value) == NUM_PLAYERS
-                and all(isinstance(v, str) for v in value),
-                "list": isinstance(value, list)
-                and all(isinstance(v, int) and not isinstance(v, bool) for v in value),
-            }[kind]
+            ok = _fits(value, kind)
             if not ok:
                 raise PositionError(f"board field '{name}' has the wrong type: {value!r}")
             setattr(self, name, list(value) if isinstance(value, list) else value)

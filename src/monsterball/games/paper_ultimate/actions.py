@@ -34,11 +34,23 @@ PLAYERS_PER_TEAM = 4
 NUM_PLAYERS = 2 * PLAYERS_PER_TEAM
 
 
+_NAMES = tuple(
+    f"{TEAM_NAMES[p // PLAYERS_PER_TEAM]}{p % PLAYERS_PER_TEAM + 1}"
+    for p in range(len(TEAM_NAMES) * PLAYERS_PER_TEAM)
+)
+_PLAYERS = {name: p for p, name in enumerate(_NAMES)}
+
+
 def player_name(player: int) -> str:
+    if 0 <= player < len(_NAMES):
+        return _NAMES[player]  # every position writes each name: looked up, not formatted
     return f"{TEAM_NAMES[player // PLAYERS_PER_TEAM]}{player % PLAYERS_PER_TEAM + 1}"
 
 
 def parse_player(text: str) -> int:
+    player = _PLAYERS.get(text)  # a name as written ("A3"); anything else is parsed
+    if player is not None:
+        return player
     match = re.fullmatch(r"([abAB])([1-4])", text.strip())
     if not match:
         raise NotationError(f"'{text}' is not a player (A1..A4, B1..B4)")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from monsterball.core.game import CHANCE, TERMINAL
@@ -17,27 +18,25 @@ def render_text(state: PaperUltimateState) -> str:
     """North at the top. ``A1`` a player, ``A1*`` the player holding the disc, ``()`` the
     disc on the ground, ``:`` an empty end-zone field, ``.`` an empty field."""
     opts = state.options
-    by_cell = {c: p for p, c in enumerate(state.pos) if c >= 0}
-    south_zone = state.end_zone(state.north_team)
-    north_zone = state.end_zone(1 - state.north_team)
+    width = opts.width
+    zones = state.end_zone(state.north_team) | state.end_zone(1 - state.north_team)
+    shown: dict[int, str] = {}  # the disc, then the players over it
+    if state.disc >= 0:
+        shown[state.disc] = "() "
+    for p, c in enumerate(state.pos):
+        if c >= 0:
+            shown[c] = player_name(p) + ("*" if p == state.holder else " ")
     lines = []
     north = TEAM_NAMES[1 - state.north_team]
     south = TEAM_NAMES[state.north_team]
     lines.append(f"     north end zone: team {north} defends")
+    tokens = list(_background(width, opts.length, zones))
+    size = len(tokens)
+    for c, token in shown.items():
+        if 0 <= c < size:
+            tokens[c] = token
     for row in range(opts.length - 1, -1, -1):
-        cells = []
-        for col in range(opts.width):
-            c = row * opts.width + col
-            if c in by_cell:
-                p = by_cell[c]
-                token = player_name(p) + ("*" if p == state.holder else " ")
-            elif c == state.disc:
-                token = "() "
-            elif (south_zone | north_zone) & (1 << c):
-                token = " : "
-            else:
-                token = " . "
-            cells.append(token)
+        cells = tokens[row * width : (row + 1) * width]
         lines.append(f"{row + 1:>3} " + "".join(cells))
         if row in (opts.end_zone_depth, opts.length - opts.end_zone_depth):
             lines.append("    " + "===" * opts.width)
@@ -57,3 +56,9 @@ def render_text(state: PaperUltimateState) -> str:
     )
     lines.append(status)
     return "\n".join(lines)
+
+
+@lru_cache(maxsize=64)
+def _background(width: int, length: int, zones: int) -> tuple[str, ...]:
+    """Every field's token when nobody stands on it: end zone or field."""
+    return tuple(" : " if zones >> c & 1 else " . " for c in range(width * length))
