@@ -18,7 +18,7 @@ from monsterball.bots import HeuristicBot
 from monsterball.games.midway.actions import Move
 from monsterball.games.midway.phases import Phase
 from monsterball.games.midway.state import MidwayState, team_of
-from mw_scenarios import act, cell, game, setup, start_phase
+from mw_scenarios import SPEC, act, cell, game, setup, start_phase
 
 SEEDS = range(4)
 
@@ -189,3 +189,23 @@ def test_idle_phases_are_rare_in_onside_games() -> None:
     counts = measure(6, "match", 0)
     assert counts["phases"] > 100
     assert counts["idle_with_gain"] * 50 <= counts["phases"], counts
+
+
+def test_a_receiver_goes_where_the_pass_comes_down() -> None:
+    """MW-PASS-4/5: only a lineman in the ball's hex when it comes down tries to catch it.
+    The evaluation used to count a lineman who merely could have reached it, so after the
+    throw the offense ended its phase with the target empty: every planned pass was a
+    throwaway (an incomplete pass brings the ball back to the line), thrown down after
+    down. A2 (a human lineman, 1 hex to move in the snap phase, MW-MOVE-3) must step in."""
+    from monsterball.heuristic import heuristic_for
+
+    h = heuristic_for(SPEC)
+    state = setup({"A1": "g8", "A2": "g10", "B1": "a20"}, carrier="A1", los="g10", linemen=("A2",))
+    start_phase(state, 0, first=True)
+    act(state, "pass g11")
+    there, away = state.clone(), state.clone()
+    act(there, "A2-g11", "end")
+    act(away, "end")
+    assert h.value(there, 0) > h.value(away, 0) + 0.02
+    for seed in SEEDS:
+        assert HeuristicBot(seed, plan_tries=0).choose(state, 0).notation() == "A2-g11"
