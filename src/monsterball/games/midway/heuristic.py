@@ -132,9 +132,9 @@ def _pass_value(state: MidwayState, team: int) -> float:
     offense_moving = phase is not None and phase.team == team
     receiver_mod = -99
     for p in team_players(team):
-        if state.linemen >> p & 1 and _free(state, p):
-            if dist[state.pos[p]] <= _left(state, p, phase, False):
-                receiver_mod = max(receiver_mod, state.mtype(p).rec_mod)
+        lineman = state.linemen >> p & 1 and _free(state, p)
+        if lineman and dist[state.pos[p]] <= _left(state, p, phase, False):
+            receiver_mod = max(receiver_mod, state.mtype(p).rec_mod)
     if receiver_mod == -99:
         return base
     there = sum(
