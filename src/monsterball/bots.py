@@ -20,10 +20,10 @@ from monsterball.core.record import GameRecord, Recorder
 
 DEFAULT_MAX_PLIES = 200_000
 # Play-outs of a game's planner (Heuristic.plan: Midway's offense phase) for the heuristic
-# bot. Off: with 16, Midway's heuristic outscored its one-step self 419 - 122 over 19 games
-# (docs/benchmarks.md, "Midway's phase planner"), but left 28 of 383 onside phases idle where
-# a move gained ground (tests/test_midway_heuristic_active.py allows 1 in 50): the hard bot
-# plans (search.PLAN_MIN), the heuristic does not until the planner stops idling.
+# bot. Off: the idle phases it caused are gone (planned passes were all throwaways; see
+# docs/benchmarks.md, "Midway's phase planner"), but with 16 it does not beat its one-step
+# self head to head, and it costs several times the time: the hard bot plans
+# (search.PLAN_MIN), the heuristic does not.
 HEURISTIC_PLAN_TRIES = 0
 
 
