@@ -9,9 +9,12 @@ have gained ground:
 * its own ball carrier can move to a hex nearer the goal it attacks;
 * otherwise some player can move nearer the ball (a carrier to tackle, a loose or kicked
   ball to recover, a pass to reach) from two or more hexes away (one hex away is already
-  next to a carrier; a loose ball counts from one hex away).
+  next to a carrier; a loose ball counts from one hex away). A pass counts for the
+  defense only if a receiver stands in its hex: otherwise it falls incomplete at the end
+  of the defense's phase whatever anyone does.
 
-Usage: ``PYTHONPATH=src python scripts/midway_idle.py --games 6 --preset short --seed 0``
+Usage: ``PYTHONPATH=src python scripts/midway_idle.py --games 6 --preset match --seed 0``
+(``--plan-tries 0`` without the phase planner)
 """
 
 from __future__ import annotations
@@ -35,6 +38,15 @@ def gaining_move_exists(state: MidwayState, team: int, legal: list[object]) -> b
     if ball < 0:
         return False
     carrier = state.carrier
+    if (
+        state.ball_state == "pass"
+        and team != state.offense
+        and not any(team_of(q) == state.offense for q in state.players_at(ball))
+    ):
+        # The pass comes down at the end of this (the defense's) phase with no receiver in
+        # its hex: it is incomplete whatever the defense does (MW-PASS-5), so closing on
+        # it gains nothing. (Counted, the offense's throwaways read as idle defenses.)
+        return False
     dist = f.distance_row(ball)
     own_carrier = carrier >= 0 and team_of(carrier) == team
     held = carrier >= 0
@@ -53,15 +65,24 @@ def gaining_move_exists(state: MidwayState, team: int, legal: list[object]) -> b
 
 
 def measure(
-    games: int, preset: str, seed: int, *, onside: bool = True, max_plies: int = 60_000
+    games: int,
+    preset: str,
+    seed: int,
+    *,
+    onside: bool = True,
+    max_plies: int = 60_000,
+    plan_tries: int | None = None,
 ) -> dict[str, int]:
+    """Counts over ``games`` heuristic-vs-heuristic games; ``plan_tries``: the bots'
+    planner play-outs (default: the heuristic bot's own setting)."""
     spec = get_game("midway")
     options = spec.options(preset=preset) if preset else spec.options()
     counts = {"phases": 0, "idle": 0, "idle_with_gain": 0, "onside_phases": 0, "onside_idle": 0}
     for g in range(seed, seed + games):
         state = spec.new_game(options)
         assert isinstance(state, MidwayState)
-        bots = [HeuristicBot(bot_seed(g, s)) for s in range(2)]
+        tries = {} if plan_tries is None else {"plan_tries": plan_tries}
+        bots = [HeuristicBot(bot_seed(g, s), **tries) for s in range(2)]
         sampler = SeededSampler(g)
         plies = 0
         while not state.is_terminal() and plies < max_plies:
@@ -108,8 +129,13 @@ def main() -> None:
     parser.add_argument(
         "--bot-kicks", action="store_true", help="let the bots choose their kickoffs"
     )
+    parser.add_argument(
+        "--plan-tries", type=int, help="the planner's play-outs (default: the bot's own)"
+    )
     args = parser.parse_args()
-    c = measure(args.games, args.preset, args.seed, onside=not args.bot_kicks)
+    c = measure(
+        args.games, args.preset, args.seed, onside=not args.bot_kicks, plan_tries=args.plan_tries
+    )
     n, k = c["phases"], c["idle_with_gain"]
     lo, hi = wilson(k, n)
     print(

@@ -18,7 +18,7 @@ from monsterball.bots import HeuristicBot
 from monsterball.games.midway.actions import Move
 from monsterball.games.midway.phases import Phase
 from monsterball.games.midway.state import MidwayState, team_of
-from mw_scenarios import act, cell, game, setup, start_phase
+from mw_scenarios import SPEC, act, cell, game, setup, start_phase
 
 SEEDS = range(4)
 
@@ -180,12 +180,36 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 
 
 @pytest.mark.slow
-def test_idle_phases_are_rare_in_onside_games() -> None:
+@pytest.mark.parametrize("plan_tries", [0, 16])
+def test_idle_phases_are_rare_in_onside_games(plan_tries: int) -> None:
     """scripts/midway_idle.py over 6 seeded `match` games with forced onside kicks: at most
     1 in 50 movement phases ended idle while a move gained ground (before: 16 of 274; with
-    every fix but the one for a smothered loose ball: 12 of 352)."""
+    every fix but the one for a smothered loose ball: 12 of 352). Also with the phase
+    planner (16 play-outs): 28 of 383 before the pass fix (see
+    test_a_receiver_goes_where_the_pass_comes_down); after it 13 of 500 counted the old
+    way, every one a defense idle under a pass nobody could catch, which no longer counts."""
     from midway_idle import measure
 
-    counts = measure(6, "match", 0)
+    counts = measure(6, "match", 0, plan_tries=plan_tries)
     assert counts["phases"] > 100
     assert counts["idle_with_gain"] * 50 <= counts["phases"], counts
+
+
+def test_a_receiver_goes_where_the_pass_comes_down() -> None:
+    """MW-PASS-4/5: only a lineman in the ball's hex when it comes down tries to catch it.
+    The evaluation used to count a lineman who merely could have reached it, so after the
+    throw the offense ended its phase with the target empty: every planned pass was a
+    throwaway (an incomplete pass brings the ball back to the line), thrown down after
+    down. A2 (a human lineman, 1 hex to move in the snap phase, MW-MOVE-3) must step in."""
+    from monsterball.heuristic import heuristic_for
+
+    h = heuristic_for(SPEC)
+    state = setup({"A1": "g8", "A2": "g10", "B1": "a20"}, carrier="A1", los="g10", linemen=("A2",))
+    start_phase(state, 0, first=True)
+    act(state, "pass g11")
+    there, away = state.clone(), state.clone()
+    act(there, "A2-g11", "end")
+    act(away, "end")
+    assert h.value(there, 0) > h.value(away, 0) + 0.02
+    for seed in SEEDS:
+        assert HeuristicBot(seed, plan_tries=0).choose(state, 0).notation() == "A2-g11"

@@ -117,11 +117,14 @@ def test_MW_R22_a_ball_walled_in_by_the_kickers_is_still_fought_for():
 
 
 def play(index: int, first: str, second: str) -> int:
-    """Game ``index`` as scripts/strength.py plays it (seats alternating); its plies."""
+    """Game ``index`` as scripts/strength.py played it under 0.3.0 (seats alternating; the
+    heuristic without the phase planner, as it was then); its plies."""
     dice = derive_seed(0, index)
     names = (first, second) if index % 2 == 0 else (second, first)
     bots = [
-        HeuristicBot(bot_seed(dice, s)) if n == "heuristic" else RandomBot(bot_seed(dice, s))
+        HeuristicBot(bot_seed(dice, s), plan_tries=0)
+        if n == "heuristic"
+        else RandomBot(bot_seed(dice, s))
         for s, n in enumerate(names)
     ]
     state, _, plies = play_game(SPEC, SPEC.options(), bots, dice, max_plies=30_000)

@@ -20,11 +20,11 @@ from monsterball.core.record import GameRecord, Recorder
 
 DEFAULT_MAX_PLIES = 200_000
 # Play-outs of a game's planner (Heuristic.plan: Midway's offense phase) for the heuristic
-# bot. Off: with 16, Midway's heuristic outscored its one-step self 419 - 122 over 19 games
-# (docs/benchmarks.md, "Midway's phase planner"), but left 28 of 383 onside phases idle where
-# a move gained ground (tests/test_midway_heuristic_active.py allows 1 in 50): the hard bot
-# plans (search.PLAN_MIN), the heuristic does not until the planner stops idling.
-HEURISTIC_PLAN_TRIES = 0
+# bot. Off for a while because planned phases left defenses idle; the cause (every planned
+# pass was a throwaway) is fixed, and with 16 it won 51, lost 41, drew 8 of 100 games
+# against its one-step self, 1,838 points to 1,086 (docs/benchmarks.md, "Midway's phase
+# planner"), at several times the time per game.
+HEURISTIC_PLAN_TRIES = 16
 
 
 class Bot(Protocol):

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 
 from monsterball.core.actions import Action
 from monsterball.core.game import GameState
+from monsterball.games.midway import chart
 from monsterball.games.midway.actions import (
     LENGTH,
     DraftPick,
@@ -96,28 +97,57 @@ def _free(state: MidwayState, p: int) -> bool:
     return state.pos[p] >= 0 and state.available(p) and not state.frozen >> p & 1
 
 
+def _phase_under_way(state: MidwayState) -> Phase | None:
+    """The movement phase in progress (below any sub-step such as a tackle round), if any."""
+    for step in reversed(state.stack):
+        if isinstance(step, Phase):
+            return step
+    return None
+
+
+def _left(state: MidwayState, p: int, phase: Phase | None, later: bool) -> int:
+    """How far ``p`` may still move before a pass in the air comes down (at the end of the
+    defense's phase after the throw, MW-PASS-4): what he has left if his team's phase is
+    under way, his full movement if ``later`` (his team's phase is still to come), else 0."""
+    if phase is not None and phase.team == team_of(p):
+        return phase.left[p]
+    return state.mtype(p).mv if later else 0
+
+
 def _pass_value(state: MidwayState, team: int) -> float:
-    """A pass in the air: its target is worth as much as a lineman can reach it before a
-    defender; otherwise the ball comes back to the line (an incomplete pass)."""
+    """A pass in the air (``team`` threw it): a lineman on its hex when it comes down tries
+    to catch it (Pass Reception chart, fewer chances with defenders there), else it is
+    incomplete and the ball comes back to the line. Only players who can still get there
+    count: during the throwing phase the linemen with the movement they have left (and the
+    defenders, who move next), during the defense's phase only linemen already there. (A
+    lineman who merely *could* have reached it used to count as a receiver, so the offense
+    threw and then left the target empty: every such plan was a throwaway, judged a safe
+    way to get back to the line of scrimmage, and the planned offense threw them down
+    after down.)"""
     target = state.ball
     dist = state.field.distance_row(target)
     spot = state.spot if state.spot >= 0 else target
-    mine = min(
-        (
-            dist[state.pos[p]] - state.mtype(p).mv
-            for p in team_players(team)
-            if state.linemen >> p & 1 and _free(state, p)
-        ),
-        default=99,
-    )
-    theirs = min(
-        (dist[state.pos[p]] for p in team_players(1 - team) if _free(state, p)), default=99
-    )
     base = _field_value(state, team, spot, state.down + 1)
-    if mine > 0:
+    phase = _phase_under_way(state)
+    offense_moving = phase is not None and phase.team == team
+    receiver_mod = -99
+    for p in team_players(team):
+        lineman = state.linemen >> p & 1 and _free(state, p)
+        if lineman and dist[state.pos[p]] <= _left(state, p, phase, False):
+            receiver_mod = max(receiver_mod, state.mtype(p).rec_mod)
+    if receiver_mod == -99:
         return base
-    chance = 0.6 if theirs > 1 else 0.35
-    return base + chance * (_field_value(state, team, target, state.down + 1) - base)
+    there = sum(
+        1
+        for p in team_players(1 - team)
+        if _free(state, p) and dist[state.pos[p]] <= _left(state, p, phase, offense_moving)
+    )
+    there = min(there, 2) if offense_moving else there  # not all of them will go
+    catch = min(6, max(0, chart.reception_target(there) + receiver_mod)) / 6
+    picked = (1 - catch) * (chart.reception_target(1) / 6 if there else 0.0)
+    caught = _field_value(state, team, target, state.down + 1)
+    lost = -_field_value(state, 1 - team, target, 1)
+    return catch * caught + picked * lost + (1 - catch - picked) * base
 
 
 def _ball_value(state: MidwayState) -> tuple[int, float]:
@@ -394,9 +424,10 @@ def _throw_score(state: MidwayState, seat: int, target: int) -> float:
     """How good a pass to ``target`` looks: its progress if a lineman reaches it before
     any defender, else -2 (not worth a look)."""
     dist = state.field.distance_row(target)
+    phase = _phase_under_way(state)  # the movement left: after the snap it is 2 less
     mine = min(
         (
-            dist[state.pos[p]] - state.mtype(p).mv
+            dist[state.pos[p]] - _left(state, p, phase, True)
             for p in team_players(seat)
             if state.linemen >> p & 1 and _free(state, p)
         ),
