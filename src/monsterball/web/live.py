@@ -245,6 +245,8 @@ class LiveGame:
         self._legal: list[dict[str, Any]] | None = None
         self._messages: dict[str | None, dict[str, Any]] = {}
         self._texts: dict[str | None, str] = {}
+        # Each seat's view of the log tail, with the entry it ends at (see ``_log_view``).
+        self._log_views: dict[int | None, tuple[LogEntry, list[dict[str, Any]]]] = {}
         # For sockets that take deltas (web/delta.py): the messages of the last ply any were
         # built at (its ply, and each chair's), and each chair's delta from there to now.
         # Marked (ply, views_epoch): the epoch counts every change of what clients see, so a
@@ -544,7 +546,7 @@ class LiveGame:
         legal: list[dict[str, Any]] = []
         if acts:
             legal = self._build_legal(board, fresh=True) if fresh else self._legal_hints(board)
-        log = [e.for_seat(seat) if fresh else e.view(seat) for e in self.log[-LOG_TAIL:]]
+        log = [e.for_seat(seat) for e in self.log[-LOG_TAIL:]] if fresh else self._log_view(seat)
         return {
             "type": "state",
             "game": shared["game"],
@@ -560,6 +562,28 @@ class LiveGame:
             "legal": legal,
             "log": log,
         }
+
+    def _log_view(self, seat: int | None) -> list[dict[str, Any]]:
+        """The log tail as ``seat`` sees it: the list last made for that seat, slid on by the
+        entries logged since (a new list: messages already built keep theirs)."""
+        tail = self.log[-LOG_TAIL:]
+        made = self._log_views.get(seat)
+        if made is not None and tail and made[0] is tail[-1]:
+            return made[1]
+        views: list[dict[str, Any]] | None = None
+        if made is not None:
+            last, before = made
+            # Where the entry last shown sits now (usually next to last); entries leave only
+            # from the front, so the list made then ends with the views of tail[: k + 1].
+            for k in range(len(tail) - 2, -1, -1):
+                if tail[k] is last:
+                    views = before[len(before) - k - 1 :] + [e.view(seat) for e in tail[k + 1 :]]
+                    break
+        if views is None:
+            views = [e.view(seat) for e in tail]
+        if tail:
+            self._log_views[seat] = (tail[-1], views)
+        return views
 
     def _shared_parts(self) -> dict[str, Any]:
         if self._shared is None:
