@@ -129,7 +129,7 @@ def main() -> None:
     cpu = time.process_time() - START[0]
     note = " (inflated by the profiler)" if profiler else ""
     print(f"{args.game}: {made} moves, {1000 * cpu / made:.3f} ms CPU per move{note}")
-    print(f"  {'store (SQLite, thread)':24} {1000 * STORE_CPU[0] / made:7.3f} ms/move")
+    print(f"  {'store (SQLite)':24} {1000 * STORE_CPU[0] / made:7.3f} ms/move")
     if profiler:
         if args.dump:
             profiler.dump_stats(args.dump)

@@ -200,19 +200,35 @@ def _shared_hint(notation: str, pieces: frozenset[str]) -> dict[str, Any]:
     return action_hint(notation, pieces)
 
 
-@functools.lru_cache(maxsize=1 << 15)
-def _hint_of_action(action: Action, pieces: frozenset[str]) -> dict[str, Any]:
-    # Keyed by the action itself (equal actions have equal notations): no notation to write.
-    return _shared_hint(action.notation(), pieces)
+# Hints by the set of pieces on the board, then by action (equal actions have equal
+# notations); all forgotten at once past HINTS_KEPT, so memory stays bounded.
+HINTS_KEPT = 1 << 16
+_hints: dict[frozenset[str], dict[Action, dict[str, Any]]] = {}
+_hints_kept = [0]
 
 
 def shared_hints(actions: Sequence[Action], pieces: frozenset[str]) -> list[dict[str, Any]]:
     """The click hints of legal actions with these pieces on the board, shared (see
-    ``_shared_hint``)."""
+    ``_shared_hint``): looked up by the action itself (one C-level pass over the list), and
+    only the new ones written."""
+    known = _hints.get(pieces)
+    if known is None:
+        known = _hints[pieces] = {}
     try:
-        return [_hint_of_action(a, pieces) for a in actions]
+        hints = list(map(known.get, actions))
     except TypeError:  # an action with an unhashable field
         return [_shared_hint(a.notation(), pieces) for a in actions]
+    if None in hints:
+        if _hints_kept[0] > HINTS_KEPT:
+            _hints.clear()
+            _hints_kept[0] = 0
+            known = _hints[pieces] = {}
+        for i, hint in enumerate(hints):
+            if hint is None:
+                action = actions[i]
+                hints[i] = known[action] = _shared_hint(action.notation(), pieces)
+                _hints_kept[0] += 1
+    return hints
 
 
 class LiveGame:
