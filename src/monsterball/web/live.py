@@ -250,6 +250,7 @@ class LiveGame:
             {"name": c.name, "seat": c.seat, "kind": c.kind, "bot": c.bot} for c in self.chairs
         ]
         self._commitment = seed_commitment(row.game_seed)
+        self._public_view = bool(self.spec.extra.get("public_view"))
         self.log: list[LogEntry] = []
         # What clients see, built once per ply (cleared by ``commit``) and shared between
         # the messages and recipients that see the same thing: the parts every view has in
@@ -626,12 +627,14 @@ class LiveGame:
         }
 
     def _board(self, seat: int | None) -> Board:
-        board = self._boards.get(seat)
+        # A game whose every view is the same (``public_view``) is drawn once for all seats.
+        key = None if self._public_view else seat
+        board = self._boards.get(key)
         if board is None:
             board = self.state.board(seat)
             # A seat that sees what another sees shares its drawing (so deltas diff it once).
             board = next((b for b in self._boards.values() if b == board), board)
-            self._boards[seat] = board
+            self._boards[key] = board
         return board
 
     def _legal_hints(self, board: Board) -> list[dict[str, Any]]:
