@@ -14,7 +14,7 @@ import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from monsterball.bots import DIFFICULTIES, Bot, bot_for_difficulty, make_bot
 from monsterball.core.actions import Action
@@ -228,7 +228,7 @@ def shared_hints(actions: Sequence[Action], pieces: frozenset[str]) -> list[dict
                 action = actions[i]
                 hints[i] = known[action] = _shared_hint(action.notation(), pieces)
                 _hints_kept[0] += 1
-    return hints
+    return cast(list[dict[str, Any]], hints)
 
 
 class LiveGame:

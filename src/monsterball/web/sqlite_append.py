@@ -138,7 +138,9 @@ class _Checkpointer:
             try:
                 proxy = self._engine.raw_connection()
                 try:
-                    proxy.driver_connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                    cursor = proxy.cursor()
+                    cursor.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                    cursor.close()
                 finally:
                     proxy.close()
                 self.done += 1
