@@ -188,6 +188,7 @@ def create_app(
         # the cyclic collector's scans; and its collections rarer (a move makes many small
         # dicts, few cycles). They cost 7% of a busy server's CPU, and full ones pause every
         # room (docs/benchmarks.md, "Server CPU per move").
+        gc.collect()  # (garbage frozen would never be freed)
         gc.freeze()
         gc.set_threshold(*GC_THRESHOLDS)
         yield
