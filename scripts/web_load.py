@@ -224,6 +224,7 @@ async def run(
         bot_plies_before = [await bot_ply(http, gid) for gid in bot_rooms]
     started = time.monotonic()
     cpu_before = cpu_seconds(pids) if pids else 0.0
+    clients_before = time.process_time()
     stop = started + args.ramp + args.seconds
     arrivals = random.Random("arrivals")
     tasks = []
@@ -259,6 +260,7 @@ async def run(
     results = [o for o in outcomes if not isinstance(o, BaseException)]
     elapsed = time.monotonic() - started
     server_cpu = cpu_seconds(pids) - cpu_before if pids else None
+    clients_cpu = time.process_time() - clients_before
     await asyncio.sleep(1.0)  # the last moves reach the watchers
     for task in asyncio.all_tasks():
         if task is not asyncio.current_task() and not task.done():
@@ -302,6 +304,10 @@ async def run(
             round(1000 * server_cpu / sum(results), 3)
             if server_cpu is not None and sum(results)
             else None
+        ),
+        # This script's own CPU (all its clients, on the same cores as the servers).
+        "clients_cpu_ms_per_move": (
+            round(1000 * clients_cpu / sum(results), 3) if sum(results) else None
         ),
         "latency_ms": {
             "p50": round(pct(0.50), 2),
