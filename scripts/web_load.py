@@ -36,6 +36,7 @@ import time
 from pathlib import Path
 
 import httpx
+import orjson
 from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
@@ -67,8 +68,10 @@ except ImportError:  # an older monsterball (to compare with) sends whole states
 
 def received(text: str | bytes, held: dict | None) -> dict:
     """The message a client holds after ``text``: a state, an error, or a delta applied to
-    the state it held (which must be the delta's base: the server tracks what it sent)."""
-    message = json.loads(text)
+    the state it held (which must be the delta's base: the server tracks what it sent).
+    Clients share the server's cores: they read frames as bytes and parse them with orjson,
+    and keep one message, changed in place by each delta."""
+    message = orjson.loads(text)
     if message.get("type") != "delta":
         return message
     if apply is None or held is None or held["game"]["ply"] != message["from"]:
@@ -89,8 +92,8 @@ async def seat_client(
     """Plays one seat until the game ends or time is up; returns the moves it made."""
     moves = 0
     await asyncio.sleep(delay)  # --ramp: clients arrive over time, not all at once
-    async with connect(url, max_size=1 << 22) as ws:
-        message = received(await ws.recv(), None)
+    async with connect(url, max_size=1 << 22, compression=None) as ws:
+        message = received(await ws.recv(decode=False), None)
         while time.monotonic() < stop:
             if message.get("type") == "state" and message["game"]["status"] == "finished":
                 break
@@ -102,9 +105,11 @@ async def seat_client(
                 sent = time.perf_counter()
                 if tally is not None:
                     tally.sent_at[ply + 1] = sent
-                await ws.send(json.dumps({"type": "act", "action": choice, "ply": ply}))
+                await ws.send(
+                    orjson.dumps({"type": "act", "action": choice, "ply": ply}), text=True
+                )
                 while True:
-                    message = received(await ws.recv(), message)
+                    message = received(await ws.recv(decode=False), message)
                     if message.get("type") == "error":
                         raise RuntimeError(message["message"])
                     if message["game"]["ply"] > ply:
@@ -115,21 +120,25 @@ async def seat_client(
                     tally.acked[ply + 1] = choice
             else:
                 try:
-                    text = await asyncio.wait_for(ws.recv(), stop - time.monotonic())
-                    message = received(text, message)
+                    # (a timeout, not wait_for: that makes a task per message)
+                    async with asyncio.timeout(stop - time.monotonic()):
+                        text = await ws.recv(decode=False)
                 except TimeoutError:
                     break
+                message = received(text, message)
     return moves
 
 
 async def watch_client(url: str, watched: Watched, stop: float) -> None:
     """A spectator: notes every move its messages list, and when it first saw each ply."""
-    async with connect(url, max_size=1 << 22) as ws:
+    async with connect(url, max_size=1 << 22, compression=None) as ws:
         while True:
             try:
-                message = json.loads(await asyncio.wait_for(ws.recv(), stop - time.monotonic()))
+                async with asyncio.timeout(stop - time.monotonic()):
+                    text = await ws.recv(decode=False)
             except TimeoutError:
                 return
+            message = orjson.loads(text)
             if message.get("type") != "state":
                 continue
             now = time.perf_counter()

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import random
+import threading
+import time
 
 import httpx
 import pytest
@@ -474,3 +476,35 @@ def test_a_store_failure_is_reported_and_changes_nothing(client, monkeypatch):
         ws.send_json(move)  # the same move again, now stored
         assert ws.receive_json()["game"]["ply"] == first["game"]["ply"] + 1
     assert len(store.moves(gid)) == first["game"]["ply"] + 1
+
+
+def test_a_move_while_another_thread_writes_waits_for_that_write_and_then_lands(client):
+    """On SQLite a move is stored on the event loop only when no other thread holds the
+    writer; otherwise it waits for it in a worker thread (and nothing is applied before)."""
+    created = create(client, game="paper-ultimate", mode="hotseat")
+    gid = created["id"]
+    store = client.app.state.rooms.store
+    held, release = threading.Event(), threading.Event()
+
+    def writer():
+        with store.transaction():
+            held.set()
+            release.wait(10)
+
+    worker = threading.Thread(target=writer)
+    worker.start()
+    try:
+        held.wait(10)
+        with client.websocket_connect(f"/ws/{gid}?token={tokens(created)['A']}") as ws:
+            first = ws.receive_json()
+            ply = first["game"]["ply"]
+            ws.send_json({"type": "act", "action": first_move(first), "ply": ply})
+            time.sleep(0.3)
+            assert len(store.moves(gid)) == ply  # not stored while the other write holds
+            assert client.get(f"/api/games/{gid}").json()["game"]["ply"] == ply  # nor applied
+            release.set()
+            assert ws.receive_json()["game"]["ply"] > ply
+        assert len(store.moves(gid)) > ply
+    finally:
+        release.set()
+        worker.join()

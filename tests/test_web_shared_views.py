@@ -86,3 +86,25 @@ def test_MW_R10_shared_messages_keep_the_real_caster_to_its_seat(real):
     assert seat_a["board"] != seat_b["board"]  # A sees which counter is real; B does not
     assert seat_b["board"] == spectator["board"]
     check_views(live, rng)
+
+
+@pytest.mark.parametrize("game", ["paper-ultimate", "huck-monster", "midway"])
+def test_a_game_drawn_once_for_every_seat_shows_every_seat_the_same(game):
+    """``public_view`` (one board drawing per move for all seats, web/live.py) is only said
+    of games where every seat's board and text are the same, move after move; Midway's
+    hidden caster (MW-MAGIC-2) keeps it per seat."""
+    spec = get_game(game)
+    assert bool(spec.extra.get("public_view")) == (game != "midway")
+    if game == "midway":
+        return
+    state = spec.new_game(spec.options(None))
+    rng = random.Random(game)
+    for _ in range(300):
+        if state.is_terminal():
+            break
+        seen = {json.dumps([state.board(s), state.render(s)]) for s in (0, 1, None)}
+        assert len(seen) == 1, state.ply
+        if state.current_player() == CHANCE:
+            state.apply(state.chance_outcomes()[0][0])
+        else:
+            state.apply(rng.choice(state.legal_actions()))

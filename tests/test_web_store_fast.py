@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 
 import pytest
 
+from monsterball.web.sqlite_append import CHECKPOINT_EVERY
 from monsterball.web.store import GameRow, StaleMove, Store, StoredMove
 
 
@@ -104,3 +106,45 @@ def test_a_doubled_move_in_a_batch_stores_none_of_it(tmp_path):
         store.append("g1", [StoredMove(3, "A", "c")], status="playing", result="", automatic=False)
     assert rows(path) == (before[0], moves)
     store.close()
+
+
+def test_appends_never_checkpoint_themselves_and_a_thread_does_it_every_so_many(tmp_path):
+    """An append may run on the event loop: its connection never runs the WAL checkpoint
+    (which fsyncs); one runs in a thread of its own every CHECKPOINT_EVERY appends."""
+    path = tmp_path / "g.db"
+    store = new_store(path, fast=True)
+    appender = store._fast
+    assert appender is not None and appender.checkpoints is not None
+    try:
+        assert appender._connection.execute("PRAGMA wal_autocheckpoint").fetchone() == (0,)
+        for ply in range(1, CHECKPOINT_EVERY + 1):
+            store.append("g1", [StoredMove(ply, "A", "end")], status="playing", result="")
+        deadline = time.monotonic() + 10
+        while appender.checkpoints.done < 1 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert appender.checkpoints.done == 1
+    finally:
+        store.close()
+    with sqlite3.connect(path) as connection:  # every move is in the database file
+        assert connection.execute("SELECT count(*) FROM moves").fetchone() == (CHECKPOINT_EVERY,)
+
+
+def test_the_writer_is_held_on_this_thread_only_when_no_other_thread_holds_it(tmp_path):
+    store = new_store(tmp_path / "g.db", fast=True)
+    try:
+        with store.writer_if_free() as free:
+            assert free  # and this thread's own writes go ahead under it
+            store.append("g1", [StoredMove(1, "A", "end")], status="playing", result="")
+            seen: list[bool] = []
+
+            def other() -> None:
+                with store.writer_if_free() as held:
+                    seen.append(held)
+
+            worker = threading.Thread(target=other)
+            worker.start()
+            worker.join()
+            assert seen == [False]  # another thread is told at once, without waiting
+        assert len(store.moves("g1")) == 1
+    finally:
+        store.close()

@@ -7,6 +7,7 @@ side and a restart is just a new app over the same database.
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
 from collections.abc import AsyncIterator, Callable
@@ -51,6 +52,7 @@ from monsterball.web.ui import install as install_ui
 MAX_BODY_BYTES = 64 * 1024
 MAX_MESSAGE_BYTES = 4 * 1024
 MAX_PLY = 10**9  # far past any game's length; bounds the numbers a client may send
+GC_THRESHOLDS = (10_000, 50, 100)  # the cyclic collector's (Python's default: 700, 10, 10)
 STATUS = {
     "bad-request": 400,
     "illegal": 400,
@@ -182,6 +184,13 @@ def create_app(
             running = [*cluster.start(rooms), asyncio.create_task(rooms.resume_clocks())]
         running.append(asyncio.create_task(janitor(rooms)))
         running.append(asyncio.create_task(chat.watch_deletions(app)))  # moderators' deletions
+        # What is loaded by now (modules, tables, caches) lives as long as the process: out of
+        # the cyclic collector's scans; and its collections rarer (a move makes many small
+        # dicts, few cycles). They cost 7% of a busy server's CPU, and full ones pause every
+        # room (docs/benchmarks.md, "Server CPU per move").
+        gc.collect()  # (garbage frozen would never be freed)
+        gc.freeze()
+        gc.set_threshold(*GC_THRESHOLDS)
         yield
         # A task made in another event loop (a test client's one-off loop) died with it.
         loop = asyncio.get_running_loop()

@@ -14,7 +14,7 @@ import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from monsterball.bots import DIFFICULTIES, Bot, bot_for_difficulty, make_bot
 from monsterball.core.actions import Action
@@ -200,19 +200,35 @@ def _shared_hint(notation: str, pieces: frozenset[str]) -> dict[str, Any]:
     return action_hint(notation, pieces)
 
 
-@functools.lru_cache(maxsize=1 << 15)
-def _hint_of_action(action: Action, pieces: frozenset[str]) -> dict[str, Any]:
-    # Keyed by the action itself (equal actions have equal notations): no notation to write.
-    return _shared_hint(action.notation(), pieces)
+# Hints by the set of pieces on the board, then by action (equal actions have equal
+# notations); all forgotten at once past HINTS_KEPT, so memory stays bounded.
+HINTS_KEPT = 1 << 16
+_hints: dict[frozenset[str], dict[Action, dict[str, Any]]] = {}
+_hints_kept = [0]
 
 
 def shared_hints(actions: Sequence[Action], pieces: frozenset[str]) -> list[dict[str, Any]]:
     """The click hints of legal actions with these pieces on the board, shared (see
-    ``_shared_hint``)."""
+    ``_shared_hint``): looked up by the action itself (one C-level pass over the list), and
+    only the new ones written."""
+    known = _hints.get(pieces)
+    if known is None:
+        known = _hints[pieces] = {}
     try:
-        return [_hint_of_action(a, pieces) for a in actions]
+        hints = list(map(known.get, actions))
     except TypeError:  # an action with an unhashable field
         return [_shared_hint(a.notation(), pieces) for a in actions]
+    if None in hints:
+        if _hints_kept[0] > HINTS_KEPT:
+            _hints.clear()
+            _hints_kept[0] = 0
+            known = _hints[pieces] = {}
+        for i, hint in enumerate(hints):
+            if hint is None:
+                action = actions[i]
+                hints[i] = known[action] = _shared_hint(action.notation(), pieces)
+                _hints_kept[0] += 1
+    return cast(list[dict[str, Any]], hints)
 
 
 class LiveGame:
@@ -234,6 +250,7 @@ class LiveGame:
             {"name": c.name, "seat": c.seat, "kind": c.kind, "bot": c.bot} for c in self.chairs
         ]
         self._commitment = seed_commitment(row.game_seed)
+        self._public_view = bool(self.spec.extra.get("public_view"))
         self.log: list[LogEntry] = []
         # What clients see, built once per ply (cleared by ``commit``) and shared between
         # the messages and recipients that see the same thing: the parts every view has in
@@ -245,6 +262,8 @@ class LiveGame:
         self._legal: list[dict[str, Any]] | None = None
         self._messages: dict[str | None, dict[str, Any]] = {}
         self._texts: dict[str | None, str] = {}
+        # Each seat's view of the log tail, with the entry it ends at (see ``_log_view``).
+        self._log_views: dict[int | None, tuple[LogEntry, list[dict[str, Any]]]] = {}
         # For sockets that take deltas (web/delta.py): the messages of the last ply any were
         # built at (its ply, and each chair's), and each chair's delta from there to now.
         # Marked (ply, views_epoch): the epoch counts every change of what clients see, so a
@@ -544,7 +563,7 @@ class LiveGame:
         legal: list[dict[str, Any]] = []
         if acts:
             legal = self._build_legal(board, fresh=True) if fresh else self._legal_hints(board)
-        log = [e.for_seat(seat) if fresh else e.view(seat) for e in self.log[-LOG_TAIL:]]
+        log = [e.for_seat(seat) for e in self.log[-LOG_TAIL:]] if fresh else self._log_view(seat)
         return {
             "type": "state",
             "game": shared["game"],
@@ -560,6 +579,28 @@ class LiveGame:
             "legal": legal,
             "log": log,
         }
+
+    def _log_view(self, seat: int | None) -> list[dict[str, Any]]:
+        """The log tail as ``seat`` sees it: the list last made for that seat, slid on by the
+        entries logged since (a new list: messages already built keep theirs)."""
+        tail = self.log[-LOG_TAIL:]
+        made = self._log_views.get(seat)
+        if made is not None and tail and made[0] is tail[-1]:
+            return made[1]
+        views: list[dict[str, Any]] | None = None
+        if made is not None:
+            last, before = made
+            # Where the entry last shown sits now (usually next to last); entries leave only
+            # from the front, so the list made then ends with the views of tail[: k + 1].
+            for k in range(len(tail) - 2, -1, -1):
+                if tail[k] is last:
+                    views = before[len(before) - k - 1 :] + [e.view(seat) for e in tail[k + 1 :]]
+                    break
+        if views is None:
+            views = [e.view(seat) for e in tail]
+        if tail:
+            self._log_views[seat] = (tail[-1], views)
+        return views
 
     def _shared_parts(self) -> dict[str, Any]:
         if self._shared is None:
@@ -586,12 +627,14 @@ class LiveGame:
         }
 
     def _board(self, seat: int | None) -> Board:
-        board = self._boards.get(seat)
+        # A game whose every view is the same (``public_view``) is drawn once for all seats.
+        key = None if self._public_view else seat
+        board = self._boards.get(key)
         if board is None:
             board = self.state.board(seat)
             # A seat that sees what another sees shares its drawing (so deltas diff it once).
             board = next((b for b in self._boards.values() if b == board), board)
-            self._boards[seat] = board
+            self._boards[key] = board
         return board
 
     def _legal_hints(self, board: Board) -> list[dict[str, Any]]:

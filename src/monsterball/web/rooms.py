@@ -1,7 +1,9 @@
 """The server's rooms: live games in memory, their locks and watchers, and the store behind.
 
 Every change follows one order: check the submission against the live state (nothing changes
-if it is wrong), store the move, apply it, then tell every watcher. Dice (and ``easy`` bots,
+if it is wrong), store the move, apply it, then tell every watcher (on SQLite, when its writer
+is free, the loop applies the move and stores it with no await between: the same to anyone
+watching, ``_apply_and_store_now``). Dice (and ``easy`` bots,
 one random draw each) that follow a move are made the same way at once; a bot that thinks
 is asked in the worker pool (:mod:`monsterball.web.thinking`) by a task of the room's own, so
 no request waits for it, and a restarted server starts those tasks again (``resume``).
@@ -9,7 +11,7 @@ no request waits for it, and a restarted server starts those tasks again (``resu
 A game with a clock (web/clocks.py) has a timer task of the room's own, asleep until the
 running side's flag: then the game ends as that side's loss, moves or no moves, watchers or
 none. The clock is stored with every move; rated games are settled (web/leaderboard.py) when
-they end, on the board or on time.
+they end, on the board or on time (that part: web/timekeeping.py).
 Rooms are loaded when a request asks for their game and evicted when idle (``evict_idle``).
 Servers on one PostgreSQL share the games (:mod:`monsterball.web.cluster`): a room then
 catches up with moves another server stored, and makes automatic moves only under its lease.
@@ -23,20 +25,18 @@ import logging
 import secrets
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import anyio
 from sqlalchemy.engine import Connection
 
-from monsterball.bots import DIFFICULTIES
 from monsterball.core.errors import MonsterballError
-from monsterball.core.game import CHANCE, GameState, forfeit_result
+from monsterball.core.game import CHANCE, GameState
 from monsterball.core.record import GameRecord, Recorder
 from monsterball.games import get_game
 from monsterball.web.clocks import Clock, TimeControl
-from monsterball.web.leaderboard import settle, unsettled
 from monsterball.web.live import (
     LOG_TAIL,
     MODES,
@@ -46,6 +46,7 @@ from monsterball.web.live import (
     make_chairs,
     wall_ms,
 )
+from monsterball.web.room import Room, Send, Shared, Watcher
 from monsterball.web.store import GameRow, StaleMove, Store, StoredMove
 from monsterball.web.thinking import (
     Decision,
@@ -55,27 +56,11 @@ from monsterball.web.thinking import (
     fallback_move,
     thinks_inline,
 )
+from monsterball.web.timekeeping import Timekeeping, clock_after, rated_players
+
+__all__ = ["Replay", "Room", "Rooms", "Send", "Shared", "StaleRace", "Watcher"]
 
 
-class Shared(Protocol):
-    """What rooms ask of the servers sharing one PostgreSQL (web/cluster.py's ``Cluster``,
-    which imports this module: a protocol here keeps the imports flowing one way)."""
-
-    @property
-    def latest(self) -> Mapping[str, int]: ...
-
-    def after_append(
-        self, game_id: str, moves: Sequence[StoredMove], automatic: bool
-    ) -> Callable[[Connection], bool]: ...
-
-    async def take(self, game_id: str) -> bool: ...
-
-    def lease_deadline(self) -> float: ...
-
-    def behind(self, room: Room, *, surely: bool = False) -> None: ...
-
-
-Send = Callable[[dict[str, Any]], Awaitable[None]]
 CHECKPOINT_EVERY = 64
 HISTORIES_KEPT = 16  # replays kept in memory (a long game's is a few hundred kB)
 # Automatic moves (dice, bots) stored per transaction: at most this many, or this long.
@@ -92,63 +77,6 @@ def new_secret_seed() -> int:
     return secrets.randbits(SECRET_SEED_BITS)
 
 
-@dataclass(eq=False)
-class Watcher:
-    chair: Chair | None
-    send: Send
-    # Sends a message already encoded as JSON text (a socket's ``send_text``): the room then
-    # encodes each chair's message once per move, not once per socket.
-    send_text: Callable[[str], Awaitable[None]] | None = None
-    # Takes deltas (web/delta.py) through ``send_text``; ``seen``: the ply of the state it holds.
-    deltas: bool = False
-    seen: tuple[int, int] | None = None
-
-
-@dataclass
-class Room:
-    live: LiveGame
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    watchers: set[Watcher] = field(default_factory=set)
-    thinking: asyncio.Task[None] | None = None  # a bot of this room thinking in the pool
-    timer: asyncio.Task[None] | None = None  # asleep until the running side's flag
-    # The chairs' tokens, only in the room a request has just created (the store keeps
-    # their hashes): handed out once in the answer.
-    new_tokens: dict[str, str] = field(default_factory=dict)
-    last_used: float = field(default_factory=time.monotonic)  # asked for or watched
-    # Servers sharing games: this one makes the room's automatic moves until then (monotonic,
-    # web/leases.py), and the task bringing the room up to date with the store.
-    lease_until: float = 0.0
-    catching_up: asyncio.Task[None] | None = None
-    heard: dict[int, StoredMove] = field(default_factory=dict)  # announced, not yet applied
-
-    def __post_init__(self) -> None:
-        self.live.log_limit = LOG_TAIL
-
-    def hand_out(self) -> dict[str, Any]:
-        """The answer to the request that created this room: every chair with its token and
-        link (handed out once, then forgotten) and the spectators' link. A seat link carries
-        its token in the fragment (``/play/ID#token=T``), which browsers never send on."""
-        live = self.live
-        tokens, self.new_tokens = self.new_tokens, {}
-        return {
-            "id": live.id,
-            "game": live.summary(),
-            "chairs": [
-                {
-                    "name": c.name,
-                    "seat": c.seat,
-                    "kind": c.kind,
-                    "token": tokens.get(c.name) if c.kind == "human" else None,
-                    "url": (
-                        f"/play/{live.id}#token={tokens[c.name]}" if c.kind == "human" else None
-                    ),
-                }
-                for c in live.chairs
-            ],
-            "watch": f"/play/{live.id}",
-        }
-
-
 @dataclass
 class Replay:
     """A game's history for the replay viewer: the state every CHECKPOINT_EVERY moves."""
@@ -158,7 +86,7 @@ class Replay:
     actions: list[str]
 
 
-class Rooms:
+class Rooms(Timekeeping):
     def __init__(
         self,
         store: Store,
@@ -242,7 +170,7 @@ class Rooms:
             )
         if clock is not None and mode == "hotseat":
             raise Rejected("bad-request", "a hot-seat game has no clock (one screen, one pace)")
-        keys = _rated_players(spec.seat_names, chairs, mode, players) if rated else None
+        keys = rated_players(spec.seat_names, chairs, mode, players) if rated else None
         dice_seed = seed if seed is not None else self._new_seed()
         row = GameRow(
             id=secrets.token_hex(8),
@@ -323,23 +251,6 @@ class Rooms:
                 log.exception("game %s could not be resumed", game_id)
         await self.resume_clocks()
 
-    async def resume_clocks(self) -> None:
-        """After a restart (with servers on one PostgreSQL, on each server that starts)."""
-        # Clocks: a game whose side ran out while the server was down ends now (the time
-        # it was down counts: docs/web.md); the others' timers are set again.
-        for game_id in await anyio.to_thread.run_sync(self.store.clocked):
-            try:
-                room = await self.get(game_id)
-                if not await self.check_clock(room):
-                    self._arm(room)
-            except Exception:
-                log.exception("game %s: its clock could not be resumed", game_id)
-        for game_id in await anyio.to_thread.run_sync(unsettled, self.store):
-            try:
-                await self._settle((await self.get(game_id)).live)
-            except Exception:
-                log.exception("game %s could not be settled", game_id)
-
     async def _load(self, game_id: str) -> LiveGame:
         row = await anyio.to_thread.run_sync(self.store.get, game_id)
         if row is None:
@@ -382,6 +293,11 @@ class Rooms:
     async def _store_and_apply(self, room: Room, action: Any) -> None:
         """Store the move and apply it (under the room's lock). StaleRace: another server
         stored a move first, and the room has caught up with it."""
+        if self.cluster is None:
+            with self.store.writer_if_free() as free:
+                if free:
+                    self._apply_and_store_now(room, action)
+                    return
         live = room.live
         move = live.stored_move(action)
         after = live.state.clone()
@@ -389,15 +305,7 @@ class Rooms:
         status = "finished" if after.is_terminal() else "playing"
         actor = after.current_player()
         automatic = actor == CHANCE or any(c.kind == "bot" for c in live.chairs if c.seat == actor)
-        clock = live.clock
-        if clock is not None:
-            # The mover's time is charged up to now (its increment added), and the next
-            # side's runs from now if it is people's decision (not the dice's or a bot's).
-            now = self.now_ms()
-            side, following = live.clock_side(), live.clock_side(after)
-            if side is not None:
-                clock = clock.after_move(side, now, turn_over=following != side)
-            clock = clock.run(following, now)
+        clock = clock_after(live.clock, live.clock_side(), live.clock_side(after), self.now_ms)
         also = self._also(live.id, [move], automatic)
         try:
             held = await anyio.to_thread.run_sync(
@@ -420,6 +328,46 @@ class Rooms:
         self._leased(room, bool(held))
         live.commit(action)
         live.set_clock(clock)
+
+    def _apply_and_store_now(self, room: Room, action: Any) -> None:
+        """``_store_and_apply`` on the event loop's thread, holding SQLite's writer lock: the
+        move is applied once, then stored (a few writes into the WAL, no fsync), with no await
+        between, so nobody sees it before it is stored. If storing fails, the room is rebuilt
+        from the store at once (on the loop: a rare path) and nothing has changed."""
+        live = room.live
+        move = live.stored_move(action)
+        side = live.clock_side()
+        live.commit(action)
+        actor = live.state.current_player()
+        automatic = actor == CHANCE or any(c.kind == "bot" for c in live.chairs if c.seat == actor)
+        clock = clock_after(live.clock, side, live.clock_side(), self.now_ms)
+        try:
+            self.store.append(
+                live.id,
+                [move],
+                status=live.status(),
+                result=live.state.result_text(),
+                automatic=automatic,
+                clock=clock.to_dict() if clock is not None else None,
+            )
+        except BaseException as exc:
+            rebuilt = LiveGame.load(self.store.get(live.id) or live.row, self.store.moves(live.id))
+            rebuilt.now_ms, rebuilt.chairs, rebuilt.log_limit = self.now_ms, live.chairs, LOG_TAIL
+            room.live = rebuilt
+            self.counts["reloads"] += 1
+            if isinstance(exc, StaleMove):
+                raise Rejected("stale", f"{exc}; nothing was changed") from None
+            raise
+        live.set_clock(clock)
+
+    async def _append(self, store: Callable[..., Any], *args: Any) -> Any:
+        """``store(*args)``, an append: on the event loop's thread if SQLite's writer is free
+        (cheaper than handing a 0.05 ms call to a worker thread and back), else in a thread."""
+        if self.cluster is None:
+            with self.store.writer_if_free() as free:
+                if free:
+                    return store(*args)
+        return await anyio.to_thread.run_sync(store, *args)
 
     def _also(
         self, game_id: str, moves: Sequence[StoredMove], automatic: bool
@@ -558,9 +506,7 @@ class Rooms:
                             clock=clock.to_dict() if clock is not None else None,
                             also=self._also(live.id, batch, automatic),
                         )
-                        self._leased(
-                            room, bool(await anyio.to_thread.run_sync(store, live.id, batch))
-                        )
+                        self._leased(room, bool(await self._append(store, live.id, batch)))
                         live.set_clock(clock)
                 except StaleMove:
                     if self.cluster is None:
@@ -631,84 +577,6 @@ class Rooms:
         thinking = [r.thinking for r in self.rooms.values() if r.thinking is not None]
         timers = [r.timer for r in self.rooms.values() if r.timer is not None]
         return [*thinking, *timers, *self._retries]
-
-    # -- clocks and ratings --------------------------------------------------------------
-
-    def _arm(self, room: Room) -> None:
-        """Set the room's timer for the running side's flag (or none if no clock runs)."""
-        live = room.live
-        current = asyncio.current_task()
-        if room.timer is not None and room.timer is not current and not room.timer.done():
-            room.timer.cancel()
-        room.timer = None
-        due = live.clock.deadline() if live.clock is not None and not live.over() else None
-        if due is not None:
-            room.timer = asyncio.get_running_loop().create_task(self._wake(room, due[0]))
-
-    async def _wake(self, room: Room, due_ms: int) -> None:
-        await asyncio.sleep(max(0.0, (due_ms - self.now_ms()) / 1000))
-        try:
-            if self.rooms.get(room.live.id) is room and not await self.check_clock(room):
-                self._arm(room)
-        except Exception:
-            log.exception("game %s: its clock could not be checked", room.live.id)
-
-    async def check_clock(self, room: Room) -> bool:
-        """End the game if the running side is out of time now; True if it ended so."""
-        async with room.lock:
-            flagged = await self._flag(room)
-        if flagged:
-            await self._ended(room)
-        return flagged
-
-    async def _flag(self, room: Room) -> bool:
-        """(Under the room's lock.) Store and apply the running side's loss if its time is up."""
-        live = room.live
-        if live.clock is None or live.over():
-            return False
-        now = self.now_ms()
-        hit = live.clock.flagged(now)
-        if hit is None:
-            return False
-        loser, termination = hit
-        clock = live.clock.run(None, now)
-        clock.left_ms[loser] = max(0, clock.left_ms[loser])
-        ending = {"termination": termination, "loser": live.spec.seat_name(loser)}
-        result = forfeit_result(live.spec, loser, termination)[0]
-        try:
-            await anyio.to_thread.run_sync(
-                lambda: self.store.end(
-                    live.id,
-                    plies=live.moves_made,
-                    result=result,
-                    ending=ending,
-                    clock=clock.to_dict(),
-                )
-            )
-        except StaleMove:
-            if self.cluster is None:
-                return False
-            # Another server stored a move or this very flag first: the store says which.
-            await self._reload_locked(room)
-            return room.live.over()
-        live.end(ending, clock)
-        log.info("game %s: %s", live.id, result)
-        return True
-
-    async def _ended(self, room: Room) -> None:
-        await self.broadcast(room)
-        if room.live.row.rated:
-            await self._settle(room.live)
-
-    async def _settle(self, live: LiveGame) -> None:
-        players = live.row.players or {}
-        seats = [players.get(name, "") for name in live.spec.seat_names]
-        if not all(seats):
-            log.error("game %s is rated but lacks players: not settled", live.id)
-            return
-        await anyio.to_thread.run_sync(
-            lambda: settle(self.store, live.id, seats, live.returns(), game=live.spec.id)
-        )
 
     def _drop(self, game_id: str) -> None:
         """Forget a room whose automatic moves failed (the store, a bot): it is rebuilt from
@@ -856,35 +724,6 @@ class Rooms:
             loser = live.spec.seat_names.index(live.ending["loser"])
             recorder.forfeit(loser, live.ending["termination"])
         return recorder.record
-
-
-def _rated_players(
-    seat_names: Sequence[str], chairs: Sequence[Chair], mode: str, players: Mapping[str, str] | None
-) -> dict[str, str]:
-    """The rating key of every seat of a rated game; Rejected if one is missing."""
-    if mode == "hotseat":
-        raise Rejected("bad-request", "a hot-seat game cannot be rated (one screen, no players)")
-    if len(chairs) != len(seat_names):
-        raise Rejected("bad-request", "a rated game has one coach per team")
-    keys: dict[str, str] = {}
-    for chair in chairs:
-        name = seat_names[chair.seat]
-        if chair.kind == "bot":
-            if chair.bot not in DIFFICULTIES:
-                raise Rejected(
-                    "bad-request",
-                    f"only the {', '.join(DIFFICULTIES)} bots are rated, not '{chair.bot}'",
-                )
-            keys[name] = f"bot:{chair.bot}"
-        elif players and players.get(name):
-            keys[name] = players[name]
-        else:
-            raise Rejected(
-                "bad-request", f"a rated game needs a player for seat {name} (log in to play rated)"
-            )
-    if len(set(keys.values())) != len(keys):
-        raise Rejected("bad-request", "a rated game is between different players")
-    return keys
 
 
 class StaleRace(Exception):

@@ -4,11 +4,19 @@ transaction, without SQLAlchemy's per-statement machinery, which cost about 15 t
 database's own work per move (0.67 ms against 0.04 ms, docs/benchmarks.md "Server CPU per
 move"). Values are converted by the dialect's own type processors, so rows read the same
 through SQLAlchemy as before. SQLite only: PostgreSQL keeps the Core path.
+
+An append may run on the event loop's thread (web/rooms.py): it is a few writes into the
+WAL file, with no fsync (``synchronous=NORMAL``). What fsyncs is the checkpoint, which copies
+the WAL into the database file: this connection never runs one itself
+(``wal_autocheckpoint=0``) but has one run in a thread of its own every CHECKPOINT_EVERY
+appends, beside the writers (``PASSIVE``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import logging
 import sqlite3
 import threading
 from collections.abc import Sequence
@@ -24,12 +32,20 @@ _UPDATE = (
 # A clocked game's clock is stored with its moves (web/clocks.py), in the same transaction.
 _UPDATE_CLOCK = _UPDATE.replace("updated_at = ? ", "updated_at = ?, clock = ? ")
 _INSERT = 'INSERT INTO moves (game_id, ply, "by", action) VALUES (?, ?, ?, ?)'
+# Appends between checkpoints: a few pages each, so about SQLite's default of 1,000 pages.
+CHECKPOINT_EVERY = 256
+log = logging.getLogger("monsterball.web")
 
 
 class SQLiteAppender:
     """One connection kept for appends, used under the store's write lock (any thread)."""
 
-    def __init__(self, engine: Engine, lock: threading.Lock, stale: type[Exception]):
+    def __init__(
+        self,
+        engine: Engine,
+        lock: contextlib.AbstractContextManager[Any],
+        stale: type[Exception],
+    ):
         self._lock = lock
         self._stale = stale  # the store's StaleMove
         self._proxy = engine.raw_connection()  # the pool's connection: pragmas applied
@@ -37,6 +53,11 @@ class SQLiteAppender:
         if not isinstance(connection, sqlite3.Connection):
             raise TypeError(f"not a sqlite3 connection: {connection!r}")
         self._connection = connection
+        self.checkpoints: _Checkpointer | None = None
+        if engine.url.database not in (None, "", ":memory:"):
+            connection.execute("PRAGMA wal_autocheckpoint=0")
+            self.checkpoints = _Checkpointer(engine)
+        self._appends = 0
         dialect = engine.dialect
         self._stamp = DateTime(timezone=True).dialect_impl(dialect).bind_processor(dialect)
         self._flag = Boolean().dialect_impl(dialect).bind_processor(dialect)
@@ -76,6 +97,9 @@ class SQLiteAppender:
                     raise self._stale(f"game {game_id} is not at move {first - 1}")
                 connection.executemany(_INSERT, rows)
                 connection.commit()
+                self._appends += 1
+                if self._appends % CHECKPOINT_EVERY == 0 and self.checkpoints is not None:
+                    self.checkpoints.due()
             except sqlite3.IntegrityError:
                 connection.rollback()
                 raise self._stale(f"move {first} of game {game_id} is already stored") from None
@@ -84,4 +108,47 @@ class SQLiteAppender:
                 raise
 
     def close(self) -> None:
+        if self.checkpoints is not None:
+            self.checkpoints.stop()
         self._proxy.close()
+
+
+class _Checkpointer:
+    """Runs ``PRAGMA wal_checkpoint(PASSIVE)`` in a thread of its own when asked (``due``)."""
+
+    def __init__(self, engine: Engine):
+        self._engine = engine
+        self._wake = threading.Event()
+        self._stopping = False
+        self._thread: threading.Thread | None = None
+        self.done = 0  # checkpoints run (tests)
+
+    def due(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="wal-checkpoint", daemon=True)
+            self._thread.start()
+        self._wake.set()
+
+    def _run(self) -> None:
+        while True:
+            self._wake.wait()
+            self._wake.clear()
+            if self._stopping:
+                return
+            try:
+                proxy = self._engine.raw_connection()
+                try:
+                    cursor = proxy.cursor()
+                    cursor.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                    cursor.close()
+                finally:
+                    proxy.close()
+                self.done += 1
+            except Exception:  # the next one may do: the WAL only grows meanwhile
+                log.exception("a WAL checkpoint failed")
+
+    def stop(self) -> None:
+        self._stopping = True
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout=10)

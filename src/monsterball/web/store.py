@@ -208,10 +208,12 @@ class Store:
         self.engine: Engine = create_engine(url, future=True)
         # SQLite has one writer at a time: writers queue on this lock in the process instead
         # of failing with "database is locked" after the driver's busy timeout.
-        self._write_lock: threading.Lock | contextlib.nullcontext[None] = contextlib.nullcontext()
+        # Reentrant: the event loop's thread may hold it around its own appends
+        # (``writer_if_free``).
+        self._write_lock: threading.RLock | contextlib.nullcontext[None] = contextlib.nullcontext()
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
-            self._write_lock = threading.Lock()
+            self._write_lock = threading.RLock()
         # The schema is alembic's (web/migrations): a new database is made, an older one
         # upgraded, one from a newer monsterball refused (SchemaError) before anything is read.
         try:
@@ -234,6 +236,20 @@ class Store:
         if self._pg is not None:
             self._pg.close()
         self.engine.dispose()
+
+    @contextlib.contextmanager
+    def writer_if_free(self) -> Iterator[bool]:
+        """SQLite: hold the writer lock on this thread if no other thread holds it now (True:
+        this thread's writes, ``append`` included, then go ahead at once), else False without
+        waiting. False on PostgreSQL. For the event loop's thread, which must not wait."""
+        lock = self._write_lock
+        if isinstance(lock, contextlib.nullcontext) or not lock.acquire(blocking=False):
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            lock.release()
 
     @contextlib.contextmanager
     def writing(self) -> Iterator[Session]:

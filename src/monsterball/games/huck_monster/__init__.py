@@ -137,8 +137,9 @@ SPEC = GameSpec(
     coaches=(2, 4),
     rulings=RULINGS,
     board=board_view,
-    # Servers and UIs ask which of a team's two coaches acts now (HM-R28).
-    extra={"acting_coach": acting_coach},
+    # Servers and UIs ask which of a team's two coaches acts now (HM-R28). Everything is
+    # public: every seat's view is the same, so servers draw it once per move.
+    extra={"acting_coach": acting_coach, "public_view": True},
 )
 bind(SPEC, Wiring(first_steps, render_text, validate_position))
 

@@ -68,6 +68,8 @@ SPEC = GameSpec(
     aliases=("pu", "paper", "ultimade"),
     rulings=RULINGS,
     board=board_view,
+    # Everything is public: every seat's view is the same, so servers draw it once per move.
+    extra={"public_view": True},
 )
 bind(SPEC, Wiring(first_steps, render_text))
 

@@ -1,0 +1,92 @@
+"""A live room's parts: its game, lock and watchers (web/rooms.py moves them on), and what
+rooms ask of the servers sharing one PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from sqlalchemy.engine import Connection
+
+from monsterball.web.live import LOG_TAIL, Chair, LiveGame
+from monsterball.web.store import StoredMove
+
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+class Shared(Protocol):
+    """What rooms ask of the servers sharing one PostgreSQL (web/cluster.py's ``Cluster``,
+    which imports web/rooms.py: a protocol here keeps the imports flowing one way)."""
+
+    @property
+    def latest(self) -> Mapping[str, int]: ...
+
+    def after_append(
+        self, game_id: str, moves: Sequence[StoredMove], automatic: bool
+    ) -> Callable[[Connection], bool]: ...
+
+    async def take(self, game_id: str) -> bool: ...
+
+    def lease_deadline(self) -> float: ...
+
+    def behind(self, room: Room, *, surely: bool = False) -> None: ...
+
+
+@dataclass(eq=False)
+class Watcher:
+    chair: Chair | None
+    send: Send
+    # Sends a message already encoded as JSON text (a socket's ``send_text``): the room then
+    # encodes each chair's message once per move, not once per socket.
+    send_text: Callable[[str], Awaitable[None]] | None = None
+    # Takes deltas (web/delta.py) through ``send_text``; ``seen``: the ply of the state it holds.
+    deltas: bool = False
+    seen: tuple[int, int] | None = None
+
+
+@dataclass
+class Room:
+    live: LiveGame
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    watchers: set[Watcher] = field(default_factory=set)
+    thinking: asyncio.Task[None] | None = None  # a bot of this room thinking in the pool
+    timer: asyncio.Task[None] | None = None  # asleep until the running side's flag
+    # The chairs' tokens, only in the room a request has just created (the store keeps
+    # their hashes): handed out once in the answer.
+    new_tokens: dict[str, str] = field(default_factory=dict)
+    last_used: float = field(default_factory=time.monotonic)  # asked for or watched
+    # Servers sharing games: this one makes the room's automatic moves until then (monotonic,
+    # web/leases.py), and the task bringing the room up to date with the store.
+    lease_until: float = 0.0
+    catching_up: asyncio.Task[None] | None = None
+    heard: dict[int, StoredMove] = field(default_factory=dict)  # announced, not yet applied
+
+    def __post_init__(self) -> None:
+        self.live.log_limit = LOG_TAIL
+
+    def hand_out(self) -> dict[str, Any]:
+        """The answer to the request that created this room: every chair with its token and
+        link (handed out once, then forgotten) and the spectators' link. A seat link carries
+        its token in the fragment (``/play/ID#token=T``), which browsers never send on."""
+        live = self.live
+        tokens, self.new_tokens = self.new_tokens, {}
+        return {
+            "id": live.id,
+            "game": live.summary(),
+            "chairs": [
+                {
+                    "name": c.name,
+                    "seat": c.seat,
+                    "kind": c.kind,
+                    "token": tokens.get(c.name) if c.kind == "human" else None,
+                    "url": (
+                        f"/play/{live.id}#token={tokens[c.name]}" if c.kind == "human" else None
+                    ),
+                }
+                for c in live.chairs
+            ],
+            "watch": f"/play/{live.id}",
+        }

@@ -1,0 +1,175 @@
+"""Clocks and ratings of live rooms: each clocked room's timer, asleep until the running
+side's flag, the game ended on time, and rated games settled when they end (web/clocks.py,
+web/leaderboard.py). A part of :class:`monsterball.web.rooms.Rooms`, kept apart."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+import anyio
+
+from monsterball.bots import DIFFICULTIES
+from monsterball.core.game import forfeit_result
+from monsterball.web.clocks import Clock
+from monsterball.web.leaderboard import settle, unsettled
+from monsterball.web.live import Chair, LiveGame, Rejected
+from monsterball.web.room import Room, Shared
+from monsterball.web.store import StaleMove, Store
+
+log = logging.getLogger("monsterball.web")
+
+
+class Timekeeping:
+    """The clocks and ratings part of ``Rooms`` (which provides what is declared here)."""
+
+    store: Store
+    now_ms: Callable[[], int]
+    rooms: dict[str, Room]
+    cluster: Shared | None
+
+    if TYPE_CHECKING:
+
+        async def get(self, game_id: str) -> Room: ...
+
+        async def broadcast(self, room: Room) -> None: ...
+
+        async def _reload_locked(self, room: Room) -> None: ...
+
+    async def resume_clocks(self) -> None:
+        """After a restart (with servers on one PostgreSQL, on each server that starts)."""
+        # Clocks: a game whose side ran out while the server was down ends now (the time
+        # it was down counts: docs/web.md); the others' timers are set again.
+        for game_id in await anyio.to_thread.run_sync(self.store.clocked):
+            try:
+                room = await self.get(game_id)
+                if not await self.check_clock(room):
+                    self._arm(room)
+            except Exception:
+                log.exception("game %s: its clock could not be resumed", game_id)
+        for game_id in await anyio.to_thread.run_sync(unsettled, self.store):
+            try:
+                await self._settle((await self.get(game_id)).live)
+            except Exception:
+                log.exception("game %s could not be settled", game_id)
+
+    def _arm(self, room: Room) -> None:
+        """Set the room's timer for the running side's flag (or none if no clock runs)."""
+        live = room.live
+        current = asyncio.current_task()
+        if room.timer is not None and room.timer is not current and not room.timer.done():
+            room.timer.cancel()
+        room.timer = None
+        due = live.clock.deadline() if live.clock is not None and not live.over() else None
+        if due is not None:
+            room.timer = asyncio.get_running_loop().create_task(self._wake(room, due[0]))
+
+    async def _wake(self, room: Room, due_ms: int) -> None:
+        await asyncio.sleep(max(0.0, (due_ms - self.now_ms()) / 1000))
+        try:
+            if self.rooms.get(room.live.id) is room and not await self.check_clock(room):
+                self._arm(room)
+        except Exception:
+            log.exception("game %s: its clock could not be checked", room.live.id)
+
+    async def check_clock(self, room: Room) -> bool:
+        """End the game if the running side is out of time now; True if it ended so."""
+        async with room.lock:
+            flagged = await self._flag(room)
+        if flagged:
+            await self._ended(room)
+        return flagged
+
+    async def _flag(self, room: Room) -> bool:
+        """(Under the room's lock.) Store and apply the running side's loss if its time is up."""
+        live = room.live
+        if live.clock is None or live.over():
+            return False
+        now = self.now_ms()
+        hit = live.clock.flagged(now)
+        if hit is None:
+            return False
+        loser, termination = hit
+        clock = live.clock.run(None, now)
+        clock.left_ms[loser] = max(0, clock.left_ms[loser])
+        ending = {"termination": termination, "loser": live.spec.seat_name(loser)}
+        result = forfeit_result(live.spec, loser, termination)[0]
+        try:
+            await anyio.to_thread.run_sync(
+                lambda: self.store.end(
+                    live.id,
+                    plies=live.moves_made,
+                    result=result,
+                    ending=ending,
+                    clock=clock.to_dict(),
+                )
+            )
+        except StaleMove:
+            if self.cluster is None:
+                return False
+            # Another server stored a move or this very flag first: the store says which.
+            await self._reload_locked(room)
+            return room.live.over()
+        live.end(ending, clock)
+        log.info("game %s: %s", live.id, result)
+        return True
+
+    async def _ended(self, room: Room) -> None:
+        await self.broadcast(room)
+        if room.live.row.rated:
+            await self._settle(room.live)
+
+    async def _settle(self, live: LiveGame) -> None:
+        players = live.row.players or {}
+        seats = [players.get(name, "") for name in live.spec.seat_names]
+        if not all(seats):
+            log.error("game %s is rated but lacks players: not settled", live.id)
+            return
+        await anyio.to_thread.run_sync(
+            lambda: settle(self.store, live.id, seats, live.returns(), game=live.spec.id)
+        )
+
+
+def rated_players(
+    seat_names: Sequence[str], chairs: Sequence[Chair], mode: str, players: Mapping[str, str] | None
+) -> dict[str, str]:
+    """The rating key of every seat of a rated game; Rejected if one is missing."""
+    if mode == "hotseat":
+        raise Rejected("bad-request", "a hot-seat game cannot be rated (one screen, no players)")
+    if len(chairs) != len(seat_names):
+        raise Rejected("bad-request", "a rated game has one coach per team")
+    keys: dict[str, str] = {}
+    for chair in chairs:
+        name = seat_names[chair.seat]
+        if chair.kind == "bot":
+            if chair.bot not in DIFFICULTIES:
+                raise Rejected(
+                    "bad-request",
+                    f"only the {', '.join(DIFFICULTIES)} bots are rated, not '{chair.bot}'",
+                )
+            keys[name] = f"bot:{chair.bot}"
+        elif players and players.get(name):
+            keys[name] = players[name]
+        else:
+            raise Rejected(
+                "bad-request", f"a rated game needs a player for seat {name} (log in to play rated)"
+            )
+    if len(set(keys.values())) != len(keys):
+        raise Rejected("bad-request", "a rated game is between different players")
+    return keys
+
+
+def clock_after(
+    clock: Clock | None, side: int | None, following: int | None, now_ms: Callable[[], int]
+) -> Clock | None:
+    """The clock after a move by ``side`` (the side whose clock ran, if any): the mover's
+    time charged up to now (its increment added), and ``following``'s running from now if it
+    is people's decision (not the dice's or a bot's)."""
+    if clock is None:
+        return None
+    now = now_ms()
+    if side is not None:
+        clock = clock.after_move(side, now, turn_over=following != side)
+    return clock.run(following, now)
