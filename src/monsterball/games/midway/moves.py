@@ -46,7 +46,8 @@ def counters_of(state: State, team: int) -> int:
 
 
 _MAGIC: dict[tuple[str, ...], tuple[int, int, int]] = {}
-_LAST_MAGIC: list[Any] = [None, (0, 0, 0)]  # [the rosters of the last call, its answer]
+# The rosters of the last call and its answer.
+_LAST_MAGIC: list[tuple[list[str], tuple[int, int, int]]] = [([], (0, 0, 0))]
 
 
 def magic_users(state: State) -> tuple[int, int, int]:
@@ -54,7 +55,7 @@ def magic_users(state: State) -> tuple[int, int, int]:
     spell is lycanthropy and of those whose spell is change self. They depend on the
     rosters only (of the one draft chart), so they are cached by roster."""
     roster = state.roster
-    last_roster, last = _LAST_MAGIC
+    last_roster, last = _LAST_MAGIC[0]
     if roster == last_roster:  # the same rosters as the last call: no tuple to build and hash
         return last
     key = tuple(roster)
@@ -71,7 +72,7 @@ def magic_users(state: State) -> tuple[int, int, int]:
         if len(_MAGIC) >= 4096:  # a long run of drafts: start again rather than grow
             _MAGIC.clear()
         found = _MAGIC[key] = (users, were, change)
-    _LAST_MAGIC[:] = [roster[:], found]  # a copy: the draft fills rosters in place
+    _LAST_MAGIC[0] = (roster[:], found)  # a copy: the draft fills rosters in place
     return found
 
 
