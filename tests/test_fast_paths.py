@@ -26,7 +26,11 @@ from monsterball.core.dice import SeededSampler
 from monsterball.core.geometry import Grid, HexGrid, MaskSelector, SquareGrid, grid
 from monsterball.core.geometry import plain_segment as _plain_segment
 from monsterball.games import get_game
+from monsterball.games.huck_monster.procedures import upcall
+from monsterball.games.huck_monster.procedures.common import receivers
 from monsterball.games.huck_monster.procedures.moves import Moving
+from monsterball.games.huck_monster.procedures.upcall import Aim
+from monsterball.games.huck_monster.rules import THROW, light_effect
 from monsterball.games.huck_monster.state import HuckMonsterState
 
 
@@ -347,3 +351,47 @@ def test_throw_route_shortcuts_find_the_same_paths() -> None:
             )
             expected = None if a is None or b is None or len(a) + len(b) > count else a + b
         assert state._route(start, final, inter, count, via) == expected
+
+
+def _aim_list_from_scratch(state: HuckMonsterState, aim: Aim) -> list[Action]:
+    """HM-THROW-2's list with the receivers found afresh (no memo): the reference."""
+    out: list[Action] = []
+    for r, mask in receivers(state, aim.count, light_effect(state.light, THROW)).items():
+        out.extend(state.actions.throw_by_mask[r].select(mask))
+    return out
+
+
+@pytest.mark.parametrize("preset", [None, "pro", "all-stars", "hot-hex"])
+def test_aim_reuses_the_receivers_found_when_the_throw_began(preset: str | None) -> None:
+    """``UpCall._aim_now`` finds the receivers (to stall when there are none) and hands them
+    to the Aim it pushes: its legal list is the one computed from scratch."""
+    checked = reused = 0
+    for seed in range(4):
+        for state in _decisions("huck-monster", preset, seed, 1, 1500):
+            top = state.stack[-1]
+            if isinstance(top, Aim):
+                assert top.legal_actions(state) == _aim_list_from_scratch(state, top)
+                checked += 1
+                reused += any(aim is top and seen is state for aim, seen, *_ in upcall._AIMED)
+    assert checked > 40 and reused == checked
+
+
+def test_aim_does_not_reuse_receivers_after_the_position_changed() -> None:
+    """A position edited under a pending Aim (a what-if, a test set-up) gets a fresh list."""
+    changed = 0
+    for seed in range(6):
+        for state in _decisions("huck-monster", None, seed, 1, 1500):
+            top = state.stack[-1]
+            if not isinstance(top, Aim) or not top.legal_actions(state):
+                continue
+            # Move a receiver to some open space.
+            team = range(state.offense * 7, state.offense * 7 + 7)
+            p = next(q for q in team if q != state.holder and state.pos[q] >= 0)
+            spaces = [c for c in range(state.field.size) if state.open_spaces() >> c & 1]
+            target = spaces[(seed * 31 + p) % len(spaces)]
+            before = top.legal_actions(state)
+            state.move_player(p, target)
+            after = _aim_list_from_scratch(state, top)
+            assert top.legal_actions(state) == after
+            changed += before != after
+    assert changed > 0

@@ -139,3 +139,38 @@ def test_midway_games_with_kernels_match_the_pure_python_reference() -> None:
         digests[pure] = run.stdout.split()
     assert digests[""][0] == "True" and digests["1"][0] == "False"
     assert digests[""][1] == digests["1"][1]
+
+
+def _magic_from_scratch(state: MidwayState) -> tuple[int, int, int]:
+    users = were = change = 0
+    for p, kind in enumerate(state.roster):
+        magic = state.chart.types[kind].magic if kind else ""
+        users |= bool(magic) << p
+        were |= (magic == "were") << p
+        change |= (magic == "change") << p
+    return users, were, change
+
+
+def test_magic_users_follow_the_rosters_through_drafts_and_between_games() -> None:
+    """MW-MAGIC-1's casters, remembered for the last rosters seen: the answer follows a
+    draft that fills the rosters in place and games that alternate."""
+    spec = get_game("midway")
+    games = [spec.new_game(spec.options()) for _ in range(3)]
+    samplers = [SeededSampler(s) for s in range(3)]
+    rngs = [random.Random(s) for s in range(3)]
+    checked = 0
+    distinct = set()
+    for _ in range(400):  # the games in turn, a few actions each (the drafts included)
+        for state, sampler, rng in zip(games, samplers, rngs, strict=True):
+            for _ in range(3):
+                if state.is_terminal():
+                    break
+                if state.is_chance():
+                    state.apply_unchecked(sampler.choose(state.chance_outcomes()))
+                else:
+                    legal = state.legal_actions()
+                    state.apply_unchecked(legal[rng.randrange(len(legal))])
+                assert moves.magic_users(state) == _magic_from_scratch(state)
+                distinct.add(tuple(state.roster))
+                checked += 1
+    assert checked > 3000 and len(distinct) > 10

@@ -46,13 +46,19 @@ def counters_of(state: State, team: int) -> int:
 
 
 _MAGIC: dict[tuple[str, ...], tuple[int, int, int]] = {}
+# The rosters of the last call and its answer.
+_LAST_MAGIC: list[tuple[list[str], tuple[int, int, int]]] = [([], (0, 0, 0))]
 
 
 def magic_users(state: State) -> tuple[int, int, int]:
     """Bitmasks of the players whose chart type casts a spell (MW-MAGIC-1), of those whose
     spell is lycanthropy and of those whose spell is change self. They depend on the
     rosters only (of the one draft chart), so they are cached by roster."""
-    key = tuple(state.roster)
+    roster = state.roster
+    last_roster, last = _LAST_MAGIC[0]
+    if roster == last_roster:  # the same rosters as the last call: no tuple to build and hash
+        return last
+    key = tuple(roster)
     found = _MAGIC.get(key)
     if found is None:
         types = state.chart.types
@@ -66,6 +72,7 @@ def magic_users(state: State) -> tuple[int, int, int]:
         if len(_MAGIC) >= 4096:  # a long run of drafts: start again rather than grow
             _MAGIC.clear()
         found = _MAGIC[key] = (users, were, change)
+    _LAST_MAGIC[0] = (roster[:], found)  # a copy: the draft fills rosters in place
     return found
 
 

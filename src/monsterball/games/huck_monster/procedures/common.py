@@ -86,6 +86,8 @@ def receivers(state: State, count: int, light: str) -> dict[int, int]:
     """HM-THROW-2: where the throw may go, per Receiver; an All-Star who has already acted in
     this Up Call cannot receive it (HM-STAR-6)."""
     targets = state.throw_targets(count, dump=must_dump(state, light), hammer=is_hammer(light))
+    if not state.options.all_stars:
+        return targets  # (star_spent needs the All-Stars kit: a fresh dict, nothing to drop)
     return {r: m for r, m in targets.items() if not star_spent(state, r)}
 
 

@@ -98,7 +98,9 @@ class UpCall(Procedure[State]):
     def _aim_now(self, state: State) -> Transition:
         light = light_effect(state.light, THROW)
         count = offense_count(state.base, light, THROW, False)
+        aim = Aim(count)
         targets = receivers(state, count, light)
+        _AIMED[:] = [(aim, state, _aim_key(state), targets)]  # Aim's legal list: the same
         if not targets:
             reason = (
                 "no Dump receiver behind the disc"
@@ -108,7 +110,7 @@ class UpCall(Procedure[State]):
             state.emit(ev.Stalled(count, reason))
             state.outcome = "stall"
             return (UpCall("end"),)
-        return (UpCall("up-move"), Aim(count))
+        return (UpCall("up-move"), aim)
 
     def _up_move(self, state: State) -> Transition:
         star = state.defense * 7
@@ -387,6 +389,26 @@ def _end_zone_turnover(state: State, taker: int, zone: int) -> None:
     state.move_player(taker, home)  # no line space with room for both: stay put
 
 
+def _aim_key(state: State) -> tuple[object, ...]:
+    """Everything :func:`receivers` reads besides the count and the options."""
+    return (
+        state.disc,
+        state.holder,
+        state.offense,
+        state.cones,
+        state.bidders,
+        state.light,
+        state.dump_next,
+        tuple(state.pos),
+    )
+
+
+# The receivers ``UpCall._aim_now`` found for the Aim it pushed, with the state and what
+# they rest on: one entry, reused by that Aim's legal list only while nothing has changed
+# (they were computed twice per throw).
+_AIMED: list[tuple[Aim, State, tuple[object, ...], dict[int, int]]] = []
+
+
 @dataclass(frozen=True, slots=True)
 class Aim(Procedure[State]):
     """HM-THROW-2 / HM-R9: the Handler names the Receiver and where the disc stops (next to
@@ -400,6 +422,9 @@ class Aim(Procedure[State]):
         return state.offense
 
     def _targets(self, state: State) -> dict[int, int]:
+        for aim, seen, key, targets in _AIMED:  # found by ``UpCall._aim_now`` just before
+            if aim is self and seen is state and key == _aim_key(state):
+                return targets
         return receivers(state, self.count, light_effect(state.light, THROW))
 
     def legal_actions(self, state: State) -> list[Action]:
@@ -441,7 +466,8 @@ class Aim(Procedure[State]):
         state.holder = NOBODY  # the disc is in the air
         state.path = path
         state.progress = -1
-        names = tuple(state.field.name(c) for c in path)
+        cell_names = state.field.names
+        names = tuple([cell_names[c] for c in path])
         state.emit(ev.Thrown(action.receiver, action.cell, names))
         for c in path[:-1] if hammer else ():
             if state.defender_cells() >> c & 1 and state.hammered < 0:
