@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -245,6 +246,10 @@ async def run(
     """``pids``: the servers' processes (when this script started them), to count their CPU;
     ``db_url``: their store, to check every move against after the run; ``postmaster``: its
     PostgreSQL server's main process (when this script started it), to count its CPU too."""
+    # The clients' own cyclic collector paused this process for 100-300 ms at a time with
+    # 2,000 sockets open (a loop-lag probe showed it), and those pauses counted as the
+    # server's latency: a run is short, so its clients go without the collector.
+    gc.disable()
     latencies: list[float] = []
     base = bases[0]
     rooms: list[tuple[int, dict[str, object]]] = []  # (the server it was made on, the room)
