@@ -17,8 +17,9 @@ from sqlalchemy.engine import make_url
 
 from monsterball.web.bus import CHANNEL, payload
 from monsterball.web.pg_append import Announce, PostgresAppender, libpq_url
-from monsterball.web.store import GameRow, StaleMove, Store, StoredMove
+from monsterball.web.store import StaleMove, Store, StoredMove
 from test_web_postgres import postgres_url  # noqa: F401  (the throw-away cluster fixture)
+from web_helpers import game_row
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 SERVER = "server-a"
@@ -52,22 +53,7 @@ def listening(store):
 
 def new_game(store: Store, game_id: str, plies: int = 0) -> None:
     store.create(
-        GameRow(
-            id=game_id,
-            game="paper-ultimate",
-            preset=None,
-            rules_version="1",
-            options={},
-            seed=1,
-            seed_text="1",
-            seeded=False,
-            start=None,
-            mode="online",
-            chairs=[],
-            status="playing",
-            result="",
-            plies=plies,
-        ),
+        game_row(game_id, plies),
         [StoredMove(p, "A", f"m{p}") for p in range(1, plies + 1)],
     )
 

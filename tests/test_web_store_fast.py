@@ -11,7 +11,8 @@ import time
 import pytest
 
 from monsterball.web.sqlite_append import CHECKPOINT_EVERY
-from monsterball.web.store import GameRow, StaleMove, Store, StoredMove
+from monsterball.web.store import StaleMove, Store, StoredMove
+from web_helpers import game_row
 
 
 def new_store(path, fast: bool) -> Store:
@@ -20,24 +21,7 @@ def new_store(path, fast: bool) -> Store:
     if not fast:
         store._fast.close()
         store._fast = None
-    store.create(
-        GameRow(
-            id="g1",
-            game="paper-ultimate",
-            preset=None,
-            rules_version="1",
-            options={},
-            seed=1,
-            seed_text="1",
-            seeded=False,
-            start=None,
-            mode="online",
-            chairs=[],
-            status="playing",
-            result="",
-            plies=0,
-        )
-    )
+    store.create(game_row("g1"))
     return store
 
 

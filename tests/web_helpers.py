@@ -19,6 +19,7 @@ import httpx
 import monsterball.games  # noqa: F401  (registers the games)
 from monsterball.web.app import create_app
 from monsterball.web.limits import Limits
+from monsterball.web.store import GameRow
 
 # Tests play faster than people: the per-client limits are off unless a test is about them.
 NO_CLIENT_LIMITS = Limits(
@@ -137,3 +138,23 @@ def scratch_postgres() -> Iterator[str]:
             capture_output=True,
         )
         shutil.rmtree(root, ignore_errors=True)
+
+
+def game_row(game_id: str, plies: int = 0) -> GameRow:
+    """A bare online Paper Ultimate game row, for store tests that write moves directly."""
+    return GameRow(
+        id=game_id,
+        game="paper-ultimate",
+        preset=None,
+        rules_version="1",
+        options={},
+        seed=1,
+        seed_text="1",
+        seeded=False,
+        start=None,
+        mode="online",
+        chairs=[],
+        status="playing",
+        result="",
+        plies=plies,
+    )
