@@ -244,3 +244,21 @@ def test_every_steps_number_fields_have_bounds() -> None:
         and (cls.__name__, f.name) not in position_check.STEP_OVERRIDES
     ]
     assert unbounded == []
+
+
+def test_a_punter_bolted_off_the_field_loses_the_punt_and_the_position_reloads():
+    """Found by the fuzz campaign: the snap receiver handed off, a lightning bolt then took
+    him off the field, and the position kept him as the punter (MW-PUNT-2: only the snap
+    receiver on the field, holding the ball, may punt), so it failed to reload."""
+    state = setup(
+        {"A1": "g10", "A2": "h10", "B1": "g20", "B2": "a20"},
+        types={"B2": "storm-giant"},
+        carrier="A2",
+        los="g10",
+    )
+    state.punter = 0  # A1 took the snap and handed off to A2
+    start_phase(state, 0)
+    act(state, "end", "cast B2 bolt A1")
+    assert state.pos[0] < 0 and state.punter < 0
+    position = state.to_position()
+    assert SPEC.from_position(position).to_position() == position

@@ -279,8 +279,11 @@ class MidwayState(TeamScoreState):
         return [p for p in range(NUM_PLAYERS) if self.pos[p] == cell and p != self.invisible]
 
     def remove(self, player: int) -> None:
-        """Off the field (injury, stunned): ends any spell the player holds."""
+        """Off the field (injury, stunned): ends any spell the player holds, and a snap
+        receiver off the field can no longer punt (MW-PUNT-2)."""
         self.pos[player] = NOBODY
+        if player == self.punter:
+            self.punter = NOBODY
         if player == self.caster:
             self.caster = NOBODY
             self.images = []
