@@ -11,6 +11,8 @@ tests/test_fast_paths.py checks the two against each other.
 """
 
 from libc.stdint cimport uint64_t
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_GET_ITEM
 
 cdef extern from *:
@@ -37,6 +39,7 @@ cdef extern from *:
 
 DEF N = 6
 DEF CELLS = 384
+DEF TEAM_MAX = 32  # team_moves: players per call held in C (more: the Python path)
 
 
 cdef inline void shl(const uint64_t* a, int k, uint64_t* o) noexcept nogil:
@@ -268,16 +271,18 @@ cdef class FastGrid:
         when an argument does not fit: the caller's Python path then answers."""
         cdef uint64_t fr[N]
         cdef uint64_t fb[N]
-        cdef uint64_t seen[N]
+        cdef uint64_t masks[TEAM_MAX][N]
+        cdef int players[TEAM_MAX]
         cdef uint64_t word
-        cdef int i, p, b, cell
+        cdef int i, j, p, b, cell, found = 0
         cdef long start
-        cdef Py_ssize_t count
+        cdef Py_ssize_t count, total = 0, at = 0
         if mb_to_words(free, fr) < 0 or mb_to_words(forbid, fb) < 0:
             return None
-        if lo < 0 or hi > len(pos) or hi > len(items):
+        if lo < 0 or hi > len(pos) or hi > len(items) or hi - lo > TEAM_MAX:
             return None
-        out = []
+        # First every player's cells (checking what they index), then the list, built at
+        # its final size: appending item by item was most of the cost of a long list.
         for p in range(lo, hi):
             start = pos[p]
             if p == holder or start < 0:
@@ -287,21 +292,32 @@ cdef class FastGrid:
             b = star_budget if p == star else budget
             if b <= 0:
                 continue
-            self._reach(<int>start, b, fr, fr, seen)
+            self._reach(<int>start, b, fr, fr, masks[found])
             if p != exempt:
                 for i in range(N):
-                    seen[i] &= ~fb[i]
+                    masks[found][i] &= ~fb[i]
             row = items[p]
             if not isinstance(row, tuple):
                 return None
             count = len(<tuple>row)
             for i in range(N):
-                word = seen[i]
-                while word:
-                    cell = i * 64 + _ctz(word)
-                    if cell >= count:
+                word = masks[found][i]
+                if word:
+                    if i * 64 + 63 - _clz(word) >= count:
                         return None
-                    out.append(<object>PyTuple_GET_ITEM(row, cell))
+                    total += _popcount(word)
+            players[found] = p
+            found += 1
+        out = PyList_New(total)
+        for j in range(found):
+            row = items[players[j]]
+            for i in range(N):
+                word = masks[j][i]
+                while word:
+                    item = <object>PyTuple_GET_ITEM(row, i * 64 + _ctz(word))
+                    Py_INCREF(item)
+                    PyList_SET_ITEM(out, at, item)
+                    at += 1
                     word &= word - 1
         return out
 
@@ -499,8 +515,12 @@ cdef class FastGrid:
 cdef extern from *:
     """
     static inline int _ctz(uint64_t x) { return __builtin_ctzll(x); }
+    static inline int _clz(uint64_t x) { return __builtin_clzll(x); }
+    static inline int _popcount(uint64_t x) { return __builtin_popcountll(x); }
     """
     int _ctz(uint64_t x) nogil
+    int _clz(uint64_t x) nogil
+    int _popcount(uint64_t x) nogil
 
 
 def mask_select(self, mask):

@@ -7,9 +7,11 @@ Imports: core and this game's modules only (never another game, never a layer ab
 
 from __future__ import annotations
 
+import sys
 from typing import cast
 
 from monsterball.core.actions import ActionTable
+from monsterball.core.fastinit import fast_inits, module_dataclasses
 from monsterball.core.game import GameSpec, GameState
 from monsterball.core.options import GameOptions
 from monsterball.core.procedures import stack_kinds
@@ -142,5 +144,8 @@ SPEC = GameSpec(
     extra={"acting_coach": acting_coach, "public_view": True},
 )
 bind(SPEC, Wiring(first_steps, render_text, validate_position))
+# Steps, events and actions are frozen dataclasses built at nearly every action: give them
+# the faster constructor (core.fastinit; the same objects, about 3x quicker to build).
+fast_inits(module_dataclasses(*sorted(m for m in sys.modules if m.startswith(__name__ + "."))))
 
 __all__ = ["RULES_VERSION", "SPEC", "HuckMonsterOptions", "HuckMonsterState"]
