@@ -11,8 +11,7 @@ tests/test_fast_paths.py checks the two against each other.
 """
 
 from libc.stdint cimport uint64_t
-from cpython.list cimport PyList_New, PyList_SET_ITEM
-from cpython.ref cimport Py_INCREF
+from cpython.list cimport PyList_New
 from cpython.tuple cimport PyTuple_GET_ITEM
 
 cdef extern from *:
@@ -33,9 +32,69 @@ cdef extern from *:
     static PyObject* mb_from_words(const uint64_t* w) {
         return _PyLong_FromByteArray((const unsigned char*)w, 48, 1, 0);
     }
+    /* Word i of (a << k) and of (a >> k) for an n-word a, 0 < k < 64. */
+    static inline uint64_t mb_shl_at(const uint64_t* a, int i, int k) {
+        return (a[i] << k) | (i ? a[i - 1] >> (64 - k) : 0);
+    }
+    static inline uint64_t mb_shr_at(const uint64_t* a, int i, int n, int k) {
+        return (a[i] >> k) | (i + 1 < n ? a[i + 1] << (64 - k) : 0);
+    }
+    /* HexGrid.reachable on the n low words (the rest must be 0 in fr and pa, and are 0 in
+       seen): a hex step's ten shifts fused into one pass per word (1 < w < 63). */
+    static void mb_hex_reach(int start, int budget, const uint64_t* fr, const uint64_t* pa,
+                             uint64_t* seen, int n, int w, const uint64_t* nf,
+                             const uint64_t* nl, const uint64_t* even) {
+        uint64_t front[6], grown[6], e[6], o[6], g, more;
+        int i, step;
+        memset(seen, 0, 6 * sizeof(uint64_t));
+        seen[start >> 6] = (uint64_t)1 << (start & 63);
+        for (i = 0; i < n; i++) front[i] = seen[i];
+        for (step = 0; step < budget; step++) {
+            for (i = 0; i < n; i++) {
+                e[i] = front[i] & even[i];
+                o[i] = front[i] ^ e[i];
+            }
+            more = 0;
+            for (i = 0; i < n; i++) {
+                g = front[i] | (mb_shl_at(front, i, 1) & nf[i])
+                    | (mb_shr_at(front, i, n, 1) & nl[i])
+                    | mb_shl_at(front, i, w) | mb_shr_at(front, i, n, w)
+                    | ((mb_shl_at(e, i, w - 1) | mb_shr_at(e, i, n, w + 1)) & nl[i])
+                    | ((mb_shl_at(o, i, w + 1) | mb_shr_at(o, i, n, w - 1)) & nf[i]);
+                g &= pa[i] & ~seen[i];
+                grown[i] = g;
+                more |= g;
+            }
+            if (!more) break;
+            for (i = 0; i < n; i++) {
+                seen[i] |= grown[i];
+                front[i] = grown[i];
+            }
+        }
+        seen[start >> 6] &= ~((uint64_t)1 << (start & 63));
+        for (i = 0; i < n; i++) seen[i] &= fr[i];
+    }
+    /* Store row[base + b] for each set bit b of word, lowest first, into the new list's
+       slots from ``at`` on (each a new reference); the next free slot. The caller has
+       checked that the list has room and the row is long enough. */
+    static Py_ssize_t mb_fill(PyObject* list, Py_ssize_t at, PyObject* row, int base,
+                              uint64_t word) {
+        while (word) {
+            PyObject* item = PyTuple_GET_ITEM(row, base + __builtin_ctzll(word));
+            Py_INCREF(item);
+            PyList_SET_ITEM(list, at, item);
+            at++;
+            word &= word - 1;
+        }
+        return at;
+    }
     """
     int mb_to_words(object v, uint64_t* w)
     object mb_from_words(const uint64_t* w)
+    Py_ssize_t mb_fill(object lst, Py_ssize_t at, object row, int base, uint64_t word)
+    void mb_hex_reach(int start, int budget, const uint64_t* fr, const uint64_t* pa,
+                      uint64_t* seen, int n, int w, const uint64_t* nf, const uint64_t* nl,
+                      const uint64_t* even) noexcept nogil
 
 DEF N = 6
 DEF CELLS = 384
@@ -79,7 +138,7 @@ cdef class FastGrid:
     cdef uint64_t nl[N]
     cdef uint64_t even[N]
     cdef uint64_t odd[N]
-    cdef int w, size
+    cdef int w, size, nw  # nw: the words the board's cells take
     cdef bint hexk
     cdef object py
     cdef object py_type
@@ -91,6 +150,7 @@ cdef class FastGrid:
         self.py_type = type(py_grid)
         self.w = py_grid.width
         self.size = py_grid.size
+        self.nw = (self.size + 63) // 64
         self.hexk = py_grid.kind == "hex"
         if self.size > CELLS or self.w >= 63:
             raise ValueError("grid too large for the compiled kernels")
@@ -227,6 +287,15 @@ cdef class FastGrid:
         cdef uint64_t s[N]
         cdef int i, step
         cdef bint more
+        if self.hexk and self.w > 1:
+            more = False  # (here: some bits above the board's words)
+            for i in range(self.nw, N):
+                if fr[i] or pa[i]:
+                    more = True
+            if not more:
+                mb_hex_reach(start, budget, fr, pa, seen, self.nw, self.w, self.nf, self.nl,
+                             self.even)
+                return
         bit(start, s)
         for i in range(N):
             seen[i] = s[i]
@@ -312,13 +381,8 @@ cdef class FastGrid:
         for j in range(found):
             row = items[players[j]]
             for i in range(N):
-                word = masks[j][i]
-                while word:
-                    item = <object>PyTuple_GET_ITEM(row, i * 64 + _ctz(word))
-                    Py_INCREF(item)
-                    PyList_SET_ITEM(out, at, item)
-                    at += 1
-                    word &= word - 1
+                if masks[j][i]:
+                    at = mb_fill(out, at, row, i * 64, masks[j][i])
         return out
 
     def hop_finals(self, int start, int count, free, hop):
