@@ -428,9 +428,10 @@ cdef class FastGrid:
             g0[i] &= fr[i]
         return mb_from_words(g0)
 
-    def shortest_segment(self, int start, int target, inter):
-        """Grid.shortest_segment on words and a C breadth-first search: the same cells in
-        the same order, so the same path."""
+    cdef int _segment(self, int start, int target, const uint64_t* inter, int limit, int* path):
+        """Grid.shortest_segment on words (start != target, both on the board): the cells
+        entered, into ``path``, and their number; 0 if there is no path, or none of at most
+        ``limit`` cells (the path is then not traced)."""
         cdef uint64_t it[N]
         cdef uint64_t layers[CELLS + 1][N]
         cdef uint64_t seen[N]
@@ -441,13 +442,8 @@ cdef class FastGrid:
         cdef int nxt[CELLS]
         cdef int nf, nn, i, j, k, cell, n, depth = 0, length
         cdef bint hit, more
-        if (
-            start == target
-            or not 0 <= start < self.size
-            or not 0 <= target < self.size
-            or mb_to_words(inter, it) < 0
-        ):
-            return self.py_type.shortest_segment(self.py, start, target, inter)
+        for i in range(N):
+            it[i] = inter[i]
         # on_shortest_paths: layers out to the target, then back.
         bit(start, layers[0])
         for i in range(N):
@@ -469,15 +465,16 @@ cdef class FastGrid:
             for i in range(N):
                 seen[i] |= g[i]
                 layers[depth][i] = g[i]
+        if not hit or depth + 1 > limit:
+            return 0
         for i in range(N):
             seen[i] = 0
-        if hit:
-            bit(target, back)
-            for k in range(depth, 0, -1):
-                self._dilate(back, g)
-                for i in range(N):
-                    back[i] = g[i] & layers[k][i]
-                    seen[i] |= back[i]
+        bit(target, back)
+        for k in range(depth, 0, -1):
+            self._dilate(back, g)
+            for i in range(N):
+                back[i] = g[i] & layers[k][i]
+                seen[i] |= back[i]
         for i in range(N):
             it[i] &= seen[i]
         # plain_segment
@@ -498,7 +495,6 @@ cdef class FastGrid:
                         while i != start:
                             length += 1
                             i = parent[i]
-                        path = [0] * length
                         path[length - 1] = n
                         i = cell
                         k = length - 2
@@ -506,7 +502,7 @@ cdef class FastGrid:
                             path[k] = i
                             k -= 1
                             i = parent[i]
-                        return tuple(path)
+                        return length
                     if (it[n >> 6] >> (n & 63)) & 1 and parent[n] < 0:
                         parent[n] = cell
                         nxt[nn] = n
@@ -514,6 +510,84 @@ cdef class FastGrid:
             for j in range(nn):
                 frontier[j] = nxt[j]
             nf = nn
+        return 0  # (not reached: the layers found a path)
+
+    def shortest_segment(self, int start, int target, inter):
+        """Grid.shortest_segment on words and a C breadth-first search: the same cells in
+        the same order, so the same path."""
+        cdef uint64_t it[N]
+        cdef int path[CELLS + 1]
+        cdef int length
+        if (
+            start == target
+            or not 0 <= start < self.size
+            or not 0 <= target < self.size
+            or mb_to_words(inter, it) < 0
+        ):
+            return self.py_type.shortest_segment(self.py, start, target, inter)
+        length = self._segment(start, target, it, CELLS + 1, path)
+        return _cells(path, length) if length else None
+
+    def quiet_path(self, int start, int final, int count, free, guards):
+        """Grid.quiet_path (Huck + Monster's throw, HM-R9) on words: the subsets of guards
+        in the reference's order, a search each, the path traced only when shorter."""
+        cdef uint64_t fr[N]
+        cdef uint64_t gd[N]
+        cdef uint64_t shunned[N]
+        cdef uint64_t near[N]
+        cdef uint64_t inter[N]
+        cdef uint64_t word
+        cdef int cand[16]
+        cdef int idx[16]
+        cdef int path[CELLS + 1]
+        cdef int best[CELLS + 1]
+        cdef int k = 0, size, i, j, length, best_len, limit
+        if (
+            start == final
+            or not 0 <= start < self.size
+            or not 0 <= final < self.size
+            or mb_to_words(free, fr) < 0
+            or mb_to_words(guards, gd) < 0
+        ):
+            return self.py_type.quiet_path(self.py, start, final, count, free, guards)
+        for i in range(N):
+            word = gd[i]
+            while word:
+                if k == 16:
+                    return self.py_type.quiet_path(self.py, start, final, count, free, guards)
+                cand[k] = i * 64 + _ctz(word)
+                k += 1
+                word &= word - 1
+        for size in range(k + 1):
+            best_len = 0
+            for i in range(size):  # the first combination: 0, 1, .., size - 1
+                idx[i] = i
+            while True:
+                for i in range(N):
+                    shunned[i] = gd[i]
+                for i in range(size):
+                    j = cand[idx[i]]
+                    shunned[j >> 6] &= ~((<uint64_t>1) << (j & 63))
+                self._dilate(shunned, near)
+                for i in range(N):
+                    inter[i] = fr[i] & ~near[i]
+                limit = count if best_len == 0 else min(count, best_len - 1)
+                length = self._segment(start, final, inter, limit, path)
+                if length:
+                    best_len = length
+                    for i in range(length):
+                        best[i] = path[i]
+                # The next combination in lexicographic order (itertools.combinations').
+                i = size - 1
+                while i >= 0 and idx[i] == i + k - size:
+                    i -= 1
+                if i < 0:
+                    break
+                idx[i] += 1
+                for j in range(i + 1, size):
+                    idx[j] = idx[j - 1] + 1
+            if best_len:
+                return _cells(best, best_len)
         return None
 
     def steps_to(self, int start, int target, passable):
@@ -585,6 +659,10 @@ cdef extern from *:
     int _ctz(uint64_t x) nogil
     int _clz(uint64_t x) nogil
     int _popcount(uint64_t x) nogil
+
+
+cdef tuple _cells(const int* path, int length):
+    return tuple([path[i] for i in range(length)])
 
 
 def mask_select(self, mask):

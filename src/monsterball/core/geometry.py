@@ -37,6 +37,7 @@ import os
 import string
 import sys
 from collections.abc import Iterator, Sequence
+from itertools import combinations
 from typing import Generic, TypeVar
 
 from monsterball.core.errors import NotationError
@@ -286,6 +287,34 @@ class Grid:
             inter &= on_shortest_paths(self, start, target, inter)
         return plain_segment(self.neighbours, start, target, inter)
 
+    def quiet_path(
+        self, start: int, final: int, count: int, free: int, guards: int
+    ) -> tuple[int, ...] | None:
+        """Huck + Monster's throw path (HM-R9, no Hammer, no beaten defenders): the first
+        shortest path of at most ``count`` steps from ``start`` into ``final`` through
+        ``free`` cells next to the fewest ``guards``. For k = 0, 1, .. guards in turn, each
+        k-subset of them (``itertools.combinations`` order) is let near the path, the others
+        kept a space away; the first shortest path of the smallest k wins."""
+        candidates = list(iter_bits(guards))
+        for size in range(len(candidates) + 1):
+            best: tuple[int, ...] | None = None
+            for exposed in combinations(candidates, size):
+                shunned = guards
+                for c in exposed:
+                    shunned &= ~(1 << c)
+                inter = free & ~self.dilate(shunned)
+                if start != final:
+                    need = self.steps_to(start, final, inter | 1 << final)
+                    if need < 0 or need > count:
+                        continue  # (the search below would find none, or too long a one)
+                path = self.shortest_segment(start, final, inter)
+                if path is not None and len(path) <= count:
+                    if best is None or len(path) < len(best):
+                        best = path
+            if best is not None:
+                return best
+        return None
+
     def step_distances(self, start: int, passable: int, limit: int | None = None) -> dict[int, int]:
         """Steps from ``start`` to every cell reachable through ``passable`` cells."""
         out = {start: 0}
@@ -509,6 +538,7 @@ def accelerate(g: Grid) -> Grid:
             "team_moves",
             "hop_finals",
             "shortest_segment",
+            "quiet_path",
         ):
             g.__dict__[name] = getattr(fast, name)
     return g

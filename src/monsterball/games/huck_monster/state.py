@@ -452,6 +452,22 @@ class HuckMonsterState(TeamScoreState):
             return ray[: ray.index(final) + 1]
         waiting = self.adjacent(start) | self.catch_guards(final, receiver)
         everyone = defenders & ~waiting
+        beaten = self.options.beaten_defenders
+        if not hammer and not beaten:  # the common case, in one (compiled) call
+            found = field.quiet_path(start, final, count, open_, everyone)
+            assert found is not None, "best_path called for an unreachable space"
+            return found
+        return self._path_search(start, final, count, hammer, everyone, waiting)
+
+    def _path_search(
+        self, start: int, final: int, count: int, hammer: bool, everyone: int, waiting: int
+    ) -> tuple[int, ...]:
+        """:meth:`best_path`'s search: each set of exposed defenders (fewest first), with a
+        Hammer each defender to cross, with beaten defenders the crossable ones; the
+        reference of ``Grid.quiet_path`` without either."""
+        field = self.field
+        open_ = self.open_spaces()
+        defenders = self.defender_cells()
         candidates = list(iter_bits(everyone))
         beaten = self.options.beaten_defenders
         vias: list[int | None] = [None]
