@@ -275,7 +275,8 @@ class HuckMonsterState(TeamScoreState):
     def open_spaces(self) -> int:
         """Spaces with no player, disc or cone (cones "cannot be occupied ... or be thrown
         over", HM-CONE-4)."""
-        blocked = self.all_occupied() | self.cones
+        occupied = self.occupied
+        blocked = occupied[0] | occupied[1] | self.cones
         if self.disc >= 0:
             blocked |= 1 << self.disc
         return self.field.full_mask & ~blocked

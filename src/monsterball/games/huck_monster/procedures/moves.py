@@ -266,20 +266,21 @@ class Moving(Procedure[State]):
             state.emit(ev.MoveEnded(self.team, self.left))
             return ()
         assert isinstance(action, MoveTo)
-        cell = action_cell(state.field, action.cell)
-        cost = state.field.steps_to(state.pos[action.player], cell, state.open_spaces())
-        state.move_player(action.player, cell)
+        field, player = state.field, action.player
+        cell = action_cell(field, action.cell)
+        cost = field.steps_to(state.pos[player], cell, state.open_spaces())
+        state.move_player(player, cell)
         free = self.free
-        if free and is_all_star(state, action.player):  # (nothing to spend when free is 0)
+        if free and is_all_star(state, player):  # (nothing to spend when free is 0)
             used = min(cost, free)
             free -= used
             cost -= used
         left = self.left - cost
-        state.emit(ev.Moved(action.player, action.cell, cost, left))
+        state.emit(ev.Moved(player, action.cell, cost, left))
         chasing = self.team == state.offense and state.holder == NOBODY and state.disc >= 0
-        if chasing and state.adjacent(state.disc) >> cell & 1:
-            state.holder = action.player
-            state.emit(ev.Claimed(action.player))
+        if chasing and field.neighbour_mask[state.disc] >> cell & 1:
+            state.holder = player
+            state.emit(ev.Claimed(player))
         star_free = free and state.holder != self.team * 7
         if left == 0 and not star_free:
             return ()

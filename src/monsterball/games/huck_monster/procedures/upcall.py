@@ -143,23 +143,27 @@ class UpCall(Procedure[State]):
             for p in marks:  # HM-DT-4: an uncalled double team: every Mark rolls
                 if not state.bidders >> p & 1:
                     return (UpCall("fly"), _bid(state, p, MARK))
-        final = state.path[-1]
+        path = state.path
+        final = path[-1]
         guards = state.catch_guards(final, state.receiver)
-        defenders = state.defender_cells()  # (nobody moves while the disc flies)
-        for i in range(max(state.progress, 0), len(state.path) - 1):
-            cell = state.path[i]
+        # (Nobody moves and nobody bids while the disc flies through this loop.)
+        defenders, bidders = state.defender_cells(), state.bidders
+        neighbours = state.field.neighbour_mask
+        continues = state.options.continues != "off"  # (continuers' own first test)
+        for i in range(max(state.progress, 0), len(path) - 1):
+            cell = path[i]
             # HM-BEAT-1: a defender the disc is about to pass over must bid (and be beaten)
             # first, even one who would otherwise wait for the catch.
-            ahead = 1 << state.path[i + 1] & defenders
-            near = (ahead | (state.adjacent(cell) & ~guards)) & defenders
+            ahead = 1 << path[i + 1] & defenders
+            near = (ahead | (neighbours[cell] & ~guards)) & defenders
             for p in state.players_in(near, defense) if near else ():
-                if state.bidders >> p & 1:
+                if bidders >> p & 1:
                     continue
                 state.progress = i
                 if not state.all_occupied() >> cell & 1:
                     state.disc = cell  # (over a hammered defender it stays in the air)
                 return (UpCall("fly"), _bid(state, p, INTERCEPT))
-            if i >= state.continue_from and continuers(state, i):
+            if continues and i >= state.continue_from and continuers(state, i):
                 state.progress = i
                 state.disc = cell
                 return (UpCall("continue"), ContinueChoice())  # HM-PRO-1
