@@ -139,9 +139,10 @@ def test_team_moves_leaves_what_it_cannot_hold_to_the_caller() -> None:
 
 
 def _values(cls: type) -> list[object]:
-    return [(i + 3) * 7 if f.type in ("int", int) else f"v{i}" for i, f in enumerate(
-        dataclasses.fields(cls)
-    )]
+    return [
+        (i + 3) * 7 if f.type in ("int", int) else f"v{i}"
+        for i, f in enumerate(dataclasses.fields(cls))
+    ]
 
 
 def test_fast_constructors_build_what_the_dataclass_built() -> None:
@@ -158,7 +159,8 @@ def test_fast_constructors_build_what_the_dataclass_built() -> None:
         assert fast == slow and repr(fast) == repr(slow) and hash(fast) == hash(slow)
         assert cls(**dict(zip(names, values, strict=True))) == slow
         required = [
-            v for v, f in zip(values, dataclasses.fields(cls), strict=True)
+            v
+            for v, f in zip(values, dataclasses.fields(cls), strict=True)
             if f.default is dataclasses.MISSING
         ]
         slow_defaults = object.__new__(cls)

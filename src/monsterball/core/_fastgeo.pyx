@@ -6,8 +6,10 @@ pure-Python original in geometry.py computes; for an argument that does not fit 
 2**384 or more, a cell off the board) it calls that original, so results never differ
 (``team_moves`` returns None instead: its caller has the Python path). Kept here: the
 breadth-first kernels (``reachable``, ``team_moves``, ``steps_to``, ``step_distances``), the
-throw's (``hop_finals``, ``shortest_segment``) and ``MaskSelector.select``.
-tests/test_fast_paths.py checks the two against each other.
+throw's (``hop_finals``, ``shortest_segment``, ``quiet_path``) and ``MaskSelector.select``.
+A hex grid's ``reachable`` steps run on the board's own words only (three for Huck +
+Monster's 136 cells), all shifts of a step in one pass per word. tests/test_fast_paths.py
+and tests/test_hm_fast_kernels.py check the two against each other.
 """
 
 from libc.stdint cimport uint64_t

@@ -308,9 +308,10 @@ class Grid:
                     if need < 0 or need > count:
                         continue  # (the search below would find none, or too long a one)
                 path = self.shortest_segment(start, final, inter)
-                if path is not None and len(path) <= count:
-                    if best is None or len(path) < len(best):
-                        best = path
+                if path is None or len(path) > count:
+                    continue
+                if best is None or len(path) < len(best):
+                    best = path
             if best is not None:
                 return best
         return None

@@ -442,30 +442,26 @@ class HuckMonsterState(TeamScoreState):
         """The disc's path to ``final``: the one that meets the fewest bidding defenders
         (HM-R9). Returns the spaces entered, ``final`` last; a Hammer path may include one
         defender's space (that defender then does not bid)."""
-        field = self.field
-        start = self.disc
-        open_ = self.open_spaces()
-        defenders = self.defender_cells()
+        field, start = self.field, self.disc
         if self.options.throw_path == "straight":
             d = field.direction_between(start, final)
             assert d is not None
             ray = field.rays[start][d]
             return ray[: ray.index(final) + 1]
         waiting = self.adjacent(start) | self.catch_guards(final, receiver)
-        everyone = defenders & ~waiting
-        beaten = self.options.beaten_defenders
-        if not hammer and not beaten:  # the common case, in one (compiled) call
-            found = field.quiet_path(start, final, count, open_, everyone)
-            assert found is not None, "best_path called for an unreachable space"
-            return found
-        return self._path_search(start, final, count, hammer, everyone, waiting)
+        everyone = self.defender_cells() & ~waiting
+        if hammer or self.options.beaten_defenders:
+            return self._path_search(start, final, count, hammer, everyone, waiting)
+        found = field.quiet_path(start, final, count, self.open_spaces(), everyone)
+        assert found is not None, "best_path called for an unreachable space"
+        return found
 
     def _path_search(
         self, start: int, final: int, count: int, hammer: bool, everyone: int, waiting: int
     ) -> tuple[int, ...]:
-        """:meth:`best_path`'s search: each set of exposed defenders (fewest first), with a
-        Hammer each defender to cross, with beaten defenders the crossable ones; the
-        reference of ``Grid.quiet_path`` without either."""
+        """:meth:`best_path`'s search for every kind of throw: each set of exposed defenders
+        (fewest first), with a Hammer each defender to cross, with beaten defenders the
+        crossable ones. Without either it is ``Grid.quiet_path`` (one compiled call)."""
         field = self.field
         open_ = self.open_spaces()
         defenders = self.defender_cells()
