@@ -9,6 +9,7 @@ import os
 import random
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 
@@ -19,7 +20,7 @@ from monsterball.games.midway import moves
 from monsterball.games.midway import state as mw_state
 from monsterball.games.midway.moves import MoveContext, destination_rings, within
 from monsterball.games.midway.phases import Phase
-from monsterball.games.midway.state import MidwayState
+from monsterball.games.midway.state import KERNELS, MidwayState
 
 FAST = mw_state.FAST
 needs_kernels = pytest.mark.skipif(not FAST, reason="compiled kernels not built (make setup)")
@@ -85,6 +86,68 @@ def test_team_moves_match_the_reference_in_random_games() -> None:
                 hobgoblins += any(state.kind_of(p) == "hobgoblin" for p in phase.movers(state))
     # The carrier's one-hex steps and the hobgoblin's chase (MW-SPEC-5) were both met.
     assert checked > 1500 and carriers > 50 and hobgoblins > 50
+
+
+def _scrambled(state: MidwayState, rng: random.Random) -> MidwayState:
+    """A copy with the ball, the spells and the play kind redrawn at random (not always a
+    reachable position, but one the references answer): the rare branches, often."""
+    out = state.clone()
+    on = [p for p in range(20) if out.pos[p] >= 0]
+    out.carrier = rng.choice([-1, *on])
+    if out.carrier >= 0:
+        out.ball, out.ball_state = out.pos[out.carrier], "held"
+    else:
+        out.ball = rng.randrange(out.field.size)
+        out.ball_state = rng.choice(("loose", "pass", "kick", "punt", ""))
+    out.caster = rng.choice([-1, -1, *on])
+    out.images = sorted(rng.sample(range(out.field.size), rng.randrange(4)))
+    out.invisible = rng.choice([-1, -1, *(p for p in on if p != out.caster)])
+    out.receivable = rng.choice((-1, 0, 1))
+    out.kind = rng.choice(("scrimmage", "kickoff", "onside", "punt", "conversion"))
+    out.passed = rng.random() < 0.3
+    out.throw_phase = out.phases if rng.random() < 0.5 else 0
+    out.spent = rng.getrandbits(20)
+    out.dazed = rng.getrandbits(20) & rng.getrandbits(20)
+    out.were = rng.getrandbits(20)
+    return out
+
+
+@needs_kernels
+def test_move_context_and_spell_lists_match_the_references_in_random_games() -> None:
+    """The compiled move context (MoveContext: counters_of, contact_mask) and spell list
+    (Phase._casts) against the references: both teams' views of every sampled phase and
+    of a scrambled copy of it."""
+    rings = moves.FAST_RINGS
+    rng = random.Random(5)
+    checked, casts, images, hidden, loose = 0, 0, 0, 0, 0
+    for preset in PRESETS:
+        for seed in range(2, 4):
+            for found in _phase_states(preset, seed, 250):
+                phase = found.stack[-1]
+                assert isinstance(phase, Phase)
+                assert phase.team_moves(found) == phase.team_moves_py(
+                    found, MoveContext(found, phase.team)
+                )
+                for state in (found, _scrambled(found, rng)):
+                    for team in (0, 1):
+                        ctx = MoveContext(state, team)
+                        fast = rings.move_context(state, team)
+                        assert fast == (ctx.free, ctx.contact, ctx.opp_beyond)
+                        for acted in (phase.acted, 0):
+                            other = replace(phase, team=team, acted=acted)
+                            spells = KERNELS.casts(state, team, acted, moves.magic_users(state))
+                            assert spells == other._casts_py(state)
+                            casts += bool(spells)
+                    checked += 1
+                    images += bool(state.images) and state.caster >= 0
+                    hidden += state.invisible >= 0
+                    loose += state.ball_state in ("loose", "pass", "kick", "punt")
+    # Spells, mirror images, an invisible player and a ball nobody holds were all met.
+    assert checked > 3000 and casts > 1000 and images > 500 and hidden > 500 and loose > 500
+    # A position that does not fit the six words is handed back to the reference.
+    state = _phase_states("standard", 0, 1)[0]
+    state.images = [400]
+    assert rings.move_context(state, 0) is None
 
 
 def test_within_is_the_distance_ball() -> None:

@@ -33,6 +33,8 @@ cdef extern from *:
 
 DEF N = 6
 DEF CELLS = 384
+DEF PER = 10  # players a team (actions.PER_TEAM)
+DEF PLAYERS = 20
 
 
 cdef inline void shl(const uint64_t* a, int k, uint64_t* o) noexcept nogil:
@@ -184,10 +186,22 @@ cdef class HexRings:
         left, in player then cell order; the carrier's destinations or 0), the carrier
         stepping to a free neighbour and the others by ``destination_rings``, cut to
         ``keep[p]`` where given (hobgoblins); ``None`` if an argument does not fit."""
-        cdef uint64_t kp[N]
         cdef uint64_t fr[N]
         cdef uint64_t co[N]
         cdef uint64_t ba[N]
+        if (
+            mw_to_words(free, fr) < 0
+            or mw_to_words(contact, co) < 0
+            or mw_to_words(barred, ba) < 0
+        ):
+            return None
+        return self._moves(pos, left, lo, hi, skip, carrier, fr, co, ba, items, keep)
+
+    cdef object _moves(
+        self, list pos, tuple left, int lo, int hi, skip, int carrier, const uint64_t* fr,
+        const uint64_t* co, const uint64_t* ba, tuple items, dict keep
+    ):
+        cdef uint64_t kp[N]
         cdef uint64_t m[N]
         cdef uint64_t one[N]
         cdef uint64_t word
@@ -202,9 +216,6 @@ cdef class HexRings:
             or hi > len(items)
             or hi > 64
             or not 0 <= skip < (1 << 64)
-            or mw_to_words(free, fr) < 0
-            or mw_to_words(contact, co) < 0
-            or mw_to_words(barred, ba) < 0
         ):
             return None
         sk = skip
@@ -249,6 +260,182 @@ cdef class HexRings:
                 carrier_mask = mw_from_words(m)
         return out, carrier_mask
 
+    # -- the move context (moves.MoveContext, counters_of, contact_mask) ------------------
+
+    cdef int _context(
+        self, state, int team, uint64_t* free, uint64_t* contact, uint64_t* beyond
+    ) except -2:
+        """moves.MoveContext(state, team) into three masks: 0, or -1 if the position does
+        not fit (a cell off the six words, a player missing): the caller uses the
+        reference, which raises whatever it raises."""
+        cdef list pos = state.pos
+        cdef list images = state.images
+        cdef long invisible = state.invisible, caster = state.caster
+        cdef long carrier = state.carrier, ball = state.ball, receivable = state.receivable
+        cdef uint64_t own[N]
+        cdef uint64_t opp[N]
+        cdef uint64_t grp[N]
+        cdef uint64_t crowded[N]
+        cdef uint64_t word
+        cdef int i, other = 1 - team, holder, lo = team * PER, mine
+        cdef long c
+        cdef bint scrum, opp_casts
+        if (
+            len(pos) != PLAYERS
+            or not 0 <= team <= 1
+            or _counters_of(pos, team, invisible, caster, images, own) < 0
+            or _counters_of(pos, other, invisible, caster, images, opp) < 0
+        ):
+            return -1
+        for i in range(N):
+            free[i] = own[i] | opp[i]
+        for x in images:  # every image, whoever casts them (state.counters_mask)
+            c = x
+            if not 0 <= c < CELLS:
+                return -1
+            free[c >> 6] |= (<uint64_t>1) << (c & 63)
+        for i in range(N):
+            free[i] = self.full[i] & ~free[i]
+        ball_state = state.ball_state
+        if ball_state == "kick" and receivable >= 0 and team != receivable:
+            if not 0 <= ball < CELLS:
+                return -1
+            _drop(free, ball)  # the kickers may not touch a kick before the receivers
+        # contact_mask
+        holder = carrier // PER if carrier >= 0 else -1
+        opp_casts = caster >= 0 and caster // PER == other
+        if opp_casts:
+            for i in range(N):
+                grp[i] = 0
+            for x in images:
+                _put(grp, x)  # checked above
+            c = pos[caster]
+            if c >= 0:
+                if c >= CELLS:
+                    return -1
+                _put(grp, c)
+        for i in range(N):
+            contact[i] = 0
+        if holder == team:
+            c = pos[carrier]
+            if not 0 <= c < CELLS:
+                return -1
+            for i in range(N):
+                contact[i] = opp[i]  # blocks
+            _drop(contact, c)
+        elif holder == other:
+            if not 0 <= ball < CELLS:
+                return -1
+            _put(contact, ball)
+            if opp_casts:
+                for i in range(N):
+                    contact[i] |= opp[i] & grp[i]
+        elif (ball_state == "pass" and state.offense == team) or (
+            state.kind == "onside" and ball_state == "loose"
+        ):
+            for i in range(N):
+                contact[i] = opp[i]
+        if ball >= 0 and ball_state in ("loose", "pass", "kick", "punt"):
+            if ball >= CELLS:
+                return -1
+            _put(contact, ball)
+        if opp_casts:
+            for i in range(N):
+                contact[i] |= grp[i]
+        scrum = (
+            ball_state == "loose"
+            and ball >= 0
+            and (state.kind == "onside" or state.options.loose_ball == "contest")
+        )
+        for i in range(N):
+            crowded[i] = contact[i] & own[i]
+        if scrum and ball < CELLS:
+            _drop(crowded, ball)
+        for i in range(N):
+            word = crowded[i]
+            while word:
+                c = i * 64 + _ctz(word)
+                word &= word - 1
+                mine = 0
+                for p in range(lo, lo + PER):
+                    if <long>pos[p] == c:
+                        mine += 1
+                if mine >= 2 or (holder == other and mine >= 1 and not (carrier >= 0 and ball == c)):
+                    _drop(contact, c)
+        for i in range(N):
+            beyond[i] = 0
+        if state.passed and state.throw_phase == state.phases and team == state.offense:
+            # MW-PASS-9: no blocks beyond the line in the phase after the throw.
+            if mw_to_words(state.beyond_mask(state.offense, state.los_row), beyond) < 0:
+                return -1
+            for i in range(N):
+                beyond[i] &= opp[i]
+        return 0
+
+    def move_context(self, state, int team):
+        """moves.MoveContext(state, team) as (free, contact, opp_beyond); ``None`` if the
+        position does not fit."""
+        cdef uint64_t fr[N]
+        cdef uint64_t co[N]
+        cdef uint64_t ba[N]
+        if self._context(state, team, fr, co, ba) < 0:
+            return None
+        return mw_from_words(fr), mw_from_words(co), mw_from_words(ba)
+
+    def phase_moves(self, state, int team, tuple left, skip, dict keep):
+        """Phase.team_moves with its move context, in one call: the moves of ``team``'s
+        players not in ``skip`` and the carrier's destinations; ``None`` if the position
+        does not fit."""
+        cdef uint64_t fr[N]
+        cdef uint64_t co[N]
+        cdef uint64_t ba[N]
+        if self._context(state, team, fr, co, ba) < 0:
+            return None
+        return self._moves(
+            state.pos, left, team * PER, team * PER + PER, skip, state.carrier, fr, co, ba,
+            state.actions.move, keep
+        )
+
+
+cdef inline void _put(uint64_t* m, long c) noexcept nogil:
+    m[c >> 6] |= (<uint64_t>1) << (c & 63)
+
+
+cdef inline void _drop(uint64_t* m, long c) noexcept nogil:
+    m[c >> 6] &= ~((<uint64_t>1) << (c & 63))
+
+
+cdef int _counters_of(
+    list pos, int team, long invisible, long caster, list images, uint64_t* out
+) except -2:
+    """moves.counters_of: 0, or -1 if a cell does not fit."""
+    cdef int i, lo = team * PER, n
+    cdef long c
+    for i in range(N):
+        out[i] = 0
+    for i in range(lo, lo + PER):
+        c = pos[i]
+        if c >= 0:
+            if c >= CELLS:
+                return -1
+            _put(out, c)
+    if invisible >= 0 and invisible // PER == team:
+        c = pos[invisible]
+        if c >= 0:
+            n = 0
+            for i in range(lo, lo + PER):
+                if <long>pos[i] == c:
+                    n += 1
+            if n == 1:
+                _drop(out, c)  # no teammate shows a counter there
+    if caster >= 0 and caster // PER == team:
+        for x in images:
+            c = x
+            if not 0 <= c < CELLS:
+                return -1
+            _put(out, c)
+    return 0
+
 
 cdef extern from *:
     """
@@ -278,3 +465,72 @@ def cells_mask(list cells, Py_ssize_t lo, Py_ssize_t hi):
         else:
             w[c >> 6] |= (<uint64_t>1) << (c & 63)
     return mw_from_words(w) | extra if extra else mw_from_words(w)
+
+
+def casts(state, int team, long long acted, tuple magic):
+    """phases.Phase._casts: the spells open to ``team``'s players who have not ``acted``
+    (MW-MAGIC-1), ``magic`` being moves.magic_users(state); ``None`` if a mask does not
+    fit 63 bits."""
+    cdef long long users, were, change, dazed, spent, used_up, bits
+    cdef long caster = state.caster, invisible = state.invisible, q
+    cdef int p, other = 1 - team
+    cdef list pos = state.pos
+    cdef list form = state.form
+    if not 0 <= team <= 1 or not -1 <= caster < 63 or not -1 <= invisible < 63:
+        return None
+    try:
+        users, were, change = magic
+        dazed, spent = state.dazed, state.spent
+    except OverflowError:
+        return None
+    users &= ((<long long>1 << PER) - 1) << (team * PER)
+    users &= ~acted & ~dazed
+    if caster >= 0:
+        users &= ~(<long long>1 << caster)
+    if invisible >= 0:
+        users &= ~(<long long>1 << invisible)
+    used_up = users & spent & ~were  # lycanthropy is at will
+    if used_up and state.options.spell_limit != "none":
+        bits = used_up & change
+        while bits:
+            p = _ctz(<uint64_t>bits)
+            bits &= bits - 1
+            if form[p]:
+                used_up &= ~(<long long>1 << p)  # a changed player may always change back
+        users &= ~used_up  # MW-R18: these spells are used up
+    if not users:
+        return []
+    acts = state.actions
+    types = state.chart.types
+    cdef list roster = state.roster
+    ball_state = state.ball_state
+    snapped = state.kind in ("scrimmage", "conversion", "punt", "field goal")
+    out = []
+    while users:
+        p = _ctz(<uint64_t>users)
+        users &= users - 1
+        if <long>pos[p] < 0:
+            continue
+        magic_ = types[roster[p]].magic
+        if magic_ == "bolt":
+            bolts = acts.bolts[p]
+            if ball_state in ("held", "pass", "loose", "kick", "punt"):
+                out.append(bolts[PLAYERS])  # the ball: the last bolt
+            for q in range(other * PER, other * PER + PER):
+                # Hidden opponents (an opposing caster or invisible player) are no targets.
+                if <long>pos[q] >= 0 and q != caster and q != invisible:
+                    out.append(bolts[q])
+        elif magic_ == "mirror":
+            if snapped and caster < 0:
+                out.append(acts.spells[p]["mirror"])
+        elif magic_ == "invisible":
+            if invisible < 0:
+                out.append(acts.spells[p]["invisible"])
+        elif magic_ == "change":
+            if form[p]:
+                out.append(acts.spells[p]["revert"])
+            else:
+                out.extend(acts.changes[p])
+        elif magic_ == "were":
+            out.append(acts.spells[p]["human" if state.were >> p & 1 else "were"])
+    return out

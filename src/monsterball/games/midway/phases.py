@@ -65,7 +65,7 @@ from monsterball.games.midway.moves import (
     tackle_question,
 )
 from monsterball.games.midway.options import TEAM_NAMES
-from monsterball.games.midway.state import NOBODY, team_of, team_players
+from monsterball.games.midway.state import KERNELS, NOBODY, team_of, team_players
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,35 +224,41 @@ class Phase(InPlay):
             if pos[p] >= 0 and left[p] > 0 and not barred >> p & 1
         ]
 
-    def team_moves(self, state: State, ctx: MoveContext) -> tuple[list[Action], int]:
+    def team_moves(self, state: State, ctx: MoveContext | None = None) -> tuple[list[Action], int]:
         """Every move open to the movers, in player then cell order, and the carrier's
-        destinations (0: none, or he is not moving): one compiled call when built."""
+        destinations (0: none, or he is not moving): one compiled call when built, which
+        also works out the move context (``ctx``: the caller's, if it has one)."""
         if FAST_RINGS is not None and state.field is FIELD:
-            lo = self.team * PER_TEAM
+            team = self.team
             keep = {}
             form, roster = state.form, state.roster
             if "hobgoblin" in roster or "hobgoblin" in form:
-                for p in team_players(self.team):
+                for p in team_players(team):
                     if (form[p] or roster[p]) == "hobgoblin" and state.pos[p] >= 0:  # kind_of
                         kept = hobgoblin_keep(state, p)
                         if kept is not None:
                             keep[p] = kept
-            found: tuple[list[Action], int] | None = FAST_RINGS.team_moves(
-                state.pos,
-                self.left,
-                lo,
-                lo + PER_TEAM,
-                self._barred(state),
-                state.carrier,
-                ctx.free,
-                ctx.contact,
-                ctx.opp_beyond,
-                state.actions.move,
-                keep,
-            )
+            found: tuple[list[Action], int] | None
+            if ctx is None:
+                found = FAST_RINGS.phase_moves(state, team, self.left, self._barred(state), keep)
+            else:
+                lo = team * PER_TEAM
+                found = FAST_RINGS.team_moves(
+                    state.pos,
+                    self.left,
+                    lo,
+                    lo + PER_TEAM,
+                    self._barred(state),
+                    state.carrier,
+                    ctx.free,
+                    ctx.contact,
+                    ctx.opp_beyond,
+                    state.actions.move,
+                    keep,
+                )
             if found is not None:
                 return found
-        return self.team_moves_py(state, ctx)
+        return self.team_moves_py(state, ctx or MoveContext(state, self.team))
 
     def team_moves_py(self, state: State, ctx: MoveContext) -> tuple[list[Action], int]:
         """:meth:`team_moves`, the reference."""
@@ -270,7 +276,7 @@ class Phase(InPlay):
     def legal_actions(self, state: State) -> list[Action]:
         acts = state.actions
         carrier = state.carrier
-        moves, carrier_mask = self.team_moves(state, MoveContext(state, self.team))
+        moves, carrier_mask = self.team_moves(state)
         must_leave = bool(carrier_mask) and self._must_leave(state, carrier_mask)
         out: list[Action] = [] if must_leave else [acts.words["end"]]
         out += moves
@@ -387,7 +393,18 @@ class Phase(InPlay):
         )
 
     def _casts(self, state: State) -> list[Action]:
-        """MW-MAGIC-1: magic at the start of the caster's action in the phase."""
+        """MW-MAGIC-1: magic at the start of the caster's action in the phase (one compiled
+        call when built)."""
+        if KERNELS is not None:
+            found: list[Action] | None = KERNELS.casts(
+                state, self.team, self.acted, magic_users(state)
+            )
+            if found is not None:
+                return found
+        return self._casts_py(state)
+
+    def _casts_py(self, state: State) -> list[Action]:
+        """:meth:`_casts`, the reference."""
         users, were, change = magic_users(state)
         users &= team_bits(self.team) & ~self.acted & ~state.dazed
         for p in (state.caster, state.invisible):
