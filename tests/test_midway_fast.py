@@ -13,6 +13,7 @@ from dataclasses import replace
 
 import pytest
 
+from monsterball.core.actions import Action
 from monsterball.core.dice import SeededSampler
 from monsterball.core.geometry import HexGrid
 from monsterball.games import get_game
@@ -78,9 +79,9 @@ def test_team_moves_match_the_reference_in_random_games() -> None:
             for state in _phase_states(preset, seed, 250):
                 phase = state.stack[-1]
                 assert isinstance(phase, Phase)
-                ctx = MoveContext(state, phase.team)
-                fast = phase.team_moves(state, ctx)
-                assert fast == phase.team_moves_py(state, ctx)
+                moves_list: list[Action] = []
+                fast = moves_list, phase.add_moves(state, moves_list)
+                assert fast == phase.team_moves_py(state, MoveContext(state, phase.team))
                 checked += 1
                 carriers += fast[1] != 0
                 hobgoblins += any(state.kind_of(p) == "hobgoblin" for p in phase.movers(state))
@@ -114,9 +115,9 @@ def _scrambled(state: MidwayState, rng: random.Random) -> MidwayState:
 
 @needs_kernels
 def test_move_context_and_spell_lists_match_the_references_in_random_games() -> None:
-    """The compiled move context (MoveContext: counters_of, contact_mask) and spell list
-    (Phase._casts) against the references: both teams' views of every sampled phase and
-    of a scrambled copy of it."""
+    """The compiled move context (MoveContext: counters_of, contact_mask), moves (with the
+    barred players) and spell list (Phase._casts) against the references: both teams'
+    views of every sampled phase and of a scrambled copy of it."""
     rings = moves.FAST_RINGS
     rng = random.Random(5)
     checked, casts, images, hidden, loose = 0, 0, 0, 0, 0
@@ -125,14 +126,16 @@ def test_move_context_and_spell_lists_match_the_references_in_random_games() -> 
             for found in _phase_states(preset, seed, 250):
                 phase = found.stack[-1]
                 assert isinstance(phase, Phase)
-                assert phase.team_moves(found) == phase.team_moves_py(
-                    found, MoveContext(found, phase.team)
-                )
                 for state in (found, _scrambled(found, rng)):
                     for team in (0, 1):
                         ctx = MoveContext(state, team)
                         fast = rings.move_context(state, team)
                         assert fast == (ctx.free, ctx.contact, ctx.opp_beyond)
+                        paused = rng.choice((-1, -1, *range(team * 10, team * 10 + 10)))
+                        mover = replace(phase, team=team, paused=paused)
+                        moves_list: list[Action] = []
+                        mask = mover.add_moves(state, moves_list)
+                        assert (moves_list, mask) == mover.team_moves_py(state, ctx)
                         for acted in (phase.acted, 0):
                             other = replace(phase, team=team, acted=acted)
                             spells = KERNELS.casts(state, team, acted, moves.magic_users(state))
@@ -160,6 +163,7 @@ def test_within_is_the_distance_ball() -> None:
 
 GAME_DIGEST = """
 import hashlib, random, sys
+from monsterball.core.actions import Action
 from monsterball.core.dice import SeededSampler
 from monsterball.games import get_game
 from monsterball.games.midway.state import FAST

@@ -178,34 +178,19 @@ cdef class HexRings:
         self._rings(start, budget, fr, co, ba, out)
         return mw_from_words(out)
 
-    def team_moves(
-        self, list pos, tuple left, int lo, int hi, skip, int carrier, free, contact,
-        barred, tuple items, dict keep
-    ):
-        """phases.team_moves: (every move of players lo..hi-1 not in ``skip`` with movement
-        left, in player then cell order; the carrier's destinations or 0), the carrier
-        stepping to a free neighbour and the others by ``destination_rings``, cut to
-        ``keep[p]`` where given (hobgoblins); ``None`` if an argument does not fit."""
-        cdef uint64_t fr[N]
-        cdef uint64_t co[N]
-        cdef uint64_t ba[N]
-        if (
-            mw_to_words(free, fr) < 0
-            or mw_to_words(contact, co) < 0
-            or mw_to_words(barred, ba) < 0
-        ):
-            return None
-        return self._moves(pos, left, lo, hi, skip, carrier, fr, co, ba, items, keep)
-
     cdef object _moves(
-        self, list pos, tuple left, int lo, int hi, skip, int carrier, const uint64_t* fr,
-        const uint64_t* co, const uint64_t* ba, tuple items, dict keep
+        self, list pos, tuple left, int lo, int hi, unsigned long long sk, long carrier,
+        const uint64_t* fr, const uint64_t* co, const uint64_t* ba, tuple items, dict keep,
+        list out
     ):
+        """Phase.team_moves_py's moves appended to ``out`` (players lo..hi-1 not in ``sk``
+        with movement left, in player then cell order: the carrier stepping to a free
+        neighbour, the others by ``destination_rings``, cut to ``keep[p]`` where given);
+        the carrier's destinations (or 0), or ``None`` if an argument does not fit."""
         cdef uint64_t kp[N]
         cdef uint64_t m[N]
         cdef uint64_t one[N]
         cdef uint64_t word
-        cdef unsigned long long sk
         cdef long start, budget
         cdef Py_ssize_t count
         cdef int i, p, cell
@@ -215,11 +200,8 @@ cdef class HexRings:
             or hi > len(left)
             or hi > len(items)
             or hi > 64
-            or not 0 <= skip < (1 << 64)
         ):
             return None
-        sk = skip
-        out = []
         carrier_mask = 0
         for p in range(lo, hi):
             start = pos[p]
@@ -258,7 +240,7 @@ cdef class HexRings:
                     word &= word - 1
             if found and p == carrier:
                 carrier_mask = mw_from_words(m)
-        return out, carrier_mask
+        return carrier_mask
 
     # -- the move context (moves.MoveContext, counters_of, contact_mask) ------------------
 
@@ -382,18 +364,44 @@ cdef class HexRings:
             return None
         return mw_from_words(fr), mw_from_words(co), mw_from_words(ba)
 
-    def phase_moves(self, state, int team, tuple left, skip, dict keep):
-        """Phase.team_moves with its move context, in one call: the moves of ``team``'s
-        players not in ``skip`` and the carrier's destinations; ``None`` if the position
-        does not fit."""
+    def phase_moves(self, state, phase, keep_fn, list out):
+        """Phase.team_moves_py with its move context, in one call: appends to ``out`` the
+        moves of ``phase``'s team (the dazed, the hidden and a carrier paused for a handoff
+        stay; a hobgoblin's cut to ``keep_fn(state, p)``, moves.hobgoblin_keep) and returns
+        the carrier's destinations, or ``None`` if the position does not fit."""
         cdef uint64_t fr[N]
         cdef uint64_t co[N]
         cdef uint64_t ba[N]
+        cdef int team = phase.team, p, lo
+        cdef long who
+        cdef unsigned long long barred
+        cdef list pos = state.pos
+        cdef list form = state.form
+        cdef list roster = state.roster
+        cdef dict keep = {}
+        if not 0 <= team <= 1 or len(form) < PLAYERS or len(roster) < PLAYERS:
+            return None
+        lo = team * PER
+        try:
+            barred = state.dazed  # Phase._barred
+        except OverflowError:
+            return None
+        for who in (state.invisible, state.caster, phase.paused):
+            if who >= 0:
+                if who >= 64:
+                    return None
+                barred |= (<unsigned long long>1) << who
         if self._context(state, team, fr, co, ba) < 0:
             return None
+        for p in range(lo, lo + PER):
+            kind = form[p] or roster[p]  # kind_of
+            if kind == "hobgoblin" and <long>pos[p] >= 0:
+                kept = keep_fn(state, p)
+                if kept is not None:
+                    keep[p] = kept
         return self._moves(
-            state.pos, left, team * PER, team * PER + PER, skip, state.carrier, fr, co, ba,
-            state.actions.move, keep
+            pos, phase.left, lo, lo + PER, barred, state.carrier, fr, co, ba,
+            state.actions.move, keep, out
         )
 
 

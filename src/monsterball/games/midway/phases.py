@@ -224,44 +224,23 @@ class Phase(InPlay):
             if pos[p] >= 0 and left[p] > 0 and not barred >> p & 1
         ]
 
-    def team_moves(self, state: State, ctx: MoveContext | None = None) -> tuple[list[Action], int]:
-        """Every move open to the movers, in player then cell order, and the carrier's
-        destinations (0: none, or he is not moving): one compiled call when built, which
-        also works out the move context (``ctx``: the caller's, if it has one)."""
+    def add_moves(self, state: State, out: list[Action]) -> int:
+        """Append every move open to the movers to ``out``, in player then cell order, and
+        return the carrier's destinations (0: none, or he is not moving): one compiled call
+        when built, the move context included."""
         if FAST_RINGS is not None and state.field is FIELD:
-            team = self.team
-            keep = {}
-            form, roster = state.form, state.roster
-            if "hobgoblin" in roster or "hobgoblin" in form:
-                for p in team_players(team):
-                    if (form[p] or roster[p]) == "hobgoblin" and state.pos[p] >= 0:  # kind_of
-                        kept = hobgoblin_keep(state, p)
-                        if kept is not None:
-                            keep[p] = kept
-            found: tuple[list[Action], int] | None
-            if ctx is None:
-                found = FAST_RINGS.phase_moves(state, team, self.left, self._barred(state), keep)
-            else:
-                lo = team * PER_TEAM
-                found = FAST_RINGS.team_moves(
-                    state.pos,
-                    self.left,
-                    lo,
-                    lo + PER_TEAM,
-                    self._barred(state),
-                    state.carrier,
-                    ctx.free,
-                    ctx.contact,
-                    ctx.opp_beyond,
-                    state.actions.move,
-                    keep,
-                )
+            n = len(out)
+            found: int | None = FAST_RINGS.phase_moves(state, self, hobgoblin_keep, out)
             if found is not None:
                 return found
-        return self.team_moves_py(state, ctx or MoveContext(state, self.team))
+            del out[n:]
+        moves, carrier_mask = self.team_moves_py(state, MoveContext(state, self.team))
+        out += moves
+        return carrier_mask
 
     def team_moves_py(self, state: State, ctx: MoveContext) -> tuple[list[Action], int]:
-        """:meth:`team_moves`, the reference."""
+        """The moves :meth:`add_moves` appends and the carrier's destinations: the
+        reference."""
         moves: list[Action] = []
         carrier_mask = 0
         left, carrier, by_mask = self.left, state.carrier, state.actions.move_by_mask
@@ -276,10 +255,10 @@ class Phase(InPlay):
     def legal_actions(self, state: State) -> list[Action]:
         acts = state.actions
         carrier = state.carrier
-        moves, carrier_mask = self.team_moves(state)
-        must_leave = bool(carrier_mask) and self._must_leave(state, carrier_mask)
-        out: list[Action] = [] if must_leave else [acts.words["end"]]
-        out += moves
+        out: list[Action] = [acts.words["end"]]
+        carrier_mask = self.add_moves(state, out)
+        if carrier_mask and self._must_leave(state, carrier_mask):
+            del out[0]  # MW-PASS-8: no ending the phase yet
         c = state.caster
         if c >= 0 and team_of(c) == self.team and self.left[c] > 0 and not state.dazed >> c & 1:
             out += [acts.shift[d] for d in self._shifts(state)]
