@@ -153,6 +153,25 @@ def test_move_context_and_spell_lists_match_the_references_in_random_games() -> 
     assert rings.move_context(state, 0) is None
 
 
+def test_clones_copy_every_board_field_and_share_no_list() -> None:
+    """The written-out field copy (state._copy_fields) against FIELDS: a clone holds every
+    board field, equal, its lists fresh copies, in positions met in random games."""
+    checked = 0
+    for preset in ("standard", "compass"):
+        for state in _phase_states(preset, 4, 60):
+            state.images = [3, 7]  # a list that is usually empty, to copy too
+            twin = state.clone()
+            assert twin.to_position() == state.to_position()
+            for name, kind in mw_state.FIELDS.items():
+                mine, theirs = getattr(state, name), getattr(twin, name)
+                assert mine == theirs, name
+                assert (mine is not theirs) == (kind in ("ints", "strs", "list")), name
+            twin.pos[0], twin.images[0] = -5, 9
+            assert state.pos[0] != -5 and state.images[0] == 3
+            checked += 1
+    assert checked > 100
+
+
 def test_within_is_the_distance_ball() -> None:
     f = HexGrid(14, 24)
     for cell in (0, 13, 100, 177, 335):
