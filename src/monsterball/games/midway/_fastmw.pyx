@@ -1,13 +1,15 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""Compiled twins of Monsters of the Midway's hottest movement queries (built by
-``scripts/build_fast.py`` next to ``core/_fastgeo.pyx``). The field (14 x 24 hexes, 336
-cells) is held in six 64-bit words. Each function computes exactly what its pure-Python
-reference in games/midway/moves.py and state.py computes (``destination_rings`` and
-``cells_mask``); for an argument that does not fit it returns ``None`` and the caller uses
-the reference. tests/test_fast_paths.py checks the two against each other.
+"""Compiled twins of Monsters of the Midway's hottest queries (built by
+``scripts/build_fast.py`` next to ``core/_fastgeo.pyx``): the rings of hexes a player may
+reach, a phase's whole move list with its move context, the spell list and ``cells_mask``.
+Masks of the field (14 x 24 hexes, 336 cells) cross as six 64-bit words; the rings grow a
+row at a time. Each function computes exactly what its pure-Python reference in
+games/midway/moves.py, phases.py and state.py computes; for an argument that does not fit
+it returns ``None`` and the caller uses the reference. tests/test_midway_fast.py checks the
+two against each other.
 """
 
-from libc.stdint cimport uint64_t
+from libc.stdint cimport uint32_t, uint64_t
 
 cdef extern from *:
     """
@@ -35,165 +37,165 @@ DEF N = 6
 DEF CELLS = 384
 DEF PER = 10  # players a team (actions.PER_TEAM)
 DEF PLAYERS = 20
-
-
-cdef inline void shl(const uint64_t* a, int k, uint64_t* o) noexcept nogil:
-    cdef int i
-    for i in range(N - 1, 0, -1):
-        o[i] = (a[i] << k) | (a[i - 1] >> (64 - k))
-    o[0] = a[0] << k
-
-
-cdef inline void shr(const uint64_t* a, int k, uint64_t* o) noexcept nogil:
-    cdef int i
-    for i in range(N - 1):
-        o[i] = (a[i] >> k) | (a[i + 1] << (64 - k))
-    o[N - 1] = a[N - 1] >> k
+DEF MAXR = 192  # rows: CELLS / the narrowest width
 
 
 cdef class HexRings:
     """The ring-growing queries for one hex grid (``py``: the pure-Python HexGrid, read for
-    its masks). Widths 2..62 only (every shift is 1..63 bits)."""
+    its masks). Rings grow a row at a time (a row of up to 32 hexes is one word, its
+    neighbours in the rows above and below are two shifts away), over the rows they have
+    reached only; masks come and go as six 64-bit words."""
 
     cdef uint64_t full[N]
-    cdef uint64_t nf[N]
-    cdef uint64_t nl[N]
-    cdef uint64_t even[N]
-    cdef int w, size
+    cdef uint32_t fullrow
+    cdef bint even[MAXR]  # rows whose hexes touch columns c and c-1 of the next rows
+    cdef int w, h, size
 
     def __init__(self, py_grid):
-        if py_grid.kind != "hex" or py_grid.size > CELLS or not 2 <= py_grid.width < 63:
+        cdef int r
+        if py_grid.kind != "hex" or py_grid.size > CELLS or not 2 <= py_grid.width <= 32:
             raise ValueError("grid unsuited to the compiled Midway kernels")
         self.w = py_grid.width
         self.size = py_grid.size
-        if (
-            mw_to_words(py_grid.full_mask, self.full) < 0
-            or mw_to_words(py_grid.not_first_col, self.nf) < 0
-            or mw_to_words(py_grid.not_last_col, self.nl) < 0
-            or mw_to_words(py_grid.even_rows, self.even) < 0
-        ):
+        self.h = self.size // self.w
+        if self.w * self.h != self.size or self.h > MAXR:
+            raise ValueError("grid unsuited to the compiled Midway kernels")
+        self.fullrow = <uint32_t>((<uint64_t>1 << self.w) - 1)
+        for r in range(self.h):
+            self.even[r] = (py_grid.even_rows >> (r * self.w)) & 1
+        if mw_to_words(py_grid.full_mask, self.full) < 0:
             raise ValueError("grid masks do not fit")
 
-    cdef void _dilate(self, const uint64_t* m, uint64_t* out) noexcept nogil:
-        """HexGrid.dilate: the cells of ``m`` and their neighbours, on the board."""
-        cdef uint64_t t[N]
-        cdef uint64_t e[N]
-        cdef uint64_t o[N]
-        cdef int i, w = self.w
+    cdef void _rows(self, const uint64_t* m, uint32_t* rows) noexcept nogil:
+        """Six words to one word a row."""
+        cdef int r, off, i, b, w = self.w
+        cdef uint64_t v
+        for r in range(self.h):
+            off = r * w
+            i = off >> 6
+            b = off & 63
+            v = m[i] >> b
+            if b + w > 64:
+                v |= m[i + 1] << (64 - b)
+            rows[r] = <uint32_t>v & self.fullrow
+
+    cdef void _words(self, const uint32_t* rows, uint64_t* m) noexcept nogil:
+        """One word a row to six words."""
+        cdef int r, off, i, b, w = self.w
         for i in range(N):
-            e[i] = m[i] & self.even[i]
-            o[i] = m[i] ^ e[i]
-            out[i] = m[i]
-        shl(m, 1, t)
-        for i in range(N):
-            out[i] |= t[i] & self.nf[i]
-        shr(m, 1, t)
-        for i in range(N):
-            out[i] |= t[i] & self.nl[i]
-        shl(e, w, t)
-        for i in range(N):
-            out[i] |= t[i]
-        shl(e, w - 1, t)
-        for i in range(N):
-            out[i] |= t[i] & self.nl[i]
-        shr(e, w, t)
-        for i in range(N):
-            out[i] |= t[i]
-        shr(e, w + 1, t)
-        for i in range(N):
-            out[i] |= t[i] & self.nl[i]
-        shl(o, w + 1, t)
-        for i in range(N):
-            out[i] |= t[i] & self.nf[i]
-        shl(o, w, t)
-        for i in range(N):
-            out[i] |= t[i]
-        shr(o, w - 1, t)
-        for i in range(N):
-            out[i] |= t[i] & self.nf[i]
-        shr(o, w, t)
-        for i in range(N):
-            out[i] = (out[i] | t[i]) & self.full[i]
+            m[i] = 0
+        for r in range(self.h):
+            off = r * w
+            i = off >> 6
+            b = off & 63
+            m[i] |= (<uint64_t>rows[r]) << b
+            if b + w > 64:
+                m[i + 1] |= (<uint64_t>rows[r]) >> (64 - b)
+
+    cdef inline uint32_t _down(self, const uint32_t* m, int s) noexcept nogil:
+        """The hexes of rows s-1 and s+1 next to those of row s (s's parity decides)."""
+        if self.even[s]:
+            return m[s] | (m[s] >> 1)
+        return (m[s] | (m[s] << 1)) & self.fullrow
+
+    cdef inline uint32_t _grow(self, const uint32_t* m, int r) noexcept nogil:
+        """Row r of HexGrid.dilate(m): the hexes of m in row r and their neighbours."""
+        cdef uint32_t out = (m[r] | (m[r] << 1) | (m[r] >> 1)) & self.fullrow
+        if r > 0:
+            out |= self._down(m, r - 1)
+        if r < self.h - 1:
+            out |= self._down(m, r + 1)
+        return out
 
     cdef void _rings(
-        self, int start, int budget, const uint64_t* fr, const uint64_t* contact,
-        const uint64_t* ba, uint64_t* seen
+        self, int start, int budget, const uint32_t* fr, const uint32_t* co,
+        const uint32_t* ba, uint32_t* seen, int* span
     ) noexcept nogil:
-        cdef uint64_t co[N]
-        cdef uint64_t front[N]
-        cdef uint64_t inner[N]
-        cdef uint64_t grown[N]
-        cdef uint64_t s[N]
-        cdef int i, step
+        """destination_rings into ``seen`` (rows), ``span`` the rows it may touch."""
+        cdef uint32_t front[MAXR]
+        cdef uint32_t inner[MAXR]
+        cdef uint32_t grown[MAXR]
+        cdef uint32_t bit
+        cdef int r, step, r0 = start // self.w, lo, hi
         cdef bint more
-        for i in range(N):
-            s[i] = 0
-        s[start >> 6] = (<uint64_t>1) << (start & 63)
-        for i in range(N):
-            seen[i] = s[i]
-            front[i] = s[i]
-            inner[i] = s[i]
+        for r in range(self.h):
+            seen[r] = 0
+            front[r] = 0
+            inner[r] = 0
+        bit = (<uint32_t>1) << (start - r0 * self.w)
+        seen[r0] = front[r0] = inner[r0] = bit
+        lo = hi = r0
         for step in range(budget):
-            self._dilate(front, grown)
+            lo = lo - 1 if lo > 0 else 0
+            hi = hi + 1 if hi < self.h - 1 else hi
+            for r in range(lo, hi + 1):
+                grown[r] = self._grow(front, r) & fr[r] & ~seen[r]
             more = False
-            for i in range(N):
-                grown[i] &= fr[i] & ~seen[i]
-                seen[i] |= grown[i]
-                front[i] = grown[i]
-                if grown[i]:
+            for r in range(lo, hi + 1):
+                seen[r] |= grown[r]
+                front[r] = grown[r]
+                if grown[r]:
                     more = True
             if step < budget - 1:
-                for i in range(N):
-                    inner[i] |= grown[i]
+                for r in range(lo, hi + 1):
+                    inner[r] |= grown[r]
             if not more:
                 break
-        more = False
-        for i in range(N):
-            seen[i] &= ~s[i]
-            co[i] = contact[i] & ~s[i]
-            if co[i]:
-                more = True
-        if more:
-            self._dilate(inner, grown)
-            for i in range(N):
-                seen[i] |= grown[i] & co[i]
-        for i in range(N):
-            seen[i] &= ~ba[i]
+        seen[r0] &= ~bit
+        lo = lo - 1 if lo > 0 else 0
+        hi = hi + 1 if hi < self.h - 1 else hi
+        for r in range(lo, hi + 1):
+            # Contact hexes next to one reached with a step to spare (never the start).
+            seen[r] |= self._grow(inner, r) & co[r] & ~(bit if r == r0 else 0)
+            seen[r] &= ~ba[r]
+        span[0] = lo
+        span[1] = hi
 
     def destination_rings(self, int start, int budget, free, contact, barred):
         """moves.destination_rings: hexes reached through ``free`` hexes in 1..budget steps,
         plus ``contact`` hexes next to one reached with a step to spare (or to the start),
         minus ``barred``; ``None`` if an argument does not fit."""
-        cdef uint64_t fr[N]
-        cdef uint64_t co[N]
-        cdef uint64_t ba[N]
-        cdef uint64_t out[N]
-        if (
-            not 0 <= start < self.size
-            or mw_to_words(free, fr) < 0
-            or mw_to_words(contact, co) < 0
-            or mw_to_words(barred, ba) < 0
-        ):
+        cdef uint64_t m[N]
+        cdef uint32_t fr[MAXR]
+        cdef uint32_t co[MAXR]
+        cdef uint32_t ba[MAXR]
+        cdef uint32_t out[MAXR]
+        cdef int span[2]
+        if not 0 <= start < self.size:
             return None
-        self._rings(start, budget, fr, co, ba, out)
-        return mw_from_words(out)
+        if mw_to_words(free, m) < 0:
+            return None
+        self._rows(m, fr)
+        if mw_to_words(contact, m) < 0:
+            return None
+        self._rows(m, co)
+        if mw_to_words(barred, m) < 0:
+            return None
+        self._rows(m, ba)
+        self._rings(start, budget, fr, co, ba, out, span)
+        self._words(out, m)
+        return mw_from_words(m)
 
     cdef object _moves(
         self, list pos, tuple left, int lo, int hi, unsigned long long sk, long carrier,
-        const uint64_t* fr, const uint64_t* co, const uint64_t* ba, tuple items, dict keep,
-        list out
+        const uint64_t* free, const uint64_t* contact, const uint64_t* barred, tuple items,
+        dict keep, list out
     ):
         """Phase.team_moves_py's moves appended to ``out`` (players lo..hi-1 not in ``sk``
         with movement left, in player then cell order: the carrier stepping to a free
         neighbour, the others by ``destination_rings``, cut to ``keep[p]`` where given);
         the carrier's destinations (or 0), or ``None`` if an argument does not fit."""
-        cdef uint64_t kp[N]
-        cdef uint64_t m[N]
-        cdef uint64_t one[N]
-        cdef uint64_t word
+        cdef uint64_t words[N]
+        cdef uint32_t fr[MAXR]
+        cdef uint32_t co[MAXR]
+        cdef uint32_t ba[MAXR]
+        cdef uint32_t kp[MAXR]
+        cdef uint32_t m[MAXR]
+        cdef uint32_t bits
+        cdef int span[2]
         cdef long start, budget
         cdef Py_ssize_t count
-        cdef int i, p, cell
+        cdef int r, p, cell, w = self.w
         cdef bint found
         if (
             not 0 <= lo <= hi <= len(pos)
@@ -202,6 +204,9 @@ cdef class HexRings:
             or hi > 64
         ):
             return None
+        self._rows(free, fr)
+        self._rows(contact, co)
+        self._rows(barred, ba)
         carrier_mask = 0
         for p in range(lo, hi):
             start = pos[p]
@@ -211,35 +216,42 @@ cdef class HexRings:
             if start >= self.size:
                 return None
             if p == carrier:  # one hex into an empty one: the start's neighbours
-                for i in range(N):
-                    one[i] = 0
-                one[start >> 6] = (<uint64_t>1) << (start & 63)
-                self._dilate(one, m)
-                for i in range(N):
-                    m[i] &= fr[i] & ~one[i]
+                r = start // w
+                for cell in range(self.h):
+                    kp[cell] = 0
+                kp[r] = (<uint32_t>1) << (start - r * w)
+                span[0] = r - 1 if r > 0 else 0
+                span[1] = r + 1 if r < self.h - 1 else r
+                for cell in range(self.h):
+                    m[cell] = 0
+                for cell in range(span[0], span[1] + 1):
+                    m[cell] = self._grow(kp, cell) & fr[cell]
+                m[r] &= ~kp[r]
             else:
-                self._rings(<int>start, <int>budget, fr, co, ba, m)
+                self._rings(<int>start, <int>budget, fr, co, ba, m, span)
             if keep:
                 kept = keep.get(p)
                 if kept is not None:
-                    if mw_to_words(kept, kp) < 0:
+                    if mw_to_words(kept, words) < 0:
                         return None
-                    for i in range(N):
-                        m[i] &= kp[i]
+                    self._rows(words, kp)
+                    for r in range(span[0], span[1] + 1):
+                        m[r] &= kp[r]
             row = items[p]
             count = len(row)
             found = False
-            for i in range(N):
-                word = m[i]
-                while word:
-                    cell = i * 64 + _ctz(word)
+            for r in range(span[0], span[1] + 1):
+                bits = m[r]
+                while bits:
+                    cell = r * w + _ctz(bits)
                     if cell >= count:
                         return None
                     out.append(row[cell])
                     found = True
-                    word &= word - 1
+                    bits &= bits - 1
             if found and p == carrier:
-                carrier_mask = mw_from_words(m)
+                self._words(m, words)
+                carrier_mask = mw_from_words(words)
         return carrier_mask
 
     # -- the move context (moves.MoveContext, counters_of, contact_mask) ------------------
