@@ -85,7 +85,7 @@ def test_team_moves_match_the_reference_in_random_games() -> None:
                 checked += 1
                 carriers += fast[1] != 0
                 hobgoblins += any(state.kind_of(p) == "hobgoblin" for p in phase.movers(state))
-    # The carrier's one-hex steps and the hobgoblin's chase (MW-SPEC-5) were both met.
+    # The carrier's one-hex steps and hobgoblins (MW-SPEC-5; the chase of an elf: below).
     assert checked > 1500 and carriers > 50 and hobgoblins > 50
 
 
@@ -110,6 +110,8 @@ def _scrambled(state: MidwayState, rng: random.Random) -> MidwayState:
     out.spent = rng.getrandbits(20)
     out.dazed = rng.getrandbits(20) & rng.getrandbits(20)
     out.were = rng.getrandbits(20)
+    for p in rng.sample(range(20), 6):  # hobgoblins chasing elves (MW-SPEC-5), by change self
+        out.form[p] = rng.choice(("hobgoblin", "elf"))
     return out
 
 
@@ -120,7 +122,7 @@ def test_move_context_and_spell_lists_match_the_references_in_random_games() -> 
     views of every sampled phase and of a scrambled copy of it."""
     rings = moves.FAST_RINGS
     rng = random.Random(5)
-    checked, casts, images, hidden, loose = 0, 0, 0, 0, 0
+    checked, casts, images, hidden, loose, chases = 0, 0, 0, 0, 0, 0
     for preset in PRESETS:
         for seed in range(2, 4):
             for found in _phase_states(preset, seed, 250):
@@ -136,6 +138,11 @@ def test_move_context_and_spell_lists_match_the_references_in_random_games() -> 
                         moves_list: list[Action] = []
                         mask = mover.add_moves(state, moves_list)
                         assert (moves_list, mask) == mover.team_moves_py(state, ctx)
+                        chases += any(
+                            state.kind_of(p) == "hobgoblin"
+                            and moves.hobgoblin_keep(state, p) is not None
+                            for p in mover.movers(state)
+                        )
                         for acted in (phase.acted, 0):
                             other = replace(phase, team=team, acted=acted)
                             spells = KERNELS.casts(state, team, acted, moves.magic_users(state))
@@ -145,8 +152,10 @@ def test_move_context_and_spell_lists_match_the_references_in_random_games() -> 
                     images += bool(state.images) and state.caster >= 0
                     hidden += state.invisible >= 0
                     loose += state.ball_state in ("loose", "pass", "kick", "punt")
-    # Spells, mirror images, an invisible player and a ball nobody holds were all met.
+    # Spells, mirror images, an invisible player, a ball nobody holds and hobgoblins
+    # chasing elves were all met.
     assert checked > 3000 and casts > 1000 and images > 500 and hidden > 500 and loose > 500
+    assert chases > 500
     # A position that does not fit the six words is handed back to the reference.
     state = _phase_states("standard", 0, 1)[0]
     state.images = [400]

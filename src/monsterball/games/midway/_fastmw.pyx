@@ -47,12 +47,13 @@ cdef class HexRings:
     reached only; masks come and go as six 64-bit words."""
 
     cdef uint64_t full[N]
+    cdef unsigned char dist[CELLS][CELLS]  # steps between two hexes on an empty field
     cdef uint32_t fullrow
     cdef bint even[MAXR]  # rows whose hexes touch columns c and c-1 of the next rows
     cdef int w, h, size
 
     def __init__(self, py_grid):
-        cdef int r
+        cdef int r, a, b
         if py_grid.kind != "hex" or py_grid.size > CELLS or not 2 <= py_grid.width <= 32:
             raise ValueError("grid unsuited to the compiled Midway kernels")
         self.w = py_grid.width
@@ -65,6 +66,10 @@ cdef class HexRings:
             self.even[r] = (py_grid.even_rows >> (r * self.w)) & 1
         if mw_to_words(py_grid.full_mask, self.full) < 0:
             raise ValueError("grid masks do not fit")
+        for a in range(self.size):
+            row = py_grid.distance_row(a)
+            for b in range(self.size):
+                self.dist[a][b] = min(<int>row[b], 255)  # below size: never cut on a field
 
     cdef void _rows(self, const uint64_t* m, uint32_t* rows) noexcept nogil:
         """Six words to one word a row."""
@@ -179,17 +184,18 @@ cdef class HexRings:
     cdef object _moves(
         self, list pos, tuple left, int lo, int hi, unsigned long long sk, long carrier,
         const uint64_t* free, const uint64_t* contact, const uint64_t* barred, tuple items,
-        dict keep, list out
+        unsigned long long kept, const uint32_t* keeps, list out
     ):
         """Phase.team_moves_py's moves appended to ``out`` (players lo..hi-1 not in ``sk``
         with movement left, in player then cell order: the carrier stepping to a free
-        neighbour, the others by ``destination_rings``, cut to ``keep[p]`` where given);
-        the carrier's destinations (or 0), or ``None`` if an argument does not fit."""
+        neighbour, the others by ``destination_rings``, those in ``kept`` cut to their rows
+        ``keeps[(p - lo) * MAXR:]``); the carrier's destinations (or 0), or ``None`` if an
+        argument does not fit."""
         cdef uint64_t words[N]
         cdef uint32_t fr[MAXR]
         cdef uint32_t co[MAXR]
         cdef uint32_t ba[MAXR]
-        cdef uint32_t kp[MAXR]
+        cdef uint32_t one[MAXR]
         cdef uint32_t m[MAXR]
         cdef uint32_t bits
         cdef int span[2]
@@ -218,25 +224,19 @@ cdef class HexRings:
             if p == carrier:  # one hex into an empty one: the start's neighbours
                 r = start // w
                 for cell in range(self.h):
-                    kp[cell] = 0
-                kp[r] = (<uint32_t>1) << (start - r * w)
+                    one[cell] = 0
+                    m[cell] = 0
+                one[r] = (<uint32_t>1) << (start - r * w)
                 span[0] = r - 1 if r > 0 else 0
                 span[1] = r + 1 if r < self.h - 1 else r
-                for cell in range(self.h):
-                    m[cell] = 0
                 for cell in range(span[0], span[1] + 1):
-                    m[cell] = self._grow(kp, cell) & fr[cell]
-                m[r] &= ~kp[r]
+                    m[cell] = self._grow(one, cell) & fr[cell]
+                m[r] &= ~one[r]
             else:
                 self._rings(<int>start, <int>budget, fr, co, ba, m, span)
-            if keep:
-                kept = keep.get(p)
-                if kept is not None:
-                    if mw_to_words(kept, words) < 0:
-                        return None
-                    self._rows(words, kp)
-                    for r in range(span[0], span[1] + 1):
-                        m[r] &= kp[r]
+            if (kept >> p) & 1:
+                for r in range(span[0], span[1] + 1):
+                    m[r] &= keeps[(p - lo) * MAXR + r]
             row = items[p]
             count = len(row)
             found = False
@@ -376,21 +376,23 @@ cdef class HexRings:
             return None
         return mw_from_words(fr), mw_from_words(co), mw_from_words(ba)
 
-    def phase_moves(self, state, phase, keep_fn, list out):
+    def phase_moves(self, state, phase, list out):
         """Phase.team_moves_py with its move context, in one call: appends to ``out`` the
         moves of ``phase``'s team (the dazed, the hidden and a carrier paused for a handoff
-        stay; a hobgoblin's cut to ``keep_fn(state, p)``, moves.hobgoblin_keep) and returns
-        the carrier's destinations, or ``None`` if the position does not fit."""
+        stay; a hobgoblin's cut as moves.hobgoblin_keep cuts them) and returns the
+        carrier's destinations, or ``None`` if the position does not fit."""
         cdef uint64_t fr[N]
         cdef uint64_t co[N]
         cdef uint64_t ba[N]
-        cdef int team = phase.team, p, lo
-        cdef long who
-        cdef unsigned long long barred
+        cdef uint32_t keeps[PER * MAXR]
+        cdef int elves[PER]
+        cdef int team = phase.team, p, lo, n_elves = -1, i, r, col, best, far
+        cdef long who, here, c, caster = state.caster, invisible = state.invisible
+        cdef unsigned long long barred, kept = 0
+        cdef uint32_t bits
         cdef list pos = state.pos
         cdef list form = state.form
         cdef list roster = state.roster
-        cdef dict keep = {}
         if not 0 <= team <= 1 or len(form) < PLAYERS or len(roster) < PLAYERS:
             return None
         lo = team * PER
@@ -398,7 +400,7 @@ cdef class HexRings:
             barred = state.dazed  # Phase._barred
         except OverflowError:
             return None
-        for who in (state.invisible, state.caster, phase.paused):
+        for who in (invisible, caster, phase.paused):
             if who >= 0:
                 if who >= 64:
                     return None
@@ -406,14 +408,41 @@ cdef class HexRings:
         if self._context(state, team, fr, co, ba) < 0:
             return None
         for p in range(lo, lo + PER):
-            kind = form[p] or roster[p]  # kind_of
-            if kind == "hobgoblin" and <long>pos[p] >= 0:
-                kept = keep_fn(state, p)
-                if kept is not None:
-                    keep[p] = kept
+            # MW-SPEC-5 (moves.hobgoblin_keep): a hobgoblin may not end a move farther from
+            # the nearest visible opposing elf (the lowest hex of the nearest) than he stands.
+            here = pos[p]
+            if here < 0 or (form[p] or roster[p]) != "hobgoblin":  # kind_of
+                continue
+            if here >= self.size:
+                return None
+            if n_elves < 0:
+                n_elves = 0
+                for who in range((1 - team) * PER, (2 - team) * PER):
+                    c = pos[who]
+                    if c < 0 or who == caster or who == invisible:
+                        continue  # off the field, or hidden (state.hidden_from(None))
+                    if (form[who] or roster[who]) == "elf":
+                        if c >= self.size:
+                            return None
+                        elves[n_elves] = c
+                        n_elves += 1
+            if n_elves == 0:
+                continue
+            best, far = elves[0], self.dist[here][elves[0]]
+            for i in range(1, n_elves):
+                c = elves[i]
+                if self.dist[here][c] < far or (self.dist[here][c] == far and c < best):
+                    best, far = c, self.dist[here][c]
+            for r in range(self.h):  # moves.within(field, best, far)
+                bits = 0
+                for col in range(self.w):
+                    if self.dist[best][r * self.w + col] <= far:
+                        bits |= (<uint32_t>1) << col
+                keeps[(p - lo) * MAXR + r] = bits
+            kept |= (<unsigned long long>1) << p
         return self._moves(
             pos, phase.left, lo, lo + PER, barred, state.carrier, fr, co, ba,
-            state.actions.move, keep, out
+            state.actions.move, kept, keeps, out
         )
 
 

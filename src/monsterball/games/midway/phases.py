@@ -59,7 +59,6 @@ from monsterball.games.midway.moves import (
     contact_targets,
     counters_of,
     destination_mask,
-    hobgoblin_keep,
     magic_users,
     move_cost,
     tackle_question,
@@ -230,7 +229,7 @@ class Phase(InPlay):
         when built, the move context included."""
         if FAST_RINGS is not None and state.field is FIELD:
             n = len(out)
-            found: int | None = FAST_RINGS.phase_moves(state, self, hobgoblin_keep, out)
+            found: int | None = FAST_RINGS.phase_moves(state, self, out)
             if found is not None:
                 return found
             del out[n:]
