@@ -162,6 +162,43 @@ def test_move_context_and_spell_lists_match_the_references_in_random_games() -> 
     assert rings.move_context(state, 0) is None
 
 
+@needs_kernels
+def test_move_prices_match_the_reference() -> None:
+    """The compiled price of a move (moves.move_price: -1 into a counter's hex, else the
+    fewest steps through empty hexes) against the reference, for every hex of the field
+    from a player of each sampled and scrambled position; ``None`` only where the
+    reference finds no path."""
+    rng = random.Random(8)
+    priced = contact = unreachable = 0
+    for preset in ("standard", "exhibition"):
+        for found in _phase_states(preset, 6, 120):
+            for state in (found, _scrambled(found, rng)):
+                on = [p for p in range(20) if state.pos[p] >= 0]
+                player = rng.choice(on)
+                for cell in range(state.field.size):
+                    fast = moves.FAST_RINGS.move_price(state, player, cell)
+                    if fast is None:
+                        with pytest.raises(ValueError, match="cannot be reached"):
+                            moves.move_price_py(state, player, cell)
+                        unreachable += 1
+                        continue
+                    assert fast == moves.move_price_py(state, player, cell)
+                    priced += 1
+                    contact += fast < 0
+    # Walled in by mirror images: the hexes past them cannot be reached.
+    state = _phase_states("standard", 6, 1)[0]
+    player = next(p for p in range(20) if state.pos[p] >= 0)
+    state.images = [
+        c for c in range(state.field.size) if state.field.distance(state.pos[player], c) == 1
+    ]
+    for cell in range(state.field.size):
+        if moves.FAST_RINGS.move_price(state, player, cell) is None:
+            with pytest.raises(ValueError, match="cannot be reached"):
+                moves.move_price_py(state, player, cell)
+            unreachable += 1
+    assert priced > 50_000 and contact > 2000 and unreachable > 200
+
+
 def test_clones_copy_every_board_field_and_share_no_list() -> None:
     """The written-out field copy (state._copy_fields) against FIELDS: a clone holds every
     board field, equal, its lists fresh copies, in positions met in random games."""

@@ -254,6 +254,79 @@ cdef class HexRings:
                 carrier_mask = mw_from_words(words)
         return carrier_mask
 
+    def move_price(self, state, int player, int cell):
+        """moves.move_price: -1 if ``cell`` holds a counter (state.counters_mask), else the
+        fewest steps from ``player``'s hex to it through empty hexes (at least 1); ``None``
+        if the position does not fit or the hex cannot be reached."""
+        cdef uint64_t occ[N]
+        cdef uint32_t fr[MAXR]
+        cdef uint32_t seen[MAXR]
+        cdef uint32_t front[MAXR]
+        cdef uint32_t grown[MAXR]
+        cdef list pos = state.pos
+        cdef long c, start, invisible = state.invisible
+        cdef int i, n, r, r0, rc, lo, hi, steps = 0, w = self.w
+        cdef uint32_t goal
+        cdef bint more
+        if len(pos) != PLAYERS or not 0 <= player < PLAYERS or not 0 <= cell < self.size:
+            return None
+        start = pos[player]
+        if not 0 <= start < self.size:
+            return None
+        for i in range(N):
+            occ[i] = 0
+        for i in range(PLAYERS):
+            c = pos[i]
+            if c >= 0:
+                if c >= CELLS:
+                    return None
+                _put(occ, c)
+        if invisible >= PLAYERS:
+            return None
+        if invisible >= 0:
+            c = pos[invisible]
+            if c >= 0:
+                n = 0
+                for i in range(PLAYERS):
+                    if <long>pos[i] == c:
+                        n += 1
+                if n == 1:
+                    _drop(occ, c)  # nobody else shows a counter there
+        for x in state.images:
+            c = x
+            if not 0 <= c < CELLS:
+                return None
+            _put(occ, c)
+        if (occ[cell >> 6] >> (cell & 63)) & 1:
+            return -1
+        for i in range(N):
+            occ[i] = self.full[i] & ~occ[i]
+        self._rows(occ, fr)
+        r0, rc = start // w, cell // w
+        goal = (<uint32_t>1) << (cell - rc * w)
+        fr[rc] |= goal
+        for r in range(self.h):
+            seen[r] = 0
+            front[r] = 0
+        seen[r0] = front[r0] = (<uint32_t>1) << (start - r0 * w)
+        lo = hi = r0
+        while True:  # the breadth-first search of HexGrid.steps_to, a row at a time
+            if seen[rc] & goal:
+                return steps if steps > 0 else 1
+            steps += 1
+            lo = lo - 1 if lo > 0 else 0
+            hi = hi + 1 if hi < self.h - 1 else hi
+            for r in range(lo, hi + 1):
+                grown[r] = self._grow(front, r) & fr[r] & ~seen[r]
+            more = False
+            for r in range(lo, hi + 1):
+                seen[r] |= grown[r]
+                front[r] = grown[r]
+                if grown[r]:
+                    more = True
+            if not more:
+                return None
+
     # -- the move context (moves.MoveContext, counters_of, contact_mask) ------------------
 
     cdef int _context(

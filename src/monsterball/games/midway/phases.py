@@ -60,7 +60,7 @@ from monsterball.games.midway.moves import (
     counters_of,
     destination_mask,
     magic_users,
-    move_cost,
+    move_price,
     tackle_question,
 )
 from monsterball.games.midway.options import TEAM_NAMES
@@ -581,15 +581,14 @@ class Phase(InPlay):
         moving, paused = self._begin(state, action.player, left)
         p = action.player
         cell = cell_of(state, action.cell)
-        occupied = state.counters_mask()
         start = state.pos[p]
-        contact = bool(occupied >> cell & 1)
+        cost = move_price(state, p, cell)  # -1: the hex holds a counter
         loose_ball = cell == state.ball and (
             state.ball_state in ("loose", "kick")
             or (state.ball_state == "punt" and state.receivable == team_of(p))
         )
-        # Contact or the loose ball ends the move: only a move that goes on needs its cost.
-        left[p] = 0 if contact or loose_ball else left[p] - move_cost(state, p, cell, occupied)
+        # Contact or the loose ball ends the move.
+        left[p] = 0 if cost < 0 or loose_ball else left[p] - cost
         acted |= 1 << p
         if p == state.punter:
             state.punter = NOBODY  # MW-PUNT-3: a player who moved may not punt
