@@ -1,7 +1,9 @@
 """Monsters of the Midway's compiled kernels (games/midway/_fastmw.pyx) give exactly what
-their pure-Python references give: kernel by kernel on random masks and positions, and
-whole random games (every legal list, every event, the last position) of every preset in
-a process with the kernels and one with ``MONSTERBALL_PURE=1``."""
+their pure-Python references give: kernel by kernel (rings, move lists with their move
+context, spell lists, move prices) on random masks, positions met in random games and
+scrambled copies of them, and whole random games (every legal list, every event, the last
+position) of every preset in a process with the kernels and one with
+``MONSTERBALL_PURE=1``; clones copy every board field."""
 
 from __future__ import annotations
 
