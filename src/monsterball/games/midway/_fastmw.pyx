@@ -11,6 +11,10 @@ two against each other.
 
 from libc.stdint cimport uint32_t, uint64_t
 
+# The version of these functions' signatures: state.py passes over a build without it (a
+# stale module built from an older source), so the references run instead of a crash.
+API = 2
+
 cdef extern from *:
     """
     #include <stdint.h>

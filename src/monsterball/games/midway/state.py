@@ -530,6 +530,9 @@ try:
     if not geometry.FAST:
         raise ImportError("pure-Python kernels in use")
     from monsterball.games.midway import _fastmw  # type: ignore[attr-defined, unused-ignore]
+
+    if getattr(_fastmw, "API", 1) != 2:
+        raise ImportError("games/midway/_fastmw is stale: run scripts/build_fast.py")
 except ImportError:
     _fastmw = None
 
