@@ -230,6 +230,24 @@ def move_cost(state: State, player: int, cell: int, occupied: int | None = None)
     return max(steps, 1)  # (the start itself is never a legal move's end)
 
 
+def move_price(state: State, player: int, cell: int) -> int:
+    """-1 if ``cell`` holds a counter (a move there makes contact and ends), otherwise
+    :func:`move_cost`: one compiled call when built."""
+    if FAST_RINGS is not None and state.field is FIELD:
+        found: int | None = FAST_RINGS.move_price(state, player, cell)
+        if found is not None:
+            return found
+    return move_price_py(state, player, cell)
+
+
+def move_price_py(state: State, player: int, cell: int) -> int:
+    """:func:`move_price`, the reference."""
+    occupied = state.counters_mask()
+    if occupied >> cell & 1:
+        return -1
+    return move_cost(state, player, cell, occupied)
+
+
 def hobgoblin_setup_filter(state: State, player: int, cells: int) -> int:
     """MW-SPEC-5 in formations: a hobgoblin sets up as near as the formation allows to the
     nearest opposing elf already on the field ("regardless of ... the original

@@ -59,13 +59,12 @@ from monsterball.games.midway.moves import (
     contact_targets,
     counters_of,
     destination_mask,
-    hobgoblin_keep,
     magic_users,
-    move_cost,
+    move_price,
     tackle_question,
 )
 from monsterball.games.midway.options import TEAM_NAMES
-from monsterball.games.midway.state import NOBODY, team_of, team_players
+from monsterball.games.midway.state import KERNELS, NOBODY, team_of, team_players
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,38 +223,23 @@ class Phase(InPlay):
             if pos[p] >= 0 and left[p] > 0 and not barred >> p & 1
         ]
 
-    def team_moves(self, state: State, ctx: MoveContext) -> tuple[list[Action], int]:
-        """Every move open to the movers, in player then cell order, and the carrier's
-        destinations (0: none, or he is not moving): one compiled call when built."""
+    def add_moves(self, state: State, out: list[Action]) -> int:
+        """Append every move open to the movers to ``out``, in player then cell order, and
+        return the carrier's destinations (0: none, or he is not moving): one compiled call
+        when built, the move context included."""
         if FAST_RINGS is not None and state.field is FIELD:
-            lo = self.team * PER_TEAM
-            keep = {}
-            form, roster = state.form, state.roster
-            if "hobgoblin" in roster or "hobgoblin" in form:
-                for p in team_players(self.team):
-                    if (form[p] or roster[p]) == "hobgoblin" and state.pos[p] >= 0:  # kind_of
-                        kept = hobgoblin_keep(state, p)
-                        if kept is not None:
-                            keep[p] = kept
-            found: tuple[list[Action], int] | None = FAST_RINGS.team_moves(
-                state.pos,
-                self.left,
-                lo,
-                lo + PER_TEAM,
-                self._barred(state),
-                state.carrier,
-                ctx.free,
-                ctx.contact,
-                ctx.opp_beyond,
-                state.actions.move,
-                keep,
-            )
+            n = len(out)
+            found: int | None = FAST_RINGS.phase_moves(state, self, out)
             if found is not None:
                 return found
-        return self.team_moves_py(state, ctx)
+            del out[n:]
+        moves, carrier_mask = self.team_moves_py(state, MoveContext(state, self.team))
+        out += moves
+        return carrier_mask
 
     def team_moves_py(self, state: State, ctx: MoveContext) -> tuple[list[Action], int]:
-        """:meth:`team_moves`, the reference."""
+        """The moves :meth:`add_moves` appends and the carrier's destinations: the
+        reference."""
         moves: list[Action] = []
         carrier_mask = 0
         left, carrier, by_mask = self.left, state.carrier, state.actions.move_by_mask
@@ -270,10 +254,10 @@ class Phase(InPlay):
     def legal_actions(self, state: State) -> list[Action]:
         acts = state.actions
         carrier = state.carrier
-        moves, carrier_mask = self.team_moves(state, MoveContext(state, self.team))
-        must_leave = bool(carrier_mask) and self._must_leave(state, carrier_mask)
-        out: list[Action] = [] if must_leave else [acts.words["end"]]
-        out += moves
+        out: list[Action] = [acts.words["end"]]
+        carrier_mask = self.add_moves(state, out)
+        if carrier_mask and self._must_leave(state, carrier_mask):
+            del out[0]  # MW-PASS-8: no ending the phase yet
         c = state.caster
         if c >= 0 and team_of(c) == self.team and self.left[c] > 0 and not state.dazed >> c & 1:
             out += [acts.shift[d] for d in self._shifts(state)]
@@ -387,7 +371,18 @@ class Phase(InPlay):
         )
 
     def _casts(self, state: State) -> list[Action]:
-        """MW-MAGIC-1: magic at the start of the caster's action in the phase."""
+        """MW-MAGIC-1: magic at the start of the caster's action in the phase (one compiled
+        call when built)."""
+        if KERNELS is not None:
+            found: list[Action] | None = KERNELS.casts(
+                state, self.team, self.acted, magic_users(state)
+            )
+            if found is not None:
+                return found
+        return self._casts_py(state)
+
+    def _casts_py(self, state: State) -> list[Action]:
+        """:meth:`_casts`, the reference."""
         users, were, change = magic_users(state)
         users &= team_bits(self.team) & ~self.acted & ~state.dazed
         for p in (state.caster, state.invisible):
@@ -586,15 +581,14 @@ class Phase(InPlay):
         moving, paused = self._begin(state, action.player, left)
         p = action.player
         cell = cell_of(state, action.cell)
-        occupied = state.counters_mask()
         start = state.pos[p]
-        contact = bool(occupied >> cell & 1)
+        cost = move_price(state, p, cell)  # -1: the hex holds a counter
         loose_ball = cell == state.ball and (
             state.ball_state in ("loose", "kick")
             or (state.ball_state == "punt" and state.receivable == team_of(p))
         )
-        # Contact or the loose ball ends the move: only a move that goes on needs its cost.
-        left[p] = 0 if contact or loose_ball else left[p] - move_cost(state, p, cell, occupied)
+        # Contact or the loose ball ends the move.
+        left[p] = 0 if cost < 0 or loose_ball else left[p] - cost
         acted |= 1 << p
         if p == state.punter:
             state.punter = NOBODY  # MW-PUNT-3: a player who moved may not punt

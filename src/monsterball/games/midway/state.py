@@ -113,6 +113,23 @@ def cells_mask(cells: list[int], lo: int, hi: int) -> int:
     return mask
 
 
+def _field_copier() -> Callable[[Any, Any], None]:
+    """A function copying every board field of FIELDS from one state to another (lists as
+    copies), written out field by field once, as dataclasses writes its methods: about
+    four times quicker than a getattr/setattr loop, and it cannot miss a field."""
+    lines = ["def copy_fields(src, dst):"]
+    for name, kind in FIELDS.items():
+        lines.append(f"    dst.{name} = src.{name}" + ("[:]" if kind in _LISTS else ""))
+    namespace: dict[str, Any] = {}
+    exec("\n".join(lines), namespace)  # the text is built from FIELDS only
+    copier: Callable[[Any, Any], None] = namespace["copy_fields"]
+    return copier
+
+
+_LISTS = ("ints", "strs", "list")
+_copy_fields = _field_copier()
+
+
 _BEYOND: dict[tuple[int, int], int] = {}  # (forward, line) -> MidwayState.beyond_mask
 
 
@@ -230,9 +247,7 @@ class MidwayState(TeamScoreState):
         other.field = self.field
         other.actions = self.actions
         other.chart = self.chart
-        for name in FIELDS:
-            value = getattr(self, name)
-            setattr(other, name, value[:] if isinstance(value, list) else value)
+        _copy_fields(self, other)
 
     # -- players ------------------------------------------------------------------------------
 
@@ -515,6 +530,9 @@ try:
     if not geometry.FAST:
         raise ImportError("pure-Python kernels in use")
     from monsterball.games.midway import _fastmw  # type: ignore[attr-defined, unused-ignore]
+
+    if getattr(_fastmw, "API", 1) != 2:
+        raise ImportError("games/midway/_fastmw is stale: run scripts/build_fast.py")
 except ImportError:
     _fastmw = None
 
