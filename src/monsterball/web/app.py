@@ -28,6 +28,7 @@ from monsterball.games import all_games
 from monsterball.web import accounts, challenges, chat, players
 from monsterball.web.clocks import BadClock, Clock, TimeControl
 from monsterball.web.cluster import Cluster, janitor
+from monsterball.web.collector import collect_on_a_timer
 from monsterball.web.leaderboard import router as ratings_router
 from monsterball.web.limits import ClientLimits, Limits
 from monsterball.web.live import BOT_LEVELS, MODES, Rejected, wall_ms
@@ -52,7 +53,6 @@ from monsterball.web.ui import install as install_ui
 MAX_BODY_BYTES = 64 * 1024
 MAX_MESSAGE_BYTES = 4 * 1024
 MAX_PLY = 10**9  # far past any game's length; bounds the numbers a client may send
-GC_THRESHOLDS = (10_000, 50, 100)  # the cyclic collector's (Python's default: 700, 10, 10)
 STATUS = {
     "bad-request": 400,
     "illegal": 400,
@@ -185,12 +185,11 @@ def create_app(
         running.append(asyncio.create_task(janitor(rooms)))
         running.append(asyncio.create_task(chat.watch_deletions(app)))  # moderators' deletions
         # What is loaded by now (modules, tables, caches) lives as long as the process: out of
-        # the cyclic collector's scans; and its collections rarer (a move makes many small
-        # dicts, few cycles). They cost 7% of a busy server's CPU, and full ones pause every
-        # room (docs/benchmarks.md, "Server CPU per move").
+        # the cyclic collector's scans; and its collections on a clock, not by counts (see
+        # web/collector.py: counted ones paused every room for up to 150 ms).
         gc.collect()  # (garbage frozen would never be freed)
         gc.freeze()
-        gc.set_threshold(*GC_THRESHOLDS)
+        running.append(asyncio.create_task(collect_on_a_timer()))
         yield
         # A task made in another event loop (a test client's one-off loop) died with it.
         loop = asyncio.get_running_loop()
