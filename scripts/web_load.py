@@ -7,18 +7,21 @@ bots play each other, so bots think all the time. Prints moves per second and th
 percentiles (also as JSON with --json). Starts its own `monsterball serve` (per-client limits
 off, --bot-workers passed on) on a temporary SQLite file, or on the database URL --db names
 (--servers N: N servers on it; --postgres: on a throw-away PostgreSQL cluster), unless --url
-names running servers. --watchers K adds K spectators per room (on another server than the
-room's first); after the run the store is checked: every acknowledged move stored once in its
-place (``lost_moves``, ``unacknowledged_moves``), every game replays, every watcher listed
-every move (``watcher_missed_moves``). With several servers,
-rooms are spread over them (each room's clients on the server that created it), or with
---spread clients each seat's client goes to the next server (for servers that share rooms).
+names running servers; --server-cores C limits each server it starts to C CPUs (a cgroup,
+as root), so that a scaling run measures servers, not the machine they share. --watchers K
+adds K spectators per room (on another server than the room's first); after the run the
+store is checked: every acknowledged move stored once in its place (``lost_moves``,
+``unacknowledged_moves``), every game replays, every watcher listed every move
+(``watcher_missed_moves``). With several servers, rooms are spread over them (each room's
+clients on the server that created it), or with --spread clients each seat's client goes to
+the next server (for servers that share rooms).
 
     python scripts/web_load.py --games 40 --seconds 30 --game paper-ultimate
     python scripts/web_load.py --games 20 --think 1 --hard-bots 20 --seconds 60
     python scripts/web_load.py --url http://127.0.0.1:8000 --url http://127.0.0.1:8001
     python scripts/web_load.py --db postgresql+psycopg://localhost/mb --servers 2
     python scripts/web_load.py --postgres --servers 2 --spread clients --watchers 1
+    python scripts/web_load.py --postgres --servers 2 --server-cores 0.5 --watchers 1
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -383,6 +387,55 @@ async def run(
     }
 
 
+CGROUP_CPU_V1 = Path("/sys/fs/cgroup/cpu")  # cgroup v1's cpu controller (this machine)
+CGROUP_V2 = Path("/sys/fs/cgroup")
+
+
+def descendants(pid: int) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+@contextlib.contextmanager
+def cpu_quota(pid: int, cores: float) -> Iterator[None]:
+    """Limits process ``pid`` (with the processes it starts later) to ``cores`` CPUs in a
+    cgroup of its own: a server with a small machine of its own, so that servers and not
+    the shared machine are what a scaling run measures. Needs root and a cpu controller."""
+    period = 100_000  # microseconds
+    quota = max(1_000, int(cores * period))
+    if (CGROUP_CPU_V1 / "cpu.cfs_quota_us").exists():
+        root, limits = CGROUP_CPU_V1, {"cpu.cfs_period_us": period, "cpu.cfs_quota_us": quota}
+    elif "cpu" in (CGROUP_V2 / "cgroup.controllers").read_text(errors="replace").split():
+        root, limits = CGROUP_V2, {"cpu.max": f"{quota} {period}"}  # type: ignore[dict-item]
+    else:
+        sys.exit("--server-cores needs a cgroup cpu controller (cgroup v1 or v2, as root)")
+    group = root / f"monsterball-load-{pid}"
+    try:
+        group.mkdir(exist_ok=True)
+        for name, value in limits.items():
+            (group / name).write_text(f"{value}\n")
+        for member in (pid, *descendants(pid)):  # (its bot workers, if started already)
+            (group / "cgroup.procs").write_text(f"{member}\n")
+    except OSError as exc:
+        sys.exit(f"--server-cores: cannot set up the cgroup {group}: {exc.strerror}")
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError):  # back to the root group, then the group goes
+            for left in (group / "cgroup.procs").read_text().split():
+                (root / "cgroup.procs").write_text(f"{left}\n")
+            group.rmdir()
+
+
 async def bot_ply(http: httpx.AsyncClient, game_id: str) -> int:
     return int((await http.get(f"/api/games/{game_id}")).json()["game"]["ply"])
 
@@ -434,8 +487,16 @@ def main() -> None:
     parser.add_argument(
         "--watchers", type=int, default=0, help="spectators per room (on another server first)"
     )
+    parser.add_argument(
+        "--server-cores",
+        type=float,
+        default=None,
+        help="limit each server started to this many CPUs (a cgroup; root): for scaling runs",
+    )
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args()
+    if args.server_cores is not None and (args.url or args.server_cores <= 0):
+        parser.error("--server-cores limits the servers this script starts, to more than 0 CPUs")
     if args.url:
         if args.db or args.postgres:
             parser.error("--db starts servers; --url uses running ones: give one of them")
@@ -456,11 +517,15 @@ def main() -> None:
                 db = stack.enter_context(scratch_postgres())
                 postmaster = postmaster_pid(db)
             started = [stack.enter_context(server(db, flags=flags)) for _ in range(args.servers)]
+            if args.server_cores is not None:
+                for _, proc in started:
+                    stack.enter_context(cpu_quota(proc.pid, args.server_cores))
             bases = [base for base, _ in started]
             db_url = db if isinstance(db, str) else f"sqlite:///{db}"
             pids = [proc.pid for _, proc in started]
             results = asyncio.run(run(bases, args, pids, db_url, postmaster))
         results["bot_workers"] = args.bot_workers or "default"
+        results["server_cores"] = args.server_cores or "unlimited"
         results["db"] = (
             "throw-away PostgreSQL" if args.postgres else args.db or "temporary SQLite file"
         )
