@@ -11,6 +11,7 @@ from monsterball.games import get_game
 from monsterball.games.huck_monster import HuckMonsterOptions, HuckMonsterState
 from monsterball.games.huck_monster import events as ev
 from monsterball.games.huck_monster.actions import player_name
+from monsterball.games.huck_monster.procedures.moves import Moving, TeamMoves
 from monsterball.games.huck_monster.procedures.upcall import OffenseAction, UpCall
 from monsterball.games.huck_monster.state import BOARD_KEYS
 
@@ -160,3 +161,23 @@ def bids(events: list[ev.Event]) -> list[tuple[str, str, bool]]:
 
 def top(state: HuckMonsterState) -> object:
     return state.stack[-1]
+
+
+def moving(
+    players: dict[str, str | None], team: int, left: int, **board: object
+) -> HuckMonsterState:
+    """A team-move step: ``team`` has ``left`` spaces of its count still to move."""
+    return position(players, stack=[TeamMoves("normal", 1, 2), Moving(team, left)], **board)
+
+
+def scoring_throw(receiver_cell: str, **board: object) -> HuckMonsterState:
+    """A1 on e11 with the disc on e12; A2 waits at ``receiver_cell``; no defenders near."""
+    return position(
+        {"A1": "e11", "A2": receiver_cell},
+        disc="e12",
+        holder="A1",
+        stack=[UpCall("aim"), OffenseAction("throw", "declare")],
+        opts=options(strategy_dice=False, **board.pop("opts", {})),  # type: ignore[arg-type]
+        up_calls=1,
+        **board,
+    )
