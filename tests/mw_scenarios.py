@@ -211,3 +211,20 @@ def pass_to_hidden_receiver(hidden: str, **options: Any) -> MidwayState:
     start_phase(state, 0)
     act(state, "pass g14", "cast A2 mirror", "d6=2", "image g14", f"real {hidden}", "end")
     return state
+
+
+def running(options: dict[str, Any] | None = None, **extra: str) -> MidwayState:
+    """A1 carries the ball on g10 at the start of A's phase, with B1 near and B2 far."""
+    players = {"A1": "g10", "B1": "i12", "B2": "a20", **extra}
+    state = setup(players, carrier="A1", los="g10", **(options or {}))
+    start_phase(state, 0)
+    return state
+
+
+def scrimmage_ready(**options: Any) -> MidwayState:
+    """The third play about to start from scrimmage on g10 (formations come next)."""
+    state = setup({}, los="g10", **options)
+    state.plays = 3
+    state.stack = (SPEC.state_type.procedure_kinds["StartScrimmage"](False),)
+    state._settle()
+    return state
