@@ -103,3 +103,16 @@ def spread_players() -> dict[str, str | None]:
         "B3": "g16",
         "B4": "e3",
     }
+
+
+SPREAD = spread_players()
+
+
+def build(players: dict[str, str | None], step: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """Position data (north='A': team A defends rows 1-2 and attacks rows 17-18)."""
+    return position_data(players, step=step, ply=10, **kwargs)
+
+
+def state_of(*args: Any, **kwargs: Any) -> GameState:
+    """The state for :func:`build`."""
+    return SPEC.from_position(build(*args, **kwargs))
