@@ -20,7 +20,7 @@ from monsterball.games.huck_monster.procedures.moves import MoveRoll, Moving, Te
 from monsterball.games.huck_monster.procedures.pro import ContinueChoice, ContinueOptOut
 from monsterball.games.huck_monster.procedures.upcall import OffenseAction, UpCall
 
-# The lane of test_huck_monster_rules with the defenders cleared away from the path, except
+# The lane of hm_scenarios (LANE) with the defenders cleared away from the path, except
 # B2 (d9), who is next to e9, the path's first space. A3 on f9 is next to e9 too, with no
 # defender beside him: he may Continue there. The throw A1 -> A2 flies e9, d10 and stops on d11.
 OPEN = {"A3": "f9", "B1": "h4", "B3": "a10", "B4": "a11", "B5": "a13"}
