@@ -48,7 +48,7 @@ GAME_LAYERS: dict[str, tuple[tuple[str, str], ...]] = {
         ("state and geometry", r"state|moves"),
         (
             "rule steps by phase",
-            r"inplay|contact|magic|ball|phases|play|kickoff|scoring"
+            r"inplay|contact|magic|ball|phases|phase_open|play|kickoff|scoring"
             r"|draft|scrimmage|settle|procedures",
         ),
         ("checks, views and helpers", r"position_check|render|board|heuristic|plan"),
