@@ -36,7 +36,7 @@ OUTERMOST = "cli"
 # Inside each game, module-name patterns by layer, lowest first (the same rule as above).
 GAME_LAYERS: dict[str, tuple[tuple[str, str], ...]] = {
     "huck_monster": (
-        ("data", r"rules|options|actions|events|field|odds"),
+        ("data", r"rules|options|actions|events|field|odds|throw_paths"),
         ("state", r"state"),
         ("checks and views", r"validate|render|board"),
         ("rule steps", r"procedures(\..+)?"),

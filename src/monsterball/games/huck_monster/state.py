@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from itertools import combinations
 from typing import Any, ClassVar
 
 from monsterball.core.errors import MonsterballError, PositionError
@@ -52,6 +51,7 @@ from monsterball.games.huck_monster.field import (
 )
 from monsterball.games.huck_monster.options import PLAYERS_PER_TEAM, TEAM_NAMES, HuckMonsterOptions
 from monsterball.games.huck_monster.rules import LIGHT_FACES, PIN_DARK, PIN_LIGHT
+from monsterball.games.huck_monster.throw_paths import beaten_finals, path_search, straight_finals
 
 NOBODY = -1
 NO_FACE = ""
@@ -364,9 +364,11 @@ class HuckMonsterState(TeamScoreState):
         open_ = self.open_spaces()
         beaten = self.options.beaten_defenders
         if self.options.throw_path == "straight":
-            finals = self._straight_finals(count, open_, hammer, beaten)
+            finals = straight_finals(
+                field, start, count, open_, self.defender_cells(), hammer, beaten
+            )
         elif beaten:
-            finals = self._beaten_finals(count, open_)
+            finals = beaten_finals(field, start, count, open_, self.defender_cells())
         else:
             finals = self._open_finals(count, open_, hammer)
         finals &= ~(1 << start)
@@ -384,42 +386,6 @@ class HuckMonsterState(TeamScoreState):
     def _open_finals(self, count: int, open_: int, hammer: bool) -> int:
         blockers = self.defender_cells() if hammer else 0
         return self.field.hop_finals(self.disc, count, open_, blockers)
-
-    def _beaten_finals(self, count: int, open_: int) -> int:
-        """HM-BEAT-1..3: the path may pass over defenders (who must bid first and be beaten),
-        never two side by side, and never over an offensive player."""
-        field = self.field
-        defenders = self.defender_cells()
-        seen_open = f_open = 1 << self.disc
-        seen_def = f_def = 0
-        for _ in range(count - 1):
-            g_open = field.dilate(f_open | f_def) & open_ & ~seen_open
-            g_def = field.dilate(f_open) & defenders & ~seen_def
-            if not (g_open or g_def):
-                break
-            seen_open |= g_open
-            seen_def |= g_def
-            f_open, f_def = g_open, g_def
-        return field.dilate(seen_open | seen_def) & open_
-
-    def _straight_finals(self, count: int, open_: int, hammer: bool, beaten: bool) -> int:
-        finals = 0
-        blockers = self.defender_cells()
-        for ray in self.field.rays[self.disc]:
-            crossed = False
-            previous_defender = False
-            for cell in ray[:count]:
-                bit = 1 << cell
-                if open_ & bit:
-                    finals |= bit
-                    previous_defender = False
-                elif beaten and blockers & bit and not previous_defender:
-                    previous_defender = True
-                elif hammer and not crossed and blockers & bit:
-                    crossed = True
-                else:
-                    break
-        return finals
 
     def pivot_spaces(self) -> int:
         """HM-PIVOT-1/3: open spaces beside the Handler the disc can reach around him without
@@ -459,110 +425,19 @@ class HuckMonsterState(TeamScoreState):
     def _path_search(
         self, start: int, final: int, count: int, hammer: bool, everyone: int, waiting: int
     ) -> tuple[int, ...]:
-        """:meth:`best_path`'s search for every kind of throw: each set of exposed defenders
-        (fewest first), with a Hammer each defender to cross, with beaten defenders the
-        crossable ones. Without either it is ``Grid.quiet_path`` (one compiled call)."""
-        field = self.field
-        open_ = self.open_spaces()
-        defenders = self.defender_cells()
-        candidates = list(iter_bits(everyone))
-        beaten = self.options.beaten_defenders
-        vias: list[int | None] = [None]
-        if hammer:
-            vias += list(iter_bits(defenders))
-        best: tuple[int, tuple[int, ...]] | None = None
-        for size in range(len(candidates) + 1):
-            for exposed in combinations(candidates, size):
-                shunned = everyone  # the candidates not exposed
-                for c in exposed:
-                    shunned &= ~(1 << c)
-                near = field.dilate(shunned)
-                inter = open_ & ~near
-                crossable = defenders & ~near if beaten else 0
-                for via in vias:
-                    if via is not None and shunned >> via & 1:
-                        continue
-                    path = self._route(start, final, inter, count, via, crossable)
-                    if path is None:
-                        continue
-                    bidders = size - (via is not None and via in exposed)
-                    bidders -= via is not None and bool(waiting >> via & 1)
-                    if best is None or (bidders, len(path)) < (best[0], len(best[1])):
-                        best = (bidders, path)
-            if best is not None and best[0] <= size:
-                break
-        assert best is not None, "best_path called for an unreachable space"
-        return best[1]
-
-    def _route(
-        self,
-        start: int,
-        final: int,
-        inter: int,
-        count: int,
-        via: int | None,
-        crossable: int = 0,
-    ) -> tuple[int, ...] | None:
-        """Shortest path start -> final within ``count`` steps whose intermediate spaces are
-        in ``inter`` (plus ``via``, which the path must cross, and ``crossable`` defenders,
-        never two in a row)."""
-        if not crossable and start != final and (via is None or via not in (start, final)):
-            # Most routes tried do not exist or are too long: the bitmask BFS distance (the
-            # length the path search below would find) rules them out first.
-            steps = self.field.steps_to
-            if via is None:
-                need = steps(start, final, inter | 1 << final)
-            else:
-                a, b = steps(start, via, inter | 1 << via), steps(via, final, inter | 1 << final)
-                need = -1 if a < 0 or b < 0 else a + b
-            if need < 0 or need > count:
-                return None
-        if via is None:
-            first = self._segment(start, final, inter, crossable)
-            return first if first is not None and len(first) <= count else None
-        to_via = self._segment(start, via, inter, crossable)
-        if to_via is None:
-            return None
-        rest = self._segment(via, final, inter, crossable)
-        if rest is None or len(to_via) + len(rest) > count:
-            return None
-        return to_via + rest
-
-    def _segment(
-        self, start: int, target: int, inter: int, crossable: int = 0
-    ) -> tuple[int, ...] | None:
-        """BFS from ``start`` through ``inter`` (and ``crossable`` spaces, never two in a
-        row) into ``target``; the spaces entered."""
-        field = self.field
-        if not crossable:  # the same search with plain cells for nodes (the common case)
-            return field.shortest_segment(start, target, inter)
-        # A node is (space, entered a crossable space last).
-        root = (start, False)
-        parent: dict[tuple[int, bool], tuple[int, bool]] = {root: root}
-        frontier = [root]
-        while frontier:
-            nxt = []
-            for node in frontier:
-                cell, crossed = node
-                for n in field.neighbours[cell]:
-                    if n == target:
-                        path = [n]
-                        back = node
-                        while back != root:
-                            path.append(back[0])
-                            back = parent[back]
-                        return tuple(reversed(path))
-                    if inter >> n & 1:
-                        child = (n, False)
-                    elif crossable >> n & 1 and not crossed:
-                        child = (n, True)
-                    else:
-                        continue
-                    if child not in parent:
-                        parent[child] = node
-                        nxt.append(child)
-            frontier = nxt
-        return None
+        """:meth:`best_path`'s search for a Hammer or beaten defenders (``path_search``)."""
+        return path_search(
+            self.field,
+            start,
+            final,
+            count,
+            hammer,
+            everyone,
+            waiting,
+            open_=self.open_spaces(),
+            defenders=self.defender_cells(),
+            beaten=self.options.beaten_defenders,
+        )
 
     # -- views ------------------------------------------------------------------------------
 
