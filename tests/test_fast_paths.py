@@ -32,6 +32,7 @@ from monsterball.games.huck_monster.procedures.moves import Moving
 from monsterball.games.huck_monster.procedures.upcall import Aim
 from monsterball.games.huck_monster.rules import THROW, light_effect
 from monsterball.games.huck_monster.state import HuckMonsterState
+from monsterball.games.huck_monster.throw_paths import route
 
 
 class Fixed(random.Random):
@@ -350,7 +351,7 @@ def test_throw_route_shortcuts_find_the_same_paths() -> None:
                 _tuple_segment(field, via, final, inter),
             )
             expected = None if a is None or b is None or len(a) + len(b) > count else a + b
-        assert state._route(start, final, inter, count, via) == expected
+        assert route(field, start, final, inter, count, via) == expected
 
 
 def _aim_list_from_scratch(state: HuckMonsterState, aim: Aim) -> list[Action]:
