@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import math
 import re
+import signal
 import statistics
 from pathlib import Path
 
@@ -213,8 +214,11 @@ def test_simulate_refuses_bad_lab_input() -> None:
 
 def test_ray_without_a_cluster_is_one_line() -> None:
     pytest.importorskip("ray")
+    sigterm = signal.getsignal(signal.SIGTERM)
     result = invoke("simulate", "pu", "-n", "1", "--bots", "random,random", "--ray", "auto")
     assert result.exit_code == 2
+    # Ray's failed init must not leave its SIGTERM handler (sys.exit(15)) in this process.
+    assert signal.getsignal(signal.SIGTERM) == sigterm
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and "ray start --head" in lines[0], result.output
     assert "paper-ultimate" not in result.output  # refused before the progress bar

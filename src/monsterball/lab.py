@@ -23,8 +23,10 @@ address is given (Ray is the optional ``ray`` extra).
 
 from __future__ import annotations
 
+import contextlib
 import math
 import multiprocessing
+import signal
 import statistics
 import time
 from collections import Counter
@@ -561,6 +563,7 @@ def connect_ray(address: str) -> None:
         ) from None
     if ray.is_initialized():
         return
+    sigterm = signal.getsignal(signal.SIGTERM)
     try:
         ray.init(
             address=None if address == "local" else address,
@@ -569,6 +572,10 @@ def connect_ray(address: str) -> None:
             log_to_driver=False,
         )
     except Exception as exc:  # Ray raises ConnectionError, RuntimeError, ValueError...
+        # A failed init leaves Ray's SIGTERM handler (sys.exit) behind: a later SIGTERM to
+        # this process, or to a worker it forks, would raise SystemExit(15) mid-task.
+        with contextlib.suppress(ValueError, TypeError):  # (not the main thread; not Python's)
+            signal.signal(signal.SIGTERM, sigterm)
         text = str(exc).strip()
         first = text.splitlines()[0] if text else type(exc).__name__
         raise ValueError(
