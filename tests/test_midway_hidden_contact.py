@@ -14,9 +14,11 @@ import pytest
 
 from monsterball.core.dice import SeededSampler
 from monsterball.core.errors import IllegalActionError
+from monsterball.games.midway.actions import parse_player
 from mw_scenarios import (
     SPEC,
     act,
+    caster_carrying_for_b,
     defending_caster,
     legal,
     pass_to_hidden,
@@ -372,3 +374,32 @@ def test_MW_R21_MW_PASS_6_a_hidden_receiver_is_asked_whatever_is_real():
     ]
     assert states["g14"].carrier == 1 and states["g14"].caster == -1
     assert "The pass is incomplete." in texts(act(states["h14"], "no"))
+
+
+# -- no mirror image in contact ----------------------------------------------------------------
+
+
+def test_MW_R10_no_mirror_image_with_an_opponent_in_his_hex():
+    """The spell lasts "until the actual caster is contacted physically by another player":
+    a carrier sharing his hex with a tackler (who entered it and missed) is in contact
+    already, and his counters would hide nothing from a coach who has a player on the real
+    one. Found by the fuzz campaign (hidden:midway:short:5389706013753798947): a second
+    tackler was offered the real counter's hex and not an image's."""
+    state = caster_carrying_for_b()
+    assert "cast B1 mirror" in legal(state)
+    crowded = caster_carrying_for_b()
+    crowded.pos[parse_player("A1")] = crowded.pos[parse_player("B1")]
+    assert "cast B1 mirror" not in legal(crowded)
+    phase = crowded.stack[-1]
+    assert crowded.actions.spells[parse_player("B1")]["mirror"] not in phase._casts_py(crowded)
+
+
+def test_MW_R10_an_unseen_opponent_in_his_hex_does_not_bar_the_spell():
+    """Barring the spell for an invisible opponent would show the caster's coach where he is."""
+    state = caster_carrying_for_b()
+    a1 = parse_player("A1")
+    state.pos[a1] = state.pos[parse_player("B1")]
+    state.invisible = a1
+    assert "cast B1 mirror" in legal(state)
+    phase = state.stack[-1]
+    assert state.actions.spells[parse_player("B1")]["mirror"] in phase._casts_py(state)

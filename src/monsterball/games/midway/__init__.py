@@ -21,7 +21,7 @@ from monsterball.games.midway.procedures import ALL_STEPS, first_steps
 from monsterball.games.midway.render import render_text
 from monsterball.games.midway.state import MidwayState, Wiring, bind
 
-RULES_VERSION = "monsters-of-the-midway/0.4.0"
+RULES_VERSION = "monsters-of-the-midway/0.5.0"
 
 
 def _new_state(options: GameOptions) -> GameState:

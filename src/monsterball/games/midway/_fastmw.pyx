@@ -13,7 +13,7 @@ from libc.stdint cimport uint32_t, uint64_t
 
 # The version of these functions' signatures: state.py passes over a build without it (a
 # stale module built from an older source), so the references run instead of a crash.
-API = 2
+API = 3
 
 cdef extern from *:
     """
@@ -648,7 +648,12 @@ def casts(state, int team, long long acted, tuple magic):
                     out.append(bolts[q])
         elif magic_ == "mirror":
             if snapped and caster < 0:
-                out.append(acts.spells[p]["mirror"])
+                # Ruling MW-R10: not while a seen opponent shares his hex.
+                for q in range(other * PER, other * PER + PER):
+                    if <long>pos[q] == <long>pos[p] and q != invisible:
+                        break
+                else:
+                    out.append(acts.spells[p]["mirror"])
         elif magic_ == "invisible":
             if invisible < 0:
                 out.append(acts.spells[p]["invisible"])

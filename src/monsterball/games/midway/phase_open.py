@@ -239,7 +239,8 @@ class PhaseOpen:
                     if state.pos[q] >= 0 and q not in hidden:
                         out.append(bolts[q])
             elif magic == "mirror" and snapped and state.caster < 0:
-                out.append(acts.spells[p]["mirror"])
+                if not _meets_opponent(state, p):
+                    out.append(acts.spells[p]["mirror"])
             elif magic == "invisible" and state.invisible < 0:
                 out.append(acts.spells[p]["invisible"])
             elif magic == "change":
@@ -266,3 +267,11 @@ class PhaseOpen:
         if not any(team_of(q) == self.team for q in state.players_at(state.ball) if q != c):
             return False
         return carrier_mask is not None or bool(destination_mask(state, c, self.left[c]))
+
+
+def _meets_opponent(state: State, p: int) -> bool:
+    """Whether a seen opponent shares ``p``'s hex (ruling MW-R10: a player in contact may
+    not cast mirror image; an unseen invisible opponent does not count, or the refusal
+    would show where he is)."""
+    cell = state.pos[p]
+    return any(state.pos[q] == cell and q != state.invisible for q in team_players(1 - team_of(p)))

@@ -531,7 +531,7 @@ try:
         raise ImportError("pure-Python kernels in use")
     from monsterball.games.midway import _fastmw  # type: ignore[attr-defined, unused-ignore]
 
-    if getattr(_fastmw, "API", 1) != 2:
+    if getattr(_fastmw, "API", 1) != 3:
         raise ImportError("games/midway/_fastmw is stale: run scripts/build_fast.py")
 except ImportError:
     _fastmw = None
