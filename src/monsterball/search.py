@@ -46,6 +46,7 @@ from monsterball.heuristic import (
     greedy_choice,
     heuristic_for,
     sample_candidates,
+    settle_value,
 )
 
 DEFAULT_ITERATIONS = 400
@@ -60,6 +61,14 @@ PLAN_SECONDS = 0.02
 PLAN_MIN = 16  # play-outs at the least (Midway's planner outscored the one-step heuristic
 # with 16: docs/benchmarks.md, "Midway's phase planner")
 EXPLORATION = 0.1
+# The root's one-step look-ahead (a superset of the heuristic bot's): every legal action
+# is judged by the evaluation after it (the dice it brings averaged exactly), up to this
+# share of the budget; the best is the search's default choice.
+ROOT_SHARE = 0.5
+# The search overrules the default only with a root child visited at least this often
+# (and at least as often as the default) whose mean beats the default's by MARGIN.
+MIN_VISITS = 20
+MARGIN = 0.02
 CANDIDATES = 12  # how many of a game's own candidates a new decision node tries first
 WIDEN = 2.0  # a decision node with n visits may have 1 + WIDEN * sqrt(n) children
 
@@ -121,8 +130,10 @@ class MCTS:
         exploration: float = EXPLORATION,
         rollout_depth: int = 0,
         rollout_policy: str = "random",
+        root_pass: bool = True,
     ):
         self.h = heuristic
+        self.root_pass = root_pass
         self.rng = rng
         self.c = exploration
         self.rollout_depth = rollout_depth
@@ -153,6 +164,15 @@ class MCTS:
         root.legal = state.legal_actions()
         root.codes = [self.code(a) for a in root.legal]
         done = 0
+        default: int | None = None
+        if self.root_pass and len(root.legal) > 1:
+            share = None if iterations is None else max(1, int(iterations * ROOT_SHARE))
+            until = began + ROOT_SHARE * time_limit if time_limit is not None else math.inf
+            seen = state
+            if hidden:
+                assert self.h.determinize is not None
+                seen = self.h.determinize(state, seat, self.rng)
+            default, done = self._root_pass(root, seen, seat, share, until)
         while True:
             if iterations is not None and done >= iterations:
                 break
@@ -165,14 +185,84 @@ class MCTS:
                 self._iterate(root)
             done += 1
         sign = 1.0 if seat == 0 else -1.0
-        best = max(root.children.items(), key=lambda kv: (kv[1].visits, sign * kv[1].mean()))
+        chosen = self._final(root, sign, default)
         stats = SearchStats(
             iterations=done,
             seconds=time.perf_counter() - began,
             nodes=self.nodes,
             root_visits={self.action(c).notation(): n.visits for c, n in root.children.items()},
         )
-        return self.action(best[0]), stats
+        return self.action(chosen), stats
+
+    def _final(self, root: Node, sign: float, default: int | None) -> int:
+        """The most visited root child, unless the root pass named a default: then that,
+        unless the search found a child it visited at least :data:`MIN_VISITS` times (and
+        as often as the default) whose mean beats the default's by :data:`MARGIN`."""
+        if not root.children:
+            assert default is not None
+            return default
+        code, best = max(root.children.items(), key=lambda kv: (kv[1].visits, sign * kv[1].mean()))
+        if default is None or code == default:
+            return code
+        mine = root.children.get(default)
+        if mine is None or not mine.visits:
+            return code if best.visits >= MIN_VISITS else default
+        if (
+            best.visits >= max(MIN_VISITS, mine.visits)
+            and sign * (best.mean() - mine.mean()) > MARGIN
+        ):
+            return code
+        return default
+
+    def _root_pass(
+        self, root: Node, state: GameState, seat: int, share: int | None, until: float
+    ) -> tuple[int, int]:
+        """The one-step look-ahead over the root's legal actions (all of them if the share
+        of the budget allows, else the game's rule, its candidates and a random sample):
+        each judged by :func:`settle_value` (the dice after it averaged exactly), each
+        evaluation counted as one iteration of the budget. Orders the root's widening best
+        first and returns the default choice (the game's rule if it has one here, else the
+        best by this look-ahead) and the iterations spent."""
+        assert root.legal is not None and root.codes is not None
+        legal, codes = root.legal, root.codes
+        ruled = self.h.policy(state, seat, legal, self.rng) if self.h.policy else None
+        picked: list[int] = list(range(len(legal)))
+        if share is not None and len(legal) > share:
+            first = self.h.candidates(state, seat, legal, self.rng, CANDIDATES)
+            index = {code: i for i, code in enumerate(codes)}
+            front = [index[self.code(a)] for a in first if self.code(a) in index]
+            if ruled is not None:
+                front.append(index[self.code(ruled)])
+            chosen = set(front)
+            rest = [i for i in range(len(legal)) if i not in chosen]
+            room = max(0, share - len(chosen))
+            picked = sorted(chosen) + sorted(self.rng.sample(rest, min(room, len(rest))))
+        spent = 0
+        values: list[tuple[float, int]] = []
+        for n, i in enumerate(picked):
+            if n and n & 15 == 0 and time.perf_counter() >= until:
+                break
+            child = state.clone()
+            child.apply_unchecked(legal[i])
+            value, cost = self._settled(child, seat)
+            values.append((value, codes[i]))
+            spent += cost
+        values.sort(key=lambda vc: vc[0])
+        root.order = [c for _, c in values]  # popped from the end: best first
+        default = self.code(ruled) if ruled is not None else values[-1][1]
+        if ruled is not None:
+            root.order = [c for c in root.order if c != default] + [default]
+        return default, spent
+
+    def _settled(self, state: GameState, seat: int) -> tuple[float, int]:
+        """``seat``'s value after the dice in front of ``state``: exact over the first
+        chance step (sampled after it, as the heuristic bot does), and the evaluations
+        it took."""
+        if state.current_player() != CHANCE:
+            return self.h.value(state, seat), 1
+        outcomes = state.chance_outcomes()
+        value = settle_value(self.h, state, seat, self.rng)
+        return value, len(outcomes) if len(outcomes) <= 8 else 3
 
     # -- full information: states kept in the nodes ----------------------------------------
 
@@ -400,6 +490,7 @@ class MCTSBot:
         exploration: float = EXPLORATION,
         name: str = "mcts",
         plan_tries: int | None = None,
+        root_pass: bool = True,
     ):
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
@@ -415,6 +506,7 @@ class MCTSBot:
         self.rollout_depth = rollout_depth
         self.rollout_policy = rollout_policy
         self.exploration = exploration
+        self.root_pass = root_pass
         self.last: SearchStats | None = None
         self.guard = StreakGuard()
         limits = []  # the plans' share of the budget: the smaller bound, as for the search
@@ -449,6 +541,7 @@ class MCTSBot:
                 else self.rollout_depth
             ),
             rollout_policy=self.rollout_policy,
+            root_pass=self.root_pass,
         )
         action, self.last = search.search(
             state, seat, iterations=self.iterations, time_limit=self.time_limit
