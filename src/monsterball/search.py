@@ -116,6 +116,7 @@ class SearchStats:
     iterations: int = 0
     seconds: float = 0.0
     nodes: int = 0
+    root_evaluations: int = 0  # of the iterations, those the root's one-step pass spent
     root_visits: dict[str, int] = field(default_factory=dict)
 
 
@@ -173,6 +174,7 @@ class MCTS:
                 assert self.h.determinize is not None
                 seen = self.h.determinize(state, seat, self.rng)
             default, done = self._root_pass(root, seen, seat, share, until)
+        spent = done
         while True:
             if iterations is not None and done >= iterations:
                 break
@@ -190,6 +192,7 @@ class MCTS:
             iterations=done,
             seconds=time.perf_counter() - began,
             nodes=self.nodes,
+            root_evaluations=spent,
             root_visits={self.action(c).notation(): n.visits for c, n in root.children.items()},
         )
         return self.action(chosen), stats

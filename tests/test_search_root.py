@@ -1,0 +1,95 @@
+"""The hard bot's root: a one-step look-ahead over every legal action names the default
+choice, which the tree search replaces only with a child it visited enough that beats it
+by a margin; a fixed iteration budget gives the same choice for the same seed."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import monsterball.search as search
+from monsterball.core.game import GameState
+from monsterball.games import get_game
+from monsterball.heuristic import heuristic_for
+from monsterball.search import MCTS, MCTSBot, Node
+
+
+def _team_move() -> GameState:
+    """A Huck + Monster team move (a long list of player moves, no rule, no dice after)."""
+    spec = get_game("huck-monster")
+    state = spec.new_game(spec.options("small"))
+    rng = random.Random(4)
+    while True:
+        if state.is_chance():
+            outcomes = state.chance_outcomes()
+            state.apply_unchecked(outcomes[rng.randrange(len(outcomes))][0])
+            continue
+        legal = state.legal_actions()
+        if len(legal) > 40 and type(legal[0]).__name__ == "MoveTo" and state.ply > 30:
+            return state
+        state.apply_unchecked(legal[rng.randrange(len(legal))])
+
+
+def _root(default_mean: float, default_visits: int, other_mean: float, other_visits: int) -> Node:
+    root = Node(None, 0)
+    for code, mean, visits in ((1, default_mean, default_visits), (2, other_mean, other_visits)):
+        child = Node(None, 0)
+        child.visits, child.total = visits, mean * visits
+        root.children[code] = child
+    return root
+
+
+def test_the_default_is_kept_unless_the_search_beats_it_clearly() -> None:
+    mcts = MCTS(heuristic_for(get_game("huck-monster")), random.Random(0))
+    margin, enough = search.MARGIN, search.MIN_VISITS
+    # Better by more than the margin, visited enough: the search's child.
+    assert mcts._final(_root(0.1, enough, 0.1 + 2 * margin, enough + 5), 1.0, 1) == 2
+    # Better, but by less than the margin: the default stays.
+    assert mcts._final(_root(0.1, enough, 0.1 + margin / 2, enough + 5), 1.0, 1) == 1
+    # Better by far but visited too little: the default stays.
+    assert mcts._final(_root(0.1, 3, 0.5, enough - 1), 1.0, 1) == 1
+    # Seat 1 minimises seat 0's value: a lower mean is better for it.
+    assert mcts._final(_root(0.1, enough, 0.1 - 2 * margin, enough + 5), -1.0, 1) == 2
+    assert mcts._final(_root(0.1, enough, 0.1 + 2 * margin, enough + 5), -1.0, 1) == 1
+    # Without a default (no root pass): the most visited child, as plain MCTS.
+    assert mcts._final(_root(0.5, 10, 0.0, 30), 1.0, None) == 2
+
+
+def test_the_root_pass_finds_the_best_one_step_move_of_all(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With the search never allowed to overrule (MIN_VISITS out of reach) the bot plays
+    the best of *all* legal moves by the evaluation after it, not of a sample of 12 as the
+    heuristic bot does."""
+    state = _team_move()
+    seat = state.current_player()
+    h = heuristic_for(state.spec)
+    legal = state.legal_actions()
+
+    def after(action: object) -> float:
+        child = state.clone()
+        child.apply_unchecked(action)  # type: ignore[arg-type]
+        assert not child.is_chance()
+        return h.value(child, seat)
+
+    best = max(after(a) for a in legal)
+    monkeypatch.setattr(search, "MIN_VISITS", 10**9)
+    bot = MCTSBot(3, iterations=2 * len(legal) + 10)
+    action = bot.choose(state, seat)
+    assert bot.last is not None and bot.last.root_evaluations == len(legal)
+    assert after(action) == best
+    # The search did run over the rest of the budget.
+    assert sum(bot.last.root_visits.values()) == 10 + len(legal)
+
+
+def test_a_fixed_budget_gives_the_same_choice_for_the_same_seed() -> None:
+    state = _team_move()
+    seat = state.current_player()
+    runs = []
+    for _ in range(2):
+        bot = MCTSBot(11, iterations=400)
+        action = bot.choose(state, seat)
+        assert bot.last is not None
+        runs.append((action, bot.last.root_visits))
+    assert runs[0] == runs[1]
