@@ -69,6 +69,9 @@ ROOT_SHARE = 0.5
 # (and at least as often as the default) whose mean beats the default's by MARGIN.
 MIN_VISITS = 20
 MARGIN = 0.02
+# Per game: how many candidates a new inner decision node judges one step ahead to open
+# them best first (0: the game's candidates unjudged, then random ones).
+HARD_INNER: dict[str, int] = {}
 CANDIDATES = 12  # how many of a game's own candidates a new decision node tries first
 WIDEN = 2.0  # a decision node with n visits may have 1 + WIDEN * sqrt(n) children
 
@@ -132,9 +135,12 @@ class MCTS:
         rollout_depth: int = 0,
         rollout_policy: str = "random",
         root_pass: bool = True,
+        inner: int = 0,
     ):
         self.h = heuristic
         self.root_pass = root_pass
+        self.inner = inner  # candidates judged one step ahead at a new inner decision node
+        self.extra = 0  # evaluations spent so in the current iteration
         self.rng = rng
         self.c = exploration
         self.rollout_depth = rollout_depth
@@ -185,7 +191,8 @@ class MCTS:
                 self._iterate_hidden(root, self.h.determinize(state, seat, self.rng))
             else:
                 self._iterate(root)
-            done += 1
+            done += 1 + self.extra
+            self.extra = 0
         sign = 1.0 if seat == 0 else -1.0
         chosen = self._final(root, sign, default)
         stats = SearchStats(
@@ -350,7 +357,19 @@ class MCTS:
         names them: with hundreds of legal moves, random widening rarely finds the few that
         matter); the rest are drawn at random as needed."""
         order: list[Action] = []
-        if self.h.candidates is not sample_candidates and len(legal) > 1:
+        if self.inner and len(legal) > 1:
+            # Judged one step ahead and opened best first; each evaluation is charged to
+            # the budget (self.extra).
+            scored: list[tuple[float, int, Action]] = []
+            for action in self.h.candidates(state, actor, legal, self.rng, self.inner):
+                child = state.clone()
+                child.apply_unchecked(action)
+                value, cost = self._settled(child, actor)
+                self.extra += cost
+                scored.append((value, len(scored), action))
+            scored.sort(key=lambda t: (t[0], -t[1]))
+            order = [a for _, _, a in scored]
+        elif self.h.candidates is not sample_candidates and len(legal) > 1:
             order = self.h.candidates(state, actor, legal, self.rng, CANDIDATES)[::-1]
         if self.h.policy is not None and len(legal) > 1:
             ruled = self.h.policy(state, actor, legal, self.rng)
@@ -494,6 +513,7 @@ class MCTSBot:
         name: str = "mcts",
         plan_tries: int | None = None,
         root_pass: bool = True,
+        inner: int | None = None,
     ):
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
@@ -510,6 +530,7 @@ class MCTSBot:
         self.rollout_policy = rollout_policy
         self.exploration = exploration
         self.root_pass = root_pass
+        self.inner = inner
         self.last: SearchStats | None = None
         self.guard = StreakGuard()
         limits = []  # the plans' share of the budget: the smaller bound, as for the search
@@ -545,6 +566,7 @@ class MCTSBot:
             ),
             rollout_policy=self.rollout_policy,
             root_pass=self.root_pass,
+            inner=HARD_INNER.get(state.spec.id, 0) if self.inner is None else self.inner,
         )
         action, self.last = search.search(
             state, seat, iterations=self.iterations, time_limit=self.time_limit
