@@ -93,3 +93,18 @@ def test_a_fixed_budget_gives_the_same_choice_for_the_same_seed() -> None:
         assert bot.last is not None
         runs.append((action, bot.last.root_visits))
     assert runs[0] == runs[1]
+
+
+def test_judged_inner_candidates_are_charged_to_the_budget() -> None:
+    """With ``inner`` candidates judged one step ahead at each new inner node, those
+    evaluations count as iterations: fewer walks down the tree for the same budget."""
+    state = _team_move()
+    seat = state.current_player()
+    walks = {}
+    for inner in (0, 6):
+        bot = MCTSBot(2, iterations=300, inner=inner)
+        bot.choose(state, seat)
+        assert bot.last is not None and bot.last.iterations >= 300
+        walks[inner] = sum(bot.last.root_visits.values()) + bot.last.root_evaluations
+    assert walks[0] == 300
+    assert walks[6] < 300 - 6
