@@ -238,28 +238,34 @@ class MCTS:
         ruled = self.h.policy(state, seat, legal, self.rng) if self.h.policy else None
         picked: list[int] = list(range(len(legal)))
         if share is not None and len(legal) > share:
-            first = self.h.candidates(state, seat, legal, self.rng, CANDIDATES)
+            # The rule's action, the game's candidates, then a random sample: as many as
+            # the share allows.
             index = {code: i for i, code in enumerate(codes)}
-            front = [index[self.code(a)] for a in first if self.code(a) in index]
-            if ruled is not None:
-                front.append(index[self.code(ruled)])
+            first = [ruled] if ruled is not None else []
+            first += self.h.candidates(state, seat, legal, self.rng, CANDIDATES)
+            front = list(dict.fromkeys(index[self.code(a)] for a in first))[:share]
             chosen = set(front)
             rest = [i for i in range(len(legal)) if i not in chosen]
-            room = max(0, share - len(chosen))
-            picked = sorted(chosen) + sorted(self.rng.sample(rest, min(room, len(rest))))
+            room = max(0, share - len(front))
+            picked = front + sorted(self.rng.sample(rest, min(room, len(rest))))
         spent = 0
-        values: list[tuple[float, int]] = []
+        # Ties are broken at random (seeded): by list order, a "do nothing" action listed
+        # last ('end') would win every tie, and a side that may hold the disc can stall.
+        values: list[tuple[float, float, int]] = []
         for n, i in enumerate(picked):
-            if n and n & 15 == 0 and time.perf_counter() >= until:
+            if n and (
+                (share is not None and spent >= share)
+                or (n & 15 == 0 and time.perf_counter() >= until)
+            ):
                 break
             child = state.clone()
             child.apply_unchecked(legal[i])
             value, cost = self._settled(child, seat)
-            values.append((value, codes[i]))
+            values.append((value, self.rng.random(), codes[i]))
             spent += cost
-        values.sort(key=lambda vc: vc[0])
-        root.order = [c for _, c in values]  # popped from the end: best first
-        default = self.code(ruled) if ruled is not None else values[-1][1]
+        values.sort()
+        root.order = [c for _, _, c in values]  # popped from the end: best first
+        default = self.code(ruled) if ruled is not None else values[-1][2]
         if ruled is not None:
             root.order = [c for c in root.order if c != default] + [default]
         return default, spent
@@ -360,14 +366,14 @@ class MCTS:
         if self.inner and len(legal) > 1:
             # Judged one step ahead and opened best first; each evaluation is charged to
             # the budget (self.extra).
-            scored: list[tuple[float, int, Action]] = []
+            scored: list[tuple[float, float, Action]] = []
             for action in self.h.candidates(state, actor, legal, self.rng, self.inner):
                 child = state.clone()
                 child.apply_unchecked(action)
                 value, cost = self._settled(child, actor)
                 self.extra += cost
-                scored.append((value, len(scored), action))
-            scored.sort(key=lambda t: (t[0], -t[1]))
+                scored.append((value, self.rng.random(), action))  # ties: at random
+            scored.sort(key=lambda t: (t[0], t[1]))
             order = [a for _, _, a in scored]
         elif self.h.candidates is not sample_candidates and len(legal) > 1:
             order = self.h.candidates(state, actor, legal, self.rng, CANDIDATES)[::-1]
