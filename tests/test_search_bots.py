@@ -151,7 +151,7 @@ def test_search_budget_and_stats() -> None:
     while state.is_chance() or len(state.legal_actions()) < 3:
         legal = state.legal_actions()
         state.apply_unchecked(legal[sampler_rng.randrange(len(legal))])
-    bot = MCTSBot(1, iterations=50)
+    bot = MCTSBot(1, iterations=50, root_pass=True)
     action = bot.choose(state, state.current_player())
     assert action in state.legal_actions()
     assert bot.last is not None and bot.last.iterations == 50

@@ -75,7 +75,7 @@ def test_the_root_pass_finds_the_best_one_step_move_of_all(
 
     best = max(after(a) for a in legal)
     monkeypatch.setattr(search, "MIN_VISITS", 10**9)
-    bot = MCTSBot(3, iterations=2 * len(legal) + 10)
+    bot = MCTSBot(3, iterations=2 * len(legal) + 10, root_pass=True)
     action = bot.choose(state, seat)
     assert bot.last is not None and bot.last.root_evaluations == len(legal)
     assert after(action) == best
@@ -102,9 +102,17 @@ def test_judged_inner_candidates_are_charged_to_the_budget() -> None:
     seat = state.current_player()
     walks = {}
     for inner in (0, 6):
-        bot = MCTSBot(2, iterations=300, inner=inner)
+        bot = MCTSBot(2, iterations=300, inner=inner, root_pass=True)
         bot.choose(state, seat)
         assert bot.last is not None and bot.last.iterations >= 300
         walks[inner] = sum(bot.last.root_visits.values()) + bot.last.root_evaluations
     assert walks[0] == 300
     assert walks[6] < 300 - 6
+
+
+def test_without_the_root_pass_every_iteration_walks_the_tree() -> None:
+    state = _team_move()
+    bot = MCTSBot(2, iterations=200, root_pass=False)
+    bot.choose(state, state.current_player())
+    assert bot.last is not None and bot.last.root_evaluations == 0
+    assert sum(bot.last.root_visits.values()) == 200

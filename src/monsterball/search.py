@@ -65,6 +65,7 @@ EXPLORATION = 0.1
 # is judged by the evaluation after it (the dice it brings averaged exactly), up to this
 # share of the budget; the best is the search's default choice.
 ROOT_SHARE = 0.5
+ROOT_PASS = True  # the search bot's default (MCTSBot(root_pass=None))
 # The search overrules the default only with a root child visited at least this often
 # (and at least as often as the default) whose mean beats the default's by MARGIN.
 MIN_VISITS = 20
@@ -518,7 +519,7 @@ class MCTSBot:
         exploration: float = EXPLORATION,
         name: str = "mcts",
         plan_tries: int | None = None,
-        root_pass: bool = True,
+        root_pass: bool | None = None,
         inner: int | None = None,
     ):
         if iterations is not None and iterations < 1:
@@ -535,7 +536,7 @@ class MCTSBot:
         self.rollout_depth = rollout_depth
         self.rollout_policy = rollout_policy
         self.exploration = exploration
-        self.root_pass = root_pass
+        self.root_pass = ROOT_PASS if root_pass is None else root_pass
         self.inner = inner
         self.last: SearchStats | None = None
         self.guard = StreakGuard()
