@@ -7,6 +7,11 @@
   under-visited relative to its exact probability (``p * N - n``, largest first), so the
   visits follow the dice's distribution with no sampling noise and a chance node's value
   is the expectation over the dice.
+- **The root** (``ROOT_PASS``): every legal action (up to half the budget) is first judged
+  one step ahead as the heuristic bot judges its sample, each evaluation charged as an
+  iteration; the best (or the game's rule) is the default choice, which the search
+  replaces only with a child visited at least ``MIN_VISITS`` times whose mean beats it by
+  ``MARGIN`` (docs/benchmarks.md, "The root's one-step pass and default").
 - **Leaves** are judged by the game's heuristic evaluation, after an optional short
   rollout (random or heuristic moves): the games are thousands of plies long, so search
   never plays a game out.
