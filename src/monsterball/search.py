@@ -264,9 +264,7 @@ class MCTS:
                 or (n & 15 == 0 and time.perf_counter() >= until)
             ):
                 break
-            child = state.clone()
-            child.apply_unchecked(legal[i])
-            value, cost = self._settled(child, seat)
+            value, cost = self._look_ahead(state, legal[i], seat)
             values.append((value, self.rng.random(), codes[i]))
             spent += cost
         values.sort()
@@ -276,10 +274,12 @@ class MCTS:
             root.order = [c for c in root.order if c != default] + [default]
         return default, spent
 
-    def _settled(self, state: GameState, seat: int) -> tuple[float, int]:
-        """``seat``'s value after the dice in front of ``state``: exact over the first
-        chance step (sampled after it, as the heuristic bot does), and the evaluations
-        it took."""
+    def _look_ahead(self, state: GameState, action: Action, seat: int) -> tuple[float, int]:
+        """``seat``'s value after ``action`` and the dice in front of it: exact over the
+        first chance step (sampled after it, as the heuristic bot does), and the
+        evaluations it took."""
+        state = state.clone()
+        state.apply_unchecked(action)
         if state.current_player() != CHANCE:
             return self.h.value(state, seat), 1
         outcomes = state.chance_outcomes()
@@ -374,9 +374,7 @@ class MCTS:
             # the budget (self.extra).
             scored: list[tuple[float, float, Action]] = []
             for action in self.h.candidates(state, actor, legal, self.rng, self.inner):
-                child = state.clone()
-                child.apply_unchecked(action)
-                value, cost = self._settled(child, actor)
+                value, cost = self._look_ahead(state, action, actor)
                 self.extra += cost
                 scored.append((value, self.rng.random(), action))  # ties: at random
             scored.sort(key=lambda t: (t[0], t[1]))

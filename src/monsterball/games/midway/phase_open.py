@@ -273,5 +273,4 @@ def _meets_opponent(state: State, p: int) -> bool:
     """Whether a seen opponent shares ``p``'s hex (ruling MW-R10: a player in contact may
     not cast mirror image; an unseen invisible opponent does not count, or the refusal
     would show where he is)."""
-    cell = state.pos[p]
-    return any(state.pos[q] == cell and q != state.invisible for q in team_players(1 - team_of(p)))
+    return any(team_of(q) != team_of(p) for q in state.players_at(state.pos[p]))
