@@ -41,7 +41,9 @@ def test_two_strangers_sign_up_challenge_accept_play_and_chat(browser, base_url)
     ann.click("[data-testid=post-challenge]")
     ann.wait_for_selector("[data-testid=challenge] button[data-testid^=withdraw-]")
     # Ben's lobby hears of it over its socket, without reloading.
-    accept = ben.wait_for_selector("[data-testid=challenge] button[data-testid^=accept-]")
+    # A locator, not a handle: the lobby redraws the list whenever its socket hears news.
+    accept = ben.locator("[data-testid=challenge] button[data-testid^=accept-]")
+    accept.wait_for()
     assert "Ann" in ben.inner_text("[data-testid=challenge]")
     assert "10 min + 5 s" in ben.inner_text("[data-testid=challenge]")
     shot(ann, "lobby-challenge-posted")
@@ -69,7 +71,8 @@ def test_two_strangers_sign_up_challenge_accept_play_and_chat(browser, base_url)
     # Chat, with markup that must stay text.
     ann.fill("[data-testid=game-chat-input]", MARKUP)
     ann.click("[data-testid=game-chat-send]")
-    line = ben.wait_for_selector("[data-testid=game-chat-log] [data-testid=chat-text]")
+    line = ben.locator("[data-testid=game-chat-log] [data-testid=chat-text]").first
+    line.wait_for()
     assert line.inner_text() == MARKUP
     ben.fill("[data-testid=game-chat-input]", "good game so far")
     ben.press("[data-testid=game-chat-input]", "Enter")

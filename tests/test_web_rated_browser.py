@@ -41,7 +41,9 @@ def test_a_rated_game_between_strangers_ends_on_time_and_shows_on_both_player_pa
     ann.select_option("[data-testid=challenge-seat]", "A")
     ann.check("[data-testid=challenge-rated]")
     ann.click("[data-testid=post-challenge]")
-    accept = ben.wait_for_selector("[data-testid=challenge] button[data-testid^=accept-]")
+    # A locator, not a handle: the lobby redraws the list whenever its socket hears news.
+    accept = ben.locator("[data-testid=challenge] button[data-testid^=accept-]")
+    accept.wait_for()
     offered = ben.inner_text("[data-testid=challenge]")
     assert "Rita (1500?)" in offered and "1 min + 0 s" in offered and "rated" in offered
     accept.click()
@@ -68,7 +70,8 @@ def test_a_rated_game_between_strangers_ends_on_time_and_shows_on_both_player_pa
         assert seconds(page, "A") < 60 and seconds(page, "B") < 60, page.url
     ann.fill("[data-testid=game-chat-input]", "good luck, <b>Sam</b>")
     ann.click("[data-testid=game-chat-send]")
-    line = ben.wait_for_selector("[data-testid=game-chat-log] [data-testid=chat-text]")
+    line = ben.locator("[data-testid=game-chat-log] [data-testid=chat-text]").first
+    line.wait_for()
     assert line.inner_text() == "good luck, <b>Sam</b>"
     shot(ben, "rated-game-playing")
     # A logged-in spectator talks in the spectators' channel, which the players cannot read yet.
@@ -87,7 +90,8 @@ def test_a_rated_game_between_strangers_ends_on_time_and_shows_on_both_player_pa
     assert ann.locator(".clock-face.running").count() == 0
     # Now the players may read what the spectators said.
     ann.click("[data-testid=read-spectators]")
-    said = ann.wait_for_selector("[data-testid=spectators-chat-log] [data-testid=chat-text]")
+    said = ann.locator("[data-testid=spectators-chat-log] [data-testid=chat-text]").first
+    said.wait_for()
     assert said.inner_text() == "nice set-up, Rita"
     assert "nice set-up" not in ann.inner_text("[data-testid=game-chat-log]")
     # The seats' ratings beside the names are the new ones.

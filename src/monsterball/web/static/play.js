@@ -67,7 +67,8 @@ export function playPage(main, where, connection, gameId) {
   window.addEventListener("hashchange", () => { if (seatToken() !== token) location.reload(); });
   let socket = null;
   let state = null;
-  let previousBoard = null;
+  let previousBoard = null; // the board last drawn, to animate from
+  let drawQueued = false; // a redraw is asked for (drawSoon)
   let selected = null;
   let pending = null; // the ply a sent move was based on, until the server answers
   let retry = 500;
@@ -175,7 +176,8 @@ export function playPage(main, where, connection, gameId) {
     everConnected = true;
     if (!state || message.game.ply !== state.game.ply) { selected = null; choices = null; }
     if (state && message.game.ply !== state.game.ply) { errorText = ""; }
-    previousBoard = state && !viewing ? state.board : null;
+    // While a redraw is queued, the board last drawn stays the one to animate from.
+    if (!drawQueued) previousBoard = state && !viewing ? state.board : null;
     if (previousBoard && message.game.ply !== state.game.ply) {
       // Where the pieces that just moved came from, to outline with the last move.
       const now = new Map(message.board.pieces.map((p) => [p.id, p.cell]));
@@ -191,7 +193,17 @@ export function playPage(main, where, connection, gameId) {
     const mine = state.legal.length > 0;
     if (mine && !wasMine && sound && previousBoard) beep();
     wasMine = mine;
-    render();
+    drawSoon();
+  }
+
+  // Moves can arrive faster than a screen redraws (two bots at full speed): they are drawn at
+  // most once a frame, or four times a second in a hidden tab, where frames do not run.
+  function drawSoon() {
+    if (drawQueued) return;
+    drawQueued = true;
+    const draw = () => { drawQueued = false; render(); };
+    if (document.visibilityState === "visible") requestAnimationFrame(draw);
+    else setTimeout(draw, 250);
   }
 
   async function loadMoves() {
