@@ -7,9 +7,9 @@ against random with the lower bound >= 90%.
 
 Every finished game is appended to the ledger (JSON lines) with its dice seed, seats and
 result, so runs from several sessions add up: a run plays the next game numbers its key
-(game, options, pairing, budget, base seed) lacks in the ledger, and the summary counts
-every game of that key. Game k uses the dice seed ``derive_seed(seed, k)`` and puts the
-first-named bot in seat ``k % 2`` (as ``monsterball match`` does). Only one run per key
+(game, options, pairing, budget, base seed, bots' version) lacks in the ledger, and the
+summary counts every game of that key. Game k uses the dice seed ``derive_seed(seed, k)``
+and puts the first-named bot in seat ``k % 2`` (as ``monsterball match`` does). Only one run per key
 at a time (a lock file says so; other pairings may run beside it); ``--jobs`` plays games
 on several processes.
 
@@ -43,6 +43,7 @@ from monsterball.bots import Bot, HeuristicBot, RandomBot, bot_seed, hard_bot, p
 from monsterball.core.dice import derive_seed
 from monsterball.core.game import GameState
 from monsterball.games import get_game
+from monsterball.heuristic import heuristic_for
 from monsterball.pool import run_jobs
 from monsterball.search import MCTSBot
 from monsterball.simulate import wilson_interval
@@ -120,6 +121,7 @@ def play(task: Task) -> dict[str, Any]:
         "pairing": "-".join(task.pairing),
         "budget": budget_label(task.pairing, task.seconds, task.iterations, task.rollout),
         "seed": task.seed,
+        "bots": heuristic_for(spec).version,
         "index": task.index,
         "dice_seed": dice,
         "seats": list(names),
@@ -143,9 +145,12 @@ def play(task: Task) -> dict[str, Any]:
     }
 
 
-def _key(entry: dict[str, Any]) -> tuple[str, str, str, str, int]:
+def _key(entry: dict[str, Any]) -> tuple[str, str, str, str, int, str]:
+    """Games count together only under the same options, pairing, budget, base seed and
+    bots' version (a ledger line without one predates versions: "1")."""
     options = json.dumps(entry["options"], sort_keys=True)
-    return entry["game"], options, entry["pairing"], entry["budget"], entry["seed"]
+    version = str(entry.get("bots", "1"))
+    return entry["game"], options, entry["pairing"], entry["budget"], entry["seed"], version
 
 
 def read_ledger(path: Path) -> list[dict[str, Any]]:
@@ -222,6 +227,7 @@ def main(argv: list[str] | None = None) -> int:
         "pairing": "-".join(pairing),
         "budget": budget_label(pairing, seconds, args.iterations, args.rollout),
         "seed": args.seed,
+        "bots": heuristic_for(spec).version,
     }
     key = _key(probe)
     # One run per key at a time (two would play the same game numbers); runs of other
@@ -269,7 +275,10 @@ def main(argv: list[str] | None = None) -> int:
             except RuntimeError as exc:  # a game that does not end: a bug to look at
                 print(f"error: {exc} (the games before it are in the ledger)", file=sys.stderr)
                 return 1
-    print(f"{spec.id}, {probe['pairing']}, budget {probe['budget']}, seed {args.seed}")
+    print(
+        f"{spec.id}, {probe['pairing']}, budget {probe['budget']}, seed {args.seed}, "
+        f"bots version {probe['bots']}"
+    )
     print(summary(done, pairing[0]))
     return 0
 

@@ -33,19 +33,21 @@ CASES = [
 ]
 
 RECORDED = {
+    # Re-recorded 2026-12-01: the evaluation weighs a position at half a point
+    # (POSITION_WEIGHT), so the bot now scores where it used to wait (small 1 is unchanged).
     ("small", 1): ("f366abbbabded61517bcfe290c1b067962185d53eb11c8d4917f50bc44b21896", 437),
-    ("small", 2): ("b27fd49362efbc6920e2c02ec06ba6a02b3cf69fc5023cc749cf429601845f3a", 613),
-    ("scrimmage", 3): ("632c7ab4f8bef9c554877c4a399f8f36699c09d529f8ac0ae64aee76f5d3719b", 710),
-    ("basic", 4): ("568044931143e7c8b48c3c644c5b466c6662545ee04ad9e2e42ae4998ce08932", 869),
+    ("small", 2): ("00dd39799facbdd36c6d9f634ca450ff4c1ac9dba47998e678b66d08344ddf55", 683),
+    ("scrimmage", 3): ("0c50dce792e0d8094c1202c2ff6a8480864a627271fbe8d43cee615d3f45f8f6", 1604),
+    ("basic", 4): ("af8c9be1c6d473c48ee329d9d6af318efab0dbdfeb915d34cc0443248b2e74db", 1086),
     ("emergency-pickup", 5): (
-        "8e00617842b583013e73df9093fee74faf2c3d124c299fb18d55612e1ed4fe4a",
-        1638,
+        "d42b9c36f7e53c19e17d27600093cd43eda2872971f82dc2237c69cc576097d0",
+        1556,
     ),
-    ("all-stars", 6): ("68c00d29cf56ac9dfe4e1d93ce568aef43d28f3283552c77428eca3888511e5b", 1263),
-    ("hot-hex", 7): ("c3c140436de01c97c98720acfa7a949cc24e9b1d239e929320cfe97017a2dab2", 4562),
+    ("all-stars", 6): ("3da517140203758ecb113da56e74784ff4c258c328390913a6c2c1e9f19fc61d", 1373),
+    ("hot-hex", 7): ("9a52c709c41aeea9fa9620588b6b63560f68e6b15736fc4ba5495f66c3b24662", 11284),
     ("pro-continue", 8): (
-        "cb34dc453f22dc68a850b9828e512052824db71949d7d801285c0ffb36feba1c",
-        1477,
+        "bf6c1e215e95556f9275d1163aad82eeae4dc5b798cbfe09c6eb40ca3f05094c",
+        1153,
     ),
 }
 

@@ -67,6 +67,19 @@ def test_other_budgets_and_pairings_are_counted_apart(tmp_path: Path) -> None:
     assert entries[0]["mean_iterations"] == 5.0
 
 
+def test_games_of_an_older_bots_version_are_counted_apart(tmp_path: Path) -> None:
+    ledger = tmp_path / "ledger.jsonl"
+    args = [*SMALL, "--pairing", "heuristic-random", "--ledger", str(ledger), "--games", "1"]
+    assert strength.main(args) == 0
+    (game,) = _lines(ledger)
+    assert game["bots"] == "2"  # Paper Ultimate's heuristic since its position weight
+    # A line from before versions (no "bots") is version 1: the next run does not count it.
+    old = {k: v for k, v in game.items() if k != "bots"}
+    ledger.write_text(json.dumps(old) + "\n")
+    assert strength.main(args) == 0
+    assert [(e.get("bots"), e["index"]) for e in _lines(ledger)] == [(None, 0), ("2", 0)]
+
+
 def test_wilson_summary_counts_draws_as_non_wins() -> None:
     entries = [{"winner": "hard"}] * 80 + [{"winner": None}] * 20
     entries = [{**e, "seconds": 1.0, "load": 0.5} for e in entries]
@@ -108,6 +121,7 @@ def test_a_second_run_of_the_same_key_is_refused(tmp_path: Path) -> None:
         "heuristic-random",
         "none",
         7,
+        "2",  # the bots' version
     )
     tag = hashlib.sha1(repr(key).encode()).hexdigest()[:10]
     with open(tmp_path / f"ledger.jsonl.{tag}.lock", "w") as held:

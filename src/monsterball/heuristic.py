@@ -18,6 +18,9 @@ may define:
 ``candidates(state, seat, legal, rng, k) -> list[Action]``
     Which few of a long legal list are worth a look (default: a seeded sample plus the
     'end' action).
+``VERSION``
+    A string to change whenever the bots' decisions change on purpose (default "1"):
+    strength ledgers (``scripts/strength.py``) count games per version.
 ``plan(heuristic, state, seat, rng, tries) -> list[Action] | None`` and ``plan_key(state)``
     A plan for a stretch of decisions (Midway: the offense's whole movement phase), made
     from ``tries`` play-outs on determinized copies, or None where the game does not plan;
@@ -95,6 +98,7 @@ class Heuristic:
     candidates: Candidates = sample_candidates
     plan: Planner | None = None
     plan_key: PlanKey | None = None
+    version: str = "1"
 
     def value(self, state: GameState, seat: int) -> float:
         """The evaluation from ``seat``'s side (two-seat zero-sum games)."""
@@ -132,6 +136,7 @@ def _heuristic_in(game: str, package: str) -> Heuristic:
         getattr(module, "candidates", sample_candidates),
         getattr(module, "plan", None),
         getattr(module, "plan_key", None),
+        str(getattr(module, "VERSION", "1")),
     )
 
 

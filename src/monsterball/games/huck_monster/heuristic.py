@@ -148,7 +148,27 @@ def _in_flight(state: HuckMonsterState) -> float:
     lost = caught.clone()
     lost.offense = state.defense
     lost.holder = NOBODY
-    return survive * _settled(caught) + (1 - survive) * _settled(lost, turnover=True)
+    if state.scoring_zone(state.offense) >> final & 1:
+        caught_value = _scored(caught)
+    else:
+        caught_value = _settled(caught)
+    return survive * caught_value + (1 - survive) * _settled(lost, turnover=True)
+
+
+def _scored(caught: HuckMonsterState) -> float:
+    """Seat 0's value of a catch that scores: the point, then the other team to receive the
+    pull (its disc near its own end zone), or the game if the point wins it."""
+    off = caught.offense
+    score = caught.score[:]
+    score[off] += 1
+    options = caught.options
+    if score[off] >= options.points_to_win and score[off] - score[1 - off] >= options.win_by:
+        return 1.0 if off == 0 else -1.0
+    after = caught.clone()
+    after.score = score
+    after.offense = 1 - off
+    after.holder = NOBODY
+    return _settled(after, turnover=True)
 
 
 def _cells_of(state: HuckMonsterState, players: int) -> int:
@@ -159,17 +179,27 @@ def _cells_of(state: HuckMonsterState, players: int) -> int:
     return mask
 
 
+# The bots' version (see monsterball.heuristic): "2" since the position weight below.
+VERSION = "2"
+
+# How many points the offense's position (:func:`_team_value`, about 0.2 at its own end to
+# 1 or so near the other) is worth. Under one: scoring must always raise the scorer's value,
+# or a search that maximises the evaluation learns to stand at the goal line and never
+# score. At full weight it did, in a 7-point game: a point was worth 2.5 / 7 = 0.36, less
+# than the position it gave up (docs/benchmarks.md, "A point outweighs a position").
+POSITION_WEIGHT = 0.5
+
+
 def _settled(state: HuckMonsterState, *, turnover: bool = False) -> float:
     a, b = state.score
     target = max(1, state.options.points_to_win)
-    raw = 2.5 * (a - b) / target
     if turnover:
         # The new offense picks the disc up where it came down.
         team = 0.2 + 0.5 * _progress(state, state.disc, state.offense)
     else:
         team = _team_value(state)
-    raw += team if state.offense == 0 else -team
-    return math.tanh(raw)
+    points = (a - b) + POSITION_WEIGHT * (team if state.offense == 0 else -team)
+    return math.tanh(2.5 * points / target)
 
 
 def _throw_values(state: HuckMonsterState, count: int) -> Callable[[ThrowTo], float]:

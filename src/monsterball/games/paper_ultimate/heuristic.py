@@ -51,13 +51,23 @@ def _offense_value(state: PaperUltimateState) -> float:
     return value + 0.6 * best + 0.04 * len(targets)
 
 
+# The bots' version (see monsterball.heuristic): "2" since the position weight below.
+VERSION = "2"
+
+# How many points the offense's position (:func:`_offense_value`, up to about 1.7 with a pass
+# into the end zone open) is worth: little enough that scoring always raises the scorer's
+# value. At full weight a point (2.5 / 5 of the squashed scale) was worth less than an open
+# pass to the end zone, and a search maximising the evaluation held the disc instead of
+# scoring (docs/benchmarks.md, "A point outweighs a position").
+POSITION_WEIGHT = 0.4
+
+
 def evaluate(state: GameState) -> float:
     """Seat 0's value: the score first, then the offense's passing options."""
     assert isinstance(state, PaperUltimateState)
     if state.winner in (0, 1):
         return 1.0 if state.winner == 0 else -1.0
     a, b = state.score
-    raw = 2.5 * (a - b) / max(1, state.options.points_to_win)
     team = _offense_value(state)
-    raw += team if state.offense == 0 else -team
-    return math.tanh(raw)
+    points = (a - b) + POSITION_WEIGHT * (team if state.offense == 0 else -team)
+    return math.tanh(2.5 * points / max(1, state.options.points_to_win))
