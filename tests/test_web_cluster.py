@@ -195,6 +195,43 @@ def test_workers_share_one_port_and_its_games(postgres_url):  # noqa: F811
         assert len(stored_moves(postgres_url, gid)) == ply
 
 
+def _children(pid: int) -> set[int]:
+    found: set[int] = set()
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as listed:
+            found.update(int(c) for c in listed.read().split())
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has ended
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.slow  # a server of its own to start (20-45 s on the busy 2-core machine)
+@pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="reads /proc (Linux)")
+def test_workers_stop_when_their_supervisor_is_killed(postgres_url):  # noqa: F811
+    """A SIGKILL of `serve --workers 2` leaves no worker behind: orphaned, they went on
+    holding the port and moving bot games (web/workers.py, stop_with_supervisor)."""
+    with server(postgres_url, flags=[*FLAGS, "--workers", "2"]) as (base, process):
+        new_room(base, mode="bot", bots={"A": "medium", "B": "medium"})  # keeps them busy
+        deadline = time.monotonic() + 30
+        while len(workers := _children(process.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert len(workers) >= 2
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+        deadline = time.monotonic() + 30
+        while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not any(_alive(w) for w in workers)
+        with pytest.raises(httpx.HTTPError):  # nobody answers on the port any more
+            httpx.get(f"{base}/api/catalog", timeout=2)
+
+
 def test_workers_with_sqlite_are_refused_in_one_line(tmp_path):
     done = subprocess.run(
         [

@@ -8,6 +8,11 @@ over the same PostgreSQL, so they act as one site like servers on several machin
 
 A spawned worker cannot be handed the app or a class made at run time, so it builds both
 from here: the settings come through the environment (``SETTINGS``).
+
+uvicorn's workers do not notice their supervisor dying (a SIGKILL, the OOM killer): left
+alone they would go on holding the port and moving bot games, a server nobody runs or can
+stop. Each worker watches its parent and, once it is gone, stops itself the graceful way
+(SIGTERM: what is being stored is stored, the bot pool is closed).
 """
 
 from __future__ import annotations
@@ -15,6 +20,9 @@ from __future__ import annotations
 import json
 import logging
 import os
+import signal
+import threading
+import time
 from dataclasses import asdict
 from typing import Any
 
@@ -26,6 +34,7 @@ from monsterball.web.limits import Limits
 from monsterball.web.security import RedactTokens
 
 SETTINGS = "MONSTERBALL_SERVE"
+SUPERVISOR_CHECK_SECONDS = 1.0
 # uvicorn imports this by name in each worker ("monsterball.web.workers:LimitedWebSocketProtocol").
 LimitedWebSocketProtocol = message_limited_protocol(MAX_MESSAGE_BYTES)
 
@@ -45,4 +54,18 @@ def app_from_settings() -> FastAPI:
     limits = settings["limits"]
     limits["allowed_origins"] = tuple(limits["allowed_origins"])
     quiet_tokens()
+    stop_with_supervisor(os.getppid())
     return create_app(settings["db"], limits=Limits(**limits))
+
+
+def stop_with_supervisor(supervisor: int, every: float = SUPERVISOR_CHECK_SECONDS) -> None:
+    """SIGTERM this process once ``supervisor`` is no longer its parent (it died, and the
+    worker was handed to init)."""
+
+    def watch() -> None:
+        while os.getppid() == supervisor:
+            time.sleep(every)
+        logging.getLogger(__name__).warning("the supervisor is gone: this worker stops")
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    threading.Thread(target=watch, name="supervisor-watch", daemon=True).start()
