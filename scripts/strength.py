@@ -9,9 +9,9 @@ Every finished game is appended to the ledger (JSON lines) with its dice seed, s
 result, so runs from several sessions add up: a run plays the next game numbers its key
 (game, options, pairing, budget, base seed, bots' version) lacks in the ledger, and the
 summary counts every game of that key. Game k uses the dice seed ``derive_seed(seed, k)``
-and puts the first-named bot in seat ``k % 2`` (as ``monsterball match`` does). Only one run per key
-at a time (a lock file says so; other pairings may run beside it); ``--jobs`` plays games
-on several processes.
+and puts the first-named bot in seat ``k % 2`` (as ``monsterball match`` does). Only one
+run per key at a time (a lock file says so; other pairings may run beside it); ``--jobs``
+plays games on several processes.
 
 Usage::
 

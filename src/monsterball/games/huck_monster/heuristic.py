@@ -161,8 +161,7 @@ def _scored(caught: HuckMonsterState) -> float:
     off = caught.offense
     score = caught.score[:]
     score[off] += 1
-    options = caught.options
-    if score[off] >= options.points_to_win and score[off] - score[1 - off] >= options.win_by:
+    if caught.options.wins(score[off], score[1 - off]):
         return 1.0 if off == 0 else -1.0
     after = caught.clone()
     after.score = score

@@ -270,6 +270,10 @@ class HuckMonsterOptions(GameOptions):
             return "cone-push"
         return "pothole" if self.potholes else "hot-hex" if self.hot_hex else "standard"
 
+    def wins(self, mine: int, theirs: int) -> bool:
+        """Whether a team with ``mine`` points against ``theirs`` has won (HM-R27)."""
+        return mine >= self.points_to_win and mine - theirs >= self.win_by
+
     @property
     def disabled_outcomes(self) -> frozenset[str]:
         return _disabled(self.expert_disabled)  # asked at every strategy roll: parsed once

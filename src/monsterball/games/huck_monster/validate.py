@@ -243,10 +243,7 @@ def validate_board(state: HuckMonsterState, *, setting_up: bool) -> None:
 
 
 def _has_won(state: HuckMonsterState) -> bool:
-    opts, (a, b) = state.options, state.score
+    a, b = state.score
     if state.style == "cone-push":
         return max(a, b) >= CONE_PUSH_TARGET
-    return any(
-        mine >= opts.points_to_win and mine - theirs >= opts.win_by
-        for mine, theirs in ((a, b), (b, a))
-    )
+    return state.options.wins(a, b) or state.options.wins(b, a)

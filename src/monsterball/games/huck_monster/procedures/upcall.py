@@ -286,9 +286,7 @@ def _score(state: State, player: int, *, switch_ends: bool) -> Transition:
     team = team_of(player)
     state.score[team] += 1
     state.emit(ev.Scored(team, player, (state.score[0], state.score[1])))
-    opts = state.options
-    mine, theirs = state.score[team], state.score[1 - team]
-    if mine >= opts.points_to_win and mine - theirs >= opts.win_by:
+    if state.options.wins(state.score[team], state.score[1 - team]):
         state.winner = team
         return _finish(state, by_cap=False)
     if switch_ends:
