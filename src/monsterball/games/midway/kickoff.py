@@ -364,7 +364,9 @@ class KickoffKick(Procedure[State]):
         extra = 2 if state.kind_of(kicker_of(state, self.team)) == "halfling" else 0
         return range(base, base + extra + 1)
 
-    def _ends(self, state: State) -> tuple[list[int], bool]:
+    def ends(self, state: State) -> tuple[list[int], bool]:
+        """The hexes a kickoff path may end on, and whether a longer one leaves the field
+        (a kick 'deep' for a touchback)."""
         f = state.field
         ball = state.ball
         row = f.distance_row(ball)
@@ -380,7 +382,7 @@ class KickoffKick(Procedure[State]):
 
     def legal_actions(self, state: State) -> list[Action]:
         acts = state.actions
-        ends, deep = self._ends(state)
+        ends, deep = self.ends(state)
         out: list[Action] = [acts.kick[c] for c in ends]
         if deep:
             out.append(acts.words["deep"])
@@ -393,7 +395,7 @@ class KickoffKick(Procedure[State]):
     def check(self, state: State, action: Action) -> None:
         if isinstance(action, Kick):
             cell = cell_of(state, action.cell)
-            if cell not in self._ends(state)[0]:
+            if cell not in self.ends(state)[0]:
                 n = list(self._distances(state))
                 raise IllegalActionError(
                     f"{action.cell} is not the end of a kickoff path of {n[0]}"
