@@ -15,8 +15,11 @@ from pathlib import Path
 import pytest
 
 from monsterball.bots import HeuristicBot
+from monsterball.core.dice import SeededSampler
+from monsterball.core.game import CHANCE
 from monsterball.games.midway.actions import Move
 from monsterball.games.midway.phases import Phase
+from monsterball.games.midway.settle import AfterConversion
 from monsterball.games.midway.state import MidwayState, team_of
 from mw_scenarios import SPEC, act, cell, game, setup, start_phase
 
@@ -213,3 +216,38 @@ def test_a_receiver_goes_where_the_pass_comes_down() -> None:
     assert h.value(there, 0) > h.value(away, 0) + 0.02
     for seed in SEEDS:
         assert HeuristicBot(seed, plan_tries=0).choose(state, 0).notation() == "A2-g11"
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_carrier_far_ahead_still_scores_the_conversion(seed: int) -> None:
+    # A leads 45 - 6 in the last play: tanh of the score is 1.0 exactly, and the share of
+    # the evaluation that never saturates once weighed the ball alone. The two points then
+    # counted for nothing against giving the ball away on the kickoff, so A's carrier stood
+    # on the 2-point try and both sides ended phase after phase (a hard-bot game ran past
+    # 13,000 plies: no rule ends such a play, MW-GEN-4 counts no conversion).
+    state = setup({"A1": "g20", "B1": "b10"}, carrier="A1", kind="conversion", offense=0)
+    state.score = [45, 6]
+    state.plays = 24
+    start_phase(state, 0)
+    state.stack = (AfterConversion(0), *state.stack)  # then A kicks off (MW-SCORE-5)
+    bots = [HeuristicBot(seed), HeuristicBot(seed + 1)]
+    dice = SeededSampler(seed)
+    for _ in range(60):  # a phase or two: B1 is far away, nobody can stop him
+        if state.score != [45, 6]:
+            break
+        actor = state.current_player()
+        if actor == CHANCE:
+            state.apply(dice.choose(state.chance_outcomes()))
+        else:
+            state.apply(bots[actor].choose(state, actor))
+    assert state.score == [47, 6]  # MW-SCORE: the 2-point conversion is good
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_defense_far_behind_still_closes_on_the_carrier(seed: int) -> None:
+    state = setup({"A1": "g20", "B1": "g14"}, carrier="A1", kind="conversion", offense=0)
+    state.score = [45, 6]
+    state.plays = 24
+    start_phase(state, 1)
+    move = HeuristicBot(seed).choose(state, 1)
+    assert closes_on_ball(state, move)

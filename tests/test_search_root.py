@@ -116,3 +116,43 @@ def test_without_the_root_pass_every_iteration_walks_the_tree() -> None:
     bot.choose(state, state.current_player())
     assert bot.last is not None and bot.last.root_evaluations == 0
     assert sum(bot.last.root_visits.values()) == 200
+
+
+def _midway_player_move() -> GameState:
+    """A Midway movement phase's decision with many player moves and no rule for it."""
+    spec = get_game("midway")
+    state = spec.new_game(spec.options())
+    rng = random.Random(3)
+    heuristic = heuristic_for(spec)
+    while True:
+        assert not state.is_terminal()
+        if state.is_chance():
+            outcomes = state.chance_outcomes()
+            state.apply_unchecked(outcomes[rng.randrange(len(outcomes))][0])
+            continue
+        legal = state.legal_actions()
+        seat = state.current_player()
+        assert heuristic.policy is not None
+        ruled = heuristic.policy(state, seat, legal, rng)
+        moves = sum(type(a).__name__ == "Move" for a in legal)
+        if moves > 40 and ruled is None and state.ply > 200:
+            return state
+        state.apply_unchecked(ruled if ruled is not None else legal[rng.randrange(len(legal))])
+
+
+def test_the_default_search_skips_the_root_pass_only_in_the_games_that_turn_it_off() -> None:
+    # search.ROOT_PASS_OFF: in Midway the pass cost wins (docs/benchmarks.md).
+    assert search.ROOT_PASS and {"midway"} == search.ROOT_PASS_OFF
+    midway = _midway_player_move()
+    bot = MCTSBot(2, iterations=60, plan_tries=0)
+    bot.choose(midway, midway.current_player())
+    assert bot.last is not None and bot.last.root_evaluations == 0
+    assert sum(bot.last.root_visits.values()) == 60
+    # Asked for explicitly, Midway gets it too; Huck + Monster has it by default.
+    forced = MCTSBot(2, iterations=60, plan_tries=0, root_pass=True)
+    forced.choose(midway, midway.current_player())
+    assert forced.last is not None and forced.last.root_evaluations > 0
+    huck = _team_move()
+    default = MCTSBot(2, iterations=60)
+    default.choose(huck, huck.current_player())
+    assert default.last is not None and default.last.root_evaluations > 0

@@ -259,9 +259,12 @@ def evaluate(state: GameState) -> float:
     team, ball = _ball_value(state)
     ball = ball if team == 0 else -ball
     # tanh is exactly 1.0 in floating point from about 19 up: with a lead that large every
-    # move scored the same and the bot stood idle; a tiny share of the ball's own value
-    # (still within [-1, 1]) keeps the moves apart.
-    return (1 - TIE) * math.tanh(raw + ball) + TIE * math.tanh(ball)
+    # move scored the same and the bot stood idle. A tiny share that saturates only slowly
+    # (x / (1 + |x|), still within [-1, 1]) keeps the moves apart. It weighs the points
+    # too: weighing the ball alone, a far-ahead carrier on a 2-point try would rather keep
+    # the ball than score and kick off, and stood there for good.
+    x = raw + ball
+    return (1 - TIE) * math.tanh(x) + TIE * x / (1 + abs(x))
 
 
 # -- rules for some decisions ------------------------------------------------------------
