@@ -218,17 +218,23 @@ def test_a_receiver_goes_where_the_pass_comes_down() -> None:
         assert HeuristicBot(seed, plan_tries=0).choose(state, 0).notation() == "A2-g11"
 
 
+def far_ahead_conversion(defender: str, moving: int) -> MidwayState:
+    """A's 2-point try in the last play, A1 carrying on g20, A ahead 45 - 6 (tanh of the
+    score is 1.0 exactly); ``moving``'s phase starts, with B1 on ``defender``."""
+    state = setup({"A1": "g20", "B1": defender}, carrier="A1", kind="conversion", offense=0)
+    state.score = [45, 6]
+    state.plays = 24
+    return start_phase(state, moving)
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_a_carrier_far_ahead_still_scores_the_conversion(seed: int) -> None:
     # A leads 45 - 6 in the last play: tanh of the score is 1.0 exactly, and the share of
     # the evaluation that never saturates once weighed the ball alone. The two points then
     # counted for nothing against giving the ball away on the kickoff, so A's carrier stood
     # on the 2-point try and both sides ended phase after phase (a hard-bot game ran past
-    # 13,000 plies: no rule ends such a play, MW-GEN-4 counts no conversion).
-    state = setup({"A1": "g20", "B1": "b10"}, carrier="A1", kind="conversion", offense=0)
-    state.score = [45, 6]
-    state.plays = 24
-    start_phase(state, 0)
+    # 13,000 plies: no rule ends such a play, and MW-SCORE-5 counts a conversion as no play).
+    state = far_ahead_conversion("b10", 0)
     state.stack = (AfterConversion(0), *state.stack)  # then A kicks off (MW-SCORE-5)
     bots = [HeuristicBot(seed), HeuristicBot(seed + 1)]
     dice = SeededSampler(seed)
@@ -245,9 +251,6 @@ def test_a_carrier_far_ahead_still_scores_the_conversion(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_a_defense_far_behind_still_closes_on_the_carrier(seed: int) -> None:
-    state = setup({"A1": "g20", "B1": "g14"}, carrier="A1", kind="conversion", offense=0)
-    state.score = [45, 6]
-    state.plays = 24
-    start_phase(state, 1)
+    state = far_ahead_conversion("g14", 1)
     move = HeuristicBot(seed).choose(state, 1)
     assert closes_on_ball(state, move)

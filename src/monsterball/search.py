@@ -74,8 +74,8 @@ ROOT_SHARE = 0.5
 ROOT_PASS = True  # the search bot's default (MCTSBot(root_pass=None)), except in:
 # Midway, where it cost wins: a player's one-step best of all his moves (100 - 300) finds
 # positions the evaluation overrates; the hard bot at 200 iterations won 40% against the
-# heuristic with it, about 70% without (docs/benchmarks.md, "Midway's hard bot without
-# the root pass").
+# heuristic with it, about 70% without (docs/benchmarks.md, "Midway: kickoffs fielded,
+# no backward safeties, and no root pass").
 ROOT_PASS_OFF = frozenset({"midway"})
 # The search overrules the default only with a root child visited at least this often
 # (and at least as often as the default) whose mean beats the default's by MARGIN.

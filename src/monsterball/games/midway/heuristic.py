@@ -47,8 +47,8 @@ from monsterball.games.midway.plan import plan_key as plan_key
 from monsterball.games.midway.state import NOBODY, MidwayState, team_of, team_players
 
 # The bots' version (see monsterball.heuristic): "2" since the receivers set up to field
-# every kickoff (_return_formation) and the evaluation counts the safety a carrier risks in
-# his own end zone (_safety_value).
+# every kickoff (_return_formation), the evaluation counts the safety a carrier risks in
+# his own end zone (_safety_value), and its unsaturated share weighs the points (evaluate).
 VERSION = "2"
 
 # Field position (0 at the own goal line .. 1 at the far end) below which fourth down is
