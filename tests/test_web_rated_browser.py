@@ -60,6 +60,9 @@ def test_a_rated_game_between_strangers_ends_on_time_and_shows_on_both_player_pa
     moved = set()
     deadline = time.monotonic() + 30
     while moved != {"A", "B"} and time.monotonic() < deadline:
+        # Each side thinks over a second before it moves: the faces show whole seconds,
+        # rounded up, so a side that moved within a second of its turn still read 1:00.
+        time.sleep(1.1)
         turn = play_one_turn(pages, rng)
         if turn is not None:
             moved.add(turn[0])

@@ -26,6 +26,9 @@ may define:
     from ``tries`` play-outs on determinized copies, or None where the game does not plan;
     ``plan_key`` names the stretch a plan belongs to. Bots follow it with
     :class:`PlanFollower`.
+``final(state) -> float``
+    Seat 0's value of a finished game, within [-1, 1] (default: the result, +-1), for an
+    evaluation that goes on telling results apart by the score once the winner is sure.
 
 A game without the module gets :data:`GENERIC`: the score and the final result only.
 """
@@ -99,12 +102,20 @@ class Heuristic:
     plan: Planner | None = None
     plan_key: PlanKey | None = None
     version: str = "1"
+    # Seat 0's value of a finished game, for a game whose evaluation goes on telling
+    # results apart by the score (None: the result alone, +-1). With the result alone a
+    # side that has lost either way judged any move that ended the game worse than one
+    # that kept it going.
+    final: Evaluate | None = None
 
     def value(self, state: GameState, seat: int) -> float:
         """The evaluation from ``seat``'s side (two-seat zero-sum games)."""
         if state.is_terminal():
-            return terminal_value(state, seat)
-        v = self.evaluate(state)
+            if self.final is None:
+                return terminal_value(state, seat)
+            v = self.final(state)
+        else:
+            v = self.evaluate(state)
         return v if seat == 0 else -v
 
     @property
@@ -137,6 +148,7 @@ def _heuristic_in(game: str, package: str) -> Heuristic:
         getattr(module, "plan", None),
         getattr(module, "plan_key", None),
         str(getattr(module, "VERSION", "1")),
+        getattr(module, "final", None),
     )
 
 

@@ -44,12 +44,16 @@ from monsterball.games.midway.phases import Phase
 from monsterball.games.midway.plan import PlayOuts
 from monsterball.games.midway.plan import plan as plan_phase
 from monsterball.games.midway.plan import plan_key as plan_key
-from monsterball.games.midway.state import NOBODY, MidwayState, team_of, team_players
+from monsterball.games.midway.settle import AfterConversion, Conversion
+from monsterball.games.midway.state import MID_COL, NOBODY, MidwayState, team_of, team_players
 
 # The bots' version (see monsterball.heuristic): "2" since the receivers set up to field
 # every kickoff (_return_formation), the evaluation counts the safety a carrier risks in
-# his own end zone (_safety_value), and its unsaturated share weighs the points (evaluate).
-VERSION = "2"
+# his own end zone (_safety_value), and its unsaturated share weighs the points (evaluate);
+# "3" since a sure or final result is still told apart by the score (_sure_winner, final)
+# and a 2-point try is worth a chance of its points (_conversion_value); "4" since the
+# time between a touchdown and its conversion is valued as the conversion (_converting).
+VERSION = "4"
 
 # Field position (0 at the own goal line .. 1 at the far end) below which fourth down is
 # a punt when no field goal is on: a failed fourth down hands the ball over where it is.
@@ -249,22 +253,100 @@ def _loose_value(state: MidwayState, team: int, cell: int, dist: Sequence[int]) 
 
 def evaluate(state: GameState) -> float:
     """Seat 0's value: the score, then the ball's field position and what stands around
-    it."""
+    it. Once the winner is sure (:func:`_sure_winner`), and when the game is over, the
+    result, with the score and the ball still telling positions apart."""
     assert isinstance(state, MidwayState)
-    if state.winner in (0, 1):
-        return 1.0 if state.winner == 0 else -1.0
     a, b = state.score
     left = max(1, state.options.plays - state.plays)
-    raw = (a - b) * POINT * (1.0 + 2.0 / left)
-    team, ball = _ball_value(state)
+    per_point = POINT * (1.0 + 2.0 / left)
+    raw = (a - b) * per_point
+    over = state.winner != NOBODY
+    team, ball = (0, 0.0) if over else _ball_value(state)
+    scorer = NOBODY if over else _converting(state)
+    if scorer != NOBODY and state.kind == "conversion":
+        team, ball = _conversion_value(state, team, ball, per_point)
+    elif scorer != NOBODY:
+        # The touchdown is on the board and the kick (or the choice) is next: the ball in
+        # the end zone is no longer a drive (valued as one, the kick lowered the value).
+        team, ball = scorer, PAT_GOOD * per_point + _after_conversion(state, scorer)
     ball = ball if team == 0 else -ball
+    x = raw + ball
+    sure = state.winner if over else _sure_winner(state)
+    head = math.tanh(x) if sure == NOBODY else RESULT.get(sure, 0.0)
     # tanh is exactly 1.0 in floating point from about 19 up: with a lead that large every
     # move scored the same and the bot stood idle. A tiny share that saturates only slowly
     # (x / (1 + |x|), still within [-1, 1]) keeps the moves apart. It weighs the points
     # too: weighing the ball alone, a far-ahead carrier on a 2-point try would rather keep
-    # the ball than score and kick off, and stood there for good.
-    x = raw + ball
-    return (1 - TIE) * math.tanh(x) + TIE * x / (1 + abs(x))
+    # the ball than score and kick off, and stood there for good. The same share is added
+    # to a sure or final result, so a side that has lost either way still prefers the
+    # better score (its carrier once stood on a 2-point try that would end the game: the
+    # loss at exactly -1 looked worse than any position before it).
+    return (1 - TIE) * head + TIE * x / (1 + abs(x))
+
+
+# Seat 0's result for a winner (a draw is 0).
+RESULT = {0: 1.0, 1: -1.0}
+# The most points one side can score in one play: a touchdown and a 2-point conversion.
+PLAY_POINTS = 8
+# A 2-point try the offense holds the ball in counts as this chance, at most, of its two
+# points (the ball's usual value, up to CONVERT_FULL, scaled to the chance).
+CONVERT_MAX = 0.5
+CONVERT_FULL = 1.5
+PAT_GOOD = 5 / 6  # MW-SCORE-2: a kick is good on 1 - 5 (before any block)
+
+
+def _converting(state: MidwayState) -> int:
+    """The team whose conversion (MW-SCORE-2) is still to choose or under way, else
+    NOBODY."""
+    for step in reversed(state.stack):
+        if isinstance(step, Conversion | AfterConversion):
+            return step.team
+    return NOBODY
+
+
+def _sure_winner(state: MidwayState) -> int:
+    """The side that wins whatever is scored from here (plays left, and the conversion or
+    the play under way, at :data:`PLAY_POINTS` each), else NOBODY. A forfeit (ruling
+    MW-R15) could still turn it round: the evaluation does not foresee injuries."""
+    a, b = state.score
+    if a == b:
+        return NOBODY
+    leader = 0 if a > b else 1
+    more = PLAY_POINTS * (state.options.plays - state.plays)
+    if state.kind != "conversion":
+        more += PLAY_POINTS
+    elif state.offense != leader:
+        more += 2
+    return leader if abs(a - b) > more else NOBODY
+
+
+def _conversion_value(
+    state: MidwayState, team: int, ball: float, per_point: float
+) -> tuple[int, float]:
+    """A 2-point try (MW-SCORE-5), for the offense: a chance of the two points (from the
+    ball's usual value for the offense, see :data:`CONVERT_MAX`), then the kickoff it
+    makes whatever happens. Valued as a drive, the ball on the 5 was worth more than the
+    points: the carrier stood rather than score, and the bot chose the try over a kick."""
+    offense = state.offense
+    usual = ball if team == offense else -ball
+    chance = CONVERT_MAX * min(1.0, max(0.0, usual / CONVERT_FULL))
+    return offense, chance * 2 * per_point + _after_conversion(state, offense)
+
+
+def _after_conversion(state: MidwayState, scorer: int) -> float:
+    """What the position after a conversion is worth to the team that scored the
+    touchdown: its kickoff from its 40 (General Rule 1), as :func:`_ball_value` values the
+    set-up, or nothing when the game is over."""
+    if state.plays >= state.options.plays:
+        return 0.0
+    spot = state.yard_row(scorer, 40) * state.field.width + MID_COL
+    return _field_value(state, scorer, spot, 1)
+
+
+def final(state: GameState) -> float:
+    """Seat 0's value of a finished game: the result, the score telling results apart
+    (see :func:`evaluate`)."""
+    return evaluate(state)
 
 
 # -- rules for some decisions ------------------------------------------------------------
