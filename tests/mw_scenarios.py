@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from monsterball.core.game import GameState
+from monsterball.bots import HeuristicBot
+from monsterball.core.dice import SeededSampler
+from monsterball.core.game import CHANCE, GameState
 from monsterball.games import get_game
 from monsterball.games.midway import play as pl
 from monsterball.games.midway import procedures as pr
@@ -94,6 +96,23 @@ def act(state: GameState, *notations: str) -> list[Any]:
     for text in notations:
         events += state.apply(SPEC.parse_action(text))
     return events
+
+
+def play_out_conversion(state: MidwayState, seed: int, steps: int = 60) -> list[int]:
+    """Heuristic bots (seeds ``seed`` and ``seed + 1``) play until the 2-point try under way
+    is over; the score then."""
+    bots = [HeuristicBot(seed), HeuristicBot(seed + 1)]
+    dice = SeededSampler(seed)
+    for _ in range(steps):
+        if state.is_terminal() or state.kind != "conversion":
+            break
+        actor = state.current_player()
+        if actor == CHANCE:
+            state.apply(dice.choose(state.chance_outcomes()))
+        else:
+            state.apply(bots[actor].choose(state, actor))
+    assert state.is_terminal() or state.kind != "conversion", "the try never ended"
+    return list(state.score)
 
 
 def legal(state: GameState) -> set[str]:

@@ -15,13 +15,11 @@ from pathlib import Path
 import pytest
 
 from monsterball.bots import HeuristicBot
-from monsterball.core.dice import SeededSampler
-from monsterball.core.game import CHANCE
 from monsterball.games.midway.actions import Move
 from monsterball.games.midway.phases import Phase
 from monsterball.games.midway.settle import AfterConversion
 from monsterball.games.midway.state import MidwayState, team_of
-from mw_scenarios import SPEC, act, cell, game, setup, start_phase
+from mw_scenarios import SPEC, act, cell, game, play_out_conversion, setup, start_phase
 
 SEEDS = range(4)
 
@@ -236,17 +234,8 @@ def test_a_carrier_far_ahead_still_scores_the_conversion(seed: int) -> None:
     # 13,000 plies: no rule ends such a play, and MW-SCORE-5 counts a conversion as no play).
     state = far_ahead_conversion("b10", 0)
     state.stack = (AfterConversion(0), *state.stack)  # then A kicks off (MW-SCORE-5)
-    bots = [HeuristicBot(seed), HeuristicBot(seed + 1)]
-    dice = SeededSampler(seed)
-    for _ in range(60):  # a phase or two: B1 is far away, nobody can stop him
-        if state.score != [45, 6]:
-            break
-        actor = state.current_player()
-        if actor == CHANCE:
-            state.apply(dice.choose(state.chance_outcomes()))
-        else:
-            state.apply(bots[actor].choose(state, actor))
-    assert state.score == [47, 6]  # MW-SCORE: the 2-point conversion is good
+    # A phase or two: B1 is far away, nobody can stop him.
+    assert play_out_conversion(state, seed) == [47, 6]  # MW-SCORE: the conversion is good
 
 
 @pytest.mark.parametrize("seed", SEEDS)

@@ -20,7 +20,7 @@ from monsterball.games.midway import heuristic
 from monsterball.games.midway.settle import AfterConversion, Conversion
 from monsterball.games.midway.state import NOBODY, MidwayState
 from monsterball.heuristic import heuristic_for
-from mw_scenarios import SPEC, act, setup, start_phase
+from mw_scenarios import SPEC, act, play_out_conversion, setup, start_phase
 
 SEEDS = range(4)
 
@@ -37,22 +37,6 @@ def two_point_try(score: tuple[int, int], plays: int, defender: str = "b10") -> 
     return state
 
 
-def play_out_the_try(state: MidwayState, seed: int) -> list[int]:
-    """Heuristic bots play until the conversion is over; the score then."""
-    bots = [HeuristicBot(seed), HeuristicBot(seed + 1)]
-    dice = SeededSampler(seed)
-    for _ in range(60):
-        if state.is_terminal() or state.kind != "conversion":
-            break
-        actor = state.current_player()
-        if actor == CHANCE:
-            state.apply(dice.choose(state.chance_outcomes()))
-        else:
-            state.apply(bots[actor].choose(state, actor))
-    assert state.is_terminal() or state.kind != "conversion", "the try never ended"
-    return list(state.score)
-
-
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("defender", ["b10", "g17"])
 def test_a_side_that_has_lost_either_way_still_scores_its_conversion(
@@ -61,7 +45,7 @@ def test_a_side_that_has_lost_either_way_still_scores_its_conversion(
     # 6 - 21 in the last play: the two points cannot change the result (MW-GEN-4), yet
     # the carrier a step from the end zone goes in and the game ends 8 - 21.
     state = two_point_try((6, 21), 25, defender)
-    assert play_out_the_try(state, seed) == [8, 21]
+    assert play_out_conversion(state, seed) == [8, 21]
     assert state.is_terminal() and state.winner == 1
 
 
@@ -70,7 +54,7 @@ def test_a_carrier_scores_a_two_point_try_in_mid_game(seed: int) -> None:
     # Valued as a drive (four downs on the 5), the ball was worth more than the two points
     # and the kickoff that follows: the carrier stood until he was tackled.
     state = two_point_try((6, 21), 20)
-    assert play_out_the_try(state, seed) == [8, 21]
+    assert play_out_conversion(state, seed) == [8, 21]
     assert state.kind == "kickoff"
 
 
