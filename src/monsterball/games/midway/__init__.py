@@ -21,7 +21,7 @@ from monsterball.games.midway.procedures import ALL_STEPS, first_steps
 from monsterball.games.midway.render import render_text
 from monsterball.games.midway.state import MidwayState, Wiring, bind
 
-RULES_VERSION = "monsters-of-the-midway/0.5.0"
+RULES_VERSION = "monsters-of-the-midway/0.6.0"
 
 
 def _new_state(options: GameOptions) -> GameState:
@@ -78,6 +78,8 @@ RULINGS = {
     "MW-R22": "Players occupying a loose ball's hex try for it at the end of every movement "
     "phase in which nobody entered it, and any number may enter it (option "
     "loose_ball=enter: only a player moving in makes them roll, two of a team at most).",
+    "MW-R23": "A play in which nobody acts for three movement phases in a row (option "
+    "stall_phases) is over: the ball is dead where it is, as when its carrier is downed.",
 }
 
 SPEC = GameSpec(

@@ -290,6 +290,7 @@ class RecoveryRoll(InPlay):
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, Roll)
         p = self.order[0]
+        state.idle = 0  # a dive for the ball is play (MW-R23)
         count = len(state.players_at(state.ball))
         need = chart.recovery_target(count)
         ok = int(action.value) <= need
@@ -352,6 +353,7 @@ class Scatter(InPlayRoll):
 
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, Roll)
+        state.idle = 0  # a bouncing ball is play (MW-R23)
         col, row = state.direction_target(state.ball, self.ahead, int(action.value))
         f = state.field
         if not state.on_board(col, row):

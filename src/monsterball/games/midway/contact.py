@@ -131,6 +131,7 @@ class TackleRound(InPlay):
         cell = cell_of(state, action.cell)
         p = action.player
         state.tried |= 1 << p
+        state.idle = 0  # a tackle tried is play (MW-R23)
         if p == state.caster:
             # A hidden caster who tackles makes contact: the spell ends (MW-MAGIC-2).
             end_mirror(state, f"{player_name(p)} comes out from among his counters to tackle.")

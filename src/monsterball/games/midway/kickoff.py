@@ -138,7 +138,7 @@ def new_play(state: State, kind: str, counts: bool) -> None:
     state.linemen = 0
     state.passed = False
     state.crossed = False
-    state.phases = 0
+    state.phases = state.idle = 0
     state.first_phase = NOBODY
     state.receivable = NOBODY
     state.punter = NOBODY

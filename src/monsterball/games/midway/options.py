@@ -92,6 +92,16 @@ class MidwayOptions(GameOptions):
         choices=("contest", "enter"),
         ruling="MW-R22",
     )
+    stall_phases: int = option(
+        3,
+        "End a play when this many movement phases in a row pass with nobody acting (no "
+        "move, pass, handoff, punt, spell, tackle or recovery attempt): the ball is dead where "
+        "it is, as though its carrier were downed (0: never, the rulebook's letter, under "
+        "which two idle teams play one play for ever).",
+        minimum=0,
+        maximum=1000,
+        ruling="MW-R23",
+    )
     max_phases: int = option(
         0,
         "End a play after this many movement phases with the ball dead where it is "

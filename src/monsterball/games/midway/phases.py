@@ -72,6 +72,12 @@ class StartPhase(InPlay):
     rule = "MW-MOVE-1"
 
     def auto(self, state: State) -> Transition:
+        stall = state.options.stall_phases
+        if stall and state.idle >= stall:
+            # Ruling MW-R23: a play nobody plays on is over, the ball dead where it is.
+            state.dead = "stall"
+            note(state, "stall", f"Nobody has acted for {stall} phases: the play is over.")
+            return ()
         cap = state.options.max_phases
         if cap and state.phases >= cap:
             state.dead = "cap"
@@ -526,6 +532,9 @@ class EndPhase(InPlay):
 
     def auto(self, state: State) -> Transition:
         team = self.team
+        # MW-R23: nobody acted and no ball in the air: one more idle phase.
+        flying = state.ball_state in ("pass", "kick", "punt")
+        state.idle = 0 if self.acted or flying else state.idle + 1
         nxt: list[Procedure[State]] = [StartPhase(1 - team)]
         barred = NOBODY
         if state.no_recover >= 0 and team_of(state.no_recover) == team and not state.phase_over:

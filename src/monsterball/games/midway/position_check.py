@@ -28,6 +28,7 @@ DEAD = (
     "stopped",
     "downed",
     "cap",
+    "stall",
     "out",
     "touchback",
     "bolt",
@@ -56,6 +57,7 @@ INT_RANGES: dict[str, tuple[int, int]] = {
     "linemen": (0, MASK),
     "thrower_row": (0, LENGTH - 1),
     "phases": (0, MOST),
+    "idle": (0, MOST),
     "first_phase": (-1, 1),
     "receivable": (-1, 1),
     "punter": (-1, NUM_PLAYERS - 1),
@@ -107,7 +109,8 @@ def check_board(state: MidwayState) -> None:
         value = getattr(state, name)
         if value not in choices:
             raise PositionError(
-                f"board field '{name}' is {value!r}, not one of {', '.join(map(repr, choices))}"
+                f"board field '{name}' is {value!r}, not one of: "
+                + ", ".join(c or "''" for c in choices)
             )
     chart = state.chart
     for p in range(NUM_PLAYERS):

@@ -146,7 +146,7 @@ def settle(state: State) -> Transition:
         state.score[offense] += 3
         note(state, "score", f"Field goal: {score_text(state)}.")
         return next_kickoff_or_end(state, offense, state.yard_row(offense, 40))
-    if reason in ("tackle", "out", "cap") and carrier >= 0:
+    if reason in ("tackle", "out", "cap", "stall") and carrier >= 0:
         t = team_of(carrier)
         if state.own_end_zone(t, state.row(state.ball)):
             if t != offense:

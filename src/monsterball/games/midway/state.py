@@ -74,6 +74,7 @@ FIELDS: dict[str, str] = {
     "crossed": "bool",  # a backfield player crossed the line before a pass
     "thrower_row": "int",
     "phases": "int",  # movement phases in this play
+    "idle": "int",  # movement phases in a row in which nobody acted (MW-R23)
     "first_phase": "int",  # team whose first phase gets the kickoff +2 / snap -2 (-1 none)
     "receivable": "int",  # team that may still catch the kick/punt on the fly (-1 none)
     "punter": "int",
@@ -204,6 +205,7 @@ class MidwayState(TeamScoreState):
         self.crossed = False
         self.thrower_row = 0
         self.phases = 0
+        self.idle = 0
         self.first_phase = NOBODY
         self.receivable = NOBODY
         self.punter = NOBODY
