@@ -122,6 +122,7 @@ def play(task: Task) -> dict[str, Any]:
         "budget": budget_label(task.pairing, task.seconds, task.iterations, task.rollout),
         "seed": task.seed,
         "bots": heuristic_for(spec).version,
+        "rules": spec.rules_version,
         "index": task.index,
         "dice_seed": dice,
         "seats": list(names),
@@ -145,12 +146,15 @@ def play(task: Task) -> dict[str, Any]:
     }
 
 
-def _key(entry: dict[str, Any]) -> tuple[str, str, str, str, int, str]:
-    """Games count together only under the same options, pairing, budget, base seed and
-    bots' version (a ledger line without one predates versions: "1")."""
+def _key(entry: dict[str, Any]) -> tuple[str, str, str, str, int, str, str]:
+    """Games count together only under the same options, pairing, budget, base seed, bots'
+    version (a ledger line without one predates versions: "1") and rules version (a line
+    without one predates its recording: "")."""
     options = json.dumps(entry["options"], sort_keys=True)
     version = str(entry.get("bots", "1"))
-    return entry["game"], options, entry["pairing"], entry["budget"], entry["seed"], version
+    rules = str(entry.get("rules", ""))
+    key = entry["game"], options, entry["pairing"], entry["budget"], entry["seed"], version
+    return (*key, rules)
 
 
 def read_ledger(path: Path) -> list[dict[str, Any]]:
@@ -228,6 +232,7 @@ def main(argv: list[str] | None = None) -> int:
         "budget": budget_label(pairing, seconds, args.iterations, args.rollout),
         "seed": args.seed,
         "bots": heuristic_for(spec).version,
+        "rules": spec.rules_version,
     }
     key = _key(probe)
     # One run per key at a time (two would play the same game numbers); runs of other

@@ -122,6 +122,9 @@ def test_a_second_run_of_the_same_key_is_refused(tmp_path: Path) -> None:
         "none",
         7,
         "2",  # the bots' version
+        __import__("monsterball.games", fromlist=["get_game"])
+        .get_game("paper-ultimate")
+        .rules_version,
     )
     tag = hashlib.sha1(repr(key).encode()).hexdigest()[:10]
     with open(tmp_path / f"ledger.jsonl.{tag}.lock", "w") as held:
