@@ -9,13 +9,34 @@ Top layer (docs/architecture.md): imports nothing from monsterball.
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
+import os
+import signal
+import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
+
+_PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
+
+
+def _die_with(parent: int) -> None:
+    """A worker's first step: on Linux, ask for SIGTERM when the process that started it
+    dies, so a run killed outright (kill, an out-of-memory kill) leaves no workers playing on
+    unseen; elsewhere nothing."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):  # no prctl: the worker outlives a killed parent
+        return
+    if os.getppid() != parent:  # the parent died before the request was made
+        os._exit(1)
 
 
 def run_jobs(
@@ -36,7 +57,12 @@ def run_jobs(
             collect(work(job))
         return
     context = multiprocessing.get_context("spawn")
-    executor = ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=context)
+    executor = ProcessPoolExecutor(
+        max_workers=min(workers, len(jobs)),
+        mp_context=context,
+        initializer=_die_with,
+        initargs=(os.getpid(),),
+    )
     try:
         if in_order:
             for result in executor.map(work, jobs):
