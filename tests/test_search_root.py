@@ -156,3 +156,48 @@ def test_the_default_search_skips_the_root_pass_only_in_the_games_that_turn_it_o
     default = MCTSBot(2, iterations=60)
     default.choose(huck, huck.current_player())
     assert default.last is not None and default.last.root_evaluations > 0
+
+
+def _midway_receiving_set_up() -> GameState:
+    """Midway: the receivers' first placement for a kickoff (saved rosters, no draft), the
+    decisions before it by the heuristic bot's rules and random dice."""
+    spec = get_game("midway")
+    roster = "pixie,pixie,pixie,elf,elf,elf,human,human,human,orc"
+    state = spec.new_game(spec.options(roster_a=roster, roster_b=roster))
+    rng = random.Random(5)
+    heuristic = heuristic_for(spec)
+    assert heuristic.policy is not None
+    while True:
+        assert not state.is_terminal()
+        if state.is_chance():
+            outcomes = state.chance_outcomes()
+            state.apply_unchecked(outcomes[rng.randrange(len(outcomes))][0])
+            continue
+        top = state.stack[-1]
+        if type(top).__name__ == "SetUp" and getattr(top, "mode", "") == "receive":
+            return state
+        legal = state.legal_actions()
+        ruled = heuristic.policy(state, state.current_player(), legal, rng)
+        state.apply_unchecked(ruled if ruled is not None else legal[0])
+
+
+def test_the_draft_and_formations_are_the_games_rule_for_the_search_bot_too() -> None:
+    # The search found the one-step 'auto' formation (receivers at midfield) best: it
+    # reaches the kick, the next position the evaluation tells apart, soonest; the kickers
+    # then recovered deep kicks and scored (strength game 7, bots version 4).
+    state = _midway_receiving_set_up()
+    seat = state.current_player()
+    heuristic = heuristic_for(state.spec)
+    assert heuristic.policy is not None and heuristic.binding is not None
+    legal = state.legal_actions()
+    assert heuristic.binding(state, legal)
+    ruled = heuristic.policy(state, seat, legal, random.Random(0))
+    assert ruled is not None and ruled.notation() != "auto"
+    for seed in range(3):
+        bot = MCTSBot(seed, iterations=400, plan_tries=0)
+        assert bot.choose(state, seat) == ruled and bot.last is None  # no search
+    searched = MCTS(heuristic, random.Random(0), root_pass=False)
+    assert searched.search(state, seat, iterations=400, time_limit=None)[0].notation() == "auto"
+    # A movement phase is still searched.
+    midway = _midway_player_move()
+    assert not heuristic.binding(midway, midway.legal_actions())

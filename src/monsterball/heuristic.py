@@ -29,6 +29,10 @@ may define:
 ``final(state) -> float``
     Seat 0's value of a finished game, within [-1, 1] (default: the result, +-1), for an
     evaluation that goes on telling results apart by the score once the winner is sure.
+``binding(state, legal) -> bool``
+    Whether ``policy`` decides here for the search bot too (default: never): decisions the
+    evaluation cannot tell apart, where a search only finds which choice reaches the next
+    evaluated position soonest (Midway: the draft and the formations).
 
 A game without the module gets :data:`GENERIC`: the score and the final result only.
 """
@@ -54,6 +58,7 @@ Candidates = Callable[[GameState, int, Sequence[Action], random.Random, int], li
 # The game's planner is handed the heuristic it plays out with (games sit below this module).
 Planner = Callable[["Heuristic", GameState, int, random.Random, int], list[Action] | None]
 PlanKey = Callable[[GameState], Any]
+Binding = Callable[[GameState, Sequence[Action]], bool]
 
 
 def terminal_value(state: GameState, seat: int) -> float:
@@ -107,6 +112,8 @@ class Heuristic:
     # side that has lost either way judged any move that ended the game worse than one
     # that kept it going.
     final: Evaluate | None = None
+    # Decisions the policy makes for the search bot too (None: none).
+    binding: Binding | None = None
 
     def value(self, state: GameState, seat: int) -> float:
         """The evaluation from ``seat``'s side (two-seat zero-sum games)."""
@@ -149,6 +156,7 @@ def _heuristic_in(game: str, package: str) -> Heuristic:
         getattr(module, "plan_key", None),
         str(getattr(module, "VERSION", "1")),
         getattr(module, "final", None),
+        getattr(module, "binding", None),
     )
 
 

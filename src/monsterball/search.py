@@ -567,6 +567,12 @@ class MCTSBot:
         if state.num_seats != 2:
             raise ValueError("the search bot plays two-seat games")
         heuristic = heuristic_for(state.spec)
+        binding, rule = heuristic.binding, heuristic.policy
+        if binding is not None and rule is not None and binding(state, legal):
+            ruled = rule(state, seat, legal, self.rng)  # the game's rule decides here
+            if ruled is not None:
+                self.last = None
+                return ruled
         planned = self.follower.choose(heuristic, state, seat, legal, self.rng)
         if planned is not None:
             self.last = None

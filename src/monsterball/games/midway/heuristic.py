@@ -52,8 +52,10 @@ from monsterball.games.midway.state import MID_COL, NOBODY, MidwayState, team_of
 # his own end zone (_safety_value), and its unsaturated share weighs the points (evaluate);
 # "3" since a sure or final result is still told apart by the score (_sure_winner, final)
 # and a 2-point try is worth a chance of its points (_conversion_value); "4" since the
-# time between a touchdown and its conversion is valued as the conversion (_converting).
-VERSION = "4"
+# time between a touchdown and its conversion is valued as the conversion (_converting);
+# "5" since the hard bot drafts and sets up by this module's policy too (binding): its
+# search set up kickoff receivers in the midfield 'auto' pattern.
+VERSION = "5"
 
 # Field position (0 at the own goal line .. 1 at the far end) below which fourth down is
 # a punt when no field goal is on: a failed fourth down hands the ball over where it is.
@@ -466,9 +468,9 @@ def policy(
     fourth-down punts; everything else is left to the look-ahead."""
     assert isinstance(state, MidwayState)
     first = legal[0]
-    if isinstance(first, DraftPick) or isinstance(legal[-1], DraftPick):
+    if _drafting(legal):
         return _draft(state, seat, legal)
-    if isinstance(first, Place) or (isinstance(first, Word) and first.word == "auto"):
+    if _setting_up(legal):
         return _return_formation(state, legal) or _word(legal, "auto")
     if isinstance(first, Snap) or _word(legal, "fg") is not None:
         return _snap(state, seat, legal)
@@ -478,6 +480,24 @@ def policy(
             f = state.field
             return max(punts, key=lambda a: _progress(state, f.parse_cell(a.cell), seat))
     return None
+
+
+def _drafting(legal: Sequence[Action]) -> bool:
+    return isinstance(legal[0], DraftPick) or isinstance(legal[-1], DraftPick)
+
+
+def _setting_up(legal: Sequence[Action]) -> bool:
+    first = legal[0]
+    return isinstance(first, Place) or (isinstance(first, Word) and first.word == "auto")
+
+
+def binding(state: GameState, legal: Sequence[Action]) -> bool:
+    """The draft and the formations are the policy's for the hard bot too. The evaluation
+    does not look at rosters or at players before the kick or snap, so the search only
+    learned that the one-step 'auto' formation reaches the kick soonest, and its receivers
+    stood at midfield while kickoffs came down deep (the kickers recovered them and scored:
+    strength game 7, bots version 4)."""
+    return _drafting(legal) or _setting_up(legal)
 
 
 def _punter_stands(state: MidwayState, seat: int) -> bool:
