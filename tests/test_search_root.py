@@ -5,11 +5,12 @@ by a margin; a fixed iteration budget gives the same choice for the same seed.""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
 import monsterball.search as search
-from monsterball.core.game import GameState
+from monsterball.core.game import Action, GameState
 from monsterball.games import get_game
 from monsterball.heuristic import heuristic_for
 from monsterball.search import MCTS, MCTSBot, Node
@@ -118,12 +119,16 @@ def test_without_the_root_pass_every_iteration_walks_the_tree() -> None:
     assert sum(bot.last.root_visits.values()) == 200
 
 
-def _midway_player_move() -> GameState:
-    """A Midway movement phase's decision with many player moves and no rule for it."""
-    spec = get_game("midway")
-    state = spec.new_game(spec.options())
-    rng = random.Random(3)
-    heuristic = heuristic_for(spec)
+def _midway_until(
+    state: GameState,
+    rng: random.Random,
+    found: Callable[[GameState, list[Action], Action | None], bool],
+    otherwise: Callable[[list[Action]], Action],
+) -> GameState:
+    """Plays ``state`` on (random dice, the heuristic's rule where it has one, else
+    ``otherwise``) until ``found(state, legal, ruled)`` at a decision."""
+    heuristic = heuristic_for(state.spec)
+    assert heuristic.policy is not None
     while True:
         assert not state.is_terminal()
         if state.is_chance():
@@ -131,13 +136,24 @@ def _midway_player_move() -> GameState:
             state.apply_unchecked(outcomes[rng.randrange(len(outcomes))][0])
             continue
         legal = state.legal_actions()
-        seat = state.current_player()
-        assert heuristic.policy is not None
-        ruled = heuristic.policy(state, seat, legal, rng)
-        moves = sum(type(a).__name__ == "Move" for a in legal)
-        if moves > 40 and ruled is None and state.ply > 200:
+        ruled = heuristic.policy(state, state.current_player(), legal, rng)
+        if found(state, legal, ruled):
             return state
-        state.apply_unchecked(ruled if ruled is not None else legal[rng.randrange(len(legal))])
+        state.apply_unchecked(ruled if ruled is not None else otherwise(legal))
+
+
+def _midway_player_move() -> GameState:
+    """A Midway movement phase's decision with many player moves and no rule for it."""
+    spec = get_game("midway")
+    rng = random.Random(3)
+
+    def found(state: GameState, legal: list[Action], ruled: Action | None) -> bool:
+        moves = sum(type(a).__name__ == "Move" for a in legal)
+        return moves > 40 and ruled is None and state.ply > 200
+
+    return _midway_until(
+        spec.new_game(spec.options()), rng, found, lambda legal: legal[rng.randrange(len(legal))]
+    )
 
 
 def test_the_default_search_skips_the_root_pass_only_in_the_games_that_turn_it_off() -> None:
@@ -163,22 +179,13 @@ def _midway_receiving_set_up() -> GameState:
     decisions before it by the heuristic bot's rules and random dice."""
     spec = get_game("midway")
     roster = "pixie,pixie,pixie,elf,elf,elf,human,human,human,orc"
-    state = spec.new_game(spec.options(roster_a=roster, roster_b=roster))
-    rng = random.Random(5)
-    heuristic = heuristic_for(spec)
-    assert heuristic.policy is not None
-    while True:
-        assert not state.is_terminal()
-        if state.is_chance():
-            outcomes = state.chance_outcomes()
-            state.apply_unchecked(outcomes[rng.randrange(len(outcomes))][0])
-            continue
+
+    def found(state: GameState, legal: list[Action], ruled: Action | None) -> bool:
         top = state.stack[-1]
-        if type(top).__name__ == "SetUp" and getattr(top, "mode", "") == "receive":
-            return state
-        legal = state.legal_actions()
-        ruled = heuristic.policy(state, state.current_player(), legal, rng)
-        state.apply_unchecked(ruled if ruled is not None else legal[0])
+        return type(top).__name__ == "SetUp" and getattr(top, "mode", "") == "receive"
+
+    state = spec.new_game(spec.options(roster_a=roster, roster_b=roster))
+    return _midway_until(state, random.Random(5), found, lambda legal: legal[0])
 
 
 def test_the_draft_and_formations_are_the_games_rule_for_the_search_bot_too() -> None:
