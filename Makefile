@@ -14,7 +14,8 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 ## The compiled geometry kernels (Cython + gcc); without them the pure-Python ones run.
-$(FAST): $(STAMP) src/monsterball/core/_fastgeo.pyx src/monsterball/games/midway/_fastmw.pyx scripts/build_fast.py
+$(FAST): $(STAMP) src/monsterball/core/_fastgeo.pyx src/monsterball/core/_bitwords.h \
+		src/monsterball/core/_bitwords.pxd src/monsterball/games/midway/_fastmw.pyx scripts/build_fast.py
 	$(BIN)/python scripts/build_fast.py || echo "note: compiled kernels not built; pure Python is used"
 	touch $(FAST)
 

@@ -26,16 +26,21 @@ def main() -> int:
         return 1
     root = Path(__file__).resolve().parent.parent
     os.chdir(root)
-    ext = Extension(
-        "monsterball.core._fastgeo",
-        ["src/monsterball/core/_fastgeo.pyx"],
-        extra_compile_args=["-O3"],
-    )
-    exts = [ext, *(Extension(name, [src], extra_compile_args=["-O3"]) for name, src in MORE)]
+    # Both include core/_bitwords.h (declared for Cython in core/_bitwords.pxd).
+    shared = {"extra_compile_args": ["-O3"], "include_dirs": ["src/monsterball/core"]}
+    exts = [
+        Extension("monsterball.core._fastgeo", ["src/monsterball/core/_fastgeo.pyx"], **shared),
+        *(Extension(name, [src], **shared) for name, src in MORE),
+    ]
     try:
         setup(
             name="monsterball-fastgeo",
-            ext_modules=cythonize(exts, quiet=True, compiler_directives={"language_level": 3}),
+            ext_modules=cythonize(
+                exts,
+                quiet=True,
+                include_path=["src"],
+                compiler_directives={"language_level": 3},
+            ),
             package_dir={"": "src"},
             script_args=["build_ext", "--inplace", "--build-temp", "build/fastgeo"],
         )

@@ -16,24 +16,12 @@ from libc.stdint cimport uint64_t
 from cpython.list cimport PyList_New
 from cpython.tuple cimport PyTuple_GET_ITEM
 
+from monsterball.core._bitwords cimport _clz, _ctz, _popcount, mb_from_words, mb_to_words
+
 cdef extern from *:
     """
-    #include <stdint.h>
     #include <string.h>
-    /* 0 and six little-endian words, or -1 (error cleared) if v does not fit. */
-    static int mb_to_words(PyObject* v, uint64_t* w) {
-        if (!PyLong_Check(v)) return -1;
-    #if PY_VERSION_HEX >= 0x030D0000
-        int r = _PyLong_AsByteArray((PyLongObject*)v, (unsigned char*)w, 48, 1, 0, 1);
-    #else
-        int r = _PyLong_AsByteArray((PyLongObject*)v, (unsigned char*)w, 48, 1, 0);
-    #endif
-        if (r < 0) { PyErr_Clear(); return -1; }
-        return 0;
-    }
-    static PyObject* mb_from_words(const uint64_t* w) {
-        return _PyLong_FromByteArray((const unsigned char*)w, 48, 1, 0);
-    }
+    #include "_bitwords.h"
     /* Word i of (a << k) and of (a >> k) for an n-word a, 0 < k < 64. */
     static inline uint64_t mb_shl_at(const uint64_t* a, int i, int k) {
         return (a[i] << k) | (i ? a[i - 1] >> (64 - k) : 0);
@@ -82,7 +70,7 @@ cdef extern from *:
     static Py_ssize_t mb_fill(PyObject* list, Py_ssize_t at, PyObject* row, int base,
                               uint64_t word) {
         while (word) {
-            PyObject* item = PyTuple_GET_ITEM(row, base + __builtin_ctzll(word));
+            PyObject* item = PyTuple_GET_ITEM(row, base + mb_ctz(word));
             Py_INCREF(item);
             PyList_SET_ITEM(list, at, item);
             at++;
@@ -91,8 +79,6 @@ cdef extern from *:
         return at;
     }
     """
-    int mb_to_words(object v, uint64_t* w)
-    object mb_from_words(const uint64_t* w)
     Py_ssize_t mb_fill(object lst, Py_ssize_t at, object row, int base, uint64_t word)
     void mb_hex_reach(int start, int budget, const uint64_t* fr, const uint64_t* pa,
                       uint64_t* seen, int n, int w, const uint64_t* nf, const uint64_t* nl,
@@ -650,17 +636,6 @@ cdef class FastGrid:
                     out[i * 64 + _ctz(word)] = steps
                     word &= word - 1
         return out
-
-
-cdef extern from *:
-    """
-    static inline int _ctz(uint64_t x) { return __builtin_ctzll(x); }
-    static inline int _clz(uint64_t x) { return __builtin_clzll(x); }
-    static inline int _popcount(uint64_t x) { return __builtin_popcountll(x); }
-    """
-    int _ctz(uint64_t x) nogil
-    int _clz(uint64_t x) nogil
-    int _popcount(uint64_t x) nogil
 
 
 cdef tuple _cells(const int* path, int length):

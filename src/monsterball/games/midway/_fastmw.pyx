@@ -11,31 +11,11 @@ two against each other.
 
 from libc.stdint cimport uint32_t, uint64_t
 
+from monsterball.core._bitwords cimport _ctz, mb_from_words, mb_to_words
+
 # The version of these functions' signatures: state.py passes over a build without it (a
 # stale module built from an older source), so the references run instead of a crash.
 API = 3
-
-cdef extern from *:
-    """
-    #include <stdint.h>
-    /* Same conversion as core/_fastgeo.pyx: 0 and six little-endian words, or -1 (error
-       cleared) if v is not an int in 0 .. 2**384 - 1. */
-    static int mw_to_words(PyObject* v, uint64_t* w) {
-        if (!PyLong_Check(v)) return -1;
-    #if PY_VERSION_HEX >= 0x030D0000
-        int r = _PyLong_AsByteArray((PyLongObject*)v, (unsigned char*)w, 48, 1, 0, 1);
-    #else
-        int r = _PyLong_AsByteArray((PyLongObject*)v, (unsigned char*)w, 48, 1, 0);
-    #endif
-        if (r < 0) { PyErr_Clear(); return -1; }
-        return 0;
-    }
-    static PyObject* mw_from_words(const uint64_t* w) {
-        return _PyLong_FromByteArray((const unsigned char*)w, 48, 1, 0);
-    }
-    """
-    int mw_to_words(object v, uint64_t* w)
-    object mw_from_words(const uint64_t* w)
 
 DEF N = 6
 DEF CELLS = 384
@@ -68,7 +48,7 @@ cdef class HexRings:
         self.fullrow = <uint32_t>((<uint64_t>1 << self.w) - 1)
         for r in range(self.h):
             self.even[r] = (py_grid.even_rows >> (r * self.w)) & 1
-        if mw_to_words(py_grid.full_mask, self.full) < 0:
+        if mb_to_words(py_grid.full_mask, self.full) < 0:
             raise ValueError("grid masks do not fit")
         for a in range(self.size):
             row = py_grid.distance_row(a)
@@ -172,18 +152,18 @@ cdef class HexRings:
         cdef int span[2]
         if not 0 <= start < self.size:
             return None
-        if mw_to_words(free, m) < 0:
+        if mb_to_words(free, m) < 0:
             return None
         self._rows(m, fr)
-        if mw_to_words(contact, m) < 0:
+        if mb_to_words(contact, m) < 0:
             return None
         self._rows(m, co)
-        if mw_to_words(barred, m) < 0:
+        if mb_to_words(barred, m) < 0:
             return None
         self._rows(m, ba)
         self._rings(start, budget, fr, co, ba, out, span)
         self._words(out, m)
-        return mw_from_words(m)
+        return mb_from_words(m)
 
     cdef object _moves(
         self, list pos, tuple left, int lo, int hi, unsigned long long sk, long carrier,
@@ -255,7 +235,7 @@ cdef class HexRings:
                     bits &= bits - 1
             if found and p == carrier:
                 self._words(m, words)
-                carrier_mask = mw_from_words(words)
+                carrier_mask = mb_from_words(words)
         return carrier_mask
 
     def move_price(self, state, int player, int cell):
@@ -437,7 +417,7 @@ cdef class HexRings:
             beyond[i] = 0
         if state.passed and state.throw_phase == state.phases and team == state.offense:
             # MW-PASS-9: no blocks beyond the line in the phase after the throw.
-            if mw_to_words(state.beyond_mask(state.offense, state.los_row), beyond) < 0:
+            if mb_to_words(state.beyond_mask(state.offense, state.los_row), beyond) < 0:
                 return -1
             for i in range(N):
                 beyond[i] &= opp[i]
@@ -451,7 +431,7 @@ cdef class HexRings:
         cdef uint64_t ba[N]
         if self._context(state, team, fr, co, ba) < 0:
             return None
-        return mw_from_words(fr), mw_from_words(co), mw_from_words(ba)
+        return mb_from_words(fr), mb_from_words(co), mb_from_words(ba)
 
     def phase_moves(self, state, phase, list out):
         """Phase.team_moves_py with its move context, in one call: appends to ``out`` the
@@ -563,13 +543,6 @@ cdef int _counters_of(
     return 0
 
 
-cdef extern from *:
-    """
-    static inline int mw_ctz(uint64_t x) { return __builtin_ctzll(x); }
-    """
-    int _ctz "mw_ctz"(uint64_t x) nogil
-
-
 def cells_mask(list cells, Py_ssize_t lo, Py_ssize_t hi):
     """state.cells_mask: the bitmask of the cells in ``cells[lo:hi]`` that are >= 0."""
     cdef uint64_t w[N]
@@ -590,7 +563,7 @@ def cells_mask(list cells, Py_ssize_t lo, Py_ssize_t hi):
             extra |= 1 << cells[i]  # a Python int shift: no C overflow
         else:
             w[c >> 6] |= (<uint64_t>1) << (c & 63)
-    return mw_from_words(w) | extra if extra else mw_from_words(w)
+    return mb_from_words(w) | extra if extra else mb_from_words(w)
 
 
 def casts(state, int team, long long acted, tuple magic):
