@@ -21,7 +21,7 @@ SRC = Path(__file__).resolve().parent.parent / "src"
 # Top-level packages and modules of ``monsterball`` by layer, lowest first. A module may
 # import its own layer (without a circle) and the layers below, never a layer above.
 BOTS_AND_RECORDS = frozenset(
-    {"heuristic", "search", "bots", "report", "metrics", "rules_text", "ratings"}
+    {"heuristic", "search", "bots", "report", "metrics", "rules_text", "lessons", "ratings"}
 )
 LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("core", frozenset({"monsterball", "core"})),

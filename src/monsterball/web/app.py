@@ -48,6 +48,7 @@ from monsterball.web.security import (
 from monsterball.web.status import status_router
 from monsterball.web.store import DEFAULT_DB_URL, Store
 from monsterball.web.thinking import ThinkingPool
+from monsterball.web.learn import install as install_learn
 from monsterball.web.ui import install as install_ui
 
 MAX_BODY_BYTES = 64 * 1024
@@ -270,6 +271,7 @@ def create_app(
 
     # The browser client's own routes (rules pages, rematch, odds).
     install_ui(app, rooms, store, admit_new_game)
+    install_learn(app)  # guides, lessons and hints (issue 33)
     app.include_router(ratings_router)
     app.include_router(status_router(rooms, pool, cluster))
 

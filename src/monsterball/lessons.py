@@ -1,0 +1,171 @@
+"""Teaching material for players: each game's hints, lessons and guide, read from the data file
+``lessons.json`` in the game's package (game knowledge, written as data).
+
+- **hints**: ``[pattern, text]`` pairs; the first pattern matching an action's notation gives
+  its one-line hint (the browser's ``static/hints.js`` applies the same list).
+- **lessons**: a set position (the engine's position format), the seat the learner plays and
+  steps; a step says what to try, the one action it teaches (``do``), what happens next
+  without the learner (``then``: dice and the other side, fixed), and what it showed.
+- **guide**: sections of prose, each with diagrams that name a lesson position to draw.
+
+Replaying a lesson runs every step through the engine, so a rules change that breaks a lesson
+raises here (and fails tests/test_lessons.py).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from monsterball.core.errors import MonsterballError
+from monsterball.core.game import CHANCE, GameState
+from monsterball.games import get_game
+
+PACKAGES = {
+    "huck-monster": "huck_monster",
+    "midway": "midway",
+    "paper-ultimate": "paper_ultimate",
+}
+
+
+class LessonError(MonsterballError):
+    """A lesson that does not replay: names the lesson, the step and the engine's reason."""
+
+
+@cache
+def learning_data(game: str) -> dict[str, Any]:
+    """The game's lessons.json (empty parts when the game has none)."""
+    package = PACKAGES.get(game)
+    if package is None:
+        return {"hints": [], "lessons": [], "guide": []}
+    source = resources.files(f"monsterball.games.{package}").joinpath("lessons.json")
+    data: dict[str, Any] = json.loads(source.read_text(encoding="utf-8"))
+    return data
+
+
+@cache
+def _patterns(game: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+    return tuple((re.compile(p), text) for p, text in learning_data(game)["hints"])
+
+
+def all_hints() -> dict[str, list[list[str]]]:
+    """Every game's hint list, as the browser receives it."""
+    return {game: learning_data(game)["hints"] for game in PACKAGES}
+
+
+def hint_for(game: str, notation: str) -> str | None:
+    """The one-line hint for an action, or None."""
+    return next((text for pattern, text in _patterns(game) if pattern.search(notation)), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    say: str
+    do: str
+    then: tuple[str, ...]
+    done: str
+    wrong: str | None  # an attempt the page may refuse, for tests and the guide
+
+
+@dataclass(frozen=True, slots=True)
+class Lesson:
+    game: str
+    id: str
+    title: str
+    goal: str
+    intro: str
+    seat: int
+    position: dict[str, Any]
+    steps: tuple[Step, ...]
+
+    def start(self) -> GameState:
+        return get_game(self.game).from_position(self.position)
+
+
+def lessons(game: str) -> tuple[Lesson, ...]:
+    spec = get_game(game)
+    out = []
+    for raw in learning_data(game)["lessons"]:
+        steps = tuple(
+            Step(
+                say=s["say"],
+                do=s["do"],
+                then=tuple(s.get("then", ())),
+                done=s.get("done", ""),
+                wrong=s.get("wrong"),
+            )
+            for s in raw["steps"]
+        )
+        out.append(
+            Lesson(
+                game=spec.id,
+                id=raw["id"],
+                title=raw["title"],
+                goal=raw["goal"],
+                intro=raw["intro"],
+                seat=spec.seat_names.index(raw["seat"]),
+                position=raw["position"],
+                steps=steps,
+            )
+        )
+    return tuple(out)
+
+
+def lesson(game: str, lesson_id: str) -> Lesson:
+    found = next((x for x in lessons(game) if x.id == lesson_id), None)
+    if found is None:
+        raise LessonError(f"{game} has no lesson '{lesson_id}'")
+    return found
+
+
+def _apply(state: GameState, text: str, where: str) -> list[str]:
+    try:
+        action = state.spec.parse_action(text)
+        return [e.describe() for e in state.apply(action)]
+    except MonsterballError as exc:
+        raise LessonError(f"{where}: '{text}' does not replay: {exc}") from exc
+
+
+def replay(item: Lesson, upto: int) -> GameState:
+    """The position the learner sees at step ``upto`` (0: the lesson's start; len(steps): the
+    end), every earlier step played as the lesson says."""
+    state = item.start()
+    for n, step in enumerate(item.steps[:upto]):
+        where = f"lesson {item.game}/{item.id} step {n + 1}"
+        _apply(state, step.do, where)
+        for text in step.then:
+            _apply(state, text, where)
+    return state
+
+
+def check_attempt(item: Lesson, index: int, text: str) -> dict[str, Any]:
+    """The engine's verdict on the learner's attempt at step ``index``: ``ok`` and the events
+    it caused (with what followed), or the reason it is refused."""
+    if not 0 <= index < len(item.steps):
+        raise LessonError(f"lesson '{item.id}' has no step {index + 1}")
+    step = item.steps[index]
+    state = replay(item, index)
+    spec = state.spec
+    try:
+        action = spec.parse_action(text)
+        state.check(action, seat=item.seat)
+    except MonsterballError as exc:
+        return {"ok": False, "legal": False, "reason": f"The rules do not allow “{text}”: {exc}."}
+    if action.notation() != spec.parse_action(step.do).notation():
+        return {
+            "ok": False,
+            "legal": True,
+            "reason": f"“{text}” is allowed, but it is not what this step teaches: {step.say}",
+        }
+    events = [e.describe() for e in state.apply(action)]
+    for then in step.then:
+        events += _apply(state, then, f"lesson {item.id} step {index + 1}")
+    return {"ok": True, "events": events}
+
+
+def at_decision(state: GameState) -> bool:
+    return not state.is_terminal() and state.current_player() != CHANCE
