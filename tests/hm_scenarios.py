@@ -52,6 +52,8 @@ BLANK_BOARD: dict[str, Any] = {
     "continue_from": 0,
     "cone_stacks": {},
     "dump_next": False,
+    "marks": None,
+    "up_moved": False,
 }
 assert set(BLANK_BOARD) | {"players"} == set(BOARD_KEYS)
 

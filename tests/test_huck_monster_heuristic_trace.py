@@ -33,21 +33,22 @@ CASES = [
 ]
 
 RECORDED = {
-    # Re-recorded 2026-12-01: the evaluation weighs a position at half a point
-    # (POSITION_WEIGHT), so the bot now scores where it used to wait (small 1 is unchanged).
-    ("small", 1): ("f366abbbabded61517bcfe290c1b067962185d53eb11c8d4917f50bc44b21896", 437),
-    ("small", 2): ("00dd39799facbdd36c6d9f634ca450ff4c1ac9dba47998e678b66d08344ddf55", 683),
-    ("scrimmage", 3): ("0c50dce792e0d8094c1202c2ff6a8480864a627271fbe8d43cee615d3f45f8f6", 1604),
-    ("basic", 4): ("af8c9be1c6d473c48ee329d9d6af318efab0dbdfeb915d34cc0443248b2e74db", 1086),
+    # Re-recorded 2026-12-02 for rules 1.3.0 (issue 34): end-zone turnovers no longer move a
+    # Handler and disc already on the line, one Mark per throw, and the other fixes change
+    # the positions the bots see.
+    ("small", 1): ("6662341f7271fe2eed58ee3164d9bf5522a36d1760c66dfd72e983634eb0f606", 594),
+    ("small", 2): ("4a0e6ce39bf7e76ef8026926fcc36811753713eb5aa38ce27041988af8c41d0c", 463),
+    ("scrimmage", 3): ("666a666b3fae522b12f6c11e81607b24efe5386d431e6d8cf5bd8529fe4beac7", 419),
+    ("basic", 4): ("2603d10dcd7d5e0e3a0e6b20fc85aa0cbc1036fcf7ac185e9036e04a9f15b650", 681),
     ("emergency-pickup", 5): (
-        "d42b9c36f7e53c19e17d27600093cd43eda2872971f82dc2237c69cc576097d0",
-        1556,
+        "e9c68ff52fe1a568cf523246880efb7aa90c5a1d35978a4df567e23c01b69e0e",
+        921,
     ),
-    ("all-stars", 6): ("3da517140203758ecb113da56e74784ff4c258c328390913a6c2c1e9f19fc61d", 1373),
-    ("hot-hex", 7): ("9a52c709c41aeea9fa9620588b6b63560f68e6b15736fc4ba5495f66c3b24662", 11284),
+    ("all-stars", 6): ("3b0e914f117cd121afc324f63ee812e3a00e432b8fa9f4f1b84d4917437d332c", 1586),
+    ("hot-hex", 7): ("965f4c3801bd6f1ebe2121857f389c8b5558a94a1c07d1e67f4136763abe7fe6", 11369),
     ("pro-continue", 8): (
-        "bf6c1e215e95556f9275d1163aad82eeae4dc5b798cbfe09c6eb40ca3f05094c",
-        1153,
+        "880930c04177b587582d151348da0e0a8472584a93ed921f18516d7d72d3888e",
+        1529,
     ),
 }
 

@@ -31,6 +31,7 @@ from hm_scenarios import (
 from monsterball.core.errors import IllegalActionError
 from monsterball.games.huck_monster import HuckMonsterState
 from monsterball.games.huck_monster import events as ev
+from monsterball.games.huck_monster.procedures.bid import Bid
 from monsterball.games.huck_monster.procedures.moves import MoveRoll, Moving, TeamMoves
 from monsterball.games.huck_monster.procedures.point import PullLanding
 from monsterball.games.huck_monster.procedures.upcall import OffenseAction, UpCall
@@ -167,6 +168,42 @@ def test_HM_DT_2_HM_DT_3_HM_DT_5_HM_R35_a_called_double_team_moves_the_marks_awa
     assert [b[1] for b in bids(events)] == ["intercept", "intercept"]
 
 
+def test_HM_DT_3_HM_STAR_2_HM_STEALTH_1_the_double_team_reroll_keeps_the_bonuses() -> None:
+    # "re-roll 3 team dice for a new Throw count"; "All-Star stats are added to the count of
+    # each corresponding player action"; Stealth Spaces "add +1 advantage to the action count
+    # of any player taking action from that space". A1, the Handler All-Star, throws from f7,
+    # a Stealth Space: the re-roll of 9 counts 9 + 3 + 1 (it counted 9 before issue 34).
+    state = lane({"A1": "f7", "B6": "d8"}, double_team=True, all_stars=True,
+                 stealth_spaces=True)  # fmt: skip
+    play(state, "3d6=5")
+    assert state.base == 9
+    play(state, "double team")
+    while state.current_player() == 1:  # the defense moves each Mark 2 from the disc
+        play(state, sorted(legal(state))[0])
+    events = play(state, "reroll", "3d6=9")
+    assert state.base == 13
+    assert "Team A re-rolls 13 (+1 from a Stealth Space) for the Throw." in texts(events)
+
+
+def test_HM_STAR_4_HM_R43_one_up_move_per_up_call_even_after_a_continue() -> None:
+    # HM-R43 "one Up Move per Up Call": B1, the Monster All-Star, moves when A1 throws; A3
+    # Continues in the same Up Call and B1 may not move again (issue 34: he could).
+    state = lane({"A3": "f9", "B1": "h4", "B3": "a10", "B4": "a11", "B5": "a13"},
+                 continues="one-die", all_stars=True)  # fmt: skip
+    play(state, "3d6=7", "throw A2 d11", "monster B1 h8", "2d6=5", "continue A3", "1d6=4")
+    assert state.up_calls == 1 and state.holder == 2
+    play(state, "throw A2 d11")
+    nxt = top(state)
+    assert isinstance(nxt, Bid) and nxt.player == 8  # B2 marks at once: no second Up Move
+    assert not any(a.startswith("monster") for a in legal(state))
+    # A Continue under The Rethrow starts a new Up Call: a new Up Move is his.
+    rethrow = lane({"A3": "f9", "B1": "h4", "B3": "a10", "B4": "a11", "B5": "a13"},
+                   continues="rethrow", all_stars=True)  # fmt: skip
+    play(rethrow, "3d6=7", "throw A2 d11", "monster B1 h8", "2d6=5", "continue A3", "rethrow")
+    play(rethrow, "3d6=9", "throw A2 d11")
+    assert rethrow.up_calls == 2 and "monster stay" in legal(rethrow)
+
+
 # -- Playmaker Pins, Team Pins, Stealth Spaces ---------------------------------------------------
 
 
@@ -293,6 +330,50 @@ def test_HM_PIN_5_HM_R41_a_pin_monster_moves_only_the_acting_player_and_acts_twi
     assert "B1 cannot bid (Mark): no action from his new space." in texts(events)
     # ... and he bids as a Mark at the catch.
     assert ("B1", "catch-mark", False) in bids(events)
+
+
+def test_HM_PIN_5_HM_R41_a_matched_bidder_bids_in_the_role_his_new_space_gives_him() -> None:
+    # Match moves "the entire defensive team", the bidder included, and a Mark "must be next to
+    # the game disc to take an action". B1, the Mark (f9), is matched with A3 (h9) and goes to
+    # g9, away from the disc, its path and the Receiver: he no longer bids (he rolled 3 dice
+    # as the Mark from there before issue 34).
+    state = lane({"B1": "f9", "B2": "d7", "A3": "h9"}, strategy=True, used=(True, False),
+                 strategy_equipment="pin")  # fmt: skip
+    events = play(state, "3d6=10", "throw A2 d11", "strategy", "pin=pin-match")
+    assert name(state, "B1") == "g9"
+    assert "B1 cannot bid (Mark): no action from his new space." in texts(events)
+    assert bids(events) == [] and isinstance(top(state), OffenseAction)
+    # "Only one Mark may roll against a single Handler Throw": B3, the Mark (f8), spins Match;
+    # B1 (d9), numbered below him, is matched beside A1 on d8, next to the disc. B3 bids as
+    # the Mark and B1 does not roll as a second one.
+    second = lane({"A3": "f9", "B3": "f8", "B1": "d9", "B2": "h4"}, strategy=True,
+                  used=(True, False), strategy_equipment="pin")  # fmt: skip
+    play(second, "3d6=10", "throw A2 d11", "strategy", "pin=pin-match")
+    assert name(second, "B1") == "d8"
+    events = play(second, "3d6=5")
+    assert bids(events) == [("B3", "mark", False)]
+    nxt = top(second)
+    assert not (isinstance(nxt, Bid) and nxt.role == "mark")
+    # Same at the catch: B4, a Mark beside the disc's stop (c10), is matched away to c2.
+    catch = lane({"B4": "c10", "A3": "c9", "B5": "h3"}, strategy=True, used=(True, False),
+                 strategy_equipment="pin")  # fmt: skip
+    play(catch, "3d6=10", "throw A2 d11", "roll", "3d6=3", "roll", "2d6=2", "roll", "2d6=2")
+    play(catch, "3d6=12", "strategy")
+    events = play(catch, "pin=pin-match")
+    assert name(catch, "B4") == "c2"
+    assert "B4 cannot bid (Mark at the catch): no action from his new space." in texts(events)
+    assert catch.holder == 1  # nobody else guards the catch: A2 has it
+
+
+def test_HM_PIN_5_HM_R41_a_pin_monster_mark_does_not_roll_twice_as_the_mark() -> None:
+    # HM-R41: the pin Monster who moved may "bid again later in the same throw (as the disc
+    # passes him, or at the catch)". B1, the Mark, moves one space round the disc (f8 -> f9)
+    # and rolls as the Mark; he used to roll as the Mark a second time at once. Now his second
+    # bid waits until the disc reaches e9, beside him: an Intercept.
+    state = lane(strategy=True, used=(True, False), strategy_equipment="pin")
+    play(state, "3d6=10", "throw A2 d11", "strategy", "pin=pin-monster", "monster B1 f9")
+    events = play(state, "3d6=5", "2d6=3")
+    assert bids(events) == [("B1", "mark", False), ("B1", "intercept", False)]
 
 
 def test_HM_GDISC_1_HM_R39_each_game_disc_shows_only_its_own_side() -> None:

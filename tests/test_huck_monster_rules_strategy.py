@@ -23,6 +23,7 @@ from monsterball.core.errors import IllegalActionError
 from monsterball.core.game import CHANCE
 from monsterball.games.huck_monster import HuckMonsterState
 from monsterball.games.huck_monster import events as ev
+from monsterball.games.huck_monster.procedures.bid import Bid
 from monsterball.games.huck_monster.procedures.upcall import OffenseAction, UpCall
 
 # -- strategy dice -----------------------------------------------------------------------------
@@ -247,3 +248,34 @@ def test_HM_SD_4_HM_R21_conflicting_results_cancel_in_their_matchup() -> None:
     assert [
         (d.defense, d.defense_wins, d.cancelled) for d in events if isinstance(d, ev.BidDecided)
     ] == [(7, False, True)]
+
+
+def test_HM_MARK_3_HM_SD_12_HM_R22_a_monster_never_makes_a_second_mark() -> None:
+    # "Only one Mark may roll against a single Handler Throw." B3 (f8) is the Mark; his
+    # Monster moves B1, numbered below him, beside the disc (d8). Issue 34: the Marks were
+    # picked again in player order and B1 rolled 3 dice as a second Mark.
+    state = lane({"B1": "c7", "B3": "f8"}, strategy=True, used=(True, False))
+    play(state, "3d6=10", "throw A2 d11", "strategy", "dark=monster", "monster B1 d8")
+    events = play(state, "3d6=5")
+    assert bids(events) == [("B3", "mark", False)]
+    # The throw's one Mark has rolled: B1 may still bid, but as the Intercept his space makes
+    # him (beside e9), with 2 dice.
+    nxt = top(state)
+    assert isinstance(nxt, Bid) and (nxt.player, nxt.role) == (7, "intercept")
+    assert [a.notation() for a, _ in state.chance_outcomes()][-1] == "2d6=12"
+
+
+def test_HM_TO_3_HM_R22_an_intercept_moved_by_the_monster_takes_the_disc_on_its_path() -> None:
+    # "An Intercept Turnover occurs when a defensive player takes control of the game disc as
+    # it moves along its Throw path." The throw to A2 (b15) flies e9 d10 d11 c12 c13 b14. B2
+    # (d9) bids on e9, rolls Monster and moves himself to c11, beside d11 further along: he
+    # bids as the Intercept there and wins.
+    state = lane({"B3": "h5", "B4": "h4", "B5": "h3", "A2": "b15"}, strategy=True,
+                 used=(True, False))  # fmt: skip
+    play(state, "3d6=10", "throw A2 b14", "roll", "3d6=3", "strategy", "dark=monster")
+    events = play(state, "monster B2 c11", "2d6=12")
+    assert bids(events) == [("B2", "intercept", True)] and state.holder == 8
+    # The disc stops on d11, on its path beside him (it used to go to c10, off the path,
+    # with the log calling him a Challenge).
+    assert state.field.name(state.disc) == "d11"
+    assert "DiscMoved" not in kinds(events)

@@ -336,9 +336,24 @@ def test_HM_END_4_HM_R15_an_end_zone_turnover_moves_handler_and_disc_to_the_line
     )
     events = play(state, "3d6=10", "throw A2 e11", "3d6=12")
     assert bids(events) == [("B1", "mark", True)]
-    # B1 (d16) moves to the nearest open line space (d15 before e15), the disc beside him.
-    assert name(state, "B1") == "d15" and state.field.name(state.disc) == "c15"
+    # "the disc and new Handler move to the closest available end zone line space": B1 (d16)
+    # is 1 from both d15 and e15; e15 is the one nearer the disc (e16), and the disc goes to
+    # the line space beside him nearest where it lay, f15 (not c15 or d15 by cell order).
+    assert name(state, "B1") == "e15" and state.field.name(state.disc) == "f15"
     assert state.holder == 7 and "DiscMoved" in kinds(events)
+    # Handler and disc already on the line stay where they are (issue 34: both used to move).
+    on_line = position(
+        {"A1": "e14", "A2": "e10", "B1": "d15", "B5": "a9", "B6": "b9", "B7": "c9"},
+        disc="e15",
+        holder="A1",
+        stack=[UpCall("aim"), OffenseAction("throw", "declare")],
+        opts=options(strategy_dice=False),
+        up_calls=1,
+    )
+    events = play(on_line, "3d6=10", "throw A2 e11", "3d6=12")
+    assert bids(events) == [("B1", "mark", True)] and on_line.holder == 7
+    assert name(on_line, "B1") == "d15" and on_line.field.name(on_line.disc) == "e15"
+    assert "DiscMoved" not in kinds(events)
 
 
 def test_HM_R31_a_capped_game_ends_on_the_score() -> None:

@@ -24,7 +24,7 @@ from monsterball.games.huck_monster.render import render_text
 from monsterball.games.huck_monster.state import HuckMonsterState, Wiring, bind
 from monsterball.games.huck_monster.validate import validate_position
 
-RULES_VERSION = "huck-monster/1.2.0"
+RULES_VERSION = "huck-monster/1.3.0"
 
 
 def _new_state(options: GameOptions) -> GameState:
@@ -58,7 +58,8 @@ RULINGS = {
     "HM-R12": "Ties go to the offense (option ties).",
     "HM-R13": "Bids are automatic; only adding the strategy die is a choice.",
     "HM-R14": "After a turnover the disc moves next to the new Handler if he is not beside it.",
-    "HM-R15": "End-zone turnovers at either end move Handler and disc to the line.",
+    "HM-R15": "End-zone turnovers at either end move Handler and disc to the nearest line "
+    "spaces, measured from where each is (both already on the line stay).",
     "HM-R16": "Strategy dice apply to throws, catches and bids, not pulls or team moves "
     "(option strategy_dice).",
     "HM-R17": "The strategy face is rolled just before the team dice.",
@@ -75,7 +76,8 @@ RULINGS = {
     "the disc's row.",
     "HM-R24": "A winning Poach starts the next Up Call at once.",
     "HM-R25": "Beat and No Big are decided without team dice; No Big only helps Marks.",
-    "HM-R26": "Only one defender may stand next to the Handler's disc; extras move away first.",
+    "HM-R26": "Only one defender may stand next to the Handler's disc; extras move away first; "
+    "one Mark rolls per throw, whatever a Monster or Match then moves.",
     "HM-R27": "First to 7, win by 1; preset scrimmage: to 3, win by 2.",
     "HM-R28": "Four coaches: the offense switches at each catch, the defense at each new "
     "defender (option coach_rotation).",
@@ -94,11 +96,13 @@ RULINGS = {
     "HM-R38": "Team Pins: every team-dice roll, moves and pulls included, is a spin of 1..18.",
     "HM-R39": "A Strategy Game Disc shows only its own side's 9 pin outcomes.",
     "HM-R40": "Stealth Spaces: two staggered rows of 4; +1 to throws, catches and bids.",
-    "HM-R41": "A pin Monster moves only the spinner, who may bid again; Match pairs defenders "
-    "and attackers closest first (ties: lower numbers).",
+    "HM-R41": "A pin Monster moves only the spinner, who may bid again later (never twice as "
+    "the Mark); Match pairs defenders and attackers closest first (ties: lower numbers); a "
+    "moved bidder bids in his new space's role.",
     "HM-R42": "All-Stars are A1 and B1; Handler stats on offense (and the pull), Monster "
     "stats on defense.",
-    "HM-R43": "The All-Star Monster's Up Move is offered once per Up Call, after the aim.",
+    "HM-R43": "The All-Star Monster makes at most one Up Move per Up Call, offered after the "
+    "aim (again on a Continue's throw if he stayed).",
     "HM-R44": "Expert: coaches list the strategy results they rule out (expert_disabled); "
     "those count for nothing.",
     "HM-R45": "Pothole Markers: 4 cones in the end-zone back corners; after each turnover the "

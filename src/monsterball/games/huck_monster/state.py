@@ -65,7 +65,7 @@ BOARD_KEYS = (
     "players", "disc", "holder", "offense", "north_team", "score", "winner", "up_calls",
     "strategy_used", "action", "base", "light", "halved", "receiver", "path", "progress",
     "bidders", "hammered", "poach", "outcome", "taker", "coach_turn", "cones", "style",
-    "thrower", "continuing", "continue_from", "cone_stacks", "dump_next",
+    "thrower", "continuing", "continue_from", "cone_stacks", "dump_next", "marks", "up_moved",
 )  # fmt: skip
 
 
@@ -94,6 +94,10 @@ class HuckMonsterState(TeamScoreState):
     - ``thrower``: who threw the disc in the air; ``continuing``: that throw is a Continue
       (no strategy dice, HM-PRO-1); ``continue_from``: the first path index where a Continue
       may still be offered (the offense let the disc fly past the earlier ones)
+    - ``marks``: the defenders still to bid as this throw's Mark, fixed once as the disc is
+      about to leave (-1 before that): one Mark per throw (HM-MARK-3, HM-R26), or with an
+      uncalled double team those then beside the disc (HM-DT-4)
+    - ``up_moved``: the All-Star Monster has made his Up Move in this Up Call (HM-R43)
     """
 
     options: HuckMonsterOptions
@@ -119,6 +123,7 @@ class HuckMonsterState(TeamScoreState):
         "hex_zone",
         "holder",
         "light",
+        "marks",
         "north_team",
         "occupied",
         "offense",
@@ -135,6 +140,7 @@ class HuckMonsterState(TeamScoreState):
         "taker",
         "thrower",
         "up_calls",
+        "up_moved",
         "winner",
     )
 
@@ -154,6 +160,7 @@ class HuckMonsterState(TeamScoreState):
         self.clear_action()
         self.poach = False
         self.dump_next = False
+        self.up_moved = False
         self.coach_turn = [0, 0]
         self.cones = 0
         self.cone_stacks: dict[int, int] = {}  # Cone Push: cells holding 2+ cones
@@ -185,6 +192,7 @@ class HuckMonsterState(TeamScoreState):
         self.thrower = NOBODY
         self.continuing = False
         self.continue_from = 0
+        self.marks = -1
 
     def _copy_board(self, other: HuckMonsterState) -> None:
         other.field = self.field
@@ -222,6 +230,8 @@ class HuckMonsterState(TeamScoreState):
         other.thrower = self.thrower
         other.continuing = self.continuing
         other.continue_from = self.continue_from
+        other.marks = self.marks
+        other.up_moved = self.up_moved
 
     # -- the field --------------------------------------------------------------------------
 
@@ -502,6 +512,10 @@ class HuckMonsterState(TeamScoreState):
             "continue_from": self.continue_from,
             "cone_stacks": {self.field.name(c): n for c, n in sorted(self.cone_stacks.items())},
             "dump_next": self.dump_next,
+            "marks": None
+            if self.marks < 0
+            else [player_name(p) for p in range(NUM_PLAYERS) if self.marks >> p & 1],
+            "up_moved": self.up_moved,
         }
 
     def _board_from_dict(self, data: Mapping[str, Any]) -> None:
@@ -543,13 +557,14 @@ class HuckMonsterState(TeamScoreState):
         if data["light"] not in ("", *LIGHT_FACES, *PIN_ALL):
             raise PositionError(f"board 'light' must be '' or one of {', '.join(LIGHT_FACES)}")
         self.light = data["light"]
-        for flag in ("halved", "poach", "continuing", "dump_next"):
+        for flag in ("halved", "poach", "continuing", "dump_next", "up_moved"):
             if not isinstance(data[flag], bool):
                 raise PositionError(f"board '{flag}' must be true or false")
         self.halved = data["halved"]
         self.poach = data["poach"]
         self.continuing = data["continuing"]
         self.dump_next = data["dump_next"]
+        self.up_moved = data["up_moved"]
         if data["style"] not in STYLES:
             raise PositionError(f"board 'style' must be one of {', '.join(STYLES)}")
         self.style = data["style"]
@@ -569,6 +584,12 @@ class HuckMonsterState(TeamScoreState):
         for name in data["bidders"]:
             self.bidders |= 1 << parse_name(parse_player, name, "bidders")
         self.hammered = _player_or_none(data["hammered"], "hammered")
+        marks = data["marks"]
+        if marks is not None and not isinstance(marks, list):
+            raise PositionError("board 'marks' must be null or a list of defenders")
+        self.marks = -1 if marks is None else 0
+        for name in marks or ():
+            self.marks |= 1 << parse_name(parse_player, name, "marks")
         self.coach_turn = parse_counts(data["coach_turn"], 2, "coach_turn")
         if data["outcome"] not in OUTCOMES:
             raise PositionError(f"board 'outcome' must be one of {OUTCOMES}")

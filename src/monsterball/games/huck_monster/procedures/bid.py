@@ -83,6 +83,20 @@ def _match(state: State) -> None:
             state.emit(ev.Matched(d, field.name(spot)))
 
 
+def _intercept_on_path(state: State, player: int) -> None:
+    """HM-TO-3: "takes control of the game disc as it moves along its Throw path": the disc
+    stops on the first open space of the path still ahead beside the Intercept (where it
+    already is, unless a Monster or a Match moved him further along)."""
+    ring = state.adjacent(state.pos[player])
+    if state.disc >= 0 and ring >> state.disc & 1 and state.progress >= 0:
+        return
+    occupied = state.all_occupied()
+    for cell in state.path[max(state.progress, 0) : -1]:
+        if ring >> cell & 1 and not occupied >> cell & 1:
+            state.disc = cell
+            return
+
+
 def role_at(state: State, player: int) -> str:
     """The bid a defender's space gives him at this point of the play (HM-R11, HM-R22): at
     the catch a Mark (next to the disc) or a Challenge (next to the Receiver); on a throw the
@@ -237,7 +251,10 @@ class Bid(Procedure[State]):
             if is_monster(dark_effect(face, self.role)):
                 return (nxt._with("monster"),)
             if dark_effect(face, self.role) == "pin-match":
+                where = state.pos[self.player]
                 _match(state)
+                if state.pos[self.player] != where:
+                    return nxt._moved_self(state)  # his role follows his new space (HM-R41)
             return nxt._after_face(state)
         if stage == "monster":
             if isinstance(action, MonsterMove):
@@ -316,6 +333,8 @@ class Bid(Procedure[State]):
         if result.defense_wins:
             state.outcome = "intercepted" if self.role == INTERCEPT else "turnover"
             state.taker = self.player
+            if self.role == INTERCEPT:
+                _intercept_on_path(state, self.player)
             state.poach = dark_effect(self.face, self.role) == "poach"
         else:
             state.poach = False

@@ -168,8 +168,11 @@ class DoubleTeam(Procedure[State]):
         if self.stage == "keep":
             return (DoubleTeam("redice", ()),) if action == REROLL else ()
         assert isinstance(action, Roll)
-        state.base = int(action.value)
-        state.emit(ev.DiceRolled(state.offense, THROW, state.base, True))
+        # HM-DT-3 "re-roll 3 team dice for a new Throw count": a new count as the first was
+        # made, Stealth Space and All-Star stats included (HM-STEALTH-1, HM-STAR-2).
+        bonus = _stealth(state, state.holder)
+        state.base = int(action.value) + bonus + _star(state, state.holder, THROW)
+        state.emit(ev.DiceRolled(state.offense, THROW, state.base, True, bonus))
         return ()
 
     def describe(self) -> str:

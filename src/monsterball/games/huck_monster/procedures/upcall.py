@@ -83,6 +83,7 @@ class UpCall(Procedure[State]):
             return _finish(state, by_cap=True)
         state.up_calls += 1
         state.strategy_used = [False, False]  # HM-SD-1: once per Up Call
+        state.up_moved = False  # HM-R43: one Up Move per Up Call
         state.poach = False
         state.clear_action()
         state.emit(ev.UpCallStarted(state.up_calls, state.holder))
@@ -114,8 +115,8 @@ class UpCall(Procedure[State]):
 
     def _up_move(self, state: State) -> Transition:
         star = state.defense * 7
-        if is_all_star(state, star) and not state.bidders >> star & 1:
-            return (UpCall("fly"), UpMove())  # HM-STAR-4 / HM-R43
+        if is_all_star(state, star) and not state.bidders >> star & 1 and not state.up_moved:
+            return (UpCall("fly"), UpMove())  # HM-STAR-4 / HM-R43: one Up Move per Up Call
         return self._fly(state)
 
     def _fly(self, state: State) -> Transition:
@@ -137,11 +138,20 @@ class UpCall(Procedure[State]):
             return (UpCall("end"),)
         defense = state.defense
         if state.progress < 0:
-            marks = state.players_in(state.adjacent(state.disc), defense)
-            if not state.options.double_team:
-                marks = marks[:1]  # HM-MARK-3: only one Mark rolls (HM-R26)
-            for p in marks:  # HM-DT-4: an uncalled double team: every Mark rolls
-                if not state.bidders >> p & 1:
+            ring = state.adjacent(state.disc)
+            if state.marks < 0:
+                # HM-MARK-3: "Only one Mark may roll against a single Handler Throw" (HM-R26):
+                # who marks is fixed once, as the disc is about to leave, so a defender a
+                # strategy result moves beside the disc later (a Monster, a Match) never
+                # makes a second Mark, and none marks twice. HM-DT-4: an uncalled double
+                # team: every defender then beside the disc rolls.
+                marks = state.players_in(ring, defense)
+                if not state.options.double_team:
+                    marks = marks[:1]
+                state.marks = sum(1 << p for p in marks)
+            for p in iter_bits(state.marks):
+                state.marks &= ~(1 << p)
+                if not state.bidders >> p & 1 and ring >> state.pos[p] & 1:
                     return (UpCall("fly"), _bid(state, p, MARK))
         path = state.path
         final = path[-1]
@@ -222,6 +232,7 @@ class UpCall(Procedure[State]):
             return _finish(state, by_cap=True)
         state.up_calls += 1
         state.strategy_used = [False, False]
+        state.up_moved = False
         state.poach = False
         state.clear_action()
         state.continuing = True
@@ -370,23 +381,28 @@ def _change_possession(state: State) -> Transition:
 
 def _end_zone_turnover(state: State, taker: int, zone: int) -> None:
     """HM-END-4 / HM-R15: the disc and the new Handler move to the closest available
-    end-zone line spaces."""
+    end-zone line spaces: the Handler to the open line space nearest him (ties: the one
+    nearest the disc), the disc to the open line space beside him nearest where it lies, so
+    a Handler and disc already on the line stay where they are."""
     field = state.field
     line = field.row_mask(state.line_row(zone))
     disc, state.disc = state.disc, NOBODY
     open_line = line & state.open_spaces() | (line & 1 << state.pos[taker])
     state.disc = disc
     home = state.pos[taker]
-    dist = field.distance_row(home)
-    spots = sorted(iter_bits(open_line), key=lambda c: (dist[c], c))
+    dist, from_disc = field.distance_row(home), field.distance_row(disc)
+    spots = sorted(iter_bits(open_line), key=lambda c: (dist[c], from_disc[c], c))
     for spot in spots:
         state.move_player(taker, spot)
-        disc_spot = _nearest_open_next_to(state, taker, spot, line)
+        disc_spot = _nearest_open_next_to(state, taker, disc, line)
         if disc_spot != NOBODY:
             state.disc = disc_spot
-            state.emit(
-                ev.DiscMoved(field.name(disc_spot), taker, field.name(spot), "End-zone turnover")
-            )
+            if (spot, disc_spot) != (home, disc):
+                state.emit(
+                    ev.DiscMoved(
+                        field.name(disc_spot), taker, field.name(spot), "End-zone turnover"
+                    )
+                )
             return
     state.move_player(taker, home)  # no line space with room for both: stay put
 

@@ -54,6 +54,7 @@ class UpMove(Procedure[State]):
         if isinstance(action, MonsterMove):
             state.move_player(action.player, action_cell(state.field, action.cell))
             state.emit(ev.MonsterMoved(action.player, action.cell))
+            state.up_moved = True  # HM-R43: "one Up Move per Up Call", a Continue's too
         return ()
 
     def describe(self) -> str:
