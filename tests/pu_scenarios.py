@@ -26,6 +26,7 @@ def position_data(
     ply: int = 0,
     marker_only: str | None = None,
     surplus_must_leave: bool = False,
+    loose_steps: int = 0,
     options: dict[str, Any] | None = None,
     **step_fields: Any,
 ) -> dict[str, Any]:
@@ -56,6 +57,7 @@ def position_data(
             "winner": -1,
             "marker_only": marker_only,
             "surplus_must_leave": surplus_must_leave,
+            "loose_steps": loose_steps,
         },
         "stack": [entry],
     }

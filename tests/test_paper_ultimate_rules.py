@@ -519,3 +519,66 @@ def test_PU_R10_throw_cap_ends_the_game_on_the_score():
     act(level, "pass A2")
     assert level.is_terminal() and level.returns() == (0.0, 0.0)
     assert "draw" in level.result_text()
+
+
+# -- issue 34: the readings players may want ----------------------------------------------
+
+
+def test_PU_MARK_2_PU_R11_catch_markers_depart_sends_surplus_markers_away():
+    # "only one marker may be located in one of the neighbouring 8 fields", read as applying
+    # after a catch too: with catch_markers=depart the surplus markers leave at the next step,
+    # as "the surplus markers must depart at the next possible step" after a turn.
+    players = spread_players() | {"A2": "e13", "B1": "d13", "B2": "f13"}
+    state = throwing(players, options={"monster_defense": "off", "catch_markers": "depart"})
+    act(state, "pass A2", "end")
+    assert state.current_player() == 1 and "end" not in legal(state)
+    with pytest.raises(IllegalActionError, match="surplus markers"):
+        act(state, "end")
+    act(state, "B2-h13", "end")
+    assert top(state) == "Throwing" and not state.surplus_must_leave
+    # A pick-up of the pull is a catch of the disc lying on the field: the same.
+    loose = position(
+        spread_players() | {"A1": "e4", "B1": "d3", "B2": "f3"},
+        step="Running",
+        team=0,
+        moved=0,
+        disc="e2",
+        options={"catch_markers": "depart"},
+    )
+    act(loose, "A1-e2", "end")
+    assert loose.view()["holder"] == "A1" and "end" not in legal(loose)
+
+
+def test_PU_PULL_2_PU_R14_a_pull_left_loose_stalls_after_three_offensive_steps():
+    # A pull the offense never picks up (or cannot: defenders ringing it) would never end, as
+    # max_throws counts throws only. After pull_stall (default 3) offensive running steps with
+    # the disc loose it is a stall: the pulling team's nearest player takes it.
+    players = spread_players() | {"B4": "e5"}
+    state = position(players, step="Running", team=0, moved=0, disc="e2", loose_steps=2)
+    act(state, "end")
+    assert state.loose_steps == 3 and top(state) == "Running" and state.current_player() == 1
+    events = act(state, "end")
+    assert "Stall: the pull lay loose for 3 offensive running steps." in [
+        e.describe() for e in events
+    ]
+    assert state.view()["holder"] == "B4" and state.view()["offense"] == "B"
+    assert state.view()["disc"] == "e5" and state.surplus_must_leave
+    # pull_stall=0 keeps the old rule: the teams keep running.
+    never = position(players, step="Running", team=0, moved=0, disc="e2", loose_steps=9,
+                     options={"pull_stall": 0})  # fmt: skip
+    act(never, "end", "end")
+    assert never.view()["holder"] is None and top(never) == "Running"
+    assert never.current_player() == 0
+
+
+def test_PU_SCORE_1_PU_R2_a_standing_monster_roll_on_a_scoring_catch_scores():
+    # The monster roll comes before the point: a 1 or 6 takes it away (the test above); 2..5
+    # lets the catch stand and the point counts, so "only the marker may move" has no step
+    # to apply to.
+    players = spread_players() | {"A1": "e13", "A2": "e17", "B2": "d17", "B3": "i16"}
+    state = throwing(players)
+    events = act(state, "pass A2", "monster B2", dice=ScriptedDice(["d6=3"]))
+    assert state.score == [1, 0] and state.marker_only == -1
+    texts = [e.describe() for e in events]
+    assert "Monster defense roll d6=3: the catch stands." in texts
+    assert not any("only the marker" in t for t in texts)

@@ -19,7 +19,7 @@ from monsterball.games.paper_ultimate.procedures import ALL_STEPS, first_steps
 from monsterball.games.paper_ultimate.render import render_text
 from monsterball.games.paper_ultimate.state import PaperUltimateState, Wiring, bind
 
-RULES_VERSION = "paper-ultimate/1.0.0"
+RULES_VERSION = "paper-ultimate/1.1.0"
 
 
 def _new_state(options: GameOptions) -> GameState:
@@ -34,8 +34,9 @@ PaperUltimateState.procedure_kinds = stack_kinds(ALL_STEPS)
 
 RULINGS = {
     "PU-R1": "End zones are 2 rows deep (option end_zone_depth).",
-    "PU-R2": "A point is a completed pass to a player in the attacking end zone; the pull lands "
-    "on any empty field of that end zone and an offensive runner picks it up.",
+    "PU-R2": "A point is a completed pass to a player in the attacking end zone (a monster-"
+    "defense turn on that catch takes it away); the pull lands on any empty field of that end "
+    "zone and an offensive runner picks it up.",
     "PU-R3": "First to 5 points wins (option points_to_win).",
     "PU-R4": "Runners cannot pass through occupied fields (option run_through_players).",
     "PU-R5": "On a turn the other team's player nearest the disc takes it; ties: that team "
@@ -46,10 +47,13 @@ RULINGS = {
     "PU-R9": "The scorer pulls next from the end zone it scored in: teams switch ends "
     "(option switch_ends).",
     "PU-R10": "max_throws caps a game for simulations (off by default).",
-    "PU-R11": "Defenders next to a catcher may stay; after a turn surplus markers must leave.",
+    "PU-R11": "Defenders next to a catcher may stay; after a turn surplus markers must leave "
+    "(option catch_markers=depart: after a catch or pick-up too).",
     "PU-R12": "With no free receiver the thrower's only action is 'turnover'.",
     "PU-R13": "The one-marker limit protects the player with the disc; other attackers may be "
     "surrounded.",
+    "PU-R14": "A pull left loose for 3 offensive running steps is a stall: the pulling team's "
+    "nearest player takes it (option pull_stall).",
 }
 
 SPEC = GameSpec(

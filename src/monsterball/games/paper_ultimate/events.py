@@ -108,10 +108,24 @@ class MonsterCalled(Event):
 class MonsterRolled(Event):
     outcome: str
     turn: bool
+    scoring: bool = False  # the catch is in the attacking end zone (PU-R2)
 
     def describe(self) -> str:
-        verdict = "a turn!" if self.turn else "the catch stands; only the marker may move next."
+        if self.turn:
+            verdict = "a turn!" + (" No point." if self.scoring else "")
+        elif self.scoring:
+            verdict = "the catch stands."
+        else:
+            verdict = "the catch stands; only the marker may move next."
         return f"Monster defense roll {self.outcome}: {verdict}"
+
+
+@dataclass(frozen=True, slots=True)
+class PullStalled(Event):
+    steps: int
+
+    def describe(self) -> str:
+        return f"Stall: the pull lay loose for {self.steps} offensive running steps."
 
 
 @dataclass(frozen=True, slots=True)

@@ -62,6 +62,21 @@ class PaperUltimateOptions(GameOptions):
     switch_ends: bool = option(
         True, "Teams switch ends after each point, as in Ultimate.", ruling="PU-R9"
     )
+    catch_markers: str = option(
+        "stay",
+        "Defenders next to a player who catches (or picks up) the disc: 'stay' (they may "
+        "remain) or 'depart' (as after a turn, the surplus markers leave at the next step).",
+        choices=("stay", "depart"),
+        ruling="PU-R11",
+    )
+    pull_stall: int = option(
+        3,
+        "Offensive running steps a pulled disc may lie loose; after that many it is a stall "
+        "and the pulling team's nearest player takes it (0: no limit).",
+        minimum=0,
+        maximum=50,
+        ruling="PU-R14",
+    )
     max_throws: int = option(
         0,
         "End the game after this many throws (0: no limit); the higher score wins, "

@@ -89,6 +89,7 @@ class StartPoint(Procedure[State]):
         state.offense = self.receiver
         state.marker_only = NOBODY
         state.surplus_must_leave = False
+        state.loose_steps = 0
         state.emit(ev.PointStarted(self.receiver, state.north_team))
         return (SetUp(self.receiver),)
 
@@ -283,13 +284,20 @@ class Running(Procedure[State]):
             if state.holder == NOBODY and cell == state.disc:
                 state.holder = p
                 state.emit(ev.PickedUp(p))
+                if state.options.catch_markers == "depart":
+                    state.surplus_must_leave = True  # PU-R11: as after a catch
             return (Running(self.team, self.moved | (1 << p)),)
         state.emit(ev.RunEnded(self.team))
         if self.team == state.offense:
+            if state.holder == NOBODY:
+                state.loose_steps += 1  # PU-R14
             return (Running(1 - self.team, 0),)
         state.marker_only = NOBODY
         state.surplus_must_leave = False
         if state.holder == NOBODY:
+            stall = state.options.pull_stall
+            if stall and state.loose_steps >= stall:
+                return _stall(state)
             return (Running(state.offense, 0),)  # PU-R2: the pull is not picked up yet
         return (Throwing(state.offense),)
 
@@ -429,11 +437,15 @@ class MonsterDie(Procedure[State]):
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, Roll)
         turn = action.value in ("1", "6", "HH")
-        state.emit(ev.MonsterRolled(action.notation(), turn))
+        # PU-R2: a turn on a catch in the end zone takes the point away; a catch that stands
+        # there scores, so the point ends the step and nobody's next run is restricted.
+        scoring = bool(state.attacking_end_zone(state.offense) >> state.pos[state.holder] & 1)
+        state.emit(ev.MonsterRolled(action.notation(), turn, scoring))
         if turn:
             state.offense = team_of(self.marker)
             return _give_disc_after_turn(state, self.marker, "monster defense")
-        state.marker_only = self.marker  # PU-MON-3
+        if not scoring:
+            state.marker_only = self.marker  # PU-MON-3
         return _after_catch(state)
 
     def describe(self) -> str:
@@ -461,6 +473,14 @@ class NextPlayer(Procedure[State]):
 
     def describe(self) -> str:
         return f"team {TEAM_NAMES[self.team]} choosing who takes the disc"
+
+
+def _stall(state: State) -> Transition:
+    """PU-R14: the pulled disc lay loose for ``pull_stall`` offensive running steps: a stall,
+    and the pulling team's player nearest the disc takes it where he stands (as on a turn,
+    PU-R5; ties: that team chooses)."""
+    state.emit(ev.PullStalled(state.loose_steps))
+    return _turn(state, "the pull was not picked up")
 
 
 def _turn(state: State, reason: str) -> Transition:
@@ -498,6 +518,8 @@ def _after_catch(state: State) -> Transition:
         if state.options.switch_ends:
             state.north_team = 1 - state.north_team  # PU-R9
         return (StartPoint(1 - team),)  # PU-SCORE-2: the scorer pulls (plays defense)
+    if state.options.catch_markers == "depart":
+        state.surplus_must_leave = True  # PU-R11: the surplus markers leave, as after a turn
     return _continue_play(state)
 
 

@@ -61,7 +61,9 @@ class PaperUltimateState(TeamScoreState):
     - ``marker_only``: after a 'monster Defense' roll of 2..5, the only defender who may run
       in the next defensive step (-1: no restriction) [PU-MON-3]
     - ``surplus_must_leave``: after a turn, surplus markers must leave in the next
-      defensive step [PU-TURN-4]
+      defensive step [PU-TURN-4] (with ``catch_markers=depart`` after a catch too, PU-R11)
+    - ``loose_steps``: the offense's running steps that ended with the pulled disc still
+      loose, this point [PU-R14]
     """
 
     options: PaperUltimateOptions
@@ -73,6 +75,7 @@ class PaperUltimateState(TeamScoreState):
         "disc",
         "field",
         "holder",
+        "loose_steps",
         "marker_only",
         "north_team",
         "occupied",
@@ -98,6 +101,7 @@ class PaperUltimateState(TeamScoreState):
         self.winner = NOBODY
         self.marker_only = NOBODY
         self.surplus_must_leave = False
+        self.loose_steps = 0
         self.stack = self.wiring.first_steps(options)
 
     def _attach_tables(self) -> None:
@@ -120,6 +124,7 @@ class PaperUltimateState(TeamScoreState):
         other.winner = self.winner
         other.marker_only = self.marker_only
         other.surplus_must_leave = self.surplus_must_leave
+        other.loose_steps = self.loose_steps
 
     # -- geometry of the teams --------------------------------------------------------------
 
@@ -270,6 +275,7 @@ class PaperUltimateState(TeamScoreState):
             "winner": self.winner,
             "marker_only": player_name(self.marker_only) if self.marker_only >= 0 else None,
             "surplus_must_leave": self.surplus_must_leave,
+            "loose_steps": self.loose_steps,
         }
 
     def _board_from_dict(self, data: Mapping[str, Any]) -> None:
@@ -285,6 +291,7 @@ class PaperUltimateState(TeamScoreState):
             "winner",
             "marker_only",
             "surplus_must_leave",
+            "loose_steps",
         }
         check_keys(data, expected)
         self.pos = [NOBODY] * NUM_PLAYERS
@@ -327,6 +334,10 @@ class PaperUltimateState(TeamScoreState):
         if not isinstance(data["surplus_must_leave"], bool):
             raise PositionError("board 'surplus_must_leave' must be true or false")
         self.surplus_must_leave = data["surplus_must_leave"]
+        loose = data["loose_steps"]
+        if not isinstance(loose, int) or isinstance(loose, bool) or loose < 0:
+            raise PositionError("board 'loose_steps' must be a non-negative integer")
+        self.loose_steps = loose
 
     def _validate_position(self) -> None:
         if self.holder != NOBODY:
@@ -396,7 +407,8 @@ class PaperUltimateState(TeamScoreState):
             raise PositionError(f"step '{name}' is the defending team's, not the offense's")
         if name == "Pull" and (self.holder == NOBODY or team_of(self.holder) != pulling):
             raise PositionError("step 'Pull': a player of the pulling team holds the disc")
-        if name in ("Throwing", "MonsterDefense", "MonsterDie", "NextPlayer") and (
+        stalled = name == "NextPlayer" and self.holder == NOBODY and self.disc >= 0  # PU-R14
+        if name in ("Throwing", "MonsterDefense", "MonsterDie", "NextPlayer") and not stalled and (
             self.holder == NOBODY or team_of(self.holder) != self.offense
         ):
             raise PositionError(f"step '{name}': an offensive player must hold the disc")
