@@ -408,8 +408,10 @@ class PaperUltimateState(TeamScoreState):
         if name == "Pull" and (self.holder == NOBODY or team_of(self.holder) != pulling):
             raise PositionError("step 'Pull': a player of the pulling team holds the disc")
         stalled = name == "NextPlayer" and self.holder == NOBODY and self.disc >= 0  # PU-R14
-        if name in ("Throwing", "MonsterDefense", "MonsterDie", "NextPlayer") and not stalled and (
-            self.holder == NOBODY or team_of(self.holder) != self.offense
+        if (
+            name in ("Throwing", "MonsterDefense", "MonsterDie", "NextPlayer")
+            and not stalled
+            and (self.holder == NOBODY or team_of(self.holder) != self.offense)
         ):
             raise PositionError(f"step '{name}': an offensive player must hold the disc")
         if name == "Throwing" and team != self.offense:
