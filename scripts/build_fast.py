@@ -1,53 +1,31 @@
-"""Build the compiled geometry kernels (src/monsterball/core/_fastgeo.pyx) in place.
+"""Rebuild the compiled kernels in place after editing a ``.pyx`` (``make fast`` runs this).
 
-Needs Cython (the ``fast`` extra, also in ``dev``) and a C compiler; ``make setup`` runs this.
-Without the built module the engine uses the pure-Python kernels, which give the same
-results (tests/test_fast_paths.py); ``MONSTERBALL_PURE=1`` forces them.
+The package build itself compiles them (setup.py, the one list of kernels): a wheel, ``pip
+install .`` and ``make setup``'s editable install all do. This is the quick rebuild of an
+editable install, where editing a kernel does not re-run the install. Needs Cython (the
+``dev`` extra) and a C compiler; without them it says so and the pure-Python kernels run,
+which give the same results (tests/test_fast_paths.py); ``MONSTERBALL_PURE=1`` forces them.
 
     python scripts/build_fast.py
 """
 
 from __future__ import annotations
 
-import os
+import subprocess
 import sys
 from pathlib import Path
 
-# Games' own kernels (each used only when core/_fastgeo is, so MONSTERBALL_PURE=1 covers all).
-MORE = [("monsterball.games.midway._fastmw", "src/monsterball/games/midway/_fastmw.pyx")]
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def main() -> int:
-    try:
-        from Cython.Build import cythonize
-        from setuptools import Extension, setup
-    except ImportError as exc:
-        print(f"compiled kernels not built ({exc}); the pure-Python ones will be used")
-        return 1
-    root = Path(__file__).resolve().parent.parent
-    os.chdir(root)
-    # Both include core/_bitwords.h (declared for Cython in core/_bitwords.pxd).
-    shared = {"extra_compile_args": ["-O3"], "include_dirs": ["src/monsterball/core"]}
-    exts = [
-        Extension("monsterball.core._fastgeo", ["src/monsterball/core/_fastgeo.pyx"], **shared),
-        *(Extension(name, [src], **shared) for name, src in MORE),
-    ]
-    try:
-        setup(
-            name="monsterball-fastgeo",
-            ext_modules=cythonize(
-                exts,
-                quiet=True,
-                include_path=["src"],
-                compiler_directives={"language_level": 3},
-            ),
-            package_dir={"": "src"},
-            script_args=["build_ext", "--inplace", "--build-temp", "build/fastgeo"],
-        )
-    except (Exception, SystemExit) as exc:  # no compiler, or it failed: say so, stay usable
-        print(f"compiled kernels not built: {exc}")
-        return 1
-    return 0
+    build = [sys.executable, "setup.py", "-q", "build_ext", "--inplace"]
+    built = subprocess.run([*build, "--build-temp", "build/fastgeo"], cwd=ROOT, check=False)
+    if built.returncode != 0:
+        print("compiled kernels not rebuilt (see above); the pure-Python ones will be used")
+        return built.returncode
+    check = "import monsterball, sys; print(monsterball.kernels()); sys.exit(not monsterball.fast)"
+    return subprocess.run([sys.executable, "-c", check], cwd=ROOT, check=False).returncode
 
 
 if __name__ == "__main__":

@@ -23,11 +23,19 @@ SRC = Path(__file__).resolve().parent.parent / "src"
 BOTS_AND_RECORDS = frozenset(
     {"heuristic", "search", "bots", "report", "metrics", "rules_text", "lessons", "ratings"}
 )
+# The package itself is the public API's front (``monsterball.new_game``, ...): at the top,
+# its names loaded on first use (``import monsterball`` alone imports none of the engine).
 LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
-    ("core", frozenset({"monsterball", "core"})),
+    ("core", frozenset({"core"})),
     ("games", frozenset({"games"})),
     ("bots and records", BOTS_AND_RECORDS),
-    ("top", frozenset({"pool", "simulate", "tournament", "lab", "rl", "tui", "web", "cli"})),
+    (
+        "top",
+        frozenset(
+            {"pool", "simulate", "tournament", "lab", "rl", "tui", "web", "cli", "api"}
+            | {"monsterball"}
+        ),
+    ),
 )
 
 # The command line is the outermost shell: nothing else imports it.

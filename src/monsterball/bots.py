@@ -127,13 +127,10 @@ def bot_for_difficulty(game_id: str, level: str, seed: int) -> Bot:
 
     get_game(game_id)
     key = level.strip().lower()
-    if key == "easy":
-        return RandomBot(seed)
-    if key == "medium":
-        return HeuristicBot(seed)
-    if key == "hard":
-        return hard_bot(seed)
-    raise ValueError(f"unknown difficulty '{level}'; choose one of: {', '.join(DIFFICULTIES)}")
+    if key not in DIFFICULTIES:
+        known = ", ".join(DIFFICULTIES)
+        raise ValueError(f"unknown difficulty '{level}'; choose one of: {known}")
+    return make(key, seed)
 
 
 HARD_ITERATIONS = 2000  # the hard bot's cap per second of budget (a bound on server work)
@@ -198,6 +195,32 @@ def make_bot(name: str, seed: int) -> Bot:
     except ValueError as exc:
         raise ValueError(f"bad budget in bot '{name}': {exc}") from None
     raise ValueError(f"bot '{base}' takes no parameter (got '{name}')")
+
+
+def make(name: str, seed: int = 0) -> Bot:
+    """A bot by difficulty (``easy``, ``medium``, ``hard``: what the web app and ``play
+    --bot`` offer) or by registry name with its budget (``random``, ``heuristic``,
+    ``mcts:200``, ``mcts:0.5s``: :func:`make_bot`), with its own seeded generator. Every bot
+    plays every game; a ValueError lists the known names.
+
+    >>> import monsterball
+    >>> monsterball.bots.make("hard").name
+    'hard'
+    """
+    key = name.strip().lower()
+    if key == "easy":
+        return RandomBot(seed)
+    if key == "medium":
+        return HeuristicBot(seed)
+    if key == "hard":
+        return hard_bot(seed)
+    try:
+        return make_bot(key, seed)
+    except ValueError as exc:
+        if str(exc).startswith("unknown bot"):
+            known = ", ".join((*DIFFICULTIES, *sorted(BOTS)))
+            raise ValueError(f"unknown bot '{name}'; known bots: {known}") from None
+        raise
 
 
 def bot_seed(game_seed: int, seat: int) -> int:

@@ -44,6 +44,7 @@ from monsterball.games import get_game
 from monsterball.metrics import GameTrace, MetricRef, Step, load_metric
 from monsterball.pool import run_jobs
 from monsterball.simulate import Z_95, record_path, wilson_interval
+from monsterball.simulate import simulate as simulate  # the lab's other entry point
 
 Progress = Callable[[int, int], None]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -178,7 +179,18 @@ def _console() -> Console:
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"monsterball {__version__}")
+        import monsterball
+
+        # Which engine runs: the compiled kernels the package build made, or pure Python.
+        ran = monsterball.kernels()
+        if all(ran.values()):
+            engine = "compiled kernels"
+        elif os.environ.get("MONSTERBALL_PURE"):
+            engine = "pure Python: MONSTERBALL_PURE is set"
+        else:
+            missing = ", ".join(name.rpartition(".")[2] for name, on in ran.items() if not on)
+            engine = f"pure Python for {missing}: compiled kernels not built"
+        typer.echo(f"monsterball {__version__}, {engine}")
         raise typer.Exit()
 
 

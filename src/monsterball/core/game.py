@@ -122,11 +122,14 @@ class GameState:
 
     # -- doing it ---------------------------------------------------------------------------
 
-    def apply(self, action: Action, *, seat: int | None = None) -> list[Event]:
-        """Apply a legal action and return the events it caused.
+    def apply(self, action: Action | str, *, seat: int | None = None) -> list[Event]:
+        """Apply a legal action (or its notation, like ``"A3-e5"`` or ``"d6=4"``) and return
+        the events it caused.
 
         The action is checked first; an illegal one raises and leaves the state untouched.
         """
+        if isinstance(action, str):
+            action = self.spec.parse_action(action)
         self.check(action, seat=seat)
         return self.apply_unchecked(action)
 

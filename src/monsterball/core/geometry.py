@@ -33,13 +33,12 @@ Hex distance converts to cube coordinates: ``x = c - (r - (r & 1)) // 2``, ``z =
 
 from __future__ import annotations
 
-import os
 import string
-import sys
 from collections.abc import Iterator, Sequence
 from itertools import combinations
 from typing import Generic, TypeVar
 
+from monsterball.core import kernels
 from monsterball.core.errors import NotationError
 
 COLUMN_LETTERS = string.ascii_lowercase
@@ -512,14 +511,9 @@ def on_shortest_paths(field: Grid, start: int, target: int, inter: int) -> int:
     return keep
 
 
-# The compiled kernels (core/_fastgeo.pyx, built by scripts/build_fast.py), if built: the
-# functions above stay the reference and the fallback; MONSTERBALL_PURE=1 turns them off.
-try:
-    if os.environ.get("MONSTERBALL_PURE") or sys.byteorder != "little":
-        raise ImportError("pure-Python kernels requested")
-    from monsterball.core import _fastgeo  # type: ignore[attr-defined, unused-ignore]
-except ImportError:
-    _fastgeo = None
+# The compiled kernels (core/_fastgeo.pyx, built by the package build), if they may run
+# (core.kernels): the functions above stay the reference and the fallback.
+_fastgeo = kernels.load("monsterball.core._fastgeo")
 
 FAST = _fastgeo is not None
 MaskSelector._select_py = MaskSelector.select  # type: ignore[attr-defined]

@@ -1,18 +1,26 @@
 """The registry of games by id and alias.
 
 Core never imports a game: the built-in games are registered by :mod:`monsterball.games`
-(an explicit list), which the layers above import; a plug-in game calls :func:`register`.
+(an explicit list), which the registry loads by name on the first lookup, so
+``get_game("huck-monster")`` works whatever was imported before it. A plug-in game calls
+:func:`register`.
 
-Imports: core only.
+Imports: core only (the built-in games are loaded by module name, at run time).
 """
 
 from __future__ import annotations
 
+import importlib
+
 from monsterball.core.errors import UnknownGameError
 from monsterball.core.game import GameSpec
 
+# The package that registers the built-in games when it is imported.
+BUILTIN_GAMES = "monsterball.games"
+
 _GAMES: dict[str, GameSpec] = {}
 _NAMES: dict[str, str] = {}
+_loaded = False
 
 
 def register(spec: GameSpec) -> GameSpec:
@@ -27,6 +35,8 @@ def register(spec: GameSpec) -> GameSpec:
 
 
 def get_game(name: str) -> GameSpec:
+    """The game with this id or alias (case, ``_`` and spaces do not matter)."""
+    _load_builtins()
     key = _normalise(name)
     if key not in _NAMES:
         known = ", ".join(sorted(_GAMES))
@@ -35,7 +45,16 @@ def get_game(name: str) -> GameSpec:
 
 
 def all_games() -> list[GameSpec]:
+    """Every registered game, by id."""
+    _load_builtins()
     return [_GAMES[k] for k in sorted(_GAMES)]
+
+
+def _load_builtins() -> None:
+    global _loaded
+    if not _loaded:
+        _loaded = True  # first, so a lookup while the games register does not recurse
+        importlib.import_module(BUILTIN_GAMES)
 
 
 def _normalise(name: str) -> str:

@@ -10,6 +10,9 @@ The layers above (bots, records, CLI, web, lab, rl) look games up through :func:
 and :func:`all_games` from here, which guarantees the built-in games are registered.
 """
 
+import sys
+import types
+
 from monsterball.core.game import GameSpec
 from monsterball.core.registry import all_games, get_game, register
 from monsterball.games import huck_monster, midway, paper_ultimate
@@ -18,4 +21,21 @@ BUILTIN: tuple[GameSpec, ...] = (huck_monster.SPEC, midway.SPEC, paper_ultimate.
 for _spec in BUILTIN:
     register(_spec)
 
-__all__ = ["BUILTIN", "all_games", "get_game"]
+__all__ = ["BUILTIN", "all_games", "games", "get_game"]
+
+
+def games() -> list[GameSpec]:
+    """Every registered game (the built-in three and any plug-in), by id:
+    ``monsterball.games()``."""
+    return all_games()
+
+
+class _CallablePackage(types.ModuleType):
+    """This package, callable: ``monsterball.games()`` lists the games, while
+    ``monsterball.games.midway`` stays the Midway package."""
+
+    def __call__(self) -> list[GameSpec]:
+        return games()
+
+
+sys.modules[__name__].__class__ = _CallablePackage
