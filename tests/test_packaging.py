@@ -87,7 +87,8 @@ def test_the_wheel_installs_into_a_fresh_virtualenv_and_runs_compiled(
     python = venv / "bin" / "python"
     _run(sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-deps", wheel)
     # The dependencies from the dev environment, after the wheel's own directory on the path.
-    site = Path(_run(python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))").strip())
+    where = "import sysconfig; print(sysconfig.get_path('purelib'))"
+    site = Path(_run(python, "-c", where).strip())
     (site / "dev_dependencies.pth").write_text(sysconfig.get_path("purelib") + "\n")
     env = {k: v for k, v in os.environ.items() if k not in ("MONSTERBALL_PURE", "PYTHONPATH")}
     probe = (

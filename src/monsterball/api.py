@@ -10,7 +10,9 @@ its record, written as it is played.
 >>> game.is_chance()  # the game starts with the coin toss
 True
 >>> game.roll()  # the seeded dice decide; the events say what happened
-[Event(kind='toss', data=(('team', 'A'),))]
+[TossWon(receiver=1), PointStarted(receiver=1, north_team=0)]
+>>> game.apply("place c13")  # notation, checked against the rules
+[Placed(player=4, cell='c13')]
 
 Imports: the layers below (games, bots, records); nothing imports this but the package.
 """
