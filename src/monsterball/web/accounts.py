@@ -11,10 +11,14 @@ cannot read) and, when the browser names one, an Origin of this site.
 
 from __future__ import annotations
 
+import asyncio
+import json
+import logging
 import re
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio
 from argon2 import PasswordHasher
@@ -23,13 +27,14 @@ from fastapi import APIRouter, Request, Response, WebSocket
 from pydantic import BaseModel, Field
 from starlette.requests import HTTPConnection
 
-from monsterball.web.limits import ClientLimits, Limits, RateLimiter
+from monsterball.web.limits import ClientLimits, Hashing, Limits, RateLimiter
 from monsterball.web.live import Rejected
 from monsterball.web.lobby import Hub
 from monsterball.web.people import SESSION_DAYS, Account, NameTaken, People, Session, digest
 from monsterball.web.rooms import Rooms
 from monsterball.web.security import MAX_TOKEN, GameId, origin_allowed
 
+T = TypeVar("T")
 SESSION_COOKIE = "mb_session"
 CSRF_COOKIE = "mb_csrf"
 CSRF_HEADER = "x-csrf-token"
@@ -50,6 +55,15 @@ COMMON_PASSWORDS = {
 # the tests lower them to keep a sign-up cheap.
 HASH_PARAMS: dict[str, Any] = {}
 router = APIRouter()
+log = logging.getLogger(__name__)
+# How often the open sockets' sessions are looked up: a log-out here unseats its sockets at
+# once, a lock or a password change made by another process (`monsterball admin`, another
+# server on the same PostgreSQL) within this long.
+SESSION_SWEEP = 0.5  # seconds
+SESSION_ENDED = (
+    "your session ended (logged out, locked or a new password): this page now watches; "
+    "log in again to play"
+)
 
 
 def new_hasher() -> PasswordHasher:
@@ -76,6 +90,7 @@ class Social:
         self.name_logins = RateLimiter(per_name / 60, per_name, "log-in attempts for this name")
         self.signups = RateLimiter(made / 3600, made, "new accounts from this address")
         self.chat = RateLimiter(chat / 60, chat, "chat messages; slow down")
+        self.hashing = Hashing(self.limits.hash_workers, self.limits.hash_queue)
         # A hash to verify against when the name is unknown, so both answers take as long.
         self.dummy_hash = self.hasher.hash(secrets.token_urlsafe(16))
 
@@ -105,6 +120,74 @@ async def session_of(connection: HTTPConnection) -> Session | None:
     if not token or len(token) > 100:
         return None
     return await anyio.to_thread.run_sync(social(connection).people.session, token)
+
+
+def session_key(connection: HTTPConnection) -> str | None:
+    """The hash of the session cookie a connection came with (what the sweep looks up)."""
+    token = connection.cookies.get(SESSION_COOKIE)
+    return digest(token) if token and len(token) <= 100 else None
+
+
+# -- sessions ending everywhere at once ----------------------------------------------------
+
+
+async def unseat(app: Any, ended: set[str]) -> int:
+    """Every socket (game or lobby) bound to one of the ``ended`` sessions drops its account:
+    a game socket seated by the session becomes a spectator's (told so, then sent the
+    spectators' state), a lobby page stops hearing the account's notices. How many."""
+    if not ended:
+        return 0
+    count = 0
+    rooms: Rooms = app.state.rooms
+    for room in list(rooms.rooms.values()):
+        for watcher in list(room.watchers):
+            if watcher.session not in ended:
+                continue
+            count += 1
+            # (A socket seated by a seat link's token is not bound to its session.)
+            watcher.chair = watcher.account = watcher.session = None
+            try:
+                ended_message = {"type": "error", "error": "login-required"}
+                await watcher.send({**ended_message, "message": SESSION_ENDED})
+                watcher.seen = room.live.view_mark()
+                await watcher.send(json.loads(room.live.text_for(None)))
+            except Exception:  # a closed socket: its handler unwatches it
+                room.watchers.discard(watcher)
+    for lobby in list(social_of(app).hub.watchers):
+        if lobby.session in ended:
+            count += 1
+            lobby.account = lobby.session = None
+            try:
+                await lobby.send({"type": "session-ended", "message": SESSION_ENDED})
+            except Exception:
+                social_of(app).hub.leave(lobby)
+    return count
+
+
+def bound_sessions(app: Any) -> set[str]:
+    rooms: Rooms = app.state.rooms
+    found = {w.session for room in list(rooms.rooms.values()) for w in room.watchers}
+    found |= {w.session for w in social_of(app).hub.watchers}
+    return {h for h in found if h is not None}
+
+
+async def sweep_sessions(app: Any) -> int:
+    """Unseat the sockets whose sessions have ended since they were opened."""
+    bound = bound_sessions(app)
+    if not bound:
+        return 0
+    live = await anyio.to_thread.run_sync(social_of(app).people.live_sessions, bound)
+    return await unseat(app, bound - live)
+
+
+async def watch_sessions(app: Any) -> None:
+    """The server's sweep for ended sessions (started by the app's lifespan)."""
+    while True:
+        try:
+            await sweep_sessions(app)
+        except Exception:
+            log.exception("accounts: could not look up the open sockets' sessions")
+        await asyncio.sleep(SESSION_SWEEP)
 
 
 def check_origin(connection: HTTPConnection) -> None:
@@ -150,6 +233,29 @@ async def seat_account(connection: Request | WebSocket, *, write: bool = False) 
 
 
 # -- names and passwords -----------------------------------------------------------------
+
+
+async def hashed_work(own: Social, work: Callable[[], T]) -> T:
+    """Password hashing through the bounded pool (503 busy past its queue)."""
+    own.hashing.admit()
+    try:
+        return await anyio.to_thread.run_sync(own.hashing.run, work)
+    finally:
+        own.hashing.release()
+
+
+async def hash_password(own: Social, password: str) -> str:
+    return await hashed_work(own, lambda: own.hasher.hash(password))
+
+
+async def verify_password(own: Social, stored: str, password: str) -> bool:
+    def verify() -> bool:
+        try:
+            return own.hasher.verify(stored, password)
+        except (VerificationError, InvalidHashError):
+            return False
+
+    return await hashed_work(own, verify)
 
 
 def check_name(name: str) -> None:
@@ -204,7 +310,7 @@ async def sign_up(body: Credentials, request: Request, response: Response) -> di
     check_password(body.name, body.password)
     own = social(request)
     own.signups.take(address(request))
-    hashed = await anyio.to_thread.run_sync(own.hasher.hash, body.password)
+    hashed = await hash_password(own, body.password)
     try:
         account = await anyio.to_thread.run_sync(own.people.create_account, body.name, hashed)
     except NameTaken:
@@ -223,21 +329,14 @@ async def log_in(body: Credentials, request: Request, response: Response) -> dic
     own.name_logins.take(body.name.lower()[:40])
     found = await anyio.to_thread.run_sync(own.people.find, body.name)
     stored = found[1] if found else own.dummy_hash
-
-    def verify() -> bool:
-        try:
-            return own.hasher.verify(stored, body.password)
-        except (VerificationError, InvalidHashError):
-            return False
-
-    right = await anyio.to_thread.run_sync(verify)
+    right = await verify_password(own, stored, body.password)
     if found is None or not right:
         raise Rejected("bad-login", "wrong name or password")
     account = found[0]
     if account.locked:
         raise Rejected("locked", f"the account '{account.name}' is locked by a moderator")
     if own.hasher.check_needs_rehash(stored):
-        rehashed = await anyio.to_thread.run_sync(own.hasher.hash, body.password)
+        rehashed = await hash_password(own, body.password)
         await anyio.to_thread.run_sync(own.people.set_password_hash, account.id, rehashed)
     token, csrf = await anyio.to_thread.run_sync(own.people.start_session, account.id)
     start_session(request, response, token, csrf)
@@ -251,8 +350,37 @@ async def log_out(request: Request, response: Response) -> dict[str, Any]:
         check_csrf(request, session)
         token = request.cookies[SESSION_COOKIE]
         await anyio.to_thread.run_sync(social(request).people.end_session, token)
+        await unseat(request.app, {digest(token)})
     end_session(response)
     return {"name": None}
+
+
+class NewPassword(BaseModel):
+    password: str = Field(max_length=1000)
+    new_password: str = Field(max_length=1000)
+
+
+@router.post("/api/session/password")
+async def change_password(
+    body: NewPassword, request: Request, response: Response
+) -> dict[str, Any]:
+    """A new password (the old one given again): every session of the account ends, on
+    every device, and this one is replaced by a new session (new cookies)."""
+    account = await require(request)
+    own = social(request)
+    own.logins.take(address(request))  # the old password is a guess like a log-in's
+    found = await anyio.to_thread.run_sync(own.people.find, account.name)
+    if found is None:
+        raise Rejected("login-required", "log in first (or sign up: POST /api/accounts)")
+    if not await verify_password(own, found[1], body.password):
+        raise Rejected("bad-login", "the current password is wrong; nothing was changed")
+    check_password(account.name, body.new_password)
+    hashed = await hash_password(own, body.new_password)
+    await anyio.to_thread.run_sync(own.people.change_password, account.id, hashed)
+    await sweep_sessions(request.app)  # its sockets unseated now, not at the next sweep
+    token, csrf = await anyio.to_thread.run_sync(own.people.start_session, account.id)
+    start_session(request, response, token, csrf)
+    return {"name": account.name, "csrf": csrf}
 
 
 @router.get("/api/session")

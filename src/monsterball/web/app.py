@@ -74,6 +74,7 @@ STATUS = {
     "not-finished": 409,
     "too-large": 413,
     "too-many": 429,
+    "busy": 503,
     "server-error": 500,
 }
 STATIC = resources.files("monsterball.web") / "static"
@@ -185,6 +186,7 @@ def create_app(
             running = [*cluster.start(rooms), asyncio.create_task(rooms.resume_clocks())]
         running.append(asyncio.create_task(janitor(rooms)))
         running.append(asyncio.create_task(chat.watch_deletions(app)))  # moderators' deletions
+        running.append(asyncio.create_task(accounts.watch_sessions(app)))  # ended sessions
         # What is loaded by now (modules, tables, caches) lives as long as the process: out of
         # the cyclic collector's scans; and its collections on a clock, not by counts (see
         # web/collector.py: counted ones paused every room for up to 150 ms).
@@ -479,12 +481,18 @@ def create_app(
         try:
             room = await rooms.get(game_id)
             # The handshake passed the origin check: the session cookie may seat it.
-            chair = room.live.chair_for(token, await seated(websocket, token))
+            session = await accounts.session_of(websocket)
+            account = session.account.id if session else None
+            chair = room.live.chair_for(token, None if token else account)
         except Rejected as exc:
             await websocket.send_json({"type": "error", "error": exc.code, "message": exc.message})
             await websocket.close(code=4404 if exc.code == "not-found" else 4403)
             return
         watcher = Watcher(chair, websocket.send_json, websocket.send_text, deltas=deltas)
+        watcher.account = account
+        if session is not None and not (token and chair is not None):
+            # Seated by the session (or a spectator's account): its end unseats this socket.
+            watcher.session = accounts.session_key(websocket)
         rooms.watch(room, watcher)
         try:
             await websocket.send_text(state_text(room, watcher))
@@ -537,6 +545,7 @@ def create_app(
                 watcher.chair = room.live.chair_for(token)
             except Rejected as exc:
                 return ws_error(exc.code, exc.message)
+            watcher.session = None  # seated by the token now, not by a session
             return state_text(room, watcher)
         if kind != "act":
             return ws_error(

@@ -25,7 +25,15 @@ from monsterball.core.errors import MonsterballError
 from monsterball.games import get_game
 from monsterball.ratings import Rating
 from monsterball.web import leaderboard
-from monsterball.web.accounts import Social, account_of, address, require, session_of, social
+from monsterball.web.accounts import (
+    Social,
+    account_of,
+    address,
+    require,
+    session_key,
+    session_of,
+    social,
+)
 from monsterball.web.clocks import BadClock, TimeControl
 from monsterball.web.live import Rejected
 from monsterball.web.lobby import LobbyWatcher
@@ -449,6 +457,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
         session = await session_of(websocket)
         await websocket.accept()
         watcher = LobbyWatcher(session.account.id if session else None, websocket.send_json)
+        watcher.session = session_key(websocket) if session else None
         own.hub.join(watcher)
         try:
             await websocket.send_json({"type": "challenges"})

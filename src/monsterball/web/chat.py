@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from monsterball.web.accounts import account_of, address, require, social, social_of
 from monsterball.web.live import Chair, Rejected
 from monsterball.web.people import MAX_MESSAGE, Account, MessageRow, aware
-from monsterball.web.rooms import Room, Rooms
+from monsterball.web.rooms import Room, Rooms, Watcher
 from monsterball.web.security import MAX_TOKEN, GameId, seat_token
 
 router = APIRouter()
@@ -87,6 +87,20 @@ def take_turn(request: Request, key: str) -> None:
     limiter.take(f"address:{address(request)}")
 
 
+def hears(room: Room, watcher: Watcher, channel: str) -> bool:
+    """Whether a socket is sent a channel's messages: the players' to the chairs; the
+    spectators' during play only to logged-in spectators not seated in the game (so a player
+    cannot read it by opening the page without the cookie), once it is over to everyone."""
+    if channel == "players":
+        return watcher.chair is not None
+    if watcher.chair is not None:
+        return False
+    if room.live.over():
+        return True
+    seated = {c.account for c in room.live.chairs if c.account is not None}
+    return watcher.account is not None and watcher.account not in seated
+
+
 # -- a game's chat -----------------------------------------------------------------------
 
 
@@ -106,8 +120,16 @@ async def read_game_chat(
     chair = await seat_in(room, token, viewer)
     own: Channel = "players" if chair is not None else "spectators"
     wanted = channel or own
-    if wanted == "spectators" and chair is not None and not room.live.over():
-        raise Rejected("spectator", "players see the spectators' chat once the game is over")
+    if wanted == "spectators" and not room.live.over():
+        if chair is not None:
+            raise Rejected("spectator", "players see the spectators' chat once the game is over")
+        if viewer is None:
+            # Else a player would read it by opening the page without the cookie.
+            raise Rejected(
+                "login-required",
+                "the spectators' chat is for logged-in spectators while the game is played "
+                "(everyone may read it once it is over): log in",
+            )
     rows = await anyio.to_thread.run_sync(
         lambda: social(request).people.messages(game_id, (wanted,))
     )
@@ -147,7 +169,7 @@ async def say_in_game(game_id: GameId, body: Say, request: Request) -> dict[str,
     )
     message = {"type": "chat", "message": shown(row)}
     for watcher in list(room.watchers):
-        if (watcher.chair is not None) == (channel == "players"):
+        if hears(room, watcher, channel):
             try:
                 await watcher.send(message)
             except Exception:  # a closed socket: its handler will unwatch it
@@ -215,7 +237,7 @@ async def announce_deletions(app: Any) -> list[int]:
             await own.hub.broadcast(gone)
         elif (room := rooms.rooms.get(game_id)) is not None:
             for watcher in list(room.watchers):
-                if (watcher.chair is not None) == (channel == "players"):
+                if hears(room, watcher, channel):
                     try:
                         await watcher.send(gone)
                     except Exception:  # a closed socket: its handler will unwatch it

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import math
 import os
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from monsterball.web.live import Rejected
 
+T = TypeVar("T")
 KEYS_KEPT = 10_000  # buckets kept before idle (full) ones are forgotten
 
 
@@ -45,6 +48,10 @@ class Limits:
     name_logins_per_minute: float = 5.0
     accounts_per_hour: float = 20.0
     chat_per_minute: float = 12.0
+    # Password hashes (Argon2id, 64 MiB each) computed at once, and how many more may wait for
+    # one; a log-in or sign-up past them is answered 503 busy at once (web/accounts.py).
+    hash_workers: int = 2
+    hash_queue: int = 8
     # The shortest real-time clock a game may have (tests go lower to see flags fall fast).
     min_clock_seconds: float = 30.0
     # Rooms nobody watches or asks about are evicted after this long (0: never); servers on one
@@ -127,3 +134,35 @@ class ClientLimits:
         """A move by a seat (its game and chair: the limit per seat token)."""
         if seat:
             self.moves.take(seat)
+
+
+class Hashing:
+    """A bounded pool for password hashing: at most ``workers`` Argon2 computations at once
+    (each holds 64 MiB), at most ``queue`` more waiting; past that, Rejected('busy') before
+    any work, so many log-ins at once cost bounded memory and time."""
+
+    def __init__(self, workers: int, queue: int):
+        self.workers = max(1, workers)
+        self.queue = max(0, queue)
+        self.slots = threading.BoundedSemaphore(self.workers)
+        self.admitted = 0
+        self.count_lock = threading.Lock()
+
+    def admit(self) -> None:
+        with self.count_lock:
+            if self.admitted >= self.workers + self.queue:
+                raise Rejected(
+                    "busy",
+                    "the server is checking too many passwords at once; try again in 1 s",
+                    retry_after=1,
+                )
+            self.admitted += 1
+
+    def release(self) -> None:
+        with self.count_lock:
+            self.admitted -= 1
+
+    def run(self, work: Callable[[], T]) -> T:
+        """``work`` in this (worker) thread once a slot is free; called after ``admit``."""
+        with self.slots:
+            return work()

@@ -14,6 +14,7 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 class LobbyWatcher:
     account: int | None
     send: Send
+    session: str | None = None  # the session cookie's hash: its end unseats this page
 
 
 class Hub:

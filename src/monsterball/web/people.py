@@ -262,6 +262,30 @@ class People:
         with self.store.writing() as session:
             session.execute(delete(SessionRow).where(SessionRow.token_hash == digest(token)))
 
+    def change_password(self, account_id: int, password_hash: str) -> None:
+        """A new password ends every session of the account (the asker gets a new one)."""
+        with self.store.writing() as session:
+            session.execute(
+                update(AccountRow)
+                .where(AccountRow.id == account_id)
+                .values(password_hash=password_hash)
+            )
+            session.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
+
+    def live_sessions(self, hashes: set[str]) -> set[str]:
+        """Those of ``hashes`` (session token digests) whose sessions still hold: not ended,
+        not expired, their account not locked (one query, for the sockets' sweep)."""
+        if not hashes:
+            return set()
+        with self.store.reading() as session:
+            rows = session.execute(
+                select(SessionRow.token_hash, SessionRow.expires_at)
+                .join(AccountRow, AccountRow.id == SessionRow.account_id)
+                .where(SessionRow.token_hash.in_(sorted(hashes)), AccountRow.locked.is_(False))
+            )
+            moment = now()
+            return {h for h, expires in rows if aware(expires) > moment}
+
     # -- seats ---------------------------------------------------------------------------
 
     def bind_seats(self, game_id: str, chairs: list[dict[str, Any]], seats: dict[str, int]) -> None:

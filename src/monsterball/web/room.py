@@ -45,6 +45,11 @@ class Watcher:
     # Takes deltas (web/delta.py) through ``send_text``; ``seen``: the ply of the state it holds.
     deltas: bool = False
     seen: tuple[int, int] | None = None
+    # The logged-in account of the socket and the hash of the session cookie it came with:
+    # ending that session unseats the socket (web/accounts.py); the spectators' chat goes only
+    # to accounts not seated in the game (web/chat.py).
+    account: int | None = None
+    session: str | None = None
 
 
 @dataclass

@@ -1,0 +1,151 @@
+"""Issue 31's red team, as attacks: each test does what the attacker did and checks the server
+now refuses it (each failed on the code before its fix). docs/security.md lists them."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from fastapi.testclient import TestClient
+
+from monsterball.web import accounts
+from test_web_accounts import PASSWORD, one_line_error, sign_up
+from test_web_chat import admin, challenge_game
+from web_helpers import CHEAP_HASHING, app_at, first_move
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture
+def db(tmp_path):
+    return tmp_path / "games.db"
+
+
+@pytest.fixture
+def app(db, monkeypatch):
+    monkeypatch.setattr(accounts, "HASH_PARAMS", CHEAP_HASHING)
+    return app_at(db)
+
+
+@pytest.fixture
+def clients(app):
+    """Alice, Bob and Carol, logged in (three browsers on one server)."""
+    with TestClient(app) as alice:
+        sign_up(alice, "Alice")
+        bob, carol = TestClient(app), TestClient(app)
+        sign_up(bob, "Bob")
+        sign_up(carol, "Carol")
+        yield alice, bob, carol
+
+
+def mover_of(gid: str, *players: TestClient) -> TestClient:
+    return next(p for p in players if p.get(f"/api/games/{gid}").json()["legal"])
+
+
+def act_message(client: TestClient, gid: str) -> dict:
+    state = client.get(f"/api/games/{gid}").json()
+    return {"type": "act", "action": first_move(state), "ply": state["game"]["ply"]}
+
+
+def assert_unseated(socket) -> None:
+    """The socket was told its session ended and now holds the spectators' view."""
+    told = socket.receive_json()
+    assert told["type"] == "error" and told["error"] == "login-required", told
+    assert "session ended" in told["message"]
+    state = socket.receive_json()
+    assert state["type"] == "state" and state["you"] is None and state["legal"] == []
+
+
+# -- item 2: sessions end everywhere at once ----------------------------------------------
+
+
+def test_an_open_game_socket_cannot_move_after_its_session_logs_out(clients):
+    alice, bob, _ = clients
+    gid = challenge_game(alice, bob)
+    mover = mover_of(gid, alice, bob)
+    move = act_message(mover, gid)
+    with mover.websocket_connect(f"/ws/{gid}") as socket:
+        assert socket.receive_json()["you"] is not None  # seated by the session cookie
+        assert mover.delete("/api/session").json() == {"name": None}
+        socket.send_json(move)  # sent at once (a test that cannot hang on a missing notice)
+        assert_unseated(socket)
+        refused = socket.receive_json()
+        assert refused["type"] == "error" and refused["error"] == "spectator", refused
+    assert bob.get(f"/api/games/{gid}").json()["game"]["ply"] == move["ply"]
+
+
+def test_a_moderators_lock_from_another_process_unseats_game_and_lobby_sockets(clients, db):
+    alice, bob, carol = clients
+    gid = challenge_game(alice, bob)
+    mover = mover_of(gid, alice, bob)
+    name = "Alice" if mover is alice else "Bob"
+    move = act_message(mover, gid)
+    with (
+        mover.websocket_connect(f"/ws/{gid}") as socket,
+        mover.websocket_connect("/ws-lobby") as lobby,
+    ):
+        assert socket.receive_json()["you"] is not None
+        assert lobby.receive_json() == {"type": "challenges"}
+        locked = admin(db, "lock-account", name)  # its own process's People over the file
+        assert locked.exit_code == 0, locked.output
+        time.sleep(accounts.SESSION_SWEEP * 2)  # "within a second"
+        socket.send_json(move)
+        assert_unseated(socket)
+        assert socket.receive_json()["error"] == "spectator"
+        # The lobby page stopped being the account's: told so before anything else.
+        carol.post("/api/challenges", json={"game": "huck-monster"})
+        assert lobby.receive_json()["type"] == "session-ended"
+        assert lobby.receive_json() == {"type": "challenges"}
+    assert carol.get(f"/api/games/{gid}").json()["game"]["ply"] == move["ply"]
+
+
+def test_a_new_password_ends_every_other_device_at_once_and_keeps_the_asker(clients, app):
+    alice, bob, _ = clients
+    gid = challenge_game(alice, bob)
+    laptop = TestClient(app)  # Alice's other device, logged in too
+    logged = laptop.post("/api/session", json={"name": "Alice", "password": PASSWORD})
+    laptop.headers["x-csrf-token"] = logged.json()["csrf"]
+    with laptop.websocket_connect(f"/ws/{gid}") as socket:
+        assert socket.receive_json()["you"] is not None
+        wrong = alice.post(
+            "/api/session/password", json={"password": "not it at all", "new_password": "x" * 20}
+        )
+        one_line_error(wrong, 401, "bad-login")
+        changed = alice.post(
+            "/api/session/password",
+            json={"password": PASSWORD, "new_password": "a far better secret 2"},
+        )
+        assert changed.status_code == 200, changed.text
+        alice.headers["x-csrf-token"] = changed.json()["csrf"]
+        socket.send_json({"type": "ping"})
+        assert_unseated(socket)
+        assert socket.receive_json() == {"type": "pong"}
+    assert laptop.get("/api/session").json() == {"name": None}
+    assert alice.get("/api/session").json() == {"name": "Alice"}
+    assert alice.get(f"/api/games/{gid}").json()["you"] is not None
+
+
+# -- item 10: the spectators' chat stays hidden from the players --------------------------
+
+
+def test_a_player_without_the_cookie_cannot_read_the_spectators_chat(clients, app):
+    alice, bob, carol = clients
+    gid = challenge_game(alice, bob)
+    cookieless = TestClient(app)  # Alice's page opened in a private window
+    with (
+        carol.websocket_connect(f"/ws/{gid}") as spectator,
+        cookieless.websocket_connect(f"/ws/{gid}") as peeker,
+    ):
+        assert spectator.receive_json()["you"] is None
+        assert peeker.receive_json()["you"] is None
+        said = carol.post(f"/api/games/{gid}/chat", json={"text": "Alice looks tired"})
+        assert said.status_code == 201, said.text
+        assert spectator.receive_json()["message"]["text"] == "Alice looks tired"
+        peeker.send_json({"type": "ping"})
+        assert peeker.receive_json() == {"type": "pong"}  # the chat never reached it
+    for channel in ({}, {"channel": "spectators"}):
+        read = cookieless.get(f"/api/games/{gid}/chat", params=channel)
+        assert "logged-in spectators" in one_line_error(read, 401, "login-required")
+    assert [m["text"] for m in carol.get(f"/api/games/{gid}/chat").json()["messages"]] == [
+        "Alice looks tired"
+    ]
