@@ -30,6 +30,7 @@ from monsterball.web.clocks import BadClock, Clock, TimeControl
 from monsterball.web.cluster import Cluster, janitor
 from monsterball.web.collector import collect_on_a_timer
 from monsterball.web.leaderboard import router as ratings_router
+from monsterball.web.learn import install as install_learn
 from monsterball.web.limits import ClientLimits, Limits
 from monsterball.web.live import BOT_LEVELS, MODES, Rejected, wall_ms
 from monsterball.web.rooms import Room, Rooms, Watcher
@@ -48,7 +49,6 @@ from monsterball.web.security import (
 from monsterball.web.status import status_router
 from monsterball.web.store import DEFAULT_DB_URL, Store
 from monsterball.web.thinking import ThinkingPool
-from monsterball.web.learn import install as install_learn
 from monsterball.web.ui import install as install_ui
 
 MAX_BODY_BYTES = 64 * 1024
