@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import time
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
+from typer.testing import CliRunner
 
+from monsterball.cli import app as cli_app
 from monsterball.web import accounts
+from monsterball.web.app import create_app
 from test_web_accounts import PASSWORD, one_line_error, sign_up
 from test_web_chat import admin, challenge_game
-from web_helpers import CHEAP_HASHING, app_at, first_move
+from web_helpers import CHEAP_HASHING, NO_CLIENT_LIMITS, app_at, first_move, server
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -149,3 +153,75 @@ def test_a_player_without_the_cookie_cannot_read_the_spectators_chat(clients, ap
     assert [m["text"] for m in carol.get(f"/api/games/{gid}/chat").json()["messages"]] == [
         "Alice looks tired"
     ]
+
+
+# -- item 3: X-Forwarded-For moves no per-address limit unless the proxy is trusted -------
+
+LIMITED = ["--games-per-minute", "3", "--rooms-per-address", "0"]
+
+
+def forwarded(number: int) -> dict[str, str]:
+    return {"x-forwarded-for": f"203.0.113.{number}", "x-real-ip": f"203.0.113.{number}"}
+
+
+def test_a_forged_x_forwarded_for_escapes_no_per_address_limit(tmp_path):
+    game = {"game": "paper-ultimate"}
+    with server(tmp_path / "games.db", flags=LIMITED) as (base, _):
+        made = [
+            httpx.post(base + "/api/games", json=game, headers=forwarded(n)).status_code
+            for n in range(6)
+        ]
+        assert made == [201, 201, 201, 429, 429, 429]
+        logins = [
+            httpx.post(
+                base + "/api/session",
+                json={"name": f"nobody{n}", "password": "wrong horse"},
+                headers=forwarded(n),
+            ).status_code
+            for n in range(11)
+        ]
+        assert logins == [401] * 10 + [429]  # 10 a minute per address, whatever it claims
+
+
+def test_behind_a_trusted_proxy_each_forwarded_client_has_its_own_limit(tmp_path):
+    game = {"game": "paper-ultimate"}
+    flags = [*LIMITED, "--trusted-proxy", "127.0.0.1"]
+    with server(tmp_path / "games.db", flags=flags) as (base, _):
+        made = [
+            httpx.post(base + "/api/games", json=game, headers=forwarded(n)).status_code
+            for n in range(6)
+        ]
+        assert made == [201] * 6
+        again = [
+            httpx.post(base + "/api/games", json=game, headers=forwarded(9)).status_code
+            for _ in range(4)
+        ]
+        assert again == [201, 201, 201, 429]
+
+
+def test_a_trusted_proxy_that_is_no_address_is_refused_in_one_line():
+    result = CliRunner().invoke(cli_app, ["serve", "--trusted-proxy", "proxy.example"])
+    assert result.exit_code == 2
+    assert "--trusted-proxy 'proxy.example' is not an IP address" in result.output
+
+
+# -- item 4: a rated game is never seeded --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"mode": "bot", "bots": {"A": "easy", "B": "medium"}, "seed": 424242},  # the red team's
+        {"mode": "bot", "bots": {"B": "easy"}, "seed": 0, "players": {"A": "account:1"}},
+        {"mode": "online", "seed": 7, "players": {"A": "account:1", "B": "account:2"}},
+    ],
+)
+def test_a_seeded_rated_game_is_refused_in_every_mode(tmp_path, body):
+    test_app = create_app(
+        f"sqlite:///{tmp_path / 'g.db'}", limits=NO_CLIENT_LIMITS, trust_client_players=True
+    )
+    with TestClient(test_app) as client:
+        made = client.post("/api/games", json={"game": "paper-ultimate", "rated": True, **body})
+        assert "seed" in one_line_error(made, 400, "bad-request")
+        assert client.get("/api/games").json()["games"] == []
+        assert client.get("/api/ratings/paper-ultimate").json()["players"] == []

@@ -59,6 +59,14 @@ def serve(
             "server's own host; repeat for more."
         ),
     ] = None,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="The address of a reverse proxy in front (127.0.0.1, 10.0.0.0/8): only from it "
+            "is X-Forwarded-For (and -Proto) believed, so the per-address limits count the "
+            "real clients; repeat for more. Default: none, the connection's own address.",
+        ),
+    ] = None,
     idle_seconds: Annotated[
         float,
         typer.Option(
@@ -85,6 +93,7 @@ def serve(
     ] = "warning",
 ) -> None:
     """Serve the web app: play in the browser (hot-seat, against bots, online rooms, replays)."""
+    import ipaddress
     import os
 
     import uvicorn
@@ -105,6 +114,11 @@ def serve(
                 f"--workers {workers} needs a PostgreSQL --db (postgresql+psycopg://...): "
                 "the SQLite file is one process's; serve it with one worker"
             )
+    for proxy in trusted_proxy or ():
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            _fail(f"--trusted-proxy {proxy!r} is not an IP address or network (10.0.0.0/8)")
     limits = Limits(
         games_per_minute=games_per_minute,
         moves_per_second=moves_per_second,
@@ -142,4 +156,9 @@ def serve(
         ws="monsterball.web.workers:LimitedWebSocketProtocol",
         ws_max_size=1 << 16,
         ws_per_message_deflate=False,
+        # uvicorn believes X-Forwarded-For from 127.0.0.1 by default: anyone on the machine (or
+        # any client, behind a proxy that passes the header on) would choose its address and
+        # escape every per-address limit. Only the proxies named are believed.
+        proxy_headers=bool(trusted_proxy),
+        forwarded_allow_ips=",".join(trusted_proxy) if trusted_proxy else "",
     )

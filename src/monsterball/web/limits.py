@@ -2,8 +2,8 @@
 games and make moves, how many live rooms one address may hold, and what bots may cost.
 
 Counted in the server's memory, so they start afresh when it restarts. The address is the
-connection's own; behind a proxy every player shares the proxy's (run one in front that
-limits by the forwarded address instead).
+connection's own, or the one a proxy named by ``serve --trusted-proxy`` forwards (uvicorn's
+proxy headers are off otherwise: X-Forwarded-For from anyone else is ignored).
 """
 
 from __future__ import annotations

@@ -146,6 +146,13 @@ class Rooms(Timekeeping):
                 "an online room cannot take a seed: the server chooses its dice in secret and "
                 "reveals the seed when the game ends (seeds are for hot-seat and bot games)",
             )
+        if seed is not None and rated:
+            # Else a creator replays the same dice until a result it likes: ratings minted.
+            raise Rejected(
+                "bad-request",
+                "a rated game cannot take a seed: its dice are chosen by the server in secret "
+                "(leave 'seed' out, or play unrated)",
+            )
         for level in bots.values():
             try:
                 check_level(level, self.pool.max_seconds)

@@ -127,6 +127,9 @@ class Timekeeping:
         if not all(seats):
             log.error("game %s is rated but lacks players: not settled", live.id)
             return
+        if live.row.was_seeded:  # its creator chose the dice (stored before they were refused)
+            log.error("game %s is rated but was seeded: not settled", live.id)
+            return
         await anyio.to_thread.run_sync(
             lambda: settle(self.store, live.id, seats, live.returns(), game=live.spec.id)
         )
