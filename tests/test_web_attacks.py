@@ -225,3 +225,33 @@ def test_a_seeded_rated_game_is_refused_in_every_mode(tmp_path, body):
         assert "seed" in one_line_error(made, 400, "bad-request")
         assert client.get("/api/games").json()["games"] == []
         assert client.get("/api/ratings/paper-ultimate").json()["players"] == []
+
+
+# -- item 8: a lone surrogate on a socket gets the error reply, the socket stays open ------
+
+SURROGATE_MESSAGES = [
+    '{"type": "act", "action": "\\ud800", "ply": 0}',  # the red team's
+    '{"type": "seat", "token": "\\udfff"}',
+    '{"type": "\\ud800"}',
+    '{"type": "ping", "\\ud800": 1}',
+]
+
+
+@pytest.mark.parametrize("text", SURROGATE_MESSAGES)
+def test_a_lone_surrogate_on_a_socket_gets_the_error_reply_and_the_socket_stays(app, text, caplog):
+    with TestClient(app) as client:
+        made = client.post("/api/games", json={"game": "paper-ultimate", "mode": "online"})
+        gid, token = made.json()["id"], made.json()["chairs"][0]["token"]
+        with client.websocket_connect(f"/ws/{gid}") as socket:
+            socket.receive_json()
+            socket.send_json({"type": "seat", "token": token})
+            seated = socket.receive_json()
+            assert seated["you"] == "A"
+            socket.send_text(text)
+            refused = socket.receive_json()
+            assert refused["type"] == "error" and refused["error"] == "bad-json", refused
+            assert "valid Unicode" in refused["message"]
+            socket.send_json({"type": "ping"})
+            assert socket.receive_json() == {"type": "pong"}
+        assert client.get(f"/api/games/{gid}").json()["game"]["ply"] == seated["game"]["ply"]
+    assert [r for r in caplog.records if r.levelno >= 40] == []  # no traceback logged

@@ -532,6 +532,10 @@ def create_app(
             return ws_error("bad-json", "the JSON is nested too deeply")
         if not isinstance(message, dict):
             return ws_error("bad-json", "a message must be a JSON object")
+        if not encodable(message):
+            # A lone surrogate ("\ud800") is valid JSON but no text: echoing it in a reply
+            # would fail to encode and drop the socket.
+            return ws_error("bad-json", UNENCODABLE)
         kind = message.get("type")
         if kind == "ping":
             return {"type": "pong"}
@@ -640,6 +644,18 @@ def state_text(room: Room, watcher: Watcher) -> str:
     holds it from now on (the next delta starts from its ply)."""
     watcher.seen = room.live.view_mark()
     return room.live.text_for(watcher.chair)
+
+
+UNENCODABLE = "text in a message must be valid Unicode (not a lone surrogate such as \\ud800)"
+
+
+def encodable(message: Any) -> bool:
+    """Whether every string in a decoded JSON message is valid Unicode (UTF-8 encodable)."""
+    try:
+        json.dumps(message, ensure_ascii=False).encode()
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def ws_error(code: str, message: str, retry_after: int | None = None) -> dict[str, Any]:
