@@ -127,7 +127,7 @@ def test_bad_input_is_explained_and_changes_nothing(tmp_path: Path) -> None:
     record = read_record(save)
     assert record.end is None
     assert record.seed == 5
-    assert record.players == {"A": "human", "B": "random"}
+    assert record.players == {"A": "human", "B": "heuristic"}  # the default bot
     # Only the dice and the bot moved: none of the bad lines reached the record.
     assert all(entry.by != "A" for entry in record.actions)
 

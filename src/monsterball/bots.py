@@ -182,14 +182,16 @@ def make_bot(name: str, seed: int) -> Bot:
             arg, _, rollout = arg.partition(":")
             depth = 0
             if rollout:
-                if not rollout.startswith("r") or int(rollout[1:]) < 0:
+                if not rollout.startswith("r"):
                     raise ValueError(f"'{rollout}' is not a rollout depth like r10")
-                depth = int(rollout[1:])
+                depth = _count(rollout[1:], "a rollout depth like r10", minimum=0)
             if arg.endswith("s"):
-                return MCTSBot(seed, time_limit=float(arg[:-1]), rollout_depth=depth, name=key)
-            return MCTSBot(seed, iterations=int(arg), rollout_depth=depth, name=key)
+                seconds = _seconds(arg[:-1])
+                return MCTSBot(seed, time_limit=seconds, rollout_depth=depth, name=key)
+            what = "a number of iterations (mcts:200) or seconds (mcts:0.5s)"
+            return MCTSBot(seed, iterations=_count(arg, what), rollout_depth=depth, name=key)
         if base == "heuristic":
-            bot = HeuristicBot(seed, width=int(arg))
+            bot = HeuristicBot(seed, width=_count(arg, "a number of actions to sample"))
             bot.name = key
             return bot
     except ValueError as exc:
@@ -221,6 +223,24 @@ def make(name: str, seed: int = 0) -> Bot:
             known = ", ".join((*DIFFICULTIES, *sorted(BOTS)))
             raise ValueError(f"unknown bot '{name}'; known bots: {known}") from None
         raise
+
+
+def _count(text: str, what: str, minimum: int = 1) -> int:
+    if not text.isdigit():
+        raise ValueError(f"'{text}' is not {what}")
+    if int(text) < minimum:
+        raise ValueError(f"{text} is too few: give at least {minimum}")
+    return int(text)
+
+
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise ValueError(f"'{text}s' is not a number of seconds like 0.5s") from None
+    if not seconds > 0 or seconds == float("inf"):
+        raise ValueError(f"{text}s is not a positive number of seconds")
+    return seconds
 
 
 def bot_seed(game_seed: int, seat: int) -> int:

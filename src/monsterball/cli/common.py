@@ -5,32 +5,30 @@ from __future__ import annotations
 import difflib
 import os
 import re
+import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
+import typer.core
 from typer.core import TyperArgument, TyperGroup
 
 from monsterball import __version__
-from monsterball.bots import make_bot
-from monsterball.core.errors import (
-    MonsterballError,
-    RecordError,
-)
-from monsterball.core.game import GameSpec
-from monsterball.core.options import GameOptions
-from monsterball.core.record import GameRecord, read_record
-from monsterball.games import get_game
+from monsterball.core.errors import MonsterballError, RecordError
+
+# Typer from 0.20 or so carries its own copy of Click (typer._click); older ones use click.
+click: Any = getattr(typer.core, "_click", None) or typer.core.click  # type: ignore[attr-defined]
+
+# The engine, the games and rich load when a command runs, not when the command tree is
+# built: --version and Tab completion stay cheap (scripts/bench_startup.py).
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from monsterball.core.game import GameSpec
+    from monsterball.core.options import GameOptions
+    from monsterball.core.record import GameRecord
 
 
 def clean_help(command: Any) -> Any:
@@ -65,11 +63,46 @@ def clean_help(command: Any) -> Any:
 
 
 class _CleanGroup(TyperGroup):
-    """The command group, with every command's help cleaned as it is built."""
+    """The command group, with every command's help cleaned as it is built, and usage
+    errors (a value out of range, a missing argument) as one ``error:`` line like every
+    other error, instead of Typer's boxed panel."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         clean_help(self)
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.exceptions.ClickException as exc:
+            if not standalone_mode:
+                raise
+            typer.echo(f"error: {usage_error_text(exc)}", err=True)
+            sys.exit(exc.exit_code)
+        except click.exceptions.Abort:  # end of input at a prompt
+            if not standalone_mode:
+                raise
+            typer.echo("error: aborted", err=True)
+            sys.exit(1)
+        if not standalone_mode:
+            return code
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def usage_error_text(exc: Any) -> str:
+    """One line: what was wrong, and where to read more (``monsterball play --help``)."""
+    message = " ".join(exc.format_message().split()).rstrip(".")
+    ctx = getattr(exc, "ctx", None)
+    if ctx is not None and isinstance(exc, click.exceptions.UsageError):
+        message += f" (see '{ctx.command_path} --help')"
+    return message
 
 
 app = typer.Typer(
@@ -83,6 +116,9 @@ app = typer.Typer(
 
 EXIT_DIVERGED = 1
 EXIT_USAGE = 2
+MAX_GAMES = 1_000_000  # per run (setting, pairing): a bound, and a typo caught before any work
+MAX_JOBS = 256  # worker processes: more than this is a typo, not a machine
+EXIT_INTERRUPTED = 130  # the shells' 128 + SIGINT
 
 OptAssignments = Annotated[
     list[str] | None,
@@ -120,6 +156,8 @@ def did_you_mean(message: str) -> str:
 
 
 def _spec(name: str) -> GameSpec:
+    from monsterball.games import get_game
+
     try:
         return get_game(name)
     except MonsterballError as exc:
@@ -174,6 +212,8 @@ def _options(
 
 def _console() -> Console:
     # Created per command so that it writes to whatever stdout is current (tests swap it).
+    from rich.console import Console
+
     return Console(highlight=False)
 
 
@@ -209,6 +249,8 @@ def _value_text(value: Any) -> str:
 
 
 def _check_bot(name: str) -> None:
+    from monsterball.bots import make_bot
+
     try:
         make_bot(name, 0)
     except ValueError as exc:
@@ -216,6 +258,15 @@ def _check_bot(name: str) -> None:
 
 
 def _progress_bar(console: Console) -> Progress:
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
     return Progress(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
@@ -235,6 +286,8 @@ def _write_text(path: Path, text: str) -> None:
 
 def _read_record_file(file: Path) -> GameRecord:
     """A record from ``file``, or exit with what is wrong with it."""
+    from monsterball.core.record import read_record
+
     try:
         return read_record(file)
     except OSError as exc:
@@ -243,3 +296,35 @@ def _read_record_file(file: Path) -> GameRecord:
         _fail(f"{file}: not a text file")
     except RecordError as exc:
         _fail(f"{file}: malformed record: {exc}")
+
+
+def _check_output(path: Path, *, force: bool | None = None, what: str = "file") -> None:
+    """Before any work is done: ``path`` can be written (its directory exists, it is not a
+    directory). With ``force`` given, an existing file is replaced only when it is True: a
+    game record is never clobbered by accident."""
+    if path.is_dir():
+        _fail(f"{path} is a directory: give a file name for the {what}")
+    parent = path.parent
+    if not parent.is_dir():
+        _fail(f"cannot write {path}: the directory {parent} does not exist")
+    if not os.access(parent, os.W_OK):
+        _fail(f"cannot write {path}: the directory {parent} is not writable")
+    if force is False and path.exists():
+        _fail(f"{path} exists: give --force to replace it, or another file name")
+
+
+def _check_record_dir(path: Path, *, force: bool) -> None:
+    """Before any game is played: records can be saved in ``path`` (created if missing, its
+    parent must exist), and none already there is replaced without ``force``."""
+    if path.exists() and not path.is_dir():
+        _fail(f"{path} is a file: --save-dir takes a directory")
+    if not path.exists():
+        if not path.parent.is_dir():
+            _fail(f"cannot save records in {path}: the directory {path.parent} does not exist")
+        return
+    if not os.access(path, os.W_OK):
+        _fail(f"cannot save records in {path}: the directory is not writable")
+    records = any(path.glob("game-*.jsonl")) or any(path.glob("setting-*/game-*.jsonl"))
+    if records and not force:
+        _fail(f"{path} already holds game records: give --force to replace them, or another "
+              "directory")  # fmt: skip

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import difflib
-import re
 from typing import Annotated
 
 import typer
-from rich.markdown import Markdown
 from rich.table import Table
 
 from monsterball.cli.common import (
@@ -18,8 +16,7 @@ from monsterball.cli.common import (
     app,
 )
 from monsterball.core.options import OptionInfo
-from monsterball.games import all_games
-from monsterball.rules_text import rules_document
+from monsterball.rules_text import rule_entry, rule_ids, rules_document
 
 # -- games / rules ------------------------------------------------------------------------
 
@@ -27,6 +24,8 @@ from monsterball.rules_text import rules_document
 @app.command()
 def games() -> None:
     """List the registered games."""
+    from monsterball.games import all_games
+
     table = Table(title="Games", show_lines=True)
     for column in ("id", "aliases", "title", "summary", "presets"):
         table.add_column(column, overflow="fold")
@@ -75,6 +74,8 @@ def rules(
 ) -> None:
     """Show a game's options (with the rulings behind them) and presets; --text prints the
     rules themselves."""
+    from rich.markdown import Markdown
+
     spec = _spec(game)
     console = _console()
     if text or rule is not None:
@@ -84,13 +85,12 @@ def rules(
         if rule is None:
             console.print(Markdown(document))
             return
-        found = _about(document, rule)
-        if not found:
-            ids = sorted(set(re.findall(r"\b[A-Z]{2,4}(?:-[A-Z0-9]+)+\b", document)))
-            close = difflib.get_close_matches(rule.upper(), ids, n=3)
+        found = rule_entry(spec.id, rule)
+        if found is None:
+            close = difflib.get_close_matches(rule.upper(), rule_ids(spec.id), n=3)
             hint = f"; did you mean {', '.join(close)}?" if close else ""
             _fail(f"no rule '{rule}' in the {spec.id} rules{hint}")
-        console.print(Markdown("\n\n".join(found)))
+        console.print(Markdown(found))
         return
     console.print(f"[bold]{spec.title}[/bold] ({spec.id}), rules {spec.rules_version}")
     console.print(spec.summary)
@@ -126,19 +126,3 @@ def rules(
         for ruling_id, summary in spec.rulings.items():
             rulings.add_row(ruling_id, summary)
         console.print(rulings)
-
-
-def _about(document: str, rule: str) -> list[str]:
-    """The table rows and paragraphs of ``document`` that name ``rule``."""
-    wanted = re.compile(rf"(?<![\w-]){re.escape(rule)}(?![\w-])", re.IGNORECASE)
-    found = []
-    for block in re.split(r"\n\s*\n", document):
-        lines = block.splitlines()
-        if lines and all(line.startswith("|") for line in lines):
-            header = lines[:2]
-            rows = [line for line in lines[2:] if wanted.search(line)]
-            if rows:
-                found.append("\n".join([*header, *rows]))
-        elif wanted.search(block):
-            found.append(block)
-    return found

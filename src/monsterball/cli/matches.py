@@ -10,9 +10,12 @@ import typer
 from rich.table import Table
 
 from monsterball.cli.common import (
+    MAX_GAMES,
+    MAX_JOBS,
     OptAssignments,
     PresetOption,
     _check_bot,
+    _check_output,
     _console,
     _fail,
     _one_preset,
@@ -42,11 +45,14 @@ def match_cmd(
         ),
     ],
     games: Annotated[
-        int, typer.Option("--games", "-n", min=1, help="Games per pairing (seats alternate).")
+        int,
+        typer.Option(
+            "--games", "-n", min=1, max=MAX_GAMES, help="Games per pairing (seats alternate)."
+        ),
     ] = 20,
     preset: PresetOption = None,
     opt: OptAssignments = None,
-    jobs: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 1,
+    jobs: Annotated[int, typer.Option(min=1, max=MAX_JOBS, help="Worker processes.")] = 1,
     seed: Annotated[int, typer.Option(help="Master seed (the same dice for every pairing).")] = 0,
     db: Annotated[
         Path | None,
@@ -82,6 +88,13 @@ def match_cmd(
         _fail("give at least two comma-separated bots, e.g. --bots random,heuristic")
     if len(set(names)) != len(names):
         _fail("each bot may appear once (give budgets to tell two search bots apart)")
+    # Where the results go is checked before the first game is played.
+    store = None if no_db else (db if db is not None else default_results_path())
+    if store is not None:
+        _check_results_db(store, default=db is None)
+    for path, what in ((csv_out, "CSV export"), (json_out, "JSON export")):
+        if path is not None:
+            _check_output(path, what=what)
     pairings = len(names) * (len(names) - 1) // 2
     console = _console()
     with _progress_bar(console) as bar:
@@ -134,8 +147,8 @@ def match_cmd(
     console.print(
         _ratings_table("Elo of this match (mean 1500)", elo_with_intervals(names, result.games))
     )
-    if not no_db:
-        path = db if db is not None else default_results_path()
+    if store is not None:
+        path = store
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             match_id = save_match(result, path)
@@ -151,6 +164,26 @@ def match_cmd(
     if json_out is not None:
         _write_text(json_out, match_json(result))
         console.print(f"Match written to {json_out} (JSON)")
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _check_results_db(path: Path, *, default: bool) -> None:
+    """The results file can take this match: an SQLite file or a new one, in a directory
+    that exists (only the default one, in the user's data directory, is created)."""
+    if path.is_dir():
+        _fail(f"--db {path} is a directory: give an SQLite file")
+    if path.exists():
+        try:
+            with path.open("rb") as handle:
+                head = handle.read(len(SQLITE_HEADER))
+        except OSError as exc:
+            _fail(f"cannot read {path}: {exc.strerror or exc}")
+        if head and head != SQLITE_HEADER:
+            _fail(f"{path} is not an SQLite database: give another --db, or --no-db")
+    elif not default and not path.parent.is_dir():
+        _fail(f"cannot store the results in {path}: the directory {path.parent} does not exist")
 
 
 def _ratings_table(title: str, ratings: Any) -> Table:

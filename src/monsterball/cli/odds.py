@@ -79,6 +79,18 @@ def odds_cmd(
     spec = _spec(game)
     if spec.id != "huck-monster":
         _fail(f"exact odds are available for huck-monster, not {spec.id}")
+    # The strategy die (or an All-Star) joins a bidder that is in the play: without one the
+    # odds would be those of a play nobody set up.
+    bidders = {
+        "mark": ("--mark", int(mark)),
+        "intercept": ("--intercepts", intercepts),
+        "catch-mark": ("--catch-marks", catch_marks),
+        "challenge": ("--challenges", challenges),
+    }
+    for flag, role in (("--defense-strategy", defense_strategy), ("--all-star", all_star)):
+        if role in bidders and bidders[role][1] == 0:
+            _fail(f"{flag} {role} adds to a {role} bid, but there is none: add "
+                  f"{bidders[role][0]}{'' if role == 'mark' else ' N'}")  # fmt: skip
     try:
         setup = UpCallSetup(
             mark=mark,

@@ -10,8 +10,10 @@ import typer
 
 from monsterball.bots import BOTS, DIFFICULTIES, Bot, bot_for_difficulty, bot_seed, make_bot
 from monsterball.cli.common import (
+    EXIT_INTERRUPTED,
     OptAssignments,
     PresetOption,
+    _check_output,
     _console,
     _fail,
     _options,
@@ -37,12 +39,13 @@ def _seat_index(spec: GameSpec, text: str) -> int:
 def play(
     game: Annotated[str, typer.Argument(help="Game id or alias.")],
     bot: Annotated[
-        str,
+        str | None,
         typer.Option(
             help=f"Opponent: {', '.join(sorted(BOTS))} (mcts:N or mcts:Ts for a budget), "
-            "a difficulty (easy, medium, hard), or 'none' for hot seat."
+            "a difficulty (easy, medium, hard), or 'none' for hot seat (default: heuristic, "
+            "the game's own rules of thumb)."
         ),
-    ] = "random",
+    ] = None,
     hotseat: Annotated[
         bool, typer.Option("--hotseat", help="Humans play every seat at one terminal.")
     ] = False,
@@ -55,28 +58,31 @@ def play(
     preset: PresetOption = None,
     opt: OptAssignments = None,
     save: Annotated[
-        Path | None, typer.Option(help="Write the game record to this file as it is played.")
+        Path | None,
+        typer.Option(help="Write the game record to this file as it is played (a new file)."),
     ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="With --save: replace a file that exists.")
+    ] = False,
 ) -> None:
     """Play a game in the terminal, against a bot or hot seat."""
     spec = _spec(game)
     options = _options(spec, preset, opt)
-    bot_name = bot.strip().lower()
-    if bot_name in DIFFICULTIES:
-        pass
-    elif bot_name != "none":
-        try:
-            make_bot(bot_name, 0)
-        except ValueError:
-            _fail(
-                f"unknown bot '{bot}'; known bots: {', '.join(sorted(BOTS))}, "
-                f"{', '.join(DIFFICULTIES)}, none"
-            )
+    if hotseat and bot is not None and bot.strip().lower() != "none":
+        _fail(f"--hotseat and --bot {bot} contradict each other: humans play every seat "
+              "in a hot-seat game; drop one")  # fmt: skip
+    bot_name = "none" if hotseat else (bot or DEFAULT_BOT).strip().lower()
+    if bot_name == "none" and seat is not None:
+        _fail("--seat chooses your seat against a bot; in a hot-seat game you play every seat")
+    if bot_name not in DIFFICULTIES and bot_name != "none":
+        _check_play_bot(bot_name)
+    if save is not None:
+        _check_output(save, force=force, what="game record")
     human = _seat_index(spec, seat) if seat is not None else 0
     if seed is None:
         seed = secrets.randbits(32)
     bots: dict[int, Bot] = {}
-    if not hotseat and bot_name != "none":
+    if bot_name != "none":
         bots = {
             s: (
                 bot_for_difficulty(spec.id, bot_name, bot_seed(seed, s))
@@ -118,3 +124,21 @@ def play(
         typer.echo(f"Game left after {state.ply} plies: {state.result_text()}.")
     if save is not None:
         typer.echo(f"Record saved to {save} (check it with: monsterball replay {save} --verify).")
+    if terminal.interrupted:
+        raise typer.Exit(EXIT_INTERRUPTED)
+
+
+DEFAULT_BOT = "heuristic"
+"""The opponent when none is named: one that plays the game (picks up the pull, recovers a
+kickoff), as in ``tui``; ``random`` is there for those who want it."""
+
+
+def _check_play_bot(name: str) -> None:
+    try:
+        make_bot(name, 0)
+    except ValueError as exc:
+        message = str(exc)
+        if message.startswith("unknown bot"):
+            known = [*sorted(BOTS), *DIFFICULTIES, "none"]
+            message = f"unknown bot '{name}'; known bots: {', '.join(known)}"
+        _fail(message)

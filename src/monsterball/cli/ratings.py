@@ -8,7 +8,15 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.table import Table
 
-from monsterball.cli.common import _console, _fail, _progress_bar, _spec, app
+from monsterball.cli.common import (
+    MAX_GAMES,
+    MAX_JOBS,
+    _console,
+    _fail,
+    _progress_bar,
+    _spec,
+    app,
+)
 
 if TYPE_CHECKING:
     from monsterball.web.store import Store
@@ -38,13 +46,16 @@ def _store(url: str) -> Store:
 def anchor_bots(
     game: Annotated[str, typer.Option("--game", help="Game id or alias.")],
     games: Annotated[
-        int, typer.Option("--games", "-n", min=1, help="Games per pairing (seats alternate).")
+        int,
+        typer.Option(
+            "--games", "-n", min=1, max=MAX_GAMES, help="Games per pairing (seats alternate)."
+        ),
     ] = 10,
     levels: Annotated[
         str, typer.Option(help="Comma-separated bot levels to rate against each other.")
     ] = "easy,medium,hard",
     seed: Annotated[int, typer.Option(help="Master seed of the match.")] = 0,
-    jobs: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 1,
+    jobs: Annotated[int, typer.Option(min=1, max=MAX_JOBS, help="Worker processes.")] = 1,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Play rated games between the web app's bot levels (a round robin, standard rules) and

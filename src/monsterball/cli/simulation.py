@@ -6,15 +6,19 @@ import dataclasses
 import json
 import os
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
 
 from monsterball.cli.common import (
+    MAX_GAMES,
+    MAX_JOBS,
     OptAssignments,
     PresetOption,
     _check_bot,
+    _check_output,
+    _check_record_dir,
     _console,
     _fail,
     _one_preset,
@@ -29,8 +33,10 @@ from monsterball.cli.common import (
 from monsterball.core.errors import (
     MonsterballError,
 )
-from monsterball.core.game import GameSpec
-from monsterball.simulate import SimulationSummary, simulate
+
+if TYPE_CHECKING:
+    from monsterball.core.game import GameSpec
+    from monsterball.simulate import SimulationSummary
 
 # -- simulate -----------------------------------------------------------------------------
 
@@ -79,7 +85,10 @@ def _summary_tables(summary: SimulationSummary) -> list[Table]:
 def simulate_cmd(
     game: Annotated[str, typer.Argument(help="Game id or alias.")],
     games: Annotated[
-        int, typer.Option("--games", "-n", min=1, help="Games to play (per rule setting).")
+        int,
+        typer.Option(
+            "--games", "-n", min=1, max=MAX_GAMES, help="Games to play (per rule setting)."
+        ),
     ] = 100,
     bots: Annotated[
         str | None,
@@ -89,7 +98,8 @@ def simulate_cmd(
         ),
     ] = None,
     jobs: Annotated[
-        int | None, typer.Option(min=1, help="Worker processes (default: every local core).")
+        int | None,
+        typer.Option(min=1, max=MAX_JOBS, help="Worker processes (default: every local core)."),
     ] = None,
     seed: Annotated[int, typer.Option(help="Master seed; game i uses a seed derived from it.")] = 0,
     preset: PresetOption = None,
@@ -125,7 +135,9 @@ def simulate_cmd(
     ] = None,
     max_games: Annotated[
         int | None,
-        typer.Option(min=1, help="With --until-ci: stop at this many games per setting."),
+        typer.Option(
+            min=1, max=MAX_GAMES, help="With --until-ci: stop at this many games per setting."
+        ),
     ] = None,
     metric: Annotated[
         list[str] | None,
@@ -159,17 +171,33 @@ def simulate_cmd(
     json_out: Annotated[
         Path | None, typer.Option("--json", help="Write the figures as JSON.")
     ] = None,
+    force: Annotated[
+        bool,
+        typer.Option("--force", help="Replace the game records already in --save-dir."),
+    ] = False,
 ) -> None:
     """Play bot-vs-bot games and summarise them: each seat's win rate, mean score, draws;
     with --sweep, --baseline, --rows, --report and friends, compare rule settings (the
     balance lab)."""
     from monsterball.lab import default_bots
+    from monsterball.simulate import simulate
 
     spec = _spec(game)
     chosen = _one_preset(preset)
     overrides = _overrides(spec, opt)
     _options(spec, chosen, opt)  # report bad options before starting workers
     bot_names = _parse_bots(spec, bots) if bots is not None else default_bots(spec)
+    # Every output is checked before the first game: a run never ends in "cannot write".
+    for path, what in ((rows, "rows"), (report, "report"), (json_out, "figures")):
+        if path is not None:
+            _check_output(path, what=what)
+    if rows is not None and rows.suffix.lower() == ".parquet":
+        import importlib.util
+
+        if importlib.util.find_spec("pyarrow") is None:
+            _fail("Parquet rows need pyarrow: pip install 'monsterball[rows]' (or write .csv)")
+    if save_dir is not None:
+        _check_record_dir(save_dir, force=force)
     console = _console()
     lab_mode = bool(sweep or baseline or metric or rows or report or json_out)
     lab_mode = lab_mode or until_ci is not None or ray is not None

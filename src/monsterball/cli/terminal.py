@@ -174,6 +174,7 @@ class TerminalGame:
         self.stale = True  # something happened since the board was last drawn
         self.screen_seat: int | None = None  # whose view is on the screen
         self.last_pieces: set[str] = set()
+        self.interrupted = False  # left with Ctrl+C (the command exits 130)
 
     # -- output ---------------------------------------------------------------------------
 
@@ -242,6 +243,7 @@ class TerminalGame:
         except KeyboardInterrupt:
             # Ctrl+C is a way to leave too; the record keeps every line already played.
             typer.echo("\nInterrupted: leaving the game.")
+            self.interrupted = True
             return False
         return True
 

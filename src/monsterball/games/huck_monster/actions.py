@@ -69,7 +69,9 @@ def parse_player(text: str) -> int:
         return player
     match = re.fullmatch(r"([abAB])([1-7])", text.strip())
     if not match:
-        raise NotationError(f"'{text}' is not a player (A1..A7, B1..B7)")
+        # Shown as the coach wrote a player (the decision parser lowers the words).
+        shown = text.strip().upper() if re.fullmatch(r"[a-zA-Z]\d+", text.strip()) else text
+        raise NotationError(f"'{shown}' is not a player (A1..A7, B1..B7)")
     team = TEAM_NAMES.index(match.group(1).upper())
     return team * PLAYERS_PER_TEAM + int(match.group(2)) - 1
 

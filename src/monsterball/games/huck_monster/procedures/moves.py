@@ -153,7 +153,11 @@ class Moving(Procedure[State]):
                 leave = {p: reach.get(p, 0) & ~ring for p in marks}
                 leave = {p: m for p, m in leave.items() if m}
                 if leave:
-                    return leave, "only one Mark may stand next to the disc: move the others away"
+                    names = " and ".join(player_name(p) for p in sorted(marks))
+                    return leave, (
+                        f"only one Mark may stand next to the disc, and {names} are next to "
+                        "it: move all but one of them away"
+                    )
             out = {}
             for p, m in reach.items():
                 if any(q != p for q in marks):
