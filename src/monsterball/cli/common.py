@@ -222,12 +222,13 @@ def _version(value: bool) -> None:
         import monsterball
 
         # Which engine runs: the compiled kernels the package build made, or pure Python.
-        ran = monsterball.kernels()
-        if all(ran.values()):
+        # monsterball.fast is cheap (no game imported); kernels() only to say what is missing.
+        if monsterball.fast:
             engine = "compiled kernels"
         elif os.environ.get("MONSTERBALL_PURE"):
             engine = "pure Python: MONSTERBALL_PURE is set"
         else:
+            ran = monsterball.kernels()
             missing = ", ".join(name.rpartition(".")[2] for name, on in ran.items() if not on)
             engine = f"pure Python for {missing}: compiled kernels not built"
         typer.echo(f"monsterball {__version__}, {engine}")
