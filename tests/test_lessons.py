@@ -11,7 +11,15 @@ from fastapi.testclient import TestClient
 
 from monsterball.core.game import CHANCE
 from monsterball.games import get_game
-from monsterball.lessons import PACKAGES, hint_for, learning_data
+from monsterball.lessons import (
+    PACKAGES,
+    LessonError,
+    check_attempt,
+    hint_for,
+    learning_data,
+    lessons,
+    replay,
+)
 from web_helpers import app_at
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -64,3 +72,111 @@ def test_hints_route_serves_every_game(tmp_path):
         data = client.get("/api/hints").json()
     assert set(data) == set(GAMES)
     assert all(len(pairs) > 5 for pairs in data.values())
+
+
+LESSONS = [(game, item.id) for game in GAMES for item in lessons(game)]
+
+
+def test_each_game_has_its_lessons():
+    wanted = {
+        "paper-ultimate": {"run", "throw", "mark", "monster", "score"},
+        "huck-monster": {"pull", "moves", "throw", "intercept", "catch", "strategy"},
+        "midway": {"draft", "kickoff", "contact", "pass", "spell"},
+    }
+    for game, ids in wanted.items():
+        assert {x.id for x in lessons(game)} == ids
+
+
+@pytest.mark.parametrize(("game", "lesson_id"), LESSONS)
+def test_lesson_replays_against_the_engine(game, lesson_id):
+    item = next(x for x in lessons(game) if x.id == lesson_id)
+    for n, step in enumerate(item.steps):
+        state = replay(item, n)
+        # Every step waits for the learner's own decision, and its move is legal there.
+        assert state.current_player() == item.seat, (lesson_id, n, state.stack[-1].describe())
+        assert state.is_legal(state.spec.parse_action(step.do)), (lesson_id, n, step.do)
+        assert hint_for(game, step.do), f"no hint for the lesson move {step.do}"
+        verdict = check_attempt(item, n, step.do)
+        assert verdict["ok"] and verdict["events"] is not None
+        if step.wrong:
+            refused = check_attempt(item, n, step.wrong)
+            assert not refused["ok"] and refused["reason"], (lesson_id, n, step.wrong)
+    replay(item, len(item.steps))  # the whole lesson, then-moves included
+
+
+def test_a_wrong_move_is_explained_with_the_engines_reason():
+    item = next(x for x in lessons("paper-ultimate") if x.id == "run")
+    verdict = check_attempt(item, 0, "A2-c10")
+    assert not verdict["ok"] and not verdict["legal"]
+    assert "c10 is more than 4 fields from A2" in verdict["reason"]
+    other = check_attempt(item, 0, "A3-g8")  # legal, but not this step's move
+    assert not other["ok"] and other["legal"] and "not what this step teaches" in other["reason"]
+
+
+def test_a_lesson_that_no_longer_replays_fails_loudly():
+    item = next(x for x in lessons("paper-ultimate") if x.id == "run")
+    broken = type(item)(**{**{f: getattr(item, f) for f in item.__dataclass_fields__}})
+    object.__setattr__(broken, "steps", (item.steps[0].__class__("say", "A2-c12", (), "", None),))
+    with pytest.raises(LessonError, match="does not replay"):
+        replay(broken, 1)
+
+
+FORBIDDEN = re.compile(r"src/|tests/|\.\./shared|--opt|`")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_guide_is_written_for_players_with_a_diagram_per_mechanic(game):
+    from monsterball.web.learn import guide_view
+
+    guide = guide_view(game)
+    words = [guide["summary"]]
+    for section in guide["sections"]:
+        words += section.get("text", []) + section.get("list", [])
+        words += [d["caption"] for d in section["diagrams"]]
+        if section["kind"] == "mechanic":
+            assert section["diagrams"], f"{game}: the mechanic '{section['id']}' has no diagram"
+        for d in section["diagrams"]:
+            assert d["board"]["pieces"], f"{game}: an empty diagram in '{section['id']}'"
+    text = " ".join(words)
+    assert not FORBIDDEN.search(text), FORBIDDEN.search(text)
+    kinds = [s["kind"] for s in guide["sections"]]
+    assert {"intro", "goal", "turn", "tips"} <= set(kinds) and kinds.count("mechanic") >= 4
+    for lesson_item in lessons(game):  # the lessons' words are for players too
+        for part in [lesson_item.intro, lesson_item.goal] + [
+            s.say + s.done for s in lesson_item.steps
+        ]:
+            assert not FORBIDDEN.search(part), part
+
+
+def test_lesson_and_guide_routes(tmp_path):
+    with TestClient(app_at(tmp_path / "g.db")) as client:
+        data = client.get("/api/learn/huck-monster").json()
+        first = data["lessons"][0]
+        assert first["steps"][0]["highlight"] == {"a": "disc d15", "piece": None, "cell": "d15"}
+        assert first["steps"][0]["legal"] and first["end"]["board"]["pieces"]
+        ok = client.post(
+            "/api/learn/huck-monster/pull/check", json={"step": 0, "action": "disc d15"}
+        )
+        assert ok.json()["ok"] is True
+        bad = client.post(
+            "/api/learn/huck-monster/pull/check", json={"step": 1, "action": "pull d9"}
+        )
+        assert bad.json()["ok"] is False and "cannot land on d9" in bad.json()["reason"]
+        assert (
+            client.post(
+                "/api/learn/huck-monster/nope/check", json={"step": 0, "action": "x"}
+            ).status_code
+            == 404
+        )
+        assert (
+            client.post(
+                "/api/learn/huck-monster/pull/check", json={"step": 9, "action": "x"}
+            ).status_code
+            == 404
+        )
+        assert client.get("/api/learn/chess").status_code == 404
+        draft = client.get("/api/learn/midway").json()["lessons"][0]["steps"][0]
+        assert draft["roster"]["points"] == 210 and draft["roster"]["types"][0]["good_at"]
+        assert client.get("/api/guide/midway").json()["sections"]
+        assert client.get("/guide/midway").status_code == 200
+        assert client.get("/learn/midway").status_code == 200

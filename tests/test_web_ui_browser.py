@@ -51,13 +51,14 @@ def test_lobby_summaries_presets_and_empty_tables(browser, base_url):
         preset = game["presets"][-1]
         page.select_option("[data-testid=preset]", preset["name"])
         assert page.inner_text("[data-testid=preset-doc]") == preset["doc"]  # not hover-only
-        assert page.get_attribute("[data-testid=how-to-play]", "href") == f"/rules/{game['id']}"
+        assert page.get_attribute("[data-testid=how-to-play]", "href") == f"/guide/{game['id']}"
+        assert page.get_attribute("[data-testid=rules-detail]", "href") == f"/rules/{game['id']}"
     page.select_option("[data-testid=mode]", "hotseat")
     assert not page.locator("[data-testid=bot-fields]").is_visible()
     page.select_option("[data-testid=mode]", "bot")
     assert page.locator("[data-testid=bot-fields]").is_visible()
     shot(page, "lobby")
-    page.click("[data-testid=how-to-play]")
+    page.click("[data-testid=rules-detail]")  # the player's guide: tests/test_learn_browser.py
     page.wait_for_selector("[data-testid=rules] table.rules")
     assert page.locator("tr#PU-SET-1, tr[id^=PU-]").count() > 5  # rules by id, in order
     shot(page, "rules-paper-ultimate")

@@ -32,6 +32,7 @@ from monsterball.lessons import (
     replay,
 )
 from monsterball.web.live import Rejected, action_hint
+from monsterball.web.ui import midway_roster
 
 STATIC = resources.files("monsterball.web") / "static"
 GameName = Annotated[str, Path(max_length=40)]
@@ -57,21 +58,53 @@ def scene(state: GameState, seat: int, do: str | None = None) -> dict[str, Any]:
     actions with click hints and, for a step, the click that makes its action."""
     board = state.board(seat)
     pieces = frozenset(p["id"] for p in board["pieces"])
-    mine = at_decision(state) and state.current_player() == seat
-    legal = [action_hint(a.notation(), pieces) for a in state.legal_actions()] if mine else []
+    legal = (
+        [action_hint(a.notation(), pieces) for a in state.legal_actions()]
+        if mine(state, seat)
+        else []
+    )
     return {
         "board": board,
+        "roster": draft_left(state, seat),
         "prompt": state.stack[-1].describe() if state.stack else state.result_text(),
         "legal": legal,
         "highlight": action_hint(do, pieces) if do else None,
     }
 
 
+def draft_left(state: GameState, seat: int) -> dict[str, Any] | None:
+    """Monsters of the Midway while the seat drafts: its points and picks left, and what each
+    type is good at (the lessons data's words), cheapest first."""
+    if state.spec.id != "midway" or not mine(state, seat) or not state.stack:
+        return None
+    roster = midway_roster(state)
+    if roster["drafting"] != state.spec.seat_name(seat):
+        return None
+    team = roster["teams"][seat]
+    good_at = learning_data("midway").get("good_at", {})
+    types = sorted(roster["types"], key=lambda t: (t["points"], t["type"]))
+    return {
+        "points": team["points"],
+        "slots": team["slots"],
+        "max_points": roster["max_points"],
+        "types": [
+            {"type": t["type"], "points": t["points"], "good_at": good_at.get(t["type"], "")}
+            for t in types
+            if t["affordable"]
+        ],
+    }
+
+
+def mine(state: GameState, seat: int) -> bool:
+    return at_decision(state) and state.current_player() == seat
+
+
 def lesson_view(item: Lesson) -> dict[str, Any]:
     steps = []
     for n, step in enumerate(item.steps):
         state = replay(item, n)
-        steps.append({"say": step.say, "done": step.done, **scene(state, item.seat, step.do)})
+        view = scene(state, item.seat, step.do)
+        steps.append({"say": step.say, "done": step.done, "action": step.do, **view})
     end = scene(replay(item, len(item.steps)), item.seat)
     return {
         "id": item.id,

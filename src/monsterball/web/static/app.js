@@ -2,6 +2,7 @@
 // state as JSON (board drawing, legal actions with click hints, log); board.js draws it as SVG
 // and play.js turns clicks into actions. Pages: the lobby, a game, a replay, how to play.
 import { drawBoard } from "./board.js";
+import { guidePage, learnPage } from "./learn.js";
 import { playPage } from "./play.js";
 import { ratingsPage } from "./ratings.js";
 import { replayPage, rulesPage } from "./replay.js";
@@ -89,7 +90,9 @@ async function lobby(me) {
     about.replaceChildren(
       boards[game.id] ? el("div", { class: "thumb" }, drawBoard(boards[game.id])) : null,
       el("div", {}, el("p", {}, game.summary),
-        el("p", {}, el("a", { href: `/rules/${game.id}`, "data-testid": "how-to-play" }, `How to play ${game.title}`)),
+        el("p", {}, el("a", { href: `/guide/${game.id}`, "data-testid": "how-to-play" }, `How to play ${game.title}`),
+          " · ", el("a", { href: `/learn/${game.id}`, "data-testid": "lessons" }, "Lessons"),
+          " · ", el("a", { href: `/rules/${game.id}`, "data-testid": "rules-detail" }, "Rules in detail")),
         el("details", {}, el("summary", {}, "Rule presets"),
           el("dl", { class: "presets" }, game.presets.map((p) => [el("dt", {}, p.name), el("dd", {}, p.doc || "")])))));
     showPreset();
@@ -119,7 +122,7 @@ async function lobby(me) {
     el("label", {}, "Play", modeSelect),
     botRow, botsRow, clockRow,
     el("label", {}, "Coaches", coachesSelect),
-    el("label", {}, "Options (see `monsterball rules GAME`)", optionsInput),
+    el("label", {}, "Options (advanced: settings from the rules in detail)", optionsInput),
     seedRow,
     el("button", { class: "primary", type: "submit", "data-testid": "start" }, "Start"),
     message, links);
@@ -180,6 +183,8 @@ me.then(accountCorner);
 if (path[0] === "play" && path[1]) playPage(main, where, connection, path[1]);
 else if (path[0] === "replay" && path[1]) replayPage(main, where, path[1]).catch(failed);
 else if (path[0] === "rules" && path[1]) rulesPage(main, where, path[1]).catch(failed);
+else if (path[0] === "guide" && path[1]) guidePage(main, where, path[1]).catch(failed);
+else if (path[0] === "learn" && path[1]) learnPage(main, where, path[1]).catch(failed);
 else if (path[0] === "players" && path[1]) playerPage(main, where, decodeURIComponent(path[1])).catch(failed);
 else if (path[0] === "ratings" && path[1]) ratingsPage(main, where, path[1]).catch(failed);
 else me.then(lobby).catch(failed);

@@ -1,0 +1,128 @@
+"""Real-browser tests of the teaching pages (issue 33): every lesson of every game completed by
+clicking only what the page highlights, a wrong move explained with the engine's reason, the
+last lesson's real game against the easy bot, the guides, and hints.js."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from browser_helpers import new_page, shot
+
+pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+pytest.importorskip("playwright.sync_api")
+
+GAMES = ("paper-ultimate", "huck-monster", "midway")
+FORBIDDEN = re.compile(r"src/|tests/|\.\./shared|--opt|`")
+
+
+def follow_highlight(page) -> None:
+    """One step, as a newcomer does it: the highlighted button, or the ringed piece and then
+    the green space, or the yellow space."""
+    if page.locator("button[data-highlight=true]").count():
+        page.click("button[data-highlight=true]")
+        return
+    if page.locator("svg .piece.actionable").count():
+        page.click("svg .piece.actionable")
+        if page.locator("svg .cell.target").count():
+            # The space may hold a piece (a block, a tackle): the click lands on whatever is
+            # drawn there, as a player's would.
+            page.click("svg .cell.target", force=True)
+        elif page.locator("button[data-highlight=true]").count():
+            page.click("button[data-highlight=true]")  # the piece's choices, one highlighted
+        return
+    page.click("svg .cell.cell-target", force=True)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_lesson_by_following_the_highlights_then_a_real_game(browser, base_url, game):
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    page.goto(f"{base_url}/learn/{game}")
+    page.wait_for_selector("[data-testid=lessons]")
+    lessons = page.locator("[data-testid=lesson-list] li").count()
+    steps = 0
+    while not page.locator("[data-testid=play-bot]").count():
+        if page.locator("[data-testid=next-lesson]").count():
+            page.click("[data-testid=next-lesson]")
+            continue
+        assert page.locator("[data-testid=lesson-say]").inner_text().startswith("Step ")
+        follow_highlight(page)
+        page.wait_for_selector("[data-testid=lesson-done]")
+        assert not page.locator("[data-testid=lesson-error]").count()
+        page.click("[data-testid=lesson-next]")
+        steps += 1
+        assert steps < 40, "the lessons do not end"
+    assert steps >= lessons
+    # Progress is kept: every lesson is ticked, after a reload too.
+    page.reload()
+    page.wait_for_selector("[data-testid=lesson-list]")
+    assert page.locator("[data-testid=lesson-list] button[data-done=true]").count() == lessons
+    page.goto(f"{base_url}/learn/{game}")
+    page.wait_for_selector("[data-testid=lesson-list]")
+    last = page.locator("[data-testid=lesson-list] button").last
+    last.click()
+    while not page.locator("[data-testid=play-bot]").count():
+        follow_highlight(page)
+        page.wait_for_selector("[data-testid=lesson-done]")
+        page.click("[data-testid=lesson-next]")
+    page.click("[data-testid=play-bot]")
+    page.wait_for_url(re.compile(r"/play/"))
+    page.wait_for_selector("[data-testid=turn]")
+    assert "easy" in page.inner_text(".chairs")
+    assert errors == []
+
+
+def test_a_wrong_move_is_refused_with_the_engines_reason(browser, base_url):
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    page.goto(f"{base_url}/learn/paper-ultimate?lesson=run")
+    page.wait_for_selector("[data-testid=lesson-say]")
+    page.click("svg .piece.actionable")  # A2, as the page asks ...
+    page.click("svg [data-cell=c10]", force=True)  # ... but five spaces, not four
+    error = page.wait_for_selector("[data-testid=lesson-error]")
+    assert "c10 is more than 4 fields from A2" in error.inner_text()
+    assert page.get_attribute("[data-testid=lessons]", "data-step") == "0"  # not moved on
+    shot(page, "learn-wrong-move")
+    follow_highlight(page)  # and then the right one
+    page.wait_for_selector("[data-testid=lesson-done]")
+    assert errors == []
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_guide_reads_for_players_with_a_board_per_mechanic(browser, base_url, game):
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    page.goto(f"{base_url}/guide/{game}")
+    page.wait_for_selector("[data-testid=guide]")
+    text = page.inner_text("[data-testid=guide]")
+    assert not FORBIDDEN.search(text), FORBIDDEN.search(text)
+    mechanics = page.locator("[data-testid=guide-section][data-kind=mechanic]")
+    assert mechanics.count() >= 3
+    for i in range(mechanics.count()):
+        assert mechanics.nth(i).locator("figure svg[data-testid=board]").count() >= 1
+    assert page.get_attribute("[data-testid=rules-detail]", "href") == f"/rules/{game}"
+    shot(page, f"guide-{game}")
+    page.click("[data-testid=start-lessons]")
+    page.wait_for_selector("[data-testid=lessons]")
+    assert errors == []
+
+
+def test_hints_module_answers_for_decisions(browser, base_url):
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    page.goto(f"{base_url}/")
+    answer = page.evaluate(
+        """async () => {
+          const m = await import("/static/hints.js");
+          await m.hintsReady();
+          return [m.hintFor("huck-monster", "strategy"), m.hintFor("midway", "north"),
+                  m.hintFor("paper-ultimate", "turnover"), m.hintFor("midway", "xyzzy")];
+        }"""
+    )
+    assert "once per Up Call" in answer[0]
+    assert "wind" in answer[1]
+    assert "no teammate is free" in answer[2]
+    assert answer[3] is None
+    assert errors == []
