@@ -83,7 +83,21 @@ class Lesson:
     steps: tuple[Step, ...]
 
     def start(self) -> GameState:
-        return get_game(self.game).from_position(self.position)
+        return get_game(self.game).from_position(full_position(self.game, self.position))
+
+
+def full_position(game: str, partial: dict[str, Any]) -> dict[str, Any]:
+    """A lesson's position in the engine's format. A lesson writes the board fields it sets
+    (``board``), the rule steps under way (``stack``), the ply and any options; the rest comes
+    from a fresh game, so a field the game adds later takes its starting value."""
+    spec = get_game(game)
+    base = spec.new_game(spec.options(None, **partial.get("options", {}))).to_position()
+    return {
+        **base,
+        "ply": partial.get("ply", 0),
+        "board": {**base["board"], **partial["board"]},
+        "stack": partial["stack"],
+    }
 
 
 def lessons(game: str) -> tuple[Lesson, ...]:
