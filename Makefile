@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 FAST := $(VENV)/.fastgeo
 
-.PHONY: setup fast serve play test test-fast lint typecheck audit bench bench-mcts fuzz golden clean chromium load
+.PHONY: setup fast docs serve play test test-fast lint typecheck audit bench bench-mcts fuzz golden clean chromium load
 
 $(STAMP): pyproject.toml setup.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -23,6 +23,13 @@ $(FAST): $(STAMP) src/monsterball/core/_fastgeo.pyx src/monsterball/core/_bitwor
 	touch $(FAST)
 
 fast: $(FAST)
+
+## The documentation site (Sphinx: guides, the API reference from the docstrings, the rules)
+## into build/site/index.html, offline, warnings as errors. tests/test_docs_site.py builds it
+## too and runs its examples.
+docs: $(STAMP)
+	$(BIN)/sphinx-build -W --keep-going -q -b html docs build/site
+	@echo "the site: build/site/index.html"
 
 setup: $(STAMP) $(FAST) chromium
 

@@ -27,6 +27,7 @@ SKIPPED = {
     "make serve": "serves the web app until stopped (the web tests start the server)",
     "make test": "runs the whole test suite",
     "ray start": "starts a Ray cluster (the Ray path is tested on a local instance)",
+    "pip install .": "installs the package (tests/test_packaging.py installs the built wheel)",
     "PYTHONPATH=src python examples/openspiel_mcts.py": "tests/test_rl.py plays it (capped)",
     "PYTHONPATH=src nice python examples/train_paper_ultimate.py": (
         "a 20-minute training run; tests/test_rl.py runs its smoke test"
