@@ -3,7 +3,11 @@ now refuses it (each failed on the code before its fix). docs/security.md lists 
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import httpx
 import pytest
@@ -13,9 +17,11 @@ from typer.testing import CliRunner
 from monsterball.cli import app as cli_app
 from monsterball.web import accounts
 from monsterball.web.app import create_app
+from monsterball.web.limits import Limits
+from monsterball.web.live import Rejected
 from test_web_accounts import PASSWORD, one_line_error, sign_up
 from test_web_chat import admin, challenge_game
-from web_helpers import CHEAP_HASHING, NO_CLIENT_LIMITS, app_at, first_move, server
+from web_helpers import CHEAP_HASHING, NO_CLIENT_LIMITS, app_at, first_move, free_port, server
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -255,3 +261,91 @@ def test_a_lone_surrogate_on_a_socket_gets_the_error_reply_and_the_socket_stays(
             assert socket.receive_json() == {"type": "pong"}
         assert client.get(f"/api/games/{gid}").json()["game"]["ply"] == seated["game"]["ply"]
     assert [r for r in caplog.records if r.levelno >= 40] == []  # no traceback logged
+
+
+# -- item 11: weak passwords are refused with the reason -----------------------------------
+
+WEAK = ["aaaaaaaa", "11111111", " " * 8, "qwerty12", "12345678", "password1", "iloveyou"]
+WEAK += ["abcd1234", "letmein1", "zaq12wsx", "Monsterball1", "Password!", "Dana2024!"]
+
+
+@pytest.mark.parametrize("password", WEAK)
+def test_a_weak_password_is_refused_with_a_reason_and_no_account_made(app, password):
+    with TestClient(app) as client:
+        made = client.post("/api/accounts", json={"name": "Dana", "password": password})
+        why = one_line_error(made, 400, "bad-request")
+        assert why.startswith("that password is too easy to guess: ") and len(why) > 45, why
+        strong = client.post("/api/accounts", json={"name": "Dana", "password": PASSWORD})
+        assert strong.status_code == 201, strong.text  # the name was not taken by the refusal
+        client.headers["x-csrf-token"] = strong.json()["csrf"]
+        changed = client.post(
+            "/api/session/password", json={"password": PASSWORD, "new_password": password}
+        )
+        assert one_line_error(changed, 400, "bad-request") == why
+
+
+# -- item 5: password hashing is bounded ----------------------------------------------------
+
+HASHING_SERVER = """
+import sys, uvicorn
+from monsterball.web.app import create_app
+from monsterball.web.limits import Limits
+limits = Limits(logins_per_minute=10_000, name_logins_per_minute=10_000)
+uvicorn.run(create_app(sys.argv[1], limits=limits), port=int(sys.argv[2]), log_level="warning")
+"""
+MIB = 1024 * 1024
+
+
+def memory_kib(pid: int, field: str) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    raise AssertionError(f"no {field} for process {pid}")
+
+
+def test_many_log_ins_at_once_keep_the_servers_memory_bounded(tmp_path):
+    """16 log-ins at once (the red team sent 15, then 40) with production Argon2 (64 MiB each):
+    the server's peak memory grows by at most hash_workers x 64 MiB plus 64 MiB, not 16 x 64;
+    those past the queue are answered 503 busy with Retry-After."""
+    port = free_port()
+    db = f"sqlite:///{tmp_path / 'games.db'}"
+    proc = subprocess.Popen([sys.executable, "-c", HASHING_SERVER, db, str(port)])
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(900):
+            try:
+                httpx.get(base + "/api/catalog", timeout=1)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        guess = {"name": "nobody", "password": "wrong horse battery"}
+        assert httpx.post(base + "/api/session", json=guess, timeout=30).status_code == 401
+        resting = memory_kib(proc.pid, "VmRSS")
+        with ThreadPoolExecutor(16) as pool:
+            answers = list(
+                pool.map(
+                    lambda _: httpx.post(base + "/api/session", json=guess, timeout=60),
+                    range(16),
+                )
+            )
+        peak = memory_kib(proc.pid, "VmHWM")
+    finally:
+        proc.kill()
+        proc.wait(timeout=10)
+    assert {a.status_code for a in answers} <= {401, 503}
+    assert all(a.headers["retry-after"] == "1" for a in answers if a.status_code == 503)
+    workers = getattr(Limits(), "hash_workers", 2)  # (the code before had no pool)
+    assert (peak - resting) * 1024 < (workers * 64 + 64) * MIB, (resting, peak)
+
+
+def test_the_hashing_pool_refuses_past_its_queue_before_any_work():
+    from monsterball.web.limits import Hashing
+
+    hashing = Hashing(workers=2, queue=3)
+    for _ in range(5):
+        hashing.admit()
+    with pytest.raises(Rejected) as refused:
+        hashing.admit()
+    assert refused.value.code == "busy" and refused.value.retry_after == 1
+    hashing.release()
+    hashing.admit()  # a place came free
