@@ -155,9 +155,9 @@ def test_move_context_and_spell_lists_match_the_references_in_random_games() -> 
                     hidden += state.invisible >= 0
                     loose += state.ball_state in ("loose", "pass", "kick", "punt")
     # Spells, mirror images, an invisible player, a ball nobody holds and hobgoblins
-    # chasing elves were all met.
+    # chasing elves were all met (only a defending hobgoblin chases, ruling MW-R29).
     assert checked > 3000 and casts > 1000 and images > 500 and hidden > 500 and loose > 500
-    assert chases > 500
+    assert chases > 200
     # A position that does not fit the six words is handed back to the reference.
     state = _phase_states("standard", 0, 1)[0]
     state.images = [400]

@@ -142,10 +142,19 @@ def test_MW_MAGIC_3_images_pushed_into_an_opponent_or_off_the_field_vanish():
     assert state.images == []
 
 
-def test_MW_MAGIC_3_mirror_image_only_after_the_snap():
-    state = setup({"A1": "g12", "B1": "g20"}, types={"A1": "brownie"}, carrier="A1", kind="kickoff")
-    start_phase(state, 0)
-    assert "cast A1 mirror" not in legal(state)
+def test_MW_MAGIC_3_MW_R10_mirror_image_only_after_the_snap():
+    """ "This spell cannot be cast before the ball is snapped": after a kickoff's kick (its
+    snap) by default; never on a kickoff with option mirror_kickoff=never."""
+    for rule, open_ in (("after_kick", True), ("never", False)):
+        state = setup(
+            {"A1": "g12", "B1": "g20"},
+            types={"A1": "brownie"},
+            carrier="A1",
+            kind="kickoff",
+            mirror_kickoff=rule,
+        )
+        start_phase(state, 0)
+        assert ("cast A1 mirror" in legal(state)) == open_
 
 
 def test_MW_MAGIC_1_magic_only_before_the_caster_moves():

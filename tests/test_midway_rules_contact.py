@@ -215,9 +215,15 @@ def test_MW_TACK_3_MW_TACK_4_end_of_defensive_phase_round_in_any_order():
 
 
 def test_MW_TACK_3_handoff_lets_a_defender_try_the_new_carrier():
+    """The exception: "that defender may try to tackle the new ball carrier at the end of
+    the current defensive movement phase" (not again in the offensive phase)."""
     state = running(A2="g12")
     act(state, "A1-h11", "A1-h12", "tackle B1 h12", "d6=6", "hand A2")
-    assert state.carrier == 1 and state.tried == 0
+    assert state.carrier == 1 and state.tried == 1 << 10 and state.retry == 1 << 10
+    act(state, "A2-h13", "A2-i13")  # next to B1 on i12: no second try in this phase
+    assert top(state) == "Phase" and state.current_player() == 0
+    act(state, "end", "end")  # B ends its phase with B1 still next to A2: now he may
+    assert top(state) == "TackleRound" and legal(state) == {"tackle B1 i13", "no"}
 
 
 def test_MW_TACK_1_one_would_be_tackler_per_hex_except_the_carriers():

@@ -107,12 +107,15 @@ def test_MW_SPEC_2_MW_SPEC_3_MW_SPEC_6_sizes_when_blocked_or_tackled():
 
 
 def test_MW_SPEC_5_hobgoblin_chases_the_nearest_elf():
-    state = running(A2="c10", B3="a20")
-    state.roster[1] = "hobgoblin"
-    state.roster[12] = "elf"
-    here = state.field.distance(cell(state, "c10"), cell(state, "a20"))
-    for m in moves_of(state, "A2"):
-        assert state.field.distance(cell(state, m), cell(state, "a20")) <= here
+    state = running(B2="c14", A3="a4")
+    act(state, "end")  # B defends: its hobgoblin B2 chases A's elf A3
+    state.roster[11] = "hobgoblin"
+    state.roster[2] = "elf"
+    here = state.field.distance(cell(state, "c14"), cell(state, "a4"))
+    moves = moves_of(state, "B2")
+    assert moves and "c15" not in moves
+    for m in moves:
+        assert state.field.distance(cell(state, m), cell(state, "a4")) <= here
 
 
 def test_MW_SPEC_7_kobolds_and_orcs_are_never_out_for_the_game():

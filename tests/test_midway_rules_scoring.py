@@ -28,6 +28,12 @@ from mw_scenarios import (
 # -- scoring ------------------------------------------------------------------------------------
 
 
+def announced_at_the_snap():
+    """The steps from the field goal's announcement (ruling MW-R25) to the snap."""
+    kinds = SPEC.state_type.procedure_kinds
+    return (kinds["SnapStep"](0), kinds["Announce"](0))
+
+
 def test_MW_SCORE_1_touchdown_and_conversion_choice():
     state = running(A1="g22", B1="a10")
     act(state, "A1-g23")
@@ -76,8 +82,8 @@ def test_MW_SCORE_6_MW_CHART_3_field_goal_range_and_success():
         {"A1": "g20", "A2": "f20", "A3": "h20", "A4": "g19", "A5": "g18", "A6": "c18"},
         los="g20",
     )
-    state.stack = (SPEC.state_type.procedure_kinds["SnapStep"](0),)
-    act(state, "fg")
+    state.stack = announced_at_the_snap()
+    act(state, "fg", "fg")
     step = state.stack[-1]
     assert step.distance == 5  # rows 20..24 and one behind
     act(state, "d6=5")  # 5 hexes: 1-4 makes it; a miss gives B the ball at the line
@@ -89,8 +95,8 @@ def test_MW_SCORE_7_MW_SCORE_8_MW_R8_blocked_field_goal_is_a_loose_ball():
         {"A1": "g20", "A2": "f20", "A3": "h20", "A4": "g19", "A5": "g18", "B6": "g21"},
         los="g20",
     )
-    state.stack = (SPEC.state_type.procedure_kinds["SnapStep"](0),)
-    act(state, "fg", "d6=1")
+    state.stack = announced_at_the_snap()
+    act(state, "fg", "fg", "d6=1")
     assert legal(state) == {"block B6", "no"}
     act(state, "block B6", "d6=6", "d6=1")  # blocked, not stunned
     assert state.current_player() == CHANCE  # the blockers' direction modifier
@@ -104,8 +110,8 @@ def test_MW_SCORE_6_good_field_goal_scores_three():
         {"A1": "g20", "A2": "f20", "A3": "h20", "A4": "g19", "A5": "g18", "B1": "g21"},
         los="g20",
     )
-    state.stack = (SPEC.state_type.procedure_kinds["SnapStep"](0),)
-    act(state, "fg", "d6=4")
+    state.stack = announced_at_the_snap()
+    act(state, "fg", "fg", "d6=4")
     assert state.score == [3, 0] and state.kind == "kickoff" and state.offense == 0
 
 

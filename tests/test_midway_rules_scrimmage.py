@@ -88,8 +88,11 @@ def test_MW_SCRIM_1_four_play_choices():
         {"A1": "g20", "A2": "f20", "A3": "h20", "A4": "g19", "A5": "g18", "A6": "c18"},
         los="g20",
     )
-    state.stack = (SPEC.state_type.procedure_kinds["SnapStep"](0),)
-    assert "fg" in legal(state) and "snap A4" in legal(state)
+    kinds = SPEC.state_type.procedure_kinds
+    state.stack = (kinds["SnapStep"](0), kinds["Announce"](0))
+    assert legal(state) == {"fg", "no"}  # a field goal is announced (ruling MW-R25)
+    act(state, "no")
+    assert "fg" not in legal(state) and "snap A4" in legal(state)
     act(state, "snap A4")
     assert any(a.startswith("pass ") for a in legal(state))  # a pass
     assert "A4-g20" not in legal(state) and "A4-f19" in legal(state)  # a run

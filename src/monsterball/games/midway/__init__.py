@@ -21,7 +21,7 @@ from monsterball.games.midway.procedures import ALL_STEPS, first_steps
 from monsterball.games.midway.render import render_text
 from monsterball.games.midway.state import MidwayState, Wiring, bind
 
-RULES_VERSION = "monsters-of-the-midway/0.6.0"
+RULES_VERSION = "monsters-of-the-midway/0.7.0"
 
 
 def _new_state(options: GameOptions) -> GameState:
@@ -51,23 +51,26 @@ RULINGS = {
     "MW-R10": "Mirror image: d6/2 images plus the caster; the caster's coach secretly picks "
     "the real counter; the caster then moves with 'shift DIR'. A hidden caster may block and "
     "tackle (contact ends the spell); his coach is asked wherever any of his counters could "
-    "act (option hidden_contact=barred: hidden players never block or tackle).",
+    "act (option hidden_contact=barred: hidden players never block or tackle). Cast after "
+    "the snap, a blocked kick included, or the kickoff's kick (option mirror_kickoff).",
     "MW-R11": "Invisibility: the caster's movement for the phase is a secret reappearance hex "
-    "within his movement factor, revealed at the next phase; he may tackle from there, and "
-    "his coach is asked whenever the carrier is within that reach plus one.",
+    "within his movement in that phase, revealed at the next phase; he may tackle from "
+    "there, and his coach is asked whenever the carrier is within that reach plus one.",
     "MW-R12": "An ettin's attack on a teammate is a tackle on the ball carrier (succeeds short "
     "of a miss) and a block on anyone else (succeeds on neutralize or better); success only "
     "takes the teammate's phase away.",
     "MW-R13": "A carrier in an edge hex may step out of bounds (basic football); a loose ball "
-    "over an end line is a touchback, or a safety if it left the fumbling team's end zone.",
+    "over an end line is a touchback, or a safety if it left the fumbling team's end zone; "
+    "a punt downed in the receivers' end zone is a touchback.",
     "MW-R14": "max_phases caps a play for simulations (off by default).",
     "MW-R15": "A team with every player out for the game forfeits; if nobody is fit for one "
     "play only, the stunned players return.",
     "MW-R16": "The kicking team sets up on its own side of the ball.",
     "MW-R17": "After a throw only offensive players beyond the line may not block.",
     "MW-R18": "Each spell user casts once per play (option spell_limit); werebears at will.",
-    "MW-R19": "A ball struck dead: the snapping team loses a down at the old spot; a kickoff "
-    "is kicked again.",
+    "MW-R19": "A ball struck dead: the snapping team that still has it loses a down at the "
+    "old spot; a ball another team holds or would get is dead where it is; a kickoff nobody "
+    "holds is kicked again.",
     "MW-R20": "Change self's two movement phases count every phase, whichever team moves "
     "(option change_self_count=own: the caster's team's phases only).",
     "MW-R21": "A pass coming down where a hidden defender may stand (on any counter of a "
@@ -78,6 +81,17 @@ RULINGS = {
     "MW-R22": "Players occupying a loose ball's hex try for it at the end of every movement "
     "phase in which nobody entered it, and any number may enter it (option "
     "loose_ball=enter: only a player moving in makes them roll, two of a team at most).",
+    "MW-R24": "A kick or punt that comes down on receivers: at the end of their phase they "
+    "try a reception (Pass Reception table; a miss is a fumble) or let it fall; the kickers "
+    "keep off a kickoff's hex.",
+    "MW-R25": "A field goal is announced once the offense has set up with a holder and a "
+    "kicker, before the defense sets up; an announced kick is the snap.",
+    "MW-R26": "No snap penalty on the two-point try (option conversion_snap=penalty).",
+    "MW-R27": "Two of the team with the ball in a hex; one would-be tackler a hex, but any "
+    "number in the carrier's hex and defending a pass's hex.",
+    "MW-R28": "Changing form sets the phase's movement to the new form's, with the phase's "
+    "bonus or penalty and any slowing.",
+    "MW-R29": "The hobgoblin chases the opposing elf only while his team defends.",
     "MW-R23": "A play in which nobody acts for three movement phases in a row (option "
     "stall_phases) is over: the ball is dead where it is, as when its carrier is downed.",
 }

@@ -15,7 +15,7 @@ from monsterball.core._bitwords cimport _ctz, mb_from_words, mb_to_words
 
 # The version of these functions' signatures: state.py passes over a build without it (a
 # stale module built from an older source), so the references run instead of a crash.
-API = 3
+API = 4
 
 DEF N = 6
 DEF CELLS = 384
@@ -389,7 +389,8 @@ cdef class HexRings:
         if ball >= 0 and ball_state in ("loose", "pass", "kick", "punt"):
             if ball >= CELLS:
                 return -1
-            _put(contact, ball)
+            if ball_state != "kick" or team == receivable:  # a kickoff is the receivers'
+                _put(contact, ball)
         if opp_casts:
             for i in range(N):
                 contact[i] |= grp[i]
@@ -400,7 +401,11 @@ cdef class HexRings:
         )
         for i in range(N):
             crowded[i] = contact[i] & own[i]
-        if scrum and ball < CELLS:
+        # Ruling MW-R27: no limit in a loose ball's scrum, the carrier's hex (for the team
+        # without the ball) or a pass's hex (for the defense).
+        if (
+            scrum or holder == other or (ball_state == "pass" and team != state.offense)
+        ) and 0 <= ball < CELLS:
             _drop(crowded, ball)
         for i in range(N):
             word = crowded[i]
@@ -411,7 +416,7 @@ cdef class HexRings:
                 for p in range(lo, lo + PER):
                     if <long>pos[p] == c:
                         mine += 1
-                if mine >= 2 or (holder == other and mine >= 1 and not (carrier >= 0 and ball == c)):
+                if mine >= 2 or (holder == other and mine >= 1):
                     _drop(contact, c)
         for i in range(N):
             beyond[i] = 0
@@ -444,6 +449,7 @@ cdef class HexRings:
         cdef uint32_t keeps[PER * MAXR]
         cdef int elves[PER]
         cdef int team = phase.team, p, lo, n_elves = -1, i, r, col, best, far
+        cdef long defending
         cdef long who, here, c, caster = state.caster, invisible = state.invisible
         cdef unsigned long long barred, kept = 0
         cdef uint32_t bits
@@ -464,7 +470,14 @@ cdef class HexRings:
                 barred |= (<unsigned long long>1) << who
         if self._context(state, team, fr, co, ba) < 0:
             return None
-        for p in range(lo, lo + PER):
+        # moves.defending_team (ruling MW-R29): only a defending hobgoblin chases an elf.
+        if state.carrier >= 0:
+            defending = 1 - <long>state.carrier // PER
+        elif state.kind in ("kickoff", "onside", "punt"):
+            defending = state.offense
+        else:
+            defending = 1 - <long>state.poss
+        for p in range(lo, lo + PER if defending == team else lo):
             # MW-SPEC-5 (moves.hobgoblin_keep): a hobgoblin may not end a move farther from
             # the nearest visible opposing elf (the lowest hex of the nearest) than he stands.
             here = pos[p]
@@ -603,7 +616,10 @@ def casts(state, int team, long long acted, tuple magic):
     types = state.chart.types
     cdef list roster = state.roster
     ball_state = state.ball_state
-    snapped = state.kind in ("scrimmage", "conversion", "punt", "field goal")
+    kind = state.kind  # phase_open.mirror_open
+    snapped = kind in ("scrimmage", "conversion", "punt", "field goal", "blocked") or (
+        kind in ("kickoff", "onside") and state.options.mirror_kickoff == "after_kick"
+    )
     out = []
     while users:
         p = _ctz(<uint64_t>users)

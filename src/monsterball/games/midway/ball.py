@@ -25,6 +25,7 @@ from monsterball.games.midway.inplay import (
     note,
     past_midfield,
     recovery_order,
+    seen_at,
     take_ball,
     travel_dir,
 )
@@ -153,7 +154,7 @@ def hidden_interceptor(state: State) -> int:
         p >= 0
         and team_of(p) == defense
         and state.vanish >= 0
-        and state.field.distance(state.vanish, state.ball) <= state.mtype(p).mv
+        and state.field.distance(state.vanish, state.ball) <= state.vanish_reach
     ):
         return p
     return NOBODY
@@ -215,6 +216,7 @@ class HiddenIntercept(InPlay):
             # He shows himself on the ball's hex now, not at the start of the next phase.
             state.pos[p] = state.ball
             state.invisible = state.vanish = state.appear_at = NOBODY
+            state.vanish_reach = 0
             note(state, "appear", f"{player_name(p)} reappears on {hexname} to intercept.")
         return (CatchRoll(p, self.purpose, ()),)
 
@@ -236,7 +238,7 @@ class CatchRoll(InPlayRoll):
 
     def target(self, state: State) -> int:
         p = self.player
-        opponents = sum(1 for q in state.players_at(state.ball) if team_of(q) != team_of(p))
+        opponents = sum(1 for q in seen_at(state, state.ball) if team_of(q) != team_of(p))
         return chart.reception_target(opponents) + state.mtype(p).rec_mod
 
     def apply(self, state: State, action: Action) -> Transition:
@@ -272,6 +274,50 @@ class CatchRoll(InPlayRoll):
 
 
 @dataclass(frozen=True, slots=True)
+class KickCatch(InPlay):
+    """MW-KICK-7/MW-PUNT-6 (ruling MW-R24): a kick or punt in the air lies on the hex of
+    receivers who stood there (the kick came down on them): at the end of their team's
+    phase their coach names one to try the reception ('catch A3'), as for a pass, or lets
+    the ball fall ('no'): a kickoff is then loose, a punt hits the ground and bounces
+    (MW-PUNT-7: "The receiver may choose to let the punt hit the ground")."""
+
+    team: int
+    queue: tuple[int, ...]
+    rule = "MW-PUNT-6"
+
+    def who(self, state: State) -> int:
+        return self.team
+
+    def legal_actions(self, state: State) -> list[Action]:
+        return [*(state.actions.catch[p] for p in self.queue), state.actions.words["no"]]
+
+    def apply(self, state: State, action: Action) -> Transition:
+        purpose = "kick" if state.ball_state == "kick" else "punt"
+        if isinstance(action, Name):
+            return (CatchRoll(action.player, purpose, ()),)
+        state.receivable = NOBODY
+        if purpose == "punt":
+            return (BounceCount(),)
+        note(state, "loose", "Nobody tries to catch the kickoff: it is a loose ball.")
+        state.ball_state = "loose"
+        return ()
+
+    def describe(self) -> str:
+        return f"team {TEAM_NAMES[self.team]} deciding whether to catch the kick"
+
+
+def kick_catchers(state: State, team: int) -> tuple[int, ...]:
+    """Seen players of ``team`` standing where a kick or punt in the air lies (ruling
+    MW-R24); the hidden (an invisible player, a mirror-image caster) are not counted, so
+    the question depends only on what both coaches see."""
+    return tuple(
+        p
+        for p in state.players_at(state.ball)
+        if team_of(p) == team and p != state.caster and not state.dazed >> p & 1
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class RecoveryRoll(InPlay):
     """Fumble Recovery Table: each eligible player in the hex rolls in turn (MW-FUM-2/3)."""
 
@@ -291,7 +337,7 @@ class RecoveryRoll(InPlay):
         assert isinstance(action, Roll)
         p = self.order[0]
         state.idle = 0  # a dive for the ball is play (MW-R23)
-        count = len(state.players_at(state.ball))
+        count = len(seen_at(state, state.ball))
         need = chart.recovery_target(count)
         ok = int(action.value) <= need
         note(
@@ -328,7 +374,7 @@ class LooseBallRound(InPlay):
         ball = state.ball
         if state.ball_state != "loose" or ball < 0 or state.options.loose_ball != "contest":
             return ()
-        here = state.players_at(ball)
+        here = seen_at(state, ball)
         if any(team_of(p) == self.team and self.acted >> p & 1 for p in here):
             return ()  # someone entered it this phase: everyone there has rolled
         order = tuple(p for p in recovery_order(state, NOBODY) if p != self.barred)
@@ -375,7 +421,9 @@ class Scatter(InPlayRoll):
             "scatter",
             f"Direction modifier {action.value}: the ball is on {f.name(state.ball)}.",
         )
-        if state.players_at(state.ball):
+        if state.ball_state != "punt" and state.players_at(state.ball):
+            # A punt coming down on receivers is theirs to catch (ruling MW-R24), at the
+            # end of their phase: no fumble recovery before anyone has touched it.
             order = recovery_order(state, NOBODY)
             if order:
                 return (RecoveryRoll(order),)

@@ -39,7 +39,9 @@ from monsterball.games.midway.actions import (
     Word,
 )
 from monsterball.games.midway.draft import affordable, draft_left, rating
+from monsterball.games.midway.contact import TackleRound
 from monsterball.games.midway.kickoff import KickoffKick, SetUp
+from monsterball.games.midway.moves import tackle_modifier
 from monsterball.games.midway.phases import Phase
 from monsterball.games.midway.plan import PlayOuts
 from monsterball.games.midway.plan import plan as plan_phase
@@ -54,8 +56,11 @@ from monsterball.games.midway.state import MID_COL, NOBODY, MidwayState, team_of
 # and a 2-point try is worth a chance of its points (_conversion_value); "4" since the
 # time between a touchdown and its conversion is valued as the conversion (_converting);
 # "5" since the hard bot drafts and sets up by this module's policy too (binding): its
-# search set up kickoff receivers in the midfield 'auto' pattern.
-VERSION = "5"
+# search set up kickoff receivers in the midfield 'auto' pattern; "6" since a defender
+# offered a tackle takes it (_tackle): under rules 0.7.0 any number of defenders may stand
+# in the carrier's hex (ruling MW-R27), and the evaluation, which counts each defender next
+# to the carrier as a threat, preferred keeping four of them there untried to tackling.
+VERSION = "6"
 
 # Field position (0 at the own goal line .. 1 at the far end) below which fourth down is
 # a punt when no field goal is on: a failed fourth down hands the ball over where it is.
@@ -447,6 +452,9 @@ def _snap(state: MidwayState, seat: int, legal: Sequence[Action]) -> Action | No
         last = state.options.plays - state.plays <= 1
         if state.down >= 4 or (last and 0 <= behind <= 3):
             return fg
+        no = _word(legal, "no")  # the announcement before the defense sets up (MW-R25)
+        if no is not None:
+            return no
     snaps = [a for a in legal if isinstance(a, Snap)]
     if not snaps:
         return None
@@ -474,12 +482,28 @@ def policy(
         return _return_formation(state, legal) or _word(legal, "auto")
     if isinstance(first, Snap) or _word(legal, "fg") is not None:
         return _snap(state, seat, legal)
+    tackle = _tackle(state, seat, legal)
+    if tackle is not None:
+        return tackle
     if state.offense == seat and state.kind == "scrimmage" and _kick_it(state, seat):
         punts = [a for a in legal if isinstance(a, Punt)]
         if punts:
             f = state.field
             return max(punts, key=lambda a: _progress(state, f.parse_cell(a.cell), seat))
     return None
+
+
+def _tackle(state: MidwayState, seat: int, legal: Sequence[Action]) -> Action | None:
+    """A tackle offered to the defense is taken, by the tackler with the best size
+    modifier: a miss costs nothing but the try, while the evaluation, counting defenders
+    next to the carrier as threats (NEXT_TO), valued declining above tackling."""
+    top = state.stack[-1] if state.stack else None
+    if not isinstance(top, TackleRound) or top.team != seat or state.carrier < 0:
+        return None
+    tackles = [a for a in legal if isinstance(a, Tackle)]
+    if not tackles:
+        return None
+    return min(tackles, key=lambda a: (tackle_modifier(state, state.carrier, a.player), a.player))
 
 
 def _drafting(legal: Sequence[Action]) -> bool:
@@ -654,7 +678,7 @@ def determinize(state: GameState, seat: int, rng: random.Random) -> GameState:
     hidden = copy.invisible
     if hidden >= 0 and team_of(hidden) != seat and copy.appear_at >= 0 and copy.vanish >= 0:
         row = copy.field.distance_row(copy.vanish)
-        mv = copy.mtype(hidden).mv
+        mv = copy.vanish_reach
         occupied = copy.counters_mask()
         free = [c for c in range(copy.field.size) if row[c] <= mv and not occupied >> c & 1]
         copy.appear_at = free[rng.randrange(len(free))] if free else NOBODY

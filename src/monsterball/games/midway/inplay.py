@@ -162,6 +162,7 @@ def reappear(state: State) -> None:
     if p == state.carrier:
         state.ball = target
     state.vanish = NOBODY
+    state.vanish_reach = 0
     state.appear_at = NOBODY
     note(state, "appear", f"{player_name(p)} reappears on {state.field.name(target)}.")
     check_score(state)
@@ -183,10 +184,18 @@ def travel_dir(state: State, start: int, end: int, team: int) -> int:
     return state.ahead(team)
 
 
+def seen_at(state: State, cell: int) -> list[int]:
+    """The players on ``cell`` both coaches see: a hidden mirror-image caster is left out
+    of loose-ball scrambles and of the opponents a catch is rolled against, or the roll
+    would show which counter is real (ruling MW-R10); the invisible player is never
+    there to be seen."""
+    return [p for p in state.players_at(cell) if p != state.caster]
+
+
 def recovery_order(state: State, mover: int) -> tuple[int, ...]:
     """MW-FUM-2: everyone eligible in the hex rolls; the offense first on its own side of the
     line of scrimmage, the defense first beyond it; on an onside kick the receivers first."""
-    here = state.players_at(state.ball)
+    here = seen_at(state, state.ball)
     ok = []
     for p in here:
         if p == state.no_recover or (state.dazed >> p & 1 and p != mover):

@@ -147,12 +147,13 @@ def new_play(state: State, kind: str, counts: bool) -> None:
     state.bounces = 0
     state.no_recover = NOBODY
     state.onside_ok = False
-    state.tried = state.frozen = state.dazed = 0
+    state.tried = state.retry = state.frozen = state.dazed = 0
     state.no_tackle = state.no_tackle_next = state.slowed = 0
     state.images = []
     state.caster = NOBODY
     state.image_phases = 0
     state.invisible = state.vanish = state.appear_at = NOBODY
+    state.vanish_reach = 0
     state.dead = ""
     state.phase_over = False
 

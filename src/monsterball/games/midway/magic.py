@@ -128,12 +128,14 @@ class AppearPick(InPlay):
 
     def legal_actions(self, state: State) -> list[Action]:
         f = state.field
-        mv = state.mtype(self.player).mv
+        mv = state.vanish_reach
         occupied = state.counters_mask()
         row = f.distance_row(state.vanish)
-        return [
+        out: list[Action] = [
             state.actions.appear[c] for c in range(f.size) if row[c] <= mv and not occupied >> c & 1
         ]
+        # With no movement this phase and a player sharing his hex, he stays where he is.
+        return out or [state.actions.appear[state.vanish]]
 
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, AtHex)

@@ -107,24 +107,39 @@ def contact_mask(state: State, team: int, own: int = -1, opp: int = -1) -> int:
         mask |= opp  # blocks while a pass is in the air
     elif state.kind == "onside" and state.ball_state == "loose":
         mask |= opp  # MW-KICK-12: either team may block around a loose onside kick
-    if state.ball >= 0 and state.ball_state in ("loose", "pass", "kick", "punt"):
+    # A kickoff in the air is the receivers' alone (MW-KICK-7: "On a regular kickoff, there
+    # will be no defenders ... in the hex").
+    if (
+        state.ball >= 0
+        and state.ball_state in ("loose", "pass", "kick", "punt")
+        and (state.ball_state != "kick" or team == state.receivable)
+    ):
         mask |= 1 << state.ball
     if state.caster >= 0 and team_of(state.caster) == other:
         mask |= _group_mask(state)  # touching a counter reveals it
-    # Team limits: two per hex; one would-be tackler outside the carrier's hex. Around a
-    # loose onside kick "any number of players from either team may move into" its hex,
-    # and around any loose ball (ruling MW-R22: the Fumble Recovery Table counts "5+").
+    # Team limits (ruling MW-R27): two blockers per hex ("Two blockers (but not three or
+    # more)"), and two of a team on a kick or punt; the team without the ball: one would-be
+    # tackler a hex, any number in the carrier's hex ("No hex can be occupied by more than
+    # one would-be tackler unless it is the hex containing the ball carrier") and in a
+    # pass's hex (defending against a pass has no limit). Around a loose onside kick "any
+    # number of players from either team may move into" its hex, and around any loose ball
+    # (ruling MW-R22: the Fumble Recovery Table counts "5+").
     scrum = (
         state.ball_state == "loose"
         and state.ball >= 0
         and (state.kind == "onside" or state.options.loose_ball == "contest")
     )
-    crowded = mask & own & ~((1 << state.ball) if scrum else 0)
+    if scrum or (state.ball_state == "pass" and team != state.offense and state.ball >= 0):
+        open_hex = 1 << state.ball
+    elif holder == other:
+        open_hex = 1 << state.ball  # the carrier's hex
+    else:
+        open_hex = 0
+    crowded = mask & own & ~open_hex
     team_cells = state.pos[team * PER_TEAM : (team + 1) * PER_TEAM] if crowded else []
     for cell in iter_bits(crowded):
         mine = team_cells.count(cell)
-        carrier_here = state.carrier >= 0 and state.ball == cell
-        if mine >= 2 or (holder == other and mine >= 1 and not carrier_here):
+        if mine >= 2 or (holder == other and mine >= 1):
             mask &= ~(1 << cell)
     return mask
 
@@ -248,12 +263,26 @@ def move_price_py(state: State, player: int, cell: int) -> int:
     return move_cost(state, player, cell, occupied)
 
 
+def defending_team(state: State) -> int:
+    """The team on defense now (ruling MW-R29, MW-SPEC-5's "cover or chase"): the team
+    without the ball; before the snap and while a pass is in the air or loose, the team
+    without the downs; on a kick nobody holds, the kicking team (its players are the
+    kick's "defenders", MW-KICK-7)."""
+    if state.carrier >= 0:
+        return 1 - team_of(state.carrier)
+    if state.kind in ("kickoff", "onside", "punt"):
+        return state.offense
+    return 1 - state.poss
+
+
 def hobgoblin_setup_filter(state: State, player: int, cells: int) -> int:
-    """MW-SPEC-5 in formations: a hobgoblin sets up as near as the formation allows to the
-    nearest opposing elf already on the field ("regardless of ... the original
-    formations")."""
+    """MW-SPEC-5 in formations: a defending hobgoblin sets up as near as the formation
+    allows to the nearest opposing elf already on the field ("regardless of ... the
+    original formations")."""
     if state.kind_of(player) != "hobgoblin" or not cells:
         return cells
+    if team_of(player) != defending_team(state):
+        return cells  # ruling MW-R29: covering and chasing are the defense's
     elves = [
         state.pos[q]
         for q in team_players(1 - team_of(player))
@@ -284,8 +313,11 @@ def hobgoblin_filter(state: State, player: int, out: int) -> int:
 
 def hobgoblin_keep(state: State, player: int) -> int | None:
     """The hexes hobgoblin ``player`` may end a move on (MW-SPEC-5): those no farther from
-    the nearest visible opposing elf than he stands; ``None`` when he sees no elf."""
+    the nearest visible opposing elf than he stands; ``None`` when he sees no elf or his
+    team is not defending (ruling MW-R29)."""
     if "elf" not in state.roster and "elf" not in state.form:
+        return None
+    if team_of(player) != defending_team(state):
         return None
     hidden = state.hidden_from(None)
     elves = [
@@ -422,7 +454,7 @@ def hidden_may_tackle(state: State, same_hex_only: bool = False) -> bool:
         if p < 0 or team_of(p) != team or blocked >> p & 1 or state.pos[p] < 0:
             continue
         if p == state.invisible:
-            extra = state.mtype(p).mv
+            extra = state.vanish_reach
         if any(f.distance(c, t) <= reach + extra for c in cells if c >= 0 for t in targets):
             return True
     return False

@@ -102,6 +102,22 @@ class MidwayOptions(GameOptions):
         maximum=1000,
         ruling="MW-R23",
     )
+    mirror_kickoff: str = option(
+        "after_kick",
+        "Mirror image on kickoffs ('This spell cannot be cast before the ball is snapped'): "
+        "'after_kick' (the kick starts a kickoff as the snap starts other plays) or 'never' "
+        "(a kickoff has no snap; before 0.7.0).",
+        choices=("after_kick", "never"),
+        ruling="MW-R10",
+    )
+    conversion_snap: str = option(
+        "free",
+        "The snap's -2 movement on a two-point try: 'free' (the rulebook: the penalty is for "
+        "'any play except a kickoff or a point-after-touchdown attempt') or 'penalty' (the "
+        "try is 'run exactly as a play from scrimmage', penalty included; before 0.7.0).",
+        choices=("free", "penalty"),
+        ruling="MW-R26",
+    )
     max_phases: int = option(
         0,
         "End a play after this many movement phases with the ball dead where it is "

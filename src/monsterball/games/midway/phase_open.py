@@ -225,7 +225,7 @@ class PhaseOpen:
             return []
         acts = state.actions
         out: list[Action] = []
-        snapped = state.kind in ("scrimmage", "conversion", "punt", "field goal")
+        snapped = mirror_open(state)
         for p in iter_bits(users):
             if state.pos[p] < 0:
                 continue
@@ -267,6 +267,16 @@ class PhaseOpen:
         if not any(team_of(q) == self.team for q in state.players_at(state.ball) if q != c):
             return False
         return carrier_mask is not None or bool(destination_mask(state, c, self.left[c]))
+
+
+def mirror_open(state: State) -> bool:
+    """MW-MAGIC-3 (ruling MW-R10): "This spell cannot be cast before the ball is snapped":
+    open once a play from scrimmage is snapped (a blocked kick was snapped too) and, unless
+    option mirror_kickoff is 'never', once a kickoff is kicked (a kickoff's snap)."""
+    kind = state.kind
+    if kind in ("scrimmage", "conversion", "punt", "field goal", "blocked"):
+        return True
+    return kind in ("kickoff", "onside") and state.options.mirror_kickoff == "after_kick"
 
 
 def _meets_opponent(state: State, p: int) -> bool:

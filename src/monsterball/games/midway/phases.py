@@ -26,6 +26,7 @@ from monsterball.games.midway.actions import (
 from monsterball.games.midway.ball import (
     BounceCount,
     CatchRoll,
+    KickCatch,
     LooseBallRound,
     PassResolution,
     PuntCarry,
@@ -33,6 +34,7 @@ from monsterball.games.midway.ball import (
     RecoveryRoll,
     Scatter,
     blocked_kick,
+    kick_catchers,
 )
 from monsterball.games.midway.contact import BlockRoll, EttinRoll, TackleRound
 from monsterball.games.midway.inplay import (
@@ -90,7 +92,7 @@ class StartPhase(InPlay):
         state.phase_over = False
         team = self.team
         if ball_team(state) == team:
-            state.tried = 0  # a new set of offensive and defensive phases
+            state.tried = state.retry = 0  # a new set of offensive and defensive phases
         pre: list[Procedure[State]] = []
         # Spells that run down at the start of a phase.
         if state.caster >= 0:
@@ -108,16 +110,19 @@ class StartPhase(InPlay):
                     state.form[p] = ""
                     note(state, "change", f"{player_name(p)} changes back.")
         # Movement factors.
+        mod = 0
+        if state.first_phase == team:
+            if state.kind in ("kickoff", "onside"):
+                mod = 2  # MW-KICK-2: a running start
+            elif state.kind != "conversion" or state.options.conversion_snap == "penalty":
+                # MW-MOVE-3: the offense after the snap, "any play except a kickoff or a
+                # point-after-touchdown attempt" (ruling MW-R26: not the 2-point try)
+                mod = -2
         left = [0] * len(state.pos)
         for p in team_players(team):
             if state.pos[p] < 0 or state.frozen >> p & 1:
                 continue
-            mv = state.mtype(p).mv
-            if state.first_phase == team:
-                if state.kind in ("kickoff", "onside"):
-                    mv += 2  # MW-KICK-2: a running start
-                else:
-                    mv = max(1, mv - 2)  # MW-MOVE-3: the offense after the snap
+            mv = allowance(state.mtype(p).mv, mod)
             mv = max(0, mv - (state.slowed >> 2 * p & 3))  # MW-TACK-8: the slowed player
             left[p] = mv
         state.frozen &= ~team_bits(team)
@@ -149,7 +154,7 @@ class StartPhase(InPlay):
                 ]
                 if mates:
                     pre.append(EttinRoll(p, min(mates)))
-        return (Phase(team, tuple(left), 0), *reversed(pre))
+        return (Phase(team, tuple(left), 0, mod=mod), *reversed(pre))
 
     def describe(self) -> str:
         return f"the start of team {TEAM_NAMES[self.team]}'s movement phase"
@@ -166,6 +171,7 @@ class Phase(PhaseOpen, InPlay):
     acted: int
     moving: int = NOBODY  # the player whose move is under way (MW-RUSH-3)
     paused: int = NOBODY  # a ball carrier waiting, mid-move, for a teammate's handoff
+    mod: int = 0  # the phase's change to movement factors: +2 kickoff, -2 snap (see allowance)
     rule = "MW-MOVE-1"
 
     def who(self, state: State) -> int:
@@ -184,6 +190,7 @@ class Phase(PhaseOpen, InPlay):
             acted,
             self.moving if moving is None else moving,
             self.paused if paused is None else paused,
+            self.mod,
         )
 
     def _begin(self, state: State, p: int, left: list[int]) -> tuple[int, int]:
@@ -305,7 +312,9 @@ class Phase(PhaseOpen, InPlay):
         if isinstance(action, Hand):
             giver = state.carrier
             take_ball(state, action.player)
-            state.tried = 0  # MW-TACK-4: tacklers may try the new carrier
+            # MW-TACK-3's exception: a defender who tried the old carrier may try the new
+            # one "at the end of the current defensive movement phase", not before.
+            state.retry |= state.tried
             note(
                 state, "handoff", f"{player_name(giver)} hands off to {player_name(action.player)}."
             )
@@ -474,31 +483,46 @@ class Phase(PhaseOpen, InPlay):
         if action.spell == "invisible":
             state.invisible = p
             state.vanish = state.pos[p]
+            # Ruling MW-R11: "within range" is his movement in this phase (none when
+            # neutralized, 2 less after the snap), which both coaches know.
+            state.vanish_reach = left[p]
             left[p] = 0
             note(state, "invisible", f"{name} turns invisible.")
             return (self._then(left, acted, moving, paused), AppearPick(p))
+        old_mv = state.mtype(p).mv
         if action.spell == "change":
             state.form[p] = action.target
             state.form_left[p] = 2
             note(state, "change", f"{name} changes into a {action.target}.")
-            left[p] = min(left[p], state.mtype(p).mv) if self.left[p] else 0
-            return (self._then(left, acted, moving, paused),)
-        if action.spell == "revert":
+        elif action.spell == "revert":
             state.form[p] = ""
             note(state, "change", f"{name} changes back.")
-            return (here,)
-        if action.spell in ("were", "human"):
+        elif action.spell in ("were", "human"):
             if action.spell == "were":
                 state.were |= 1 << p
             else:
                 state.were &= ~(1 << p)
             note(state, "were", f"{name} takes {action.spell} form.")
-            left[p] = min(left[p], state.mtype(p).mv)
-            return (self._then(left, acted, moving, paused),)
-        raise wrong(self, action)
+        else:
+            raise wrong(self, action)
+        # Ruling MW-R28: the new form's movement factor, with this phase's kickoff or snap
+        # change and any slowing ("Abilities include size and movement factor"); one who
+        # may not move this phase still may not.
+        if left[p] > 0:
+            lost = max(0, allowance(old_mv, self.mod) - left[p])
+            left[p] = max(0, allowance(state.mtype(p).mv, self.mod) - lost)
+        return (self._then(left, acted, moving, paused),)
 
     def describe(self) -> str:
         return f"team {TEAM_NAMES[self.team]}'s movement phase"
+
+
+def allowance(mv: int, mod: int) -> int:
+    """A movement factor in a phase that adds ``mod``: +2 on the kicking team's first
+    phase (MW-KICK-2), -2 "down to a minimum of 1" after the snap (MW-MOVE-3)."""
+    if mod < 0:
+        return max(1, mv + mod)
+    return mv + mod
 
 
 def _unreachable(state: State, player: int, cell: int, budget: int) -> str:
@@ -545,6 +569,13 @@ class EndPhase(InPlay):
             # MW-FUM-2 (ruling MW-R22): after the blocks, those on the ball try for it.
             nxt.append(LooseBallRound(team, self.acted, barred))
         if state.receivable == team:
+            landed = state.ball_state == "kick" or (
+                state.ball_state == "punt" and state.punt_travel == 0
+            )
+            catchers = kick_catchers(state, team) if landed else ()
+            if catchers:
+                # Ruling MW-R24: receivers standing on it try a reception, or let it fall.
+                return (StartPhase(1 - team), KickCatch(team, catchers))
             state.receivable = NOBODY
             if state.ball_state == "punt" and state.punt_travel == 0:
                 # MW-PUNT-7: nobody tried to catch it: the punt hits the ground and bounces.
@@ -558,8 +589,11 @@ class EndPhase(InPlay):
             pairs = block_pairs(state, team, self.acted)
             if pairs:
                 nxt.append(BlockRoll(pairs))
-        elif holder == 1 - team and tackle_question(state):
-            nxt.append(TackleRound(team, False, False))
+        elif holder == 1 - team:
+            state.tried &= ~state.retry  # MW-TACK-3: the handoff's exception
+            state.retry = 0
+            if tackle_question(state):
+                nxt.append(TackleRound(team, False, False))
         return tuple(nxt)
 
     def describe(self) -> str:

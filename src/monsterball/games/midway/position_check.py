@@ -65,6 +65,7 @@ INT_RANGES: dict[str, tuple[int, int]] = {
     "bounces": (0, 6),
     "no_recover": (-1, NUM_PLAYERS - 1),
     "tried": (0, MASK),
+    "retry": (0, MASK),
     "no_tackle": (0, MASK),
     "no_tackle_next": (0, MASK),
     "slowed": (0, (1 << 2 * NUM_PLAYERS) - 1),
@@ -74,6 +75,7 @@ INT_RANGES: dict[str, tuple[int, int]] = {
     "image_phases": (0, 4),
     "invisible": (-1, NUM_PLAYERS - 1),
     "vanish": (-1, CELLS - 1),
+    "vanish_reach": (0, 20),
     "appear_at": (-1, CELLS - 1),
     "last_dir": (0, 5),
     "throw_phase": (0, MOST),
@@ -198,6 +200,7 @@ STEP_INTS: dict[str, tuple[int, int]] = {
     "mate": PLAYER,
     "moving": PLAYER_OR_NONE,
     "paused": PLAYER_OR_NONE,
+    "mod": (-2, 2),  # Phase: the kickoff's +2 or the snap's -2
     "row": (0, LENGTH - 1),
     "bonus": (0, 2),
     "moved": (0, MASK),

@@ -54,6 +54,7 @@ from monsterball.games.midway.play import (
     EttinRoll,
     HiddenIntercept,
     InterceptOrder,
+    KickCatch,
     LooseBallRound,
     MirrorRoll,
     PassResolution,
@@ -81,6 +82,7 @@ from monsterball.games.midway.scoring import (
 )
 from monsterball.games.midway.scrimmage import (
     Adjust,
+    Announce,
     ShiftStep,
     SnapStep,
     StartScrimmage,
@@ -151,6 +153,8 @@ ALL_STEPS: tuple[type[Procedure[Any]], ...] = (
     PickReal,
     AppearPick,
     HiddenIntercept,
+    KickCatch,
+    Announce,
 )
 FLOW.wire(ALL_STEPS)
 

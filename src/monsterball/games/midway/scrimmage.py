@@ -62,11 +62,74 @@ class StartScrimmage(Procedure[State]):
             Adjust(1 - o, 0),
             ShiftStep(o),
             SetUp(1 - o, "defense"),
+            Announce(o),
             SetUp(o, "offense"),
         )
 
     def describe(self) -> str:
         return "the start of a play from scrimmage"
+
+
+@dataclass(frozen=True, slots=True)
+class Announce(Procedure[State]):
+    """MW-SCORE-6 (ruling MW-R25): "A field goal attempt must be announced as such" (a
+    punt, "unlike a field goal", need not be "announced ahead of the play"): once the
+    offense has set up with a holder and a kicker behind him, in range, its coach
+    announces a field goal ('fg') or not ('no'), before the defense sets up."""
+
+    team: int
+    rule = "MW-SCORE-6"
+
+    def actor(self, state: State) -> int:
+        return self.team if holder_kicker(state, self.team) else AUTO
+
+    def resolve(self, state: State) -> Transition:
+        return ()
+
+    def legal_actions(self, state: State) -> list[Action]:
+        return [state.actions.words["fg"], state.actions.words["no"]]
+
+    def apply(self, state: State, action: Action) -> Transition:
+        assert isinstance(action, Word)
+        if action.word == "fg":
+            state.kind = "field goal"
+            note(state, "fg", f"Team {TEAM_NAMES[self.team]} announces a field goal attempt.")
+        return ()
+
+    def describe(self) -> str:
+        return f"team {TEAM_NAMES[self.team]}'s choice to announce a field goal"
+
+
+def holder_kicker(state: State, team: int) -> tuple[int, int] | None:
+    """MW-SCORE-6: a holder on a hex the ball may be snapped to and the kicker directly
+    behind him, with the kick in range (never on a two-point try)."""
+    if state.kind == "conversion":
+        return None
+    d = fg_distance(state, team)
+    if chart.field_goal_target(d) == 0:
+        return None
+    f = state.field
+    for h in snap_receivers(state, team):
+        behind = state.pos[h] - state.forward(team) * f.width
+        for k in state.on_field(team):
+            if state.pos[k] == behind:
+                return h, k
+    return None
+
+
+def snap_receivers(state: State, team: int) -> list[int]:
+    """MW-SCRIM-5: the backs within 3 hexes of the ball, behind the line."""
+    f = state.field
+    out = [
+        p
+        for p in state.on_field(team)
+        if state.pos[p] != state.ball
+        and f.distance(state.ball, state.pos[p]) <= 3
+        and state.beyond(1 - team, state.row(state.pos[p]), state.los_row)
+    ]
+    if not out:  # a team cut to one back by injuries snaps to the center himself
+        out = [p for p in state.on_field(team) if state.pos[p] == state.ball]
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,10 +147,11 @@ class ShiftStep(Procedure[State]):
         f = state.field
         free = f.full_mask & ~state.counters_mask()
         out: dict[int, int] = {}
+        kick = holder_kicker(state, self.team) if state.kind == "field goal" else None
         for p in state.on_field(self.team):
             here = state.pos[p]
-            if here == state.ball:
-                continue  # the snapper stays on the ball
+            if here == state.ball or (kick and p in kick):
+                continue  # the snapper stays on the ball, an announced kick's holder and kicker too
             mask = f.reachable(here, state.mtype(p).mv, free)
             keep = mask & ~state.beyond_mask(self.team, state.row(here))
             out[p] = hobgoblin_filter(state, p, keep)
@@ -164,37 +228,12 @@ class SnapStep(Procedure[State]):
         return self.team
 
     def receivers(self, state: State) -> list[int]:
-        f = state.field
-        out = [
-            p
-            for p in state.on_field(self.team)
-            if state.pos[p] != state.ball
-            and f.distance(state.ball, state.pos[p]) <= 3
-            and state.beyond(1 - self.team, state.row(state.pos[p]), state.los_row)
-        ]
-        if not out:  # a team cut to one back by injuries snaps to the center himself
-            out = [p for p in state.on_field(self.team) if state.pos[p] == state.ball]
-        return out
-
-    def holder_kicker(self, state: State) -> tuple[int, int] | None:
-        if state.kind == "conversion":
-            return None
-        d = fg_distance(state, self.team)
-        if chart.field_goal_target(d) == 0:
-            return None
-        f = state.field
-        for h in self.receivers(state):
-            behind = state.pos[h] - state.forward(self.team) * f.width
-            for k in state.on_field(self.team):
-                if state.pos[k] == behind:
-                    return h, k
-        return None
+        return snap_receivers(state, self.team)
 
     def legal_actions(self, state: State) -> list[Action]:
-        out: list[Action] = [state.actions.snap[p] for p in self.receivers(state)]
-        if self.holder_kicker(state):
-            out.append(state.actions.words["fg"])
-        return out
+        if state.kind == "field goal":  # announced (ruling MW-R25): the kick it is
+            return [state.actions.words["fg"]]
+        return [state.actions.snap[p] for p in self.receivers(state)]
 
     def apply(self, state: State, action: Action) -> Transition:
         state.linemen = 0
@@ -202,9 +241,8 @@ class SnapStep(Procedure[State]):
             if state.row(state.pos[p]) == state.los_row:
                 state.linemen |= 1 << p
         if isinstance(action, Word):
-            hk = self.holder_kicker(state)
-            assert hk is not None
-            state.kind = "field goal"
+            hk = holder_kicker(state, self.team)
+            assert hk is not None  # the holder and kicker stay put (ShiftStep)
             note(state, "fg", f"Team {TEAM_NAMES[self.team]} tries a field goal.")
             return (FLOW.step("Play"), FieldGoalRoll(hk[1], fg_distance(state, self.team)))
         assert isinstance(action, Snap)

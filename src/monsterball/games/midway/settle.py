@@ -146,6 +146,28 @@ def settle(state: State) -> Transition:
         state.score[offense] += 3
         note(state, "score", f"Field goal: {score_text(state)}.")
         return next_kickoff_or_end(state, offense, state.yard_row(offense, 40))
+    if reason == "bolt":
+        # MW-R19: the bolt ends the play "just as if an incomplete pass had occurred" for
+        # the team that snapped the ball and still has it; it "cannot bring about a change
+        # of possession unless ... a change of possession would have occurred at that point
+        # anyway": a ball another team holds (an interceptor, a kick returner) or would get
+        # (a punt, a blocked kick) is dead where it is, as if downed there.
+        holder = team_of(carrier) if carrier >= 0 else state.poss
+        if kind in ("kickoff", "onside") and carrier < 0:
+            return next_kickoff_or_end(state, offense, state.row(state.spot))  # kicked again
+        if kind == "scrimmage" and holder == offense:
+            kind, reason, carrier = "scrimmage", "incomplete", NOBODY
+        elif kind == "scrimmage" and carrier < 0:
+            change(state, holder, state.hash_spot(state.ball))  # a loose ball it last held
+            return next_scrimmage(state)
+        else:
+            reason = "tackle"
+    if kind == "punt" and reason in ("downed", "punt-out", "ball-out", "tackle"):
+        # A punt downed, out or struck dead in the receivers' end zone is a touchback, as
+        # their own returner downed there (MW-R13); never the receivers' ball on their 5.
+        loose = carrier < 0 or reason == "downed"  # downed: a punting player holds it
+        if loose and state.ball >= 0 and state.own_end_zone(1 - offense, state.row(state.ball)):
+            reason = "touchback"
     if reason in ("tackle", "out", "cap", "stall") and carrier >= 0:
         t = team_of(carrier)
         if state.own_end_zone(t, state.row(state.ball)):
@@ -175,12 +197,6 @@ def settle(state: State) -> Transition:
         state.spot = state.yard_row(receiver, 20) * f.width + MID_COL
         note(state, "touchback", f"Touchback: team {TEAM_NAMES[receiver]} at its 20.")
         return next_scrimmage(state)
-    if reason == "bolt":
-        # MW-R19: a ball struck dead is an incomplete pass for the team that snapped or
-        # kicked it: a kickoff is kicked again, any other play costs that team a down.
-        if kind in ("kickoff", "onside"):
-            return next_kickoff_or_end(state, offense, state.row(state.spot))
-        kind, reason, carrier = "scrimmage", "incomplete", NOBODY
     spot = state.hash_spot(state.ball) if state.ball >= 0 else state.spot
     if reason in ("incomplete", "fg-miss"):
         spot = state.spot

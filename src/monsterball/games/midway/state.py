@@ -84,6 +84,7 @@ FIELDS: dict[str, str] = {
     "no_recover": "int",  # a blocked punter, barred from recovering this phase
     "onside_ok": "bool",  # the onside kick went 10 yards: the kickers may recover
     "tried": "int",  # defenders who tried a tackle in this set of phases
+    "retry": "int",  # ... of them, who tried before a handoff (MW-TACK-3's exception)
     "frozen": "int",  # may not move in their next phase (neutralized or blocked)
     "no_tackle": "int",  # successfully blocked: no tackle in this movement phase
     "no_tackle_next": "int",  # ... nor in the next one (blocked during this phase)
@@ -94,6 +95,7 @@ FIELDS: dict[str, str] = {
     "image_phases": "int",
     "invisible": "int",
     "vanish": "int",
+    "vanish_reach": "int",  # the invisible player's movement in the phase he vanished
     "appear_at": "int",
     "last_dir": "int",  # direction of the ball's last travel (for direction modifiers)
     "throw_phase": "int",  # the phase in which the pass was thrown
@@ -102,6 +104,10 @@ FIELDS: dict[str, str] = {
     "spent": "int",  # players who have used their spell (option spell_limit)
     "winner": "int",
 }
+
+
+# Fields added after positions were first written, with the value an older position means.
+ADDED_FIELDS: dict[str, Any] = {"retry": 0, "vanish_reach": 0}
 
 
 def cells_mask(cells: list[int], lo: int, hi: int) -> int:
@@ -215,6 +221,7 @@ class MidwayState(TeamScoreState):
         self.no_recover = NOBODY
         self.onside_ok = False
         self.tried = 0
+        self.retry = 0
         self.frozen = 0
         self.no_tackle = 0
         self.no_tackle_next = 0
@@ -225,6 +232,7 @@ class MidwayState(TeamScoreState):
         self.image_phases = 0
         self.invisible = NOBODY
         self.vanish = NOBODY
+        self.vanish_reach = 0
         self.appear_at = NOBODY
         self.last_dir = 0
         self.throw_phase = 0
@@ -307,6 +315,7 @@ class MidwayState(TeamScoreState):
         if player == self.invisible:
             self.invisible = NOBODY
             self.vanish = NOBODY
+            self.vanish_reach = 0
             self.appear_at = NOBODY
 
     # -- field geometry -------------------------------------------------------------------------
@@ -483,6 +492,7 @@ class MidwayState(TeamScoreState):
 
     def _board_from_dict(self, data: Mapping[str, Any]) -> None:
         self._attach_tables()
+        data = {**ADDED_FIELDS, **data}  # positions written before a field was added
         check_keys(data, FIELDS)
         for name, kind in FIELDS.items():
             value = data[name]
@@ -533,7 +543,7 @@ try:
         raise ImportError("pure-Python kernels in use")
     from monsterball.games.midway import _fastmw  # type: ignore[attr-defined, unused-ignore]
 
-    if getattr(_fastmw, "API", 1) != 3:
+    if getattr(_fastmw, "API", 1) != 4:
         raise ImportError("games/midway/_fastmw is stale: run scripts/build_fast.py")
 except ImportError:
     _fastmw = None
