@@ -38,8 +38,8 @@ from monsterball.games.midway.actions import (
     Throw,
     Word,
 )
-from monsterball.games.midway.draft import affordable, draft_left, rating
 from monsterball.games.midway.contact import TackleRound
+from monsterball.games.midway.draft import affordable, draft_left, rating
 from monsterball.games.midway.kickoff import KickoffKick, SetUp
 from monsterball.games.midway.moves import tackle_modifier
 from monsterball.games.midway.phases import Phase
