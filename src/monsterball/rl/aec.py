@@ -6,7 +6,8 @@ observation is ``{"observation": planes, "action_mask": int8 mask}`` where the m
 zeros for a seat that is not to act. Dice are rolled inside ``step`` (and ``reset``) from a
 ``SeededSampler`` seeded by ``reset(seed=...)``, with the rules' exact probabilities, so the
 same seed and actions give the same game. Rewards are the game's returns (+1 / -1 / 0) when it
-ends; ``max_steps`` decisions truncate it with reward 0.
+ends; ``max_steps`` decisions truncate it with reward 0 (a per-game default, see
+``rl.ids.DEFAULT_MAX_DECISIONS``; None: never).
 """
 
 from __future__ import annotations
@@ -20,29 +21,92 @@ from pettingzoo import AECEnv
 from monsterball.core.dice import SeededSampler
 from monsterball.core.game import CHANCE, GameState
 from monsterball.games import get_game
-from monsterball.rl.encode import SPATIAL, encoder_for
+from monsterball.rl import ids
+from monsterball.rl.encode import ENCODER_VERSION, encoder_for
+from monsterball.rl.features import SPATIAL
+
+DEFAULT = "default"  # max_steps: the game's default cut
+
+
+def max_steps_for(game: str, max_steps: int | str | None, per: int = 1) -> int | None:
+    """A max_steps argument checked: ``"default"`` is the game's cut (divided by ``per``
+    for an env counting one seat's decisions), None never cuts."""
+    if max_steps == DEFAULT:
+        return ids.default_max_decisions(game) // per
+    if max_steps is None:
+        return None
+    if not isinstance(max_steps, int) or isinstance(max_steps, bool) or max_steps < 1:
+        raise ValueError(f"max_steps must be at least 1, None or 'default' (got {max_steps!r})")
+    return max_steps
 
 
 def agent_names(seat_names: tuple[str, ...]) -> list[str]:
     return [f"{name.lower()}_{i}" for i, name in enumerate(seat_names)]
 
 
+OBSERVATIONS = ("full", "compact")
+
+
 class Core:
     """What the AEC, Gymnasium and vector environments share: the game, its table, the
-    encoder, the dice, and one state played forward through chance nodes."""
+    encoder, the dice, and one state played forward through chance nodes.
 
-    def __init__(self, game: str, preset: str | None, options: dict[str, Any]):
+    Observations and masks are cached per ply (several readers of one position pay once);
+    the legal actions the mask was built from are kept for checking the next action. A core
+    pickles as its game, options, position and dice (issue 37): the tables are rebuilt."""
+
+    def __init__(
+        self,
+        game: str,
+        preset: str | None,
+        options: dict[str, Any],
+        observation: str = "full",
+    ):
+        if observation not in OBSERVATIONS:
+            raise ValueError(f"observation must be one of full, compact (got {observation!r})")
         self.spec = get_game(game)
+        self.preset = preset
+        self.overrides = dict(options)
+        self.observation = observation
         self.options = self.spec.options(preset, **options)
+        self._tables()
+        self.state: GameState = self.spec.new_game(self.options)
+        self.sampler = SeededSampler(0)
+        self.games = 0  # games started
+
+    def _tables(self) -> None:
         self.table = self.spec.action_table(self.options)
         self.encoder = encoder_for(self.spec, self.options)
         self.num_actions = len(self.table)
-        self.state: GameState = self.spec.new_game(self.options)
-        self.sampler = SeededSampler(0)
+        # Legal actions are the table's own objects: numbered by identity (an int's hash),
+        # the table's dict (the action's hash) when one is not.
+        self._by_id = {id(a): i for i, a in enumerate(self.table.actions)}
+        self._key: tuple[Any, int] = (None, -1)
+        self._legal: list[Any] = []
+        self._legal_numbers: list[int] = []
+        self._obs: dict[int, dict[str, np.ndarray]] = {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {
+            "game": self.spec.id,
+            "preset": self.preset,
+            "overrides": self.overrides,
+            "observation": self.observation,
+            "position": self.state.to_position(),
+            "sampler": self.sampler,
+            "games": self.games,
+        }
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        self.__init__(data["game"], data["preset"], data["overrides"], data["observation"])  # type: ignore[misc]
+        self.state = self.spec.from_position(data["position"])
+        self.sampler = data["sampler"]
+        self.games = data["games"]
 
     def new_game(self, seed: int) -> None:
         self.sampler = SeededSampler(seed)
         self.state = self.spec.new_game(self.options)
+        self.games += 1
         self.roll_dice()
 
     def roll_dice(self) -> None:
@@ -50,11 +114,31 @@ class Core:
         while state.current_player() == CHANCE:
             state.apply_unchecked(self.sampler.choose(state.chance_outcomes()))
 
+    def _fresh(self) -> None:
+        """Forget the caches when the position moved on (or the state was replaced)."""
+        key = self._key
+        if key[0] is not self.state or key[1] != self.state.ply:
+            key = (self.state, self.state.ply)
+            self._key = key
+            self._obs = {}
+            state = self.state
+            if state.is_terminal() or state.current_player() == CHANCE:
+                self._legal, self._legal_numbers = [], []
+            else:
+                self._legal = state.legal_actions()
+                by_id, by_action = self._by_id, self.table._by_action
+                self._legal_numbers = [by_id.get(id(a)) or by_action[a] for a in self._legal]
+
+    def legal_numbers(self) -> list[int]:
+        """The numbers of the legal actions of the seat to act (empty at the end)."""
+        self._fresh()
+        return self._legal_numbers
+
     def mask(self, seat: int) -> np.ndarray:
         out = np.zeros(self.num_actions, dtype=np.int8)
-        if not self.state.is_terminal() and self.state.current_player() == seat:
-            by_action = self.table._by_action
-            out[[by_action[a] for a in self.state.legal_actions()]] = 1
+        self._fresh()
+        if self._legal and self.state.current_player() == seat:
+            out[self._legal_numbers] = 1
         return out
 
     def decode(self, number: Any, seat: int) -> Any:
@@ -66,7 +150,8 @@ class Core:
         if not 0 <= index < self.num_actions:
             raise ValueError(f"action {index} is outside 0..{self.num_actions - 1}")
         action = self.table.actions[index]
-        if not self.state.is_legal(action):
+        self._fresh()
+        if self.state.current_player() != seat or index not in self._legal_numbers:
             raise ValueError(
                 f"action {index} ('{action}') is not legal for seat "
                 f"{self.spec.seat_name(seat)} now ({self.state.view(seat)['step']})"
@@ -74,22 +159,47 @@ class Core:
         return action
 
     def play(self, number: Any, seat: int) -> None:
-        self.state.apply(self.decode(number, seat), seat=seat)
+        self.state.apply_unchecked(self.decode(number, seat))
         self.roll_dice()
 
     def observation_space(self) -> spaces.Dict:
+        mask = spaces.Box(0, 1, (self.num_actions,), dtype=np.int8)
+        enc = self.encoder
+        if self.observation == "compact":
+            return spaces.Dict(
+                {
+                    "planes": spaces.Box(0, enc.compact_high, enc.compact_shape, dtype=np.uint8),
+                    "scalars": spaces.Box(0.0, 1.0, (len(enc.scalars),), dtype=np.float32),
+                    "action_mask": mask,
+                }
+            )
         return spaces.Dict(
             {
-                "observation": spaces.Box(0.0, 1.0, self.encoder.shape, dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, (self.num_actions,), dtype=np.int8),
+                "observation": spaces.Box(0.0, 1.0, enc.shape, dtype=np.float32),
+                "action_mask": mask,
             }
         )
 
     def observe(self, seat: int) -> dict[str, np.ndarray]:
-        return {
-            "observation": self.encoder.encode(self.state, seat),
-            "action_mask": self.mask(seat),
-        }
+        """The seat's observation (cached for the ply: the same arrays until the next move,
+        so a caller that keeps them across steps keeps what it was given)."""
+        self._fresh()
+        cached = self._obs.get(seat)
+        if cached is None:
+            cached = self._obs[seat] = self._encode(seat)
+        return cached
+
+    def _encode(self, seat: int) -> dict[str, np.ndarray]:
+        enc, state = self.encoder, self.state
+        board = enc.board_values(state, seat)
+        scalars = enc.scalar_values(state, seat)
+        if self.observation == "compact":
+            return {
+                "planes": enc.compact_from(board),
+                "scalars": scalars,
+                "action_mask": self.mask(seat),
+            }
+        return {"observation": enc.full_from(board, scalars), "action_mask": self.mask(seat)}
 
     def ansi(self, seat: int | None = None) -> str:
         return f"{self.state.render(seat)}\n{self.state.result_text()}\n"
@@ -118,7 +228,7 @@ class MonsterballEnv(AECEnv):  # type: ignore[misc]
 
     metadata = {  # noqa: RUF012 - PettingZoo reads it as a class attribute
         "render_modes": ["ansi", "rgb_array"],
-        "name": "monsterball_v0",
+        "name": "monsterball",
         "is_parallelizable": False,
     }
 
@@ -127,18 +237,17 @@ class MonsterballEnv(AECEnv):  # type: ignore[misc]
         game: str,
         preset: str | None = None,
         *,
-        max_steps: int | None = None,
+        max_steps: int | str | None = DEFAULT,
         render_mode: str | None = None,
+        observation: str = "full",
         **options: Any,
     ):
         super().__init__()
         if render_mode not in (None, "ansi", "rgb_array"):
             raise ValueError(f"render_mode must be one of ansi, rgb_array (got {render_mode!r})")
-        if max_steps is not None and max_steps < 1:
-            raise ValueError(f"max_steps must be at least 1 (got {max_steps})")
-        self.core = Core(game, preset, options)
+        self.core = Core(game, preset, options, observation)
+        self.max_steps = max_steps_for(self.core.spec.id, max_steps)
         self.render_mode = render_mode
-        self.max_steps = max_steps
         self.possible_agents = agent_names(self.core.spec.seat_names)
         self.seat_of = {agent: i for i, agent in enumerate(self.possible_agents)}
         space = self.core.observation_space()
@@ -146,7 +255,13 @@ class MonsterballEnv(AECEnv):  # type: ignore[misc]
         self.action_spaces = {
             a: spaces.Discrete(self.core.num_actions) for a in self.possible_agents
         }
-        self.metadata = dict(self.metadata, name=f"monsterball_{self.core.spec.id}_v0")
+        self.metadata = dict(
+            self.metadata,
+            name=ids.env_name(game),
+            rules_version=ids.rules_version(self.core.spec),
+            encoder_version=ENCODER_VERSION,
+        )
+        self.version = ids.version(game)
         self._seeds = np.random.default_rng()
         self.steps = 0
 

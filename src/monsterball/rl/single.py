@@ -9,6 +9,12 @@ An action the mask forbids either raises ValueError (``illegal_action="raise"``)
 default (``"lose"``), ends the episode as a loss (reward -1, ``info["illegal_action"]``) and
 leaves the game as it was, like PettingZoo's TerminateIllegalWrapper: Gymnasium's checker
 and unmasked learners send such actions.
+
+``action_masks()`` gives the mask as sb3-contrib's MaskablePPO asks for it (no wrapper
+needed). ``seat="alternate"`` plays seat A, then B, then A... from each ``reset(seed=...)``
+on; ``info["seat"]`` says which. ``max_steps`` counts the learner's decisions; the default
+is half the game's cut (``rl.ids.DEFAULT_MAX_DECISIONS``), where the episode is
+*truncated* (reward 0), not terminated.
 """
 
 from __future__ import annotations
@@ -19,7 +25,8 @@ import gymnasium
 import numpy as np
 
 from monsterball.bots import Bot, bot_seed, make_bot
-from monsterball.rl.aec import Core
+from monsterball.rl import ids
+from monsterball.rl.aec import DEFAULT, Core, max_steps_for
 
 
 class MonsterballGym(gymnasium.Env):
@@ -31,10 +38,11 @@ class MonsterballGym(gymnasium.Env):
         preset: str | None = None,
         *,
         opponent: str | Bot = "random",
-        seat: int = 0,
-        max_steps: int | None = None,
+        seat: int | str = 0,
+        max_steps: int | str | None = DEFAULT,
         render_mode: str | None = None,
         illegal_action: str = "lose",
+        observation: str = "full",
         **options: Any,
     ):
         if illegal_action not in ("lose", "raise"):
@@ -42,15 +50,17 @@ class MonsterballGym(gymnasium.Env):
         self.illegal_action = illegal_action
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of ansi, rgb_array (got {render_mode!r})")
-        if max_steps is not None and max_steps < 1:
-            raise ValueError(f"max_steps must be at least 1 (got {max_steps})")
-        self.core = Core(game, preset, options)
-        if seat not in range(self.core.spec.num_seats):
-            raise ValueError(f"seat must be 0..{self.core.spec.num_seats - 1} (got {seat})")
-        self.seat = seat
+        self.core = Core(game, preset, options, observation)
+        seats = self.core.spec.num_seats
+        if seat != "alternate" and seat not in range(seats):
+            raise ValueError(f"seat must be 0..{seats - 1} or 'alternate' (got {seat!r})")
+        self.alternate = seat == "alternate"
+        self.seat: int = 0 if self.alternate else int(seat)
+        self._episodes = 0
         self.opponent_spec = opponent
         self.opponent: Bot = self._make_opponent(0)
-        self.max_steps = max_steps
+        self.max_steps = max_steps_for(self.core.spec.id, max_steps, per=2)
+        self.version = ids.version(game)
         self.render_mode = render_mode
         self.observation_space = self.core.observation_space()
         self.action_space = gymnasium.spaces.Discrete(self.core.num_actions)
@@ -63,7 +73,12 @@ class MonsterballGym(gymnasium.Env):
 
     def _obs(self) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         obs = self.core.observe(self.seat)
-        return obs, {"action_mask": obs["action_mask"]}
+        return obs, {"action_mask": obs["action_mask"], "seat": self.seat}
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions now, as a bool array (sb3-contrib's MaskablePPO reads this)."""
+        mask: np.ndarray = self.core.mask(self.seat).astype(bool)
+        return mask
 
     def _opponent_moves(self) -> None:
         state = self.core.state
@@ -77,6 +92,11 @@ class MonsterballGym(gymnasium.Env):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         super().reset(seed=seed)
+        if seed is not None:
+            self._episodes = 0
+        if self.alternate:
+            self.seat = self._episodes % 2
+        self._episodes += 1
         game_seed = int(self.np_random.integers(0, 2**62))
         self.opponent = self._make_opponent(game_seed)
         self.core.new_game(game_seed)
@@ -91,6 +111,9 @@ class MonsterballGym(gymnasium.Env):
             if self.illegal_action == "raise":
                 raise
             obs, info = self._obs()
+            # The position did not move: new arrays, not the ones the last call returned.
+            obs = {key: value.copy() for key, value in obs.items()}
+            info["action_mask"] = obs["action_mask"]
             info["illegal_action"] = str(exc)
             return obs, -1.0, True, False, info
         self.core.state.apply_unchecked(chosen)

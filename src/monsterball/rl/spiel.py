@@ -1,9 +1,16 @@
 """Every game as an OpenSpiel Python game (``open-spiel`` package).
 
-Registered as ``python_monsterball_<game>`` (``-`` becomes ``_``), with the parameters
-``preset`` (a preset name, "" for the defaults) and ``max_game_length`` (plies, chance
-outcomes included; the game is cut there, as a draw). ``openspiel_game(...)`` also takes any
-of the game's options.
+Registered as ``python_monsterball_<game>`` (``-`` becomes ``_``) and under its versioned
+name (``rl.ids.spiel_names``) by ``import monsterball.rl``. Parameters: ``preset`` (a preset
+name, "" for the defaults), ``max_game_length`` (plies, chance outcomes included; the game is
+cut there, with returns (0, 0); by default twice the game's decision cut), ``observation``
+(``full`` or ``compact``: the compact planes then the scalars, flattened) and every option
+of the game under its own name (a ``,`` inside a text option is written ``;``). A game's
+string lists the options it resolved to (``preset=`` empty), so ``str(game)`` loads back
+the same game. An option parameter equal to the game's default leaves the preset's value.
+
+States pickle and serialize (``state.serialize()``, ``game.deserialize_state``,
+``pyspiel.serialize_game_and_state``) as their position, ply count and history.
 
 - Actions, decisions and chance outcomes alike, are the integers of the game's
   ``ActionTable``; ``chance_outcomes()`` gives the rules' exact probabilities (as floats,
@@ -31,27 +38,51 @@ from monsterball.core.actions import Action
 from monsterball.core.game import CHANCE, GameSpec, GameState
 from monsterball.core.options import GameOptions
 from monsterball.games import all_games, get_game
+from monsterball.rl import ids
 from monsterball.rl.encode import Encoder, encoder_for
 
-DEFAULT_MAX_GAME_LENGTH = 3000
-_DEFAULT_PARAMS: dict[str, Any] = {
-    "preset": "",
-    "max_game_length": DEFAULT_MAX_GAME_LENGTH,
-    "options": "",
-}
 HIDDEN_INFORMATION = {"midway"}
 
 
+def default_max_game_length(spec: GameSpec) -> int:
+    """Plies: twice the decision cut, for the dice between decisions."""
+    return 2 * ids.default_max_decisions(spec.id)
+
+
+def default_params(spec: GameSpec) -> dict[str, Any]:
+    params: dict[str, Any] = {
+        "preset": "",
+        "max_game_length": default_max_game_length(spec),
+        "observation": "full",
+    }
+    for name, value in spec.options().to_dict().items():
+        params[name] = _to_param(value)
+    return params
+
+
+def _to_param(value: Any) -> Any:
+    # OpenSpiel's game strings split on ",": a text option writes it as ";".
+    return value.replace(",", ";") if isinstance(value, str) else value
+
+
+def _from_param(value: Any, default: Any) -> Any:
+    if isinstance(default, str):
+        return str(value).replace(";", ",")
+    if isinstance(default, float):
+        return float(value)
+    return value
+
+
 def short_name(spec: GameSpec) -> str:
-    return "python_monsterball_" + spec.id.replace("-", "_")
+    return ids.spiel_names(spec)[0]
 
 
-def _game_type(spec: GameSpec) -> Any:
+def _game_type(spec: GameSpec, name: str) -> Any:
     info = pyspiel.GameType.Information
     hidden = spec.id in HIDDEN_INFORMATION
     return pyspiel.GameType(
-        short_name=short_name(spec),
-        long_name=f"Python monsterball {spec.title}",
+        short_name=name,
+        long_name=f"Python monsterball {spec.title} ({ids.version(spec.id)})",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=info.IMPERFECT_INFORMATION if hidden else info.PERFECT_INFORMATION,
@@ -63,28 +94,65 @@ def _game_type(spec: GameSpec) -> Any:
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=dict(_DEFAULT_PARAMS),
+        parameter_specification=default_params(spec),
     )
 
 
 class Context:
     """What a game's states and observers share, built once per parameter set. OpenSpiel
     copies games and states without calling ``__init__``, so nothing lives on them but this
-    (shared, never copied)."""
+    (shared, never copied; pickled as its parameters)."""
 
     def __init__(self, game_id: str, params: dict[str, Any]):
         self.spec = get_game(game_id)
+        self.params = dict(params)
         preset = str(params.get("preset", "")) or None
-        self.max_length = int(params.get("max_game_length", DEFAULT_MAX_GAME_LENGTH))
+        defaults = self.spec.options().to_dict()
+        self.max_length = int(params.get("max_game_length", default_max_game_length(self.spec)))
         if self.max_length < 1:
             raise ValueError(f"max_game_length must be at least 1 (got {self.max_length})")
-        extra = json.loads(str(params.get("options", "") or "{}"))
-        self.options: GameOptions = self.spec.options(preset, **extra)
+        self.observation = str(params.get("observation", "full"))
+        if self.observation not in ("full", "compact"):
+            raise ValueError(f"observation must be full or compact (got {self.observation!r})")
+        overrides = {}
+        for name, default in defaults.items():
+            if name in params:
+                value = _from_param(params[name], default)
+                if value != default:
+                    overrides[name] = value
+        self.options: GameOptions = self.spec.options(preset, **overrides)
         self.table = self.spec.action_table(self.options)
         self.encoder: Encoder = encoder_for(self.spec, self.options)
+        # The parameters a game string shows: the resolved options, no preset.
+        self.resolved = {
+            "preset": "",
+            "max_game_length": self.max_length,
+            "observation": self.observation,
+            **{k: _to_param(v) for k, v in self.options.to_dict().items()},
+        }
+        enc = self.encoder
+        if self.observation == "compact":
+            self.tensor_size = int(np.prod(enc.compact_shape)) + len(enc.scalars)
+        else:
+            self.tensor_size = int(np.prod(enc.shape))
 
     def __deepcopy__(self, memo: Any) -> Context:
         return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (context, (self.spec.id, self.params))
+
+    def tensor(self, state: GameState, player: int, out: np.ndarray) -> None:
+        """Fill ``out`` (flat float32, ``tensor_size``) with the seat's observation."""
+        enc = self.encoder
+        board = enc.board_values(state, player)
+        scalars = enc.scalar_values(state, player)
+        if self.observation == "compact":
+            planes = enc.compact_from(board).reshape(-1)
+            out[: planes.size] = planes
+            out[planes.size :] = scalars
+        else:
+            out[:] = enc.full_from(board, scalars).reshape(-1)
 
 
 _CONTEXTS: dict[tuple[str, str], Context] = {}
@@ -101,10 +169,11 @@ class MonsterballGame(pyspiel.Game):  # type: ignore[misc]
     """One game with fixed options; subclassed per registered game (``game_id``)."""
 
     game_id = ""
+    short_name = ""
 
     def __init__(self, params: dict[str, Any] | None = None):
-        params = {**_DEFAULT_PARAMS, **(params or {})}
-        ctx = context(self.game_id, params)
+        spec = get_game(self.game_id)
+        ctx = context(self.game_id, {**default_params(spec), **(params or {})})
         info = pyspiel.GameInfo(
             num_distinct_actions=len(ctx.table),
             max_chance_outcomes=len(ctx.table),
@@ -114,11 +183,13 @@ class MonsterballGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=0.0,
             max_game_length=ctx.max_length,
         )
-        super().__init__(_game_type(ctx.spec), info, params)
+        super().__init__(_game_type(ctx.spec, self.short_name), info, ctx.resolved)
 
     @property
     def ctx(self) -> Context:
-        return context(self.game_id, {**_DEFAULT_PARAMS, **self.get_parameters()})
+        return context(
+            self.game_id, {**default_params(get_game(self.game_id)), **self.get_parameters()}
+        )
 
     def new_initial_state(self) -> MonsterballState:
         return MonsterballState(self)
@@ -134,7 +205,8 @@ class MonsterballGame(pyspiel.Game):  # type: ignore[misc]
 class Play:
     """A state's own data. OpenSpiel copies a Python state with ``copy.deepcopy``; this
     makes that one ``GameState.clone`` (actions and procedures are immutable and shared)
-    instead of a walk through every object of the game."""
+    instead of a walk through every object of the game. It pickles (and so serializes) as
+    the position, the ply count and the history's notation."""
 
     __slots__ = ("inner", "plies", "seen")
 
@@ -147,6 +219,16 @@ class Play:
 
     def __deepcopy__(self, memo: Any) -> Play:
         return Play(self.inner.clone(), self.plies, list(self.seen))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        history = [(actor, action.notation()) for actor, action in self.seen]
+        return (_play_from, (self.inner.spec.id, self.inner.to_position(), self.plies, history))
+
+
+def _play_from(game_id: str, position: dict[str, Any], plies: int, history: Any) -> Play:
+    spec = get_game(game_id)
+    seen = [(int(actor), spec.parse_action(text)) for actor, text in history]
+    return Play(spec.from_position(position), plies, seen)
 
 
 class MonsterballState(pyspiel.State):  # type: ignore[misc]
@@ -231,12 +313,20 @@ class Observer:
     """OpenSpiel's PyObserver: the seat's planes, flattened, and its text render."""
 
     def __init__(self, ctx: Context):
-        self.encoder = ctx.encoder
-        self.tensor = np.zeros(int(np.prod(self.encoder.shape)), np.float32)
-        self.dict = {"observation": self.tensor.reshape(self.encoder.shape)}
+        self.ctx = ctx
+        self.tensor = np.zeros(ctx.tensor_size, np.float32)
+        enc = ctx.encoder
+        if ctx.observation == "compact":
+            size = int(np.prod(enc.compact_shape))
+            self.dict = {
+                "planes": self.tensor[:size].reshape(enc.compact_shape),
+                "scalars": self.tensor[size:],
+            }
+        else:
+            self.dict = {"observation": self.tensor.reshape(enc.shape)}
 
     def set_from(self, state: MonsterballState, player: int) -> None:
-        self.tensor[:] = self.encoder.encode(state.inner, player).reshape(-1)
+        self.ctx.tensor(state.inner, player, self.tensor)  # in place: OpenSpiel reads it
 
     def string_from(self, state: MonsterballState, player: int) -> str:
         return state.inner.render(player)
@@ -247,37 +337,47 @@ class PerfectRecallObserver(Observer):
         return state.info_text(player)
 
 
-def _game_class(spec: GameSpec) -> type[MonsterballGame]:
-    name = "".join(part.title() for part in spec.id.split("-")) + "SpielGame"
-    return type(name, (MonsterballGame,), {"game_id": spec.id})
+def _game_class(spec: GameSpec, name: str) -> type[MonsterballGame]:
+    cls_name = "".join(part.title() for part in name.split("_")) + "Game"
+    return type(cls_name, (MonsterballGame,), {"game_id": spec.id, "short_name": name})
 
 
 _CLASSES: dict[str, type[MonsterballGame]] = {}
 
 
 def register_all() -> None:
-    """Register every game with pyspiel (once)."""
+    """Register every game with pyspiel, under its plain and versioned names (once)."""
+    registered = set(pyspiel.registered_names())
     for spec in all_games():
-        if spec.id in _CLASSES:
-            continue
-        cls = _game_class(spec)
-        _CLASSES[spec.id] = cls
-        pyspiel.register_game(_game_type(spec), cls)
+        for name in ids.spiel_names(spec):
+            if name not in _CLASSES:
+                _CLASSES[name] = _game_class(spec, name)
+            if name not in registered:
+                pyspiel.register_game(_game_type(spec, name), _CLASSES[name])
 
 
 def openspiel_game(
     game: str,
     preset: str | None = None,
     *,
-    max_game_length: int = DEFAULT_MAX_GAME_LENGTH,
+    max_game_length: int | None = None,
+    observation: str = "full",
     **options: Any,
 ) -> MonsterballGame:
     """A pyspiel game for ``game`` with a preset and option overrides; registers them all."""
     register_all()
     spec = get_game(game)
-    params = {
+    known = spec.options().to_dict()
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise ValueError(f"unknown option(s) {', '.join(unknown)} for {spec.id}")
+    params: dict[str, Any] = {
         "preset": preset or "",
-        "max_game_length": max_game_length,
-        "options": json.dumps(options, sort_keys=True) if options else "",
+        "max_game_length": max_game_length or default_max_game_length(spec),
+        "observation": observation,
     }
-    return _CLASSES[spec.id](params)
+    # Resolved here (preset and overrides), so an override equal to the default stays.
+    resolved = spec.options(preset, **options).to_dict()
+    params.update({k: _to_param(v) for k, v in resolved.items()})
+    params["preset"] = ""
+    return _CLASSES[short_name(spec)](params)
