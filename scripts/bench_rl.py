@@ -1,19 +1,30 @@
-"""Throughput of the learning environments: env steps/s of the vectorised runner per game.
+"""Throughput of the learning environments against the engine, interleaved in one process.
 
-    PYTHONPATH=src python scripts/bench_rl.py --seconds 5 --rounds 2
+    PYTHONPATH=src python scripts/bench_rl.py --seconds 3 --rounds 2
 
-An env step is one decision: decode the action, apply it, roll the dice that follow, encode
-the next acting seat's observation and mask. Measured with random masked actions chosen in
-the main process, for the runner in one process and across 2 worker processes, interleaved
-with a yardstick in the same process: the bare engine's random play (legal list + apply,
-no observation) on the same game, in decisions/s. The ratio env/engine is the cost of the
-observations and the runner.
+The yardstick is the bare engine's random play on the same game and options (legal list,
+a random choice, apply, dice rolled with a SeededSampler: no observation), in decisions/s.
+Each env API is timed with random legal moves chosen from its mask, counting decisions (not
+dice) and building the observation and mask of every decision:
+
+- ``aec``: PettingZoo's ``last()`` then ``step`` (every decision, both seats);
+- ``gym``: the learner's ``step`` against the random bot (the bot's decisions count too:
+  they are the same engine work; the learner's own steps/s are about half);
+- ``spiel``: OpenSpiel's ``apply_action`` with ``observation_tensor`` and
+  ``legal_actions`` at each decision, chance outcomes sampled from ``chance_outcomes``;
+- ``vector``: the batched vector env in this process (``--envs`` games, self-play) and with
+  2 worker processes (``vector2``).
+
+Each API runs with the full observation and with the compact one. Rounds alternate the
+engine and the APIs, and each ratio is against the engine's rate of its own round.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import time
+from collections.abc import Callable
 
 import numpy as np
 
@@ -21,17 +32,17 @@ from monsterball.bots import RandomBot
 from monsterball.core.dice import SeededSampler
 from monsterball.core.game import CHANCE
 from monsterball.games import get_game
-from monsterball.rl.vector import VectorEnv, random_actions
 
-CASES = [("paper-ultimate", None), ("huck-monster", None), ("midway", None)]
+CASES = [("paper-ultimate", "small"), ("paper-ultimate", None), ("huck-monster", None)]
+CASES += [("midway", None)]
 
 
 def engine_rate(game: str, preset: str | None, seconds: float) -> float:
     spec = get_game(game)
     options = spec.options(preset)
     decisions, seed = 0, 0
-    end = time.perf_counter() + seconds
     start = time.perf_counter()
+    end = start + seconds
     while time.perf_counter() < end:
         state, dice, bot = spec.new_game(options), SeededSampler(seed), RandomBot(seed)
         seed += 1
@@ -45,41 +56,133 @@ def engine_rate(game: str, preset: str | None, seconds: float) -> float:
     return decisions / (time.perf_counter() - start)
 
 
-def env_rate(game: str, preset: str | None, workers: int, envs: int, seconds: float) -> float:
+def _timed(seconds: float, step: Callable[[], int]) -> float:
+    decisions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        decisions += step()
+    return decisions / (time.perf_counter() - start)
+
+
+def aec_rate(game: str, preset: str | None, obs: str, seconds: float) -> float:
+    import monsterball.rl as rl
+
+    env = rl.env(game, preset, observation=obs)
     rng = np.random.default_rng(0)
-    with VectorEnv(game, preset, num_envs=envs, num_workers=workers, seed=1) as venv:
-        _, masks, _ = venv.reset()
-        steps = 0
-        start = time.perf_counter()
-        while time.perf_counter() - start < seconds:
-            _, masks, *_ = venv.step(random_actions(masks, rng))
-            steps += envs
-        return steps / (time.perf_counter() - start)
+    env.reset(seed=1)
+
+    def step() -> int:
+        observation, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.reset()
+            return 0
+        legal = np.flatnonzero(observation["action_mask"])
+        env.step(int(legal[rng.integers(len(legal))]))
+        return 1
+
+    return _timed(seconds, step)
+
+
+def gym_rate(game: str, preset: str | None, obs: str, seconds: float) -> float:
+    import monsterball.rl as rl
+
+    env = rl.gym_env(game, preset, opponent="random", observation=obs)
+    rng = np.random.default_rng(0)
+    observation, _ = env.reset(seed=1)
+    box = [observation]
+
+    def step() -> int:
+        legal = np.flatnonzero(box[0]["action_mask"])
+        core = env.core
+        plies, dice = core.state.ply, core.dice_rolled
+        box[0], _, term, trunc, _ = env.step(int(legal[rng.integers(len(legal))]))
+        # The learner's decision and the bot's replies: the plies less the dice.
+        decisions = core.state.ply - plies - (core.dice_rolled - dice)
+        if term or trunc:
+            box[0], _ = env.reset()
+        return decisions
+
+    return _timed(seconds, step)
+
+
+def spiel_rate(game: str, preset: str | None, obs: str, seconds: float) -> float:
+    import monsterball.rl as rl
+
+    g = rl.openspiel_game(game, preset, observation=obs)
+    rnd = random.Random(0)
+    box = [g.new_initial_state()]
+
+    def step() -> int:
+        state = box[0]
+        if state.is_terminal():
+            box[0] = g.new_initial_state()
+            return 0
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rnd.choices(outcomes, probs)[0])
+            return 0
+        state.observation_tensor(state.current_player())
+        state.apply_action(rnd.choice(state.legal_actions()))
+        return 1
+
+    return _timed(seconds, step)
+
+
+def vector_rate(game: str, preset: str | None, obs: str, seconds: float, workers: int) -> float:
+    from monsterball.rl.vector import MonsterballVectorEnv, random_actions
+
+    rng = np.random.default_rng(0)
+    with MonsterballVectorEnv(
+        game, preset, num_envs=ENVS, workers=workers, opponent="self", observation=obs
+    ) as venv:
+        observation, _ = venv.reset(seed=1)
+        box = [observation["action_mask"]]
+
+        def step() -> int:
+            observation, *_ = venv.step(random_actions(box[0], rng))
+            box[0] = observation["action_mask"]
+            return ENVS
+
+        return _timed(seconds, step)
+
+
+ENVS = 16
+APIS: dict[str, Callable[[str, str | None, str, float], float]] = {
+    "aec": aec_rate,
+    "gym": gym_rate,
+    "spiel": spiel_rate,
+    "vector": lambda g, p, o, s: vector_rate(g, p, o, s, 0),
+    "vector2": lambda g, p, o, s: vector_rate(g, p, o, s, 2),
+}
 
 
 def main() -> None:
+    global ENVS
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--envs", type=int, default=8)
+    parser.add_argument("--envs", type=int, default=ENVS)
+    parser.add_argument("--games", nargs="*", default=None, help="game ids (default: all)")
+    parser.add_argument("--apis", nargs="*", default=list(APIS))
     args = parser.parse_args()
-    print(
-        "| game | engine decisions/s | env steps/s, 1 process | ratio | env steps/s, 2 workers "
-        "| ratio |"
-    )
+    ENVS = args.envs
+    cases = [c for c in CASES if args.games is None or c[0] in args.games]
+    print("| game | API | observation | decisions/s | engine decisions/s | ratio |")
     print("| --- | --- | --- | --- | --- | --- |")
-    for game, preset in CASES:
-        rows = []
+    for game, preset in cases:
+        label = game + (f" ({preset})" if preset else "")
+        rows: dict[tuple[str, str], list[tuple[float, float]]] = {}
         for _ in range(args.rounds):
-            engine = engine_rate(game, preset, args.seconds)
-            one = env_rate(game, preset, 0, args.envs, args.seconds)
-            two = env_rate(game, preset, 2, args.envs, args.seconds)
-            rows.append((engine, one, two))
-        for engine, one, two in rows:
-            print(
-                f"| {game} | {engine:,.0f} | {one:,.0f} | {one / engine:.2f} | {two:,.0f} "
-                f"| {two / engine:.2f} |"
-            )
+            for api in args.apis:
+                for obs in ("full", "compact"):
+                    engine = engine_rate(game, preset, args.seconds)
+                    rate = APIS[api](game, preset, obs, args.seconds)
+                    rows.setdefault((api, obs), []).append((rate, engine))
+        for (api, obs), runs in rows.items():
+            rate = float(np.mean([r for r, _ in runs]))
+            engine = float(np.mean([e for _, e in runs]))
+            ratio = np.mean([r / e for r, e in runs])
+            print(f"| {label} | {api} | {obs} | {rate:,.0f} | {engine:,.0f} | {ratio:.2f} |")
 
 
 if __name__ == "__main__":

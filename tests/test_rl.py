@@ -305,37 +305,6 @@ def test_openspiel_midway_infostate_hides_and_resamples_the_real_counter():
     assert len(cells) == 4  # every counter is drawn as the real one
 
 
-# -- vectorised runner ---------------------------------------------------------------------
-
-
-def collect(num_workers):
-    from monsterball.rl.vector import VectorEnv, random_actions
-
-    rng = np.random.default_rng(0)
-    out = []
-    with VectorEnv(
-        "paper-ultimate", "small", num_envs=3, num_workers=num_workers, seed=5, max_steps=40
-    ) as venv:
-        obs, masks, seats = venv.reset()
-        assert obs.shape[0] == 3 and masks.shape == (3, venv_actions()) and obs.dtype == np.float32
-        for _ in range(60):
-            actions = random_actions(masks, rng)
-            assert masks[np.arange(3), actions].all()
-            obs, masks, seats, rewards, dones = venv.step(actions)
-            out.append((obs.tobytes(), seats.tolist(), rewards.tolist(), dones.tolist()))
-    return out
-
-
-def venv_actions():
-    return len(rl.env("paper-ultimate", "small").core.table)
-
-
-def test_vector_env_same_data_in_one_process_or_two():
-    local = collect(0)
-    assert collect(2) == local
-    assert any(any(d) for *_, d in local)  # games were truncated at 40 steps and restarted
-
-
 # -- the README's example and the training example -----------------------------------------
 
 ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]

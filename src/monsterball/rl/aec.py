@@ -73,6 +73,7 @@ class Core:
         self.state: GameState = self.spec.new_game(self.options)
         self.sampler = SeededSampler(0)
         self.games = 0  # games started
+        self.dice_rolled = 0  # chance outcomes applied (so plies - dice = decisions)
 
     def _tables(self) -> None:
         self.table = self.spec.action_table(self.options)
@@ -95,6 +96,7 @@ class Core:
             "position": self.state.to_position(),
             "sampler": self.sampler,
             "games": self.games,
+            "dice_rolled": self.dice_rolled,
         }
 
     def __setstate__(self, data: dict[str, Any]) -> None:
@@ -102,6 +104,7 @@ class Core:
         self.state = self.spec.from_position(data["position"])
         self.sampler = data["sampler"]
         self.games = data["games"]
+        self.dice_rolled = data.get("dice_rolled", 0)
 
     def new_game(self, seed: int) -> None:
         self.sampler = SeededSampler(seed)
@@ -113,6 +116,7 @@ class Core:
         state = self.state
         while state.current_player() == CHANCE:
             state.apply_unchecked(self.sampler.choose(state.chance_outcomes()))
+            self.dice_rolled += 1
 
     def _fresh(self) -> None:
         """Forget the caches when the position moved on (or the state was replaced)."""

@@ -10,6 +10,13 @@ default (``"lose"``), ends the episode as a loss (reward -1, ``info["illegal_act
 leaves the game as it was, like PettingZoo's TerminateIllegalWrapper: Gymnasium's checker
 and unmasked learners send such actions.
 
+``opponent="self"``: no bot; each step is a decision of whichever seat is to act
+(``info["seat"]``), and the reward at the end is that of the seat that made the last move.
+
+``reward_points=x`` adds ``x`` per point the learner's lead grows (and takes it per point it
+shrinks) to the reward: a dense signal for long games; 0 (the default) gives the game's
+result only.
+
 ``action_masks()`` gives the mask as sb3-contrib's MaskablePPO asks for it (no wrapper
 needed). ``seat="alternate"`` plays seat A, then B, then A... from each ``reset(seed=...)``
 on; ``info["seat"]`` says which. ``max_steps`` counts the learner's decisions; the default
@@ -43,6 +50,7 @@ class MonsterballGym(gymnasium.Env):
         render_mode: str | None = None,
         illegal_action: str = "lose",
         observation: str = "full",
+        reward_points: float = 0.0,
         **options: Any,
     ):
         if illegal_action not in ("lose", "raise"):
@@ -58,15 +66,26 @@ class MonsterballGym(gymnasium.Env):
         self.seat: int = 0 if self.alternate else int(seat)
         self._episodes = 0
         self.opponent_spec = opponent
-        self.opponent: Bot = self._make_opponent(0)
-        self.max_steps = max_steps_for(self.core.spec.id, max_steps, per=2)
+        self.self_play = opponent == "self"
+        if self.self_play and seat != 0:
+            raise ValueError("seat does not apply to opponent='self' (the learner plays both)")
+        self.opponent: Bot | None = self._make_opponent(0)
+        # Self-play counts every decision; against a bot, the learner's (about half).
+        per = 1 if self.self_play else 2
+        self.max_steps = max_steps_for(self.core.spec.id, max_steps, per=per)
         self.version = ids.version(game)
+        self.reward_points = float(reward_points)
+        if self.reward_points and self.self_play:
+            raise ValueError("reward_points needs a bot opponent (self-play has no one lead)")
+        self._lead = 0
         self.render_mode = render_mode
         self.observation_space = self.core.observation_space()
         self.action_space = gymnasium.spaces.Discrete(self.core.num_actions)
         self.steps = 0
 
-    def _make_opponent(self, game_seed: int) -> Bot:
+    def _make_opponent(self, game_seed: int) -> Bot | None:
+        if self.self_play:
+            return None
         if isinstance(self.opponent_spec, str):
             return make_bot(self.opponent_spec, bot_seed(game_seed, 1 - self.seat))
         return self.opponent_spec
@@ -82,6 +101,10 @@ class MonsterballGym(gymnasium.Env):
 
     def _opponent_moves(self) -> None:
         state = self.core.state
+        if self.opponent is None:  # self-play: the learner is the seat to act
+            if not state.is_terminal():
+                self.seat = state.current_player()
+            return
         other = 1 - self.seat
         while not state.is_terminal() and state.current_player() == other:
             state.apply_unchecked(self.opponent.choose(state, other))
@@ -102,7 +125,12 @@ class MonsterballGym(gymnasium.Env):
         self.core.new_game(game_seed)
         self.steps = 0
         self._opponent_moves()
+        self._lead = self._score_lead()
         return self._obs()
+
+    def _score_lead(self) -> int:
+        score: Any = getattr(self.core.state, "score", (0, 0))
+        return int(score[self.seat] - score[1 - self.seat])
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         try:
@@ -119,10 +147,15 @@ class MonsterballGym(gymnasium.Env):
         self.core.state.apply_unchecked(chosen)
         self.core.roll_dice()
         self.steps += 1
+        mover = self.seat
         self._opponent_moves()
         state = self.core.state
         terminated = state.is_terminal()
-        reward = float(state.returns()[self.seat]) if terminated else 0.0
+        reward = float(state.returns()[mover]) if terminated else 0.0
+        if self.reward_points:
+            lead = self._score_lead()
+            reward += self.reward_points * (lead - self._lead)
+            self._lead = lead
         truncated = not terminated and self.max_steps is not None and self.steps >= self.max_steps
         obs, info = self._obs()
         return obs, reward, terminated, truncated, info

@@ -339,7 +339,9 @@ class PerfectRecallObserver(Observer):
 
 def _game_class(spec: GameSpec, name: str) -> type[MonsterballGame]:
     cls_name = "".join(part.title() for part in name.split("_")) + "Game"
-    return type(cls_name, (MonsterballGame,), {"game_id": spec.id, "short_name": name})
+    cls = type(cls_name, (MonsterballGame,), {"game_id": spec.id, "short_name": name})
+    globals()[cls_name] = cls  # found by name, so a game pickles
+    return cls
 
 
 _CLASSES: dict[str, type[MonsterballGame]] = {}

@@ -1,89 +1,110 @@
-"""N environments stepped in lock-step across worker processes, for collecting data.
+"""Many games stepped per call: a ``gymnasium.vector.VectorEnv``, in this process or
+spread over worker processes that write their observations into shared memory.
 
-Each environment is one game played by both seats (self-play data): a step takes one action
-per environment, for whichever seat is to act there, and returns that environment's next
-acting seat, its observation and mask. A finished (or truncated) game starts again at once
-with the next seed; its final rewards come back in that step. Workers are plain
-``multiprocessing`` processes (spawn) talking over pipes; seeds are ``seed + index``
-for the first games, then drawn from a per-environment generator, so the same seed gives the
-same data whatever the number of workers.
+Each of the ``num_envs`` games is a :class:`monsterball.rl.single.MonsterballGym` (the
+learner's seat against ``opponent``, or ``opponent="self"`` for self-play), so a game of
+the vector env is the single env's game for the same seed, move for move (tested):
+``reset(seed=s)`` seeds game ``i`` with ``s + i``, and each game draws its next games' seeds
+from its own generator, whatever the number of workers.
+
+Gymnasium 1.x's next-step autoreset (``metadata["autoreset_mode"]``): the step that ends a
+game returns that game's final observation with ``terminated`` (the game ended: reward
++1 / -1 / 0) or ``truncated`` (the cut, ``max_steps``: reward 0, the game unfinished); the
+next step of that game ignores its action, starts a new game and returns its first
+observation with reward 0 and neither flag. Observations are a dict of batched arrays,
+new on every call: ``observation`` (N, C, H, W) float32 (``compact``: ``planes`` uint8 and
+``scalars``) and ``action_mask`` (N, A) int8; ``action_masks()`` gives the masks as bools.
+``infos["seat"]`` is the seat each game's learner plays now.
+
+``workers=k`` runs the games in ``k`` spawned processes: each writes its games' rows into
+shared-memory arrays and sends back only rewards and flags over a pipe.
 """
 
 from __future__ import annotations
 
 import contextlib
 import multiprocessing as mp
+from multiprocessing import shared_memory
 from multiprocessing.connection import Connection
 from typing import Any
 
+import gymnasium
 import numpy as np
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
 
-from monsterball.rl.aec import Core
+from monsterball.rl.single import MonsterballGym
+
+_Result = tuple[float, bool, bool, int]  # reward, terminated, truncated, seat
 
 
-class _Slot:
-    def __init__(self, core: Core, seed: int, max_steps: int | None):
-        self.core = core
-        self.rng = np.random.default_rng(seed)
-        self.max_steps = max_steps
-        self.steps = 0
+class _Games:
+    """A block of games with next-step autoreset, writing observations into given rows."""
 
-    def restart(self) -> None:
-        self.core.new_game(int(self.rng.integers(0, 2**62)))
-        self.steps = 0
+    def __init__(self, make: dict[str, Any], count: int):
+        self.envs = [MonsterballGym(**make) for _ in range(count)]
+        self.pending = [False] * count  # ended last step: reset on the next
 
-    def view(self) -> tuple[np.ndarray, np.ndarray, int]:
-        seat = self.core.state.current_player()
-        obs = self.core.observe(seat)
-        return obs["observation"], obs["action_mask"], seat
+    def reset(self, seeds: list[int | None], out: dict[str, np.ndarray]) -> list[int]:
+        seats = []
+        for i, (env, seed) in enumerate(zip(self.envs, seeds, strict=True)):
+            obs, info = env.reset(seed=seed)
+            self.pending[i] = False
+            _write(out, i, obs)
+            seats.append(info["seat"])
+        return seats
 
-    def step(self, action: int) -> tuple[np.ndarray, np.ndarray, int, np.ndarray, bool]:
-        seat = self.core.state.current_player()
-        self.core.play(action, seat)
-        self.steps += 1
-        state = self.core.state
-        rewards = np.zeros(2, np.float32)
-        done = state.is_terminal()
-        if done:
-            rewards[:] = state.returns()
-        if done or (self.max_steps is not None and self.steps >= self.max_steps):
-            self.restart()
-            done = True
-        return (*self.view(), rewards, done)
+    def step(self, actions: list[int], out: dict[str, np.ndarray]) -> list[_Result]:
+        results = []
+        for i, (env, action) in enumerate(zip(self.envs, actions, strict=True)):
+            if self.pending[i]:
+                obs, info = env.reset()
+                reward, terminated, truncated = 0.0, False, False
+                self.pending[i] = False
+            else:
+                obs, reward, terminated, truncated, info = env.step(action)
+                self.pending[i] = terminated or truncated
+            _write(out, i, obs)
+            results.append((reward, terminated, truncated, info["seat"]))
+        return results
+
+
+def _write(out: dict[str, np.ndarray], row: int, obs: dict[str, np.ndarray]) -> None:
+    for key, value in obs.items():
+        out[key][row] = value
 
 
 def _worker(
-    conn: Connection,
-    game: str,
-    preset: str | None,
-    options: dict[str, Any],
-    seeds: list[int],
-    max_steps: int | None,
+    conn: Connection, make: dict[str, Any], count: int, shm_names: dict[str, Any], lo: int
 ) -> None:
-    slots = [_Slot(Core(game, preset, options), s, max_steps) for s in seeds]
+    games = _Games(make, count)
+    blocks = {k: shared_memory.SharedMemory(name=name) for k, (name, _, _) in shm_names.items()}
+    out = {
+        k: np.ndarray(shape, dtype=dtype, buffer=blocks[k].buf)[lo : lo + count]
+        for k, (_, shape, dtype) in shm_names.items()
+    }
     try:
         while True:
             command, data = conn.recv()
             if command == "reset":
-                for slot in slots:
-                    slot.restart()
-                conn.send([slot.view() for slot in slots])
+                conn.send(games.reset(data, out))
             elif command == "step":
-                conn.send([slot.step(int(a)) for slot, a in zip(slots, data, strict=True)])
+                conn.send(games.step(data, out))
             else:
                 break
     except (EOFError, KeyboardInterrupt):
         pass
     finally:
+        del out
+        for block in blocks.values():
+            block.close()
         conn.close()
 
 
-class VectorEnv:
-    """``num_envs`` games of ``game`` spread over ``num_workers`` processes (0: in this one).
+class MonsterballVectorEnv(gymnasium.vector.VectorEnv):
+    """``num_envs`` games of ``game``; ``workers`` processes (0: all in this one)."""
 
-    ``reset()`` -> (observations (N, C, H, W), masks (N, A), seats (N,));
-    ``step(actions)`` -> the same plus rewards (N, 2) and dones (N,).
-    """
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012
 
     def __init__(
         self,
@@ -91,72 +112,149 @@ class VectorEnv:
         preset: str | None = None,
         *,
         num_envs: int = 8,
-        num_workers: int = 2,
-        seed: int = 0,
-        max_steps: int | None = None,
+        workers: int = 0,
+        opponent: str = "random",
+        seat: int | str = 0,
+        max_steps: int | str | None = "default",
+        observation: str = "full",
         **options: Any,
     ):
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1 (got {num_envs})")
-        if not 0 <= num_workers <= num_envs:
-            raise ValueError(f"num_workers must be 0..{num_envs} (got {num_workers})")
+        if not 0 <= workers <= num_envs:
+            raise ValueError(f"workers must be 0..{num_envs} (got {workers})")
+        if not isinstance(opponent, str):
+            raise ValueError("opponent must be a bot's name or 'self' (workers rebuild it)")
+        make = dict(
+            game=game,
+            preset=preset,
+            opponent=opponent,
+            seat=seat,
+            max_steps=max_steps,
+            observation=observation,
+            **options,
+        )
+        probe = MonsterballGym(**make)  # checks the arguments here, with a clear error
+        actions = probe.core.num_actions
+        obs_space = probe.core.observation_space()
         self.num_envs = num_envs
-        seeds = [seed + i for i in range(num_envs)]
-        self._local: list[_Slot] = []
+        self.single_observation_space = probe.observation_space
+        self.single_action_space = probe.action_space
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = gymnasium.spaces.MultiDiscrete(
+            np.full(num_envs, actions, dtype=np.int64)
+        )
+        self.version = probe.version
+        self._shapes: dict[str, tuple[tuple[int, ...], Any]] = {}
+        for key, space in obs_space.spaces.items():
+            assert space.shape is not None
+            self._shapes[key] = ((num_envs, *space.shape), space.dtype)
+        self._local: _Games | None = None
         self._pipes: list[Connection] = []
         self._procs: list[Any] = []
-        self._counts: list[int] = []
-        if num_workers == 0:
-            self._local = [_Slot(Core(game, preset, options), s, max_steps) for s in seeds]
+        self._slices: list[tuple[int, int]] = []
+        self._blocks: dict[str, shared_memory.SharedMemory] = {}
+        self._shared: dict[str, np.ndarray] = {}
+        self._last_masks = np.zeros((num_envs, actions), np.int8)
+        if workers == 0:
+            self._local = _Games(make, num_envs)
             return
+        names = {}
+        for key, (shape, dtype) in self._shapes.items():
+            size = max(1, int(np.prod(shape)) * np.dtype(dtype).itemsize)
+            block = shared_memory.SharedMemory(create=True, size=size)
+            self._blocks[key] = block
+            self._shared[key] = np.ndarray(shape, dtype=dtype, buffer=block.buf)
+            names[key] = (block.name, shape, dtype)
         ctx = mp.get_context("spawn")
-        for part in np.array_split(np.arange(num_envs), num_workers):
+        for part in np.array_split(np.arange(num_envs), workers):
+            lo, count = int(part[0]), len(part)
             parent, child = ctx.Pipe()
-            proc = ctx.Process(
-                target=_worker,
-                args=(child, game, preset, options, [seeds[i] for i in part], max_steps),
-                daemon=True,
-            )
+            proc = ctx.Process(target=_worker, args=(child, make, count, names, lo), daemon=True)
             proc.start()
             child.close()
             self._pipes.append(parent)
             self._procs.append(proc)
-            self._counts.append(len(part))
+            self._slices.append((lo, count))
 
-    def _gather(self, results: list[Any]) -> tuple[np.ndarray, ...]:
-        columns = list(zip(*results, strict=True))
-        return tuple(np.stack([np.asarray(x) for x in col]) for col in columns)
+    # -- the API ------------------------------------------------------------------------------
 
-    def reset(self) -> tuple[np.ndarray, ...]:
-        if self._local:
-            for slot in self._local:
-                slot.restart()
-            return self._gather([slot.view() for slot in self._local])
-        for pipe in self._pipes:
-            pipe.send(("reset", None))
-        return self._gather([r for pipe in self._pipes for r in pipe.recv()])
+    def reset(
+        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        if seed is None:
+            seeds: list[int | None] = [None] * self.num_envs
+        elif isinstance(seed, int):
+            seeds = [seed + i for i in range(self.num_envs)]
+        else:
+            seeds = list(seed)
+            if len(seeds) != self.num_envs:
+                raise ValueError(f"reset needs {self.num_envs} seeds, got {len(seeds)}")
+        if self._local is not None:
+            out = self._fresh()
+            seats = self._local.reset(seeds, out)
+        else:
+            for pipe, (lo, count) in zip(self._pipes, self._slices, strict=True):
+                pipe.send(("reset", seeds[lo : lo + count]))
+            seats = [s for pipe in self._pipes for s in self._recv(pipe)]
+            out = {k: v.copy() for k, v in self._shared.items()}
+        self._last_masks = out["action_mask"]
+        return out, {"seat": np.array(seats, np.int64)}
 
-    def step(self, actions: Any) -> tuple[np.ndarray, ...]:
-        actions = np.asarray(actions).reshape(-1)
-        if len(actions) != self.num_envs:
-            raise ValueError(f"step needs {self.num_envs} actions, got {len(actions)}")
-        if self._local:
-            return self._gather([s.step(int(a)) for s, a in zip(self._local, actions, strict=True)])
-        start = 0
-        for pipe, count in zip(self._pipes, self._counts, strict=True):
-            pipe.send(("step", actions[start : start + count].tolist()))
-            start += count
-        return self._gather([r for pipe in self._pipes for r in pipe.recv()])
+    def step(
+        self, actions: Any
+    ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        acts = np.asarray(actions).reshape(-1)
+        if len(acts) != self.num_envs:
+            raise ValueError(f"step needs {self.num_envs} actions, got {len(acts)}")
+        numbers = [int(a) for a in acts]
+        if self._local is not None:
+            out = self._fresh()
+            results = self._local.step(numbers, out)
+        else:
+            for pipe, (lo, count) in zip(self._pipes, self._slices, strict=True):
+                pipe.send(("step", numbers[lo : lo + count]))
+            results = [r for pipe in self._pipes for r in self._recv(pipe)]
+            out = {k: v.copy() for k, v in self._shared.items()}
+        rewards, terminated, truncated, seats = zip(*results, strict=True)
+        self._last_masks = out["action_mask"]
+        return (
+            out,
+            np.array(rewards, np.float64),
+            np.array(terminated, bool),
+            np.array(truncated, bool),
+            {"seat": np.array(seats, np.int64)},
+        )
 
-    def close(self) -> None:
+    def action_masks(self) -> np.ndarray:
+        """The masks of the last observations, as bools (N, A)."""
+        masks: np.ndarray = self._last_masks.astype(bool)
+        return masks
+
+    @staticmethod
+    def _recv(pipe: Connection) -> Any:
+        try:
+            return pipe.recv()
+        except (EOFError, OSError):
+            raise RuntimeError("a vector env worker process died (see its error above)") from None
+
+    def _fresh(self) -> dict[str, np.ndarray]:
+        return {k: np.empty(shape, dtype) for k, (shape, dtype) in self._shapes.items()}
+
+    def close_extras(self, **kwargs: Any) -> None:
         for pipe in self._pipes:
             with contextlib.suppress(BrokenPipeError, OSError):
                 pipe.send(("close", None))
         for proc in self._procs:
             proc.join(timeout=5)
-        self._pipes, self._procs = [], []
+        self._shared = {}
+        for block in self._blocks.values():
+            block.close()
+            with contextlib.suppress(FileNotFoundError):
+                block.unlink()
+        self._pipes, self._procs, self._blocks = [], [], {}
 
-    def __enter__(self) -> VectorEnv:
+    def __enter__(self) -> MonsterballVectorEnv:
         return self
 
     def __exit__(self, *exc: object) -> None:
