@@ -126,3 +126,43 @@ def test_hints_module_answers_for_decisions(browser, base_url):
     assert "no teammate is free" in answer[2]
     assert answer[3] is None
     assert errors == []
+
+
+def test_game_page_explains_its_decisions_and_the_odds_limits(browser, base_url):
+    import random
+
+    import httpx
+
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    # Midway's draft: each button's hint, points left and what each type is good at.
+    created = httpx.post(base_url + "/api/games", json={"game": "midway"}).json()
+    page.goto(base_url + created["chairs"][0]["url"])
+    page.wait_for_selector("[data-testid=draft] [data-testid=points-left]")
+    page.wait_for_selector("[data-testid=hints]")
+    assert "draft best: Let the computer pick" in page.inner_text("[data-testid=hints]")
+    assert page.get_attribute("button[data-action='draft best']", "title").startswith("Let the")
+    draft = page.inner_text("[data-testid=draft]")
+    assert "good at" in draft and "blocks like a giant" in draft
+    assert "--opt" not in page.inner_text("main")
+    # Huck + Monster while aiming: the figures say what they leave out, beside them.
+    created = httpx.post(base_url + "/api/games", json={"game": "huck-monster", "seed": 5}).json()
+    game_id, token = created["id"], created["chairs"][0]["token"]
+    rng = random.Random(5)
+    state = httpx.get(f"{base_url}/api/games/{game_id}?token={token}").json()
+    for _ in range(1500):
+        if any(a["a"].startswith("throw ") for a in state["legal"]):
+            break
+        move = rng.choice(state["legal"])["a"]
+        state = httpx.post(
+            f"{base_url}/api/games/{game_id}/act",
+            json={"token": token, "action": move, "ply": state["game"]["ply"]},
+        ).json()
+    else:
+        pytest.fail("no throw was aimed in 1500 moves")
+    page.goto(f"{base_url}/play/{game_id}#token={token}")
+    caveat = page.wait_for_selector("[data-testid=odds-caveat]")
+    assert "the defense's strategy die is not counted" in caveat.inner_text()
+    assert page.locator(".odds-list li sup").count() >= 1
+    shot(page, "odds-caveat")
+    assert errors == []

@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field
 from monsterball.core.game import CHANCE
 from monsterball.games import all_games, get_game
 from monsterball.heuristic import heuristic_for
+from monsterball.lessons import learning_data
 from monsterball.rules_text import rules_document
 from monsterball.web.accounts import seat_account
 from monsterball.web.clocks import Clock
@@ -52,6 +53,7 @@ def midway_roster(state: Any) -> dict[str, Any]:
     from monsterball.games.midway.options import TEAM_NAMES
 
     chart = state.chart
+    good_at = learning_data("midway").get("good_at", {})
     top = state.stack[-1] if state.stack else None
     team = top.team if isinstance(top, Draft) else None
     ok = set(affordable(state, team)) if team is not None else set()
@@ -74,6 +76,7 @@ def midway_roster(state: Any) -> dict[str, Any]:
                 "rec": row.rec_mod,
                 "magic": row.magic,
                 "affordable": name in ok,
+                "good_at": good_at.get(name, ""),
             }
             for name, row in ((n, chart.types[n]) for n in chart.names)
         ],

@@ -247,7 +247,7 @@ class HuckMonsterOptions(GameOptions):
         "basic": "Without strategy dice, for learning the Up Call.",
         "straight-throws": "Discs fly in straight lines only.",
         "square-field": "Square spaces with 8 neighbours instead of hexes.",
-        "small": "A 13-row field with 2-row end zones, first to 3: quick games and tests.",
+        "small": "A 13-row field with 2-row end zones, first to 3: a quick game.",
         "midnight-pickup": "The Midnight Pickup kit: the Strategy Playmaker Pin and the field's "
         "Stealth Spaces.",
         "emergency-pickup": "The Emergency Pickup kit: the Strategy Playmaker Pin and the "

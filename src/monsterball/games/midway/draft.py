@@ -96,7 +96,8 @@ class Draft(Procedure[State]):
         note(
             state,
             "roster",
-            f"Team {TEAM_NAMES[self.team]}'s roster (reuse with --opt {key}={roster}).",
+            f"Team {TEAM_NAMES[self.team]}'s roster: {roster.replace(',', ', ')} (to draft it "
+            f"again, give a new game the option {key}={roster}).",
         )
         if self.team == 0:
             return (Draft(1),)

@@ -101,5 +101,5 @@ class PaperUltimateOptions(GameOptions):
         "quick": "First to 3 points.",
         "open-field": "Runners pass through occupied fields; the new offense picks who takes "
         "the disc on a turn.",
-        "small": "A 7 x 14 pitch, first to 3: a short game for teaching and tests.",
+        "small": "A 7 x 14 pitch, first to 3: a quick game, good for a first try.",
     }

@@ -3,6 +3,7 @@ import { animate, die, drawBoard, flightIn, legend } from "./board.js";
 import { chatPanel, dropMessage, whoAmI } from "./social.js";
 import { clockCard, syncClock, tickClocks } from "./clocks.js";
 import { applyDelta } from "./delta.js";
+import { hintFor } from "./hints.js";
 import { api, copyButton, el, errorPage, seatToken } from "./util.js";
 
 const CELLS = /\b[a-z]\d{1,2}\b/g;
@@ -232,13 +233,17 @@ export function playPage(main, where, connection, gameId) {
     const shown = current.targets.filter((t) => !selected || t.receiver === selected).sort((a, b) => b.p - a.p);
     return el("div", { class: "card odds" },
       el("h2", {}, `Catch odds (a throw of ${current.targets[0].count})`),
+      current.caveats.length ? el("p", { class: "caveat", "data-testid": "odds-caveat" },
+        `Not counted in these figures: ${current.caveats.join("; ")}.`) : null,
       el("label", { class: "option" }, toggle, " show the exact odds"),
       showOdds ? [
         el("p", { class: "muted" }, selected ? `Targets for ${selected}, best first. ` : "Every target, best first; choose a receiver to see his. ",
-          "Exact, against the bidders the disc would meet on the path the engine chooses",
-          current.caveats.length ? ` (${current.caveats.join("; ")})` : "", "."),
+          "Exact, against the bidders the disc would meet on the path the engine chooses."),
         el("ol", { class: "odds-list" }, shown.slice(0, 12).map((t) => el("li", { "data-action": t.action },
-          el("strong", { "data-testid": "odds", title: t.exact }, `${(100 * t.p).toFixed(1)}%`), ` ${t.receiver} at ${t.cell} — ${bids(t)}`)))] : null);
+          el("strong", { "data-testid": "odds", title: t.exact }, `${(100 * t.p).toFixed(1)}%`),
+          current.caveats.length ? el("sup", { title: current.caveats.join("; ") }, "*") : null,
+          ` ${t.receiver} at ${t.cell} — ${bids(t)}`))),
+        current.caveats.length ? el("p", { class: "muted" }, "* before the dice named above.") : null] : null);
   }
 
   async function loadOutcomes(ply) {
@@ -278,7 +283,7 @@ export function playPage(main, where, connection, gameId) {
   function draftCard(legal) {
     const drafts = new Set(legal.filter((l) => /^draft \S+$/.test(l.a)).map((l) => l.a.slice(6)));
     if (!roster || !drafts.size) return null;
-    const columns = [["type", "type"], ["points", "cost"], ["size", "size"], ["mv", "move"], ["qb", "QB range"], ["rec", "receive"], ["magic", "ability"]];
+    const columns = [["type", "type"], ["points", "cost"], ["size", "size"], ["mv", "move"], ["qb", "QB range"], ["rec", "receive"], ["magic", "ability"], ["good_at", "good at"]];
     const rows = roster.types.slice().sort((a, b) => {
       const [x, y] = [a[draftSort.key], b[draftSort.key]];
       const order = typeof x === "number" ? x - y : String(x).localeCompare(String(y));
@@ -295,7 +300,7 @@ export function playPage(main, where, connection, gameId) {
           "aria-label": `sort by ${label}` }, label, draftSort.key === key ? (draftSort.down ? " ▼" : " ▲") : ""))), el("th", {})),
         rows.map((t) => el("tr", { class: drafts.has(t.type) ? "" : "unaffordable" },
           el("td", {}, t.type), el("td", {}, t.points), el("td", {}, t.size), el("td", {}, t.mv), el("td", {}, t.qb),
-          el("td", {}, t.rec >= 0 ? `+${t.rec}` : t.rec), el("td", {}, t.magic || "—"),
+          el("td", {}, t.rec >= 0 ? `+${t.rec}` : t.rec), el("td", {}, t.magic || "—"), el("td", { class: "good-at" }, t.good_at || ""),
           el("td", {}, el("button", { onclick: () => send(`draft ${t.type}`), disabled: !drafts.has(t.type) || pending !== null,
             "data-action": `draft ${t.type}`, title: drafts.has(t.type) ? "" : "would leave too few points for a full team" }, "draft")))))));
   }
@@ -452,10 +457,13 @@ export function playPage(main, where, connection, gameId) {
     const buttons = legal.filter((l) => !l.piece && !l.cell && !(draft && /^draft \S+$/.test(l.a) && !["draft best", "draft random"].includes(l.a)));
     const pieceOnly = selected ? legal.filter((l) => l.piece === selected && !l.cell) : [];
     const actionBar = el("div", { class: "actions", "data-testid": "actions" },
-      [...buttons, ...pieceOnly].map((l) => el("button", { onclick: () => send(l.a), disabled: pending !== null, "data-action": l.a }, l.a)));
+      [...buttons, ...pieceOnly].map((l) => el("button", { onclick: () => send(l.a), disabled: pending !== null, "data-action": l.a, title: hintFor(state.game.game, l.a) || "" }, l.a)));
+    const hinted = [...buttons, ...pieceOnly].filter((l) => hintFor(state.game.game, l.a)).slice(0, 8);
+    const hintList = hinted.length ? el("ul", { class: "hints", "data-testid": "hints" }, hinted.map((l) =>
+      el("li", {}, el("strong", {}, l.a), `: ${hintFor(state.game.game, l.a)}`))) : null;
     const choiceBar = choices ? el("div", { class: "actions choice", "data-testid": "choices" },
       el("span", {}, "Which one?"),
-      choices.map((l) => el("button", { onclick: () => send(l.a), "data-action": l.a }, playerLabel(l.a))),
+      choices.map((l) => el("button", { onclick: () => send(l.a), "data-action": l.a, title: hintFor(state.game.game, l.a) || "" }, playerLabel(l.a))),
       el("button", { onclick: () => { choices = null; render(); } }, "cancel")) : null;
     const typed = el("input", { placeholder: "or type a move, e.g. A3-e7", "data-testid": "typed", "aria-label": "type a move in notation", disabled: !mine || !online });
     const typedForm = el("form", { onsubmit: (event) => { event.preventDefault(); if (typed.value.trim()) send(typed.value.trim()); } }, typed);
@@ -498,7 +506,7 @@ export function playPage(main, where, connection, gameId) {
         errorText ? el("p", { class: "error", "data-testid": "move-error", role: "alert" }, errorText) : null,
         mine && !finished && !viewing && online ? el("p", { class: "guide", "data-testid": "guide" },
           draft ? "Pick a type in the draft table (its cost, size, move and ability are listed), or let “draft best” choose." : guide(legal, selected, cellTargets)) : null,
-        choiceBar, actionBar, mine && !finished ? typedForm : null,
+        choiceBar, actionBar, hintList, mine && !finished ? typedForm : null,
         el("label", { class: "option" }, soundBox, " sound when it is my move"),
         state.game.dice_commitment ? el("p", { class: "fair", title: "sha256 of the secret dice seed, revealed when the game ends" }, "Dice commitment: ",
           el("code", { "data-testid": "dice-commitment" }, state.game.dice_commitment)) : null),
@@ -508,7 +516,8 @@ export function playPage(main, where, connection, gameId) {
       outcomesCard(legal),
       diceCard(state.log),
       moveCard,
-      el("div", { class: "card" }, details, el("p", {}, el("a", { href: `/rules/${state.game.game}` }, "How to play"))))));
+      el("div", { class: "card" }, details, el("p", {}, el("a", { href: `/guide/${state.game.game}`, "data-testid": "guide-link" }, "How to play"),
+        " · ", el("a", { href: `/learn/${state.game.game}` }, "Lessons"), " · ", el("a", { href: `/rules/${state.game.game}` }, "Rules in detail"))))));
     const list = moveCard.querySelector(".moves");
     if (list && !viewing) list.scrollTop = list.scrollHeight;
   }
@@ -525,6 +534,7 @@ export function playPage(main, where, connection, gameId) {
   }
 
   main.replaceChildren(el("p", { "data-testid": "connecting" }, "Connecting…"));
+  window.addEventListener("monsterball-hints", () => { if (state) render(); });
   // The chat lives beside the page (below it), so redrawing the game keeps what is typed.
   let chat = null;
   whoAmI().then((me) => {
