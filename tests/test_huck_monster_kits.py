@@ -424,3 +424,24 @@ def test_HM_KIT_5_HM_R54_a_throw_never_spends_more_than_the_count_left(left: int
         throws = [s.left for s in probe.stack if isinstance(s, ConeThrows)]
         assert throws == ([left - cost] if left > cost else [])  # (a score puts ConeBack on top)
         assert SPEC.from_position(probe.to_position()).to_position() == probe.to_position()
+
+
+def test_HM_KIT_3_HM_R52_per_move_lets_one_player_in_per_team_move() -> None:
+    # hex_limit=per-move, the card word for word: "Only one offensive players is allowed
+    # inside the hex per team move": A2 already stands inside and A3 may still step in; once
+    # A3 has, no third player may enter in this team move.
+    opts = options(hot_hex=True, hex_limit="per-move")
+    players = {"A1": "e6", "A2": "e9", "A3": "c7", "A4": "c6", "A6": None, "A7": None,
+               "B6": None, "B7": None}  # fmt: skip
+    state = position(players, stack=[TeamMoves("normal", 1, 2), Moving(0, 8)], opts=opts,
+                     disc="e7", holder="A1")  # fmt: skip
+    state.cones = state.hex_cones
+    zone = {state.field.name(c) for c in range(state.field.size) if state.hex_zone >> c & 1}
+    assert any(m.startswith("A3-") and m.split("-")[1] in zone for m in legal(state))
+    play(state, "A3-d9")
+    assert isinstance(top(state), Moving) and top(state).entered  # type: ignore[attr-defined]
+    moves = legal(state)
+    assert not any(m.startswith("A4-") and m.split("-")[1] in zone for m in moves)
+    assert any(m.startswith("A2-") and m.split("-")[1] in zone for m in moves)  # may shift
+    with pytest.raises(IllegalActionError):
+        play(state, "A4-d8")

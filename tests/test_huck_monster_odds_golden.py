@@ -4,7 +4,9 @@ over every roll) gave, for every combination of bidders under a set of rule vari
 
 tests/golden/huck-monster.odds.json was written by that first implementation (commit
 0588f66's odds.py) over :func:`cases`; a change of rules that moves the odds on purpose
-regenerates it and the diff is reviewed.
+regenerates it and the diff is reviewed. Rules 1.4.0 (HM-R37: a pin Doink or Dump spun for a
+catch now counts) rewrote the 31 pin catch entries whose odds moved, from this
+implementation.
 """
 
 from __future__ import annotations

@@ -142,7 +142,11 @@ def test_HM_DT_1_HM_DT_4_an_uncalled_double_team_lets_every_mark_bid() -> None:
     state = double_teamed()
     play(state, "3d6=10")
     assert state.current_player() == 0 and legal(state) == {"double team", "play on"}
-    events = play(state, "play on", "throw A2 d11", "3d6=9", "3d6=8")
+    events = play(state, "play on", "throw A2 d11", "3d6=9")
+    # HM-R35: "neither player audibly calls "double team" after the offensive, and the first
+    # defensive team dice roll": the Handler may still call it, having seen B1's roll.
+    assert state.current_player() == 0 and legal(state) == {"double team", "play on"}
+    events += play(state, "play on", "3d6=8")
     assert bids(events) == [("B1", "mark", False), ("B6", "mark", False)]
     # HM-DT-1: with the option, defenders may join a Mark beside the Handler's disc.
     moves = moving({"A1": "e7", "B1": "f8", "B2": "c9"}, 1, 3, disc="e8", holder="A1",
@@ -154,9 +158,11 @@ def test_HM_DT_2_HM_DT_3_HM_DT_5_HM_R35_a_called_double_team_moves_the_marks_awa
     state = double_teamed()
     events = play(state, "3d6=10", "double team")
     assert "DoubleTeamCalled" in kinds(events) and state.current_player() == 1
-    two_away = {a.split("-")[1] for a in legal(state) if a.startswith("B1-")}
-    assert two_away and all(state.field.distance(state.disc, state.field.parse_cell(c)) == 2
-                            for c in two_away)  # fmt: skip
+    away = {state.field.distance(state.disc, state.field.parse_cell(a.split("-")[1]))
+            for a in legal(state) if a.startswith("B1-")}  # fmt: skip
+    # "must move at least 2 spaces away from the disc": 2 or more, within 2 steps (rules 1.4;
+    # exactly 2 before).
+    assert away == {2, 3}
     play(state, "B1-g9")
     with pytest.raises(IllegalActionError, match="2 from the disc"):
         play(state, "B6-a8")
@@ -202,6 +208,25 @@ def test_HM_STAR_4_HM_R43_one_up_move_per_up_call_even_after_a_continue() -> Non
     play(rethrow, "3d6=7", "throw A2 d11", "monster B1 h8", "2d6=5", "continue A3", "rethrow")
     play(rethrow, "3d6=9", "throw A2 d11")
     assert rethrow.up_calls == 2 and "monster stay" in legal(rethrow)
+
+
+def test_HM_DT_4_HM_R35_the_handler_may_call_after_the_first_marks_roll() -> None:
+    # B1 rolls 12 against the throw of 10; the Handler calls the double team now: B1's roll
+    # counts for nothing, both Marks move at least 2 from the disc (not onto the path), and
+    # the throw goes on with the count kept.
+    state = double_teamed()
+    play(state, "3d6=10", "play on", "throw A2 d11", "3d6=12")
+    events = play(state, "double team")
+    assert "DoubleTeamCalled" in kinds(events) and "BidDecided" not in kinds(events)
+    path = {state.field.name(c) for c in state.path}
+    for _ in range(2):
+        moves = [a for a in legal(state) if a.startswith(("B1-", "B6-"))]
+        assert moves and not {a.split("-")[1] for a in moves} & path
+        play(state, moves[0])
+    assert legal(state) == {"keep", "reroll"}
+    events = play(state, "keep", "2d6=5", "2d6=6")
+    assert [b[1] for b in bids(events)][:2] == ["intercept", "intercept"]
+    assert state.offense == 0
 
 
 # -- Playmaker Pins, Team Pins, Stealth Spaces ---------------------------------------------------
@@ -600,3 +625,35 @@ def test_HM_CONE_5_HM_R47_the_receiving_team_picks_each_points_style() -> None:
     scored = scoring_throw("e15", opts={"style_each_point": True})
     play(scored, "3d6=5", "throw A2 e14")
     assert scored.current_player() == 1 and legal(scored) == styles
+
+
+# -- issue 34: the rulings revisited -------------------------------------------------------------
+
+
+def test_HM_PIN_3_HM_R37_a_pin_doink_counts_on_a_catch() -> None:
+    # "Doink (-10): Subtract 10 points from the offensive dice count for every "Doink"
+    # outcome": unlike Huck and Hammer ("not Receivers") nothing bars it from a catch, so A2's
+    # catch of 15 counts 5 and B4, the Mark at the catch, wins with 6 (before rules 1.4 the
+    # spin was invalid and 15 stood).
+    state = lane(strategy=True, used=(False, True), strategy_equipment="pin")
+    play(state, "roll", "3d6=10", "throw A2 d11", "3d6=3", "2d6=2", "2d6=2")
+    events = play(state, "strategy", "pin=pin-doink", "3d6=15", "3d6=6")
+    assert bids(events) == [("B4", "catch-mark", True)] and state.offense == 1
+    decided = [e for e in events if isinstance(e, ev.BidDecided)]
+    assert decided[0].offense == 5
+
+
+def test_HM_STAR_4_HM_R43_up_move_any_time_is_offered_again_before_the_catch() -> None:
+    # "Monsters may move up to 5 spaces at any time during the offensive Up Call": with
+    # up_move=any-time B1, who stayed when the path was known, may still move just before the
+    # catch, and bids there as the Mark at the catch.
+    layout = {"B1": "h9"}
+    state = lane(layout, all_stars=True, up_move="any-time")
+    play(state, "3d6=7", "throw A2 d11", "monster stay", "2d6=2", "2d6=2")
+    assert "monster stay" in legal(state) and state.current_player() == 1
+    events = play(state, "monster B1 e11", "3d6=12", "3d6=3")
+    assert bids(events)[0] == ("B1", "catch-mark", False)
+    # By default the Up Move is offered once, with the path: the catch comes straight on.
+    plain = lane(layout, all_stars=True)
+    play(plain, "3d6=7", "throw A2 d11", "monster stay", "2d6=2", "2d6=2")
+    assert isinstance(top(plain), OffenseAction) and top(plain).kind == "catch"  # type: ignore[attr-defined]

@@ -303,3 +303,17 @@ def test_HM_R1_the_field_is_an_8_by_17_hex_field_with_3_row_end_zones() -> None:
         options(length=11, end_zone_depth=4)
     with pytest.raises(Exception, match="at least 8"):
         options(width=7)
+
+
+def test_HM_MOVE_2_HM_R5_full_moves_spends_the_whole_count() -> None:
+    # "Players move individually until the full move count has been distributed": with
+    # full_moves the team may not end with count left while a player can still move.
+    state = moving({"A1": "e7", "A2": "b5"}, 0, 4, disc="e8", holder="A1",
+                   opts=options(full_moves=True))  # fmt: skip
+    assert "end" not in legal(state)
+    with pytest.raises(IllegalActionError, match="4 of the move count is left"):
+        play(state, "end")
+    play(state, "A2-b8")
+    assert top(state) == Moving(0, 1) and "end" not in legal(state)
+    play(state, "A2-b9")  # 3 + 1: the whole count, and the move is over
+    assert not isinstance(top(state), Moving)

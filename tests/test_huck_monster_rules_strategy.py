@@ -279,3 +279,15 @@ def test_HM_TO_3_HM_R22_an_intercept_moved_by_the_monster_takes_the_disc_on_its_
     # with the log calling him a Challenge).
     assert state.field.name(state.disc) == "d11"
     assert "DiscMoved" not in kinds(events)
+
+
+def test_HM_SD_8_HM_R18_strip_best_keeps_the_better_of_two_rolls() -> None:
+    # "a choice to re-roll Team Dice results, or to select the first roll count": with
+    # strip=best the offense re-rolls and keeps the better count.
+    state = lane(strategy=True, strip="best")
+    events = play(state, "strategy", "light=strip", "3d6=12", "reroll", "3d6=5")
+    assert state.base == 12 and "BestRollKept" in kinds(events)
+    assert "Strip: team A keeps the better roll, 12, for the Throw." in texts(events)
+    plain = lane(strategy=True)
+    play(plain, "strategy", "light=strip", "3d6=12", "reroll", "3d6=5")
+    assert plain.base == 5  # by default the second roll stands

@@ -378,3 +378,16 @@ def test_HM_R31_a_capped_game_ends_on_the_score() -> None:
     )
     assert level.is_terminal() and level.result_text() == "draw, A 1 - B 1"
     assert level.returns() == (0.0, 0.0)
+
+
+def test_HM_MARK_1_HM_R11_mark_waits_lets_a_mark_guarding_the_catch_bid_there() -> None:
+    # A2 (f10) receives on f9, one space from the disc (e8): B1 (f8) marks the disc and is
+    # also beside the disc's stop. By default he bids on the throw (the Mark first); with
+    # mark_waits he waits, as an Intercept guarding the catch does, and bids at the catch.
+    layout = {"A2": "f10", "B2": "a5", "B3": "a6", "B4": "a4", "B5": "a3"}
+    state = lane(layout)
+    events = play(state, "3d6=10", "throw A2 f9", "3d6=5")
+    assert bids(events) == [("B1", "mark", False)]
+    waiting = lane(layout, mark_waits=True)
+    events = play(waiting, "3d6=10", "throw A2 f9", "3d6=9", "3d6=5")
+    assert bids(events) == [("B1", "catch-mark", False)]

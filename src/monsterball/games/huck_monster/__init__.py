@@ -24,7 +24,7 @@ from monsterball.games.huck_monster.render import render_text
 from monsterball.games.huck_monster.state import HuckMonsterState, Wiring, bind
 from monsterball.games.huck_monster.validate import validate_position
 
-RULES_VERSION = "huck-monster/1.3.0"
+RULES_VERSION = "huck-monster/1.4.0"
 
 
 def _new_state(options: GameOptions) -> GameState:
@@ -44,7 +44,8 @@ RULINGS = {
     "HM-R3": "Seat A has the Huck bag and starts on offense (option first_offense).",
     "HM-R4": "The pull moves one open space per step, each a row nearer the receivers, for the "
     "full count whenever some path can; else as far as any path can; the pulling coach steers.",
-    "HM-R5": "A move count is a limit: a team may end its move early.",
+    "HM-R5": "A move count is a limit: a team may end its move early (option full_moves: "
+    "not while a player can still move).",
     "HM-R6": "Until the loose disc is claimed, offensive moves must get as close to it as "
     "possible (option pickup).",
     "HM-R7": "A pull not claimed after the second offensive move: the point restarts.",
@@ -54,7 +55,8 @@ RULINGS = {
     "fewest bidders (option throw_path).",
     "HM-R10": "A throw stops on an open space next to the receiver, 1..count spaces away.",
     "HM-R11": "One bid per defender per throw: Mark, Intercepts in path order, catch Marks, "
-    "then Challenges; the first winner takes the disc.",
+    "then Challenges; the first winner takes the disc (option mark_waits: a Mark guarding the "
+    "catch bids there).",
     "HM-R12": "Ties go to the offense (option ties).",
     "HM-R13": "Bids are automatic; only adding the strategy die is a choice.",
     "HM-R14": "After a turnover the disc moves next to the new Handler if he is not beside it.",
@@ -64,7 +66,8 @@ RULINGS = {
     "(option strategy_dice).",
     "HM-R17": "The strategy face is rolled just before the team dice.",
     "HM-R18": "Strip and Hot Bid: keep the roll or re-roll once; the second roll stands "
-    "(option hot_bid=both: after a Hot Bid the offense may re-roll too).",
+    "(option strip=best: Strip keeps the better count; option hot_bid=both: after a Hot Bid "
+    "the offense may re-roll too).",
     "HM-R19": "Footer halves (rounding down) for the rest of the action; a path now too long "
     "falls short: a stall turnover.",
     "HM-R20": "Hammer: the path may cross one defender, who does not bid; on a catch the first "
@@ -88,11 +91,12 @@ RULINGS = {
     "scorer pulls from the end it defended (no switch of ends).",
     "HM-R33": "Pro pivot: offered after the offense's team move, before the defense rolls.",
     "HM-R34": "Pro rethrow: the Intercept's team chooses, then the other team may play on.",
-    "HM-R35": "Pro double team: the Handler calls it; called Marks move to open spaces 2 from "
-    "the disc; uncalled, every Mark bids.",
+    "HM-R35": "Pro double team: the Handler calls it after the throw roll or after the first "
+    "Mark's roll; called Marks move to open spaces at least 2 from the disc; uncalled, every "
+    "Mark bids.",
     "HM-R36": "Pin outcomes add their numbers to their side's count (never below 0).",
-    "HM-R37": "Pin Huck, Hammer, Doink and Dump are invalid on a catch; a pin Dump binds the "
-    "throw it is spun for (option pin_dump=next: the team's next throw).",
+    "HM-R37": "Pin Huck and Hammer are invalid on a catch (Doink and Dump count); a pin Dump "
+    "binds the throw it is spun for (option pin_dump=next: the team's next throw).",
     "HM-R38": "Team Pins: every team-dice roll, moves and pulls included, is a spin of 1..18.",
     "HM-R39": "A Strategy Game Disc shows only its own side's 9 pin outcomes.",
     "HM-R40": "Stealth Spaces: two staggered rows of 4; +1 to throws, catches and bids.",
@@ -102,7 +106,8 @@ RULINGS = {
     "HM-R42": "All-Stars are A1 and B1; Handler stats on offense (and the pull), Monster "
     "stats on defense.",
     "HM-R43": "The All-Star Monster makes at most one Up Move per Up Call, offered after the "
-    "aim (again on a Continue's throw if he stayed).",
+    "aim (again on a Continue's throw if he stayed; option up_move=any-time: and before the "
+    "catch).",
     "HM-R44": "Expert: coaches list the strategy results they rule out (expert_disabled); "
     "those count for nothing.",
     "HM-R45": "Pothole Markers: 4 cones in the end-zone back corners; after each turnover the "
@@ -119,7 +124,8 @@ RULINGS = {
     "wrong one stops the disc there, the Continue keeps it, the Up Call ends.",
     "HM-R51": "Hot Hex: cones on the corners of the ring 2 from the centre; inside (centre and "
     "neighbours) scores for both teams; 5 a side; Callahans count; no switch of ends.",
-    "HM-R52": "Hot Hex: no offensive player moves into the hex while a teammate is inside.",
+    "HM-R52": "Hot Hex: no offensive player moves into the hex while a teammate is inside "
+    "(option hex_limit=per-move: one may enter per team move).",
     "HM-R53": "Cone Push (cone_push) is a match of its own to 4 cones, never a point's style.",
     "HM-R54": "Cone Push: a throw pays the disc's flight to a cone plus its straight push; "
     "cones stack; a cone in an end zone scores for the attacker and goes back to the line.",

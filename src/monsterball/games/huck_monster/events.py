@@ -155,6 +155,17 @@ class DiceRolled(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class BestRollKept(Event):
+    team: int
+    role: str
+    total: int
+
+    def describe(self) -> str:
+        role = _role(self.role)
+        return f"Strip: {_team(self.team)} keeps the better roll, {self.total}, for the {role}."
+
+
+@dataclass(frozen=True, slots=True)
 class Thrown(Event):
     receiver: int
     cell: str

@@ -125,6 +125,43 @@ class HuckMonsterOptions(GameOptions):
         choices=("defense", "both"),
         ruling="HM-R18",
     )
+    strip: str = option(
+        "reroll",
+        "Strip, 'a choice to re-roll Team Dice results, or to select the first roll count': "
+        "'reroll' (keep the roll or re-roll; the second roll stands) or 'best' (re-roll and "
+        "keep the better of the two counts).",
+        choices=("reroll", "best"),
+        ruling="HM-R18",
+    )
+    mark_waits: bool = option(
+        False,
+        "A Mark who also guards the catch (next to the disc's stop or the Receiver) waits "
+        "and bids at the catch instead of on the throw, as an Intercept who guards it does.",
+        ruling="HM-R11",
+    )
+    full_moves: bool = option(
+        False,
+        "Team moves go on 'until the full move count has been distributed': a team may not "
+        "end its move with count left while a player can still move.",
+        ruling="HM-R5",
+    )
+    up_move: str = option(
+        "aim",
+        "When the All-Star Monster may make his Up Move ('at any time during the offensive Up "
+        "Call'): 'aim' (once the throw's path is known, before any bid) or 'any-time' (then "
+        "again just before the catch if he has not moved yet).",
+        choices=("aim", "any-time"),
+        ruling="HM-R43",
+    )
+    hex_limit: str = option(
+        "inside",
+        "Hot Hex, 'Only one offensive players is allowed inside the hex per team move': "
+        "'inside' (no offensive player moves into the hex while a teammate stands in it) or "
+        "'per-move' (the card word for word: one offensive player may move into it per team "
+        "move).",
+        choices=("inside", "per-move"),
+        ruling="HM-R52",
+    )
     pin_dump: str = option(
         "this",
         "Pin Dump, 'the following Throw must be toward the offensive end zone': 'this' (the "

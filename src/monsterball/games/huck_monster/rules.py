@@ -59,9 +59,10 @@ PIN_MODIFIER = {
     "pin-footer": 1, "pin-layout": 3, "pin-strike": -5, "pin-hot-bid": 3, "pin-flash": 1,
     "pin-markd": 2, "pin-beat": -5,
 }  # fmt: skip
-# "may be used by Handlers, or Continues, but not Receivers" (Huck, Hammer); Doink and Dump
-# speak of the throw's distance and direction.
-PIN_THROW_ONLY = ("pin-huck", "pin-hammer", "pin-doink", "pin-dump")
+# "may be used by Handlers, or Continues, but not Receivers" (Huck, Hammer). Doink and Dump
+# have no such exclusion: on a catch their numbers apply, and only their throw sentences
+# (the stall, the direction) have nothing to act on (HM-R37).
+PIN_THROW_ONLY = ("pin-huck", "pin-hammer")
 SPIN_FACES = {"dice": (LIGHT_FACES, DARK_FACES), "pin": (PIN_LIGHT + PIN_DARK,) * 2,
               "game-disc": (PIN_LIGHT, PIN_DARK)}  # fmt: skip
 

@@ -23,7 +23,7 @@ PLAYERS = range(NUM_PLAYERS)
 # (Huck doubles) and a Continue's die on the remaining count; 255 is far above any of them.
 COUNTS = range(0, 256)
 UP_CALL_STAGES = (
-    "start", "aim", "aim-now", "up-move", "fly", "catch", "guarded", "continue",
+    "start", "aim", "aim-now", "up-move", "fly", "catch", "catch-now", "guarded", "continue",
     "continue-start", "end",
 )  # fmt: skip
 STEP_FIELDS: dict[str, dict[str, Collection[Any]]] = {
@@ -59,6 +59,8 @@ STEP_FIELDS: dict[str, dict[str, Collection[Any]]] = {
             "hotbid-offense",
             "offense-redice",
             "decide",
+            "late-call",
+            "final",
         ),
         "face": ("", *DARK_FACES, *PIN_LIGHT, *PIN_DARK),
         "roll": COUNTS,
@@ -95,7 +97,7 @@ PARENTS: dict[str, tuple[str, ...]] = {
     "ConeBack": ("ConeThrows", "ConeTurn"),
 }
 # UpCall stages reached only once the Handler has aimed: a path and a Receiver exist.
-AIMED = ("up-move", "fly", "catch", "guarded", "continue")
+AIMED = ("up-move", "fly", "catch", "catch-now", "guarded", "continue")
 
 
 def validate_position(state: HuckMonsterState, setting_up: bool) -> None:
@@ -199,6 +201,12 @@ def validate_board(state: HuckMonsterState, *, setting_up: bool) -> None:
     in_play(state.thrower, state.offense, "thrower")
     in_play(state.hammered, state.defense, "hammered")
     in_play(state.taker, state.defense, "taker")
+    if state.marks >= 0:
+        for p in range(NUM_PLAYERS):
+            if state.marks >> p & 1:
+                in_play(p, state.defense, "marks")
+        if not state.path or (state.marks and state.progress >= 0):
+            raise PositionError("board 'marks' belong to a throw still at the Handler's disc")
     if state.receiver >= 0 and state.receiver == state.holder:
         raise PositionError("board 'receiver' cannot be the Handler holding the disc")
     style = state.style

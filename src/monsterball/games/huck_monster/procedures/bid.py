@@ -12,7 +12,9 @@ from monsterball.core.geometry import iter_bits
 from monsterball.core.procedures import Procedure, Transition, action_cell
 from monsterball.games.huck_monster import events as ev
 from monsterball.games.huck_monster.actions import (
+    DOUBLE_TEAM,
     KEEP,
+    PLAY_ON,
     REROLL,
     ROLL,
     STAY,
@@ -31,6 +33,7 @@ from monsterball.games.huck_monster.procedures.common import (
     _sum_outcomes,
     is_all_star,
 )
+from monsterball.games.huck_monster.procedures.pro import DoubleTeam
 from monsterball.games.huck_monster.rules import (
     CATCH,
     CATCH_MARK,
@@ -108,7 +111,10 @@ def role_at(state: State, player: int) -> str:
             return CATCH_MARK
         return CHALLENGE if ring >> state.pos[state.receiver] & 1 else ""
     if state.progress < 0 and ring >> state.disc & 1:
-        return MARK
+        waits = state.options.mark_waits and state.path  # HM-R11: he waits for the catch
+        guards = state.catch_guards(state.path[-1], state.receiver) if waits else 0
+        if not guards >> state.pos[player] & 1:
+            return MARK
     if (
         not state.path
         or state.catch_guards(state.path[-1], state.receiver) >> state.pos[player] & 1
@@ -142,7 +148,7 @@ class Bid(Procedure[State]):
             return CHANCE
         if self.stage in ("monster", "hotbid"):
             return state.defense
-        if self.stage == "hotbid-offense":
+        if self.stage in ("hotbid-offense", "late-call"):
             return state.offense
         if self.stage == "declare" and _strategy_open(state, state.defense):
             return state.defense
@@ -156,6 +162,8 @@ class Bid(Procedure[State]):
             return [ROLL, STRATEGY]
         if self.stage in ("hotbid", "hotbid-offense"):
             return [KEEP, REROLL]
+        if self.stage == "late-call":
+            return [DOUBLE_TEAM, PLAY_ON]
         return self._monster_moves(state)
 
     def _monster_spots(self, state: State, player: int) -> int:
@@ -213,7 +221,21 @@ class Bid(Procedure[State]):
     def resolve(self, state: State) -> Transition:
         if self.stage == "declare":
             return self._declared(state, strategy=False)
+        if self.stage == "decide" and self._late_call_open(state):
+            return (self._with("late-call"),)
         return self._decide(state)
+
+    def _late_call_open(self, state: State) -> bool:
+        """HM-DT-4 / HM-R35: "If ... neither player audibly calls "double team" after the
+        offensive, and the first defensive team dice roll": the Handler may still call it
+        once he has seen the first Mark's roll, while several defenders mark the disc."""
+        if not state.options.double_team or self.role != MARK or state.progress >= 0:
+            return False
+        team = state.defense * 7
+        others = (state.bidders >> team & 0x7F) & ~(1 << self.player - team)
+        if state.hammered >= 0:
+            others &= ~(1 << state.hammered - team)
+        return not others and len(state.next_to_disc(state.defense)) > 1
 
     def _declared(self, state: State, *, strategy: bool) -> Transition:
         state.bidders |= 1 << self.player
@@ -283,6 +305,17 @@ class Bid(Procedure[State]):
             state.base = int(action.value) + bonus + _star(state, actor, state.action)
             state.emit(ev.DiceRolled(state.offense, state.action, state.base, True, bonus))
             return (self._with("decide"),)
+        if stage == "late-call":
+            if action == PLAY_ON:
+                return (self._with("final"),)
+            # The call voids this Mark's roll; the Marks move away and "may still roll to
+            # defend Throws as other player positions", so none has bid yet.
+            marks = state.next_to_disc(state.defense)
+            state.emit(ev.DoubleTeamCalled(tuple(marks)))
+            for p in marks:
+                state.bidders &= ~(1 << p)
+            state.marks = 0
+            return (DoubleTeam("move", ()),)
         if action == REROLL:
             return (self._with("offense-redice" if stage == "hotbid-offense" else "redice"),)
         if stage == "hotbid":
@@ -347,5 +380,6 @@ class Bid(Procedure[State]):
             "monster": "Monster: move a defender up to 5 spaces",
             "hotbid": "Hot Bid: keep or re-roll",
             "hotbid-offense": "Hot Bid: the offense keeps or re-rolls its count",
+            "late-call": "the first Mark has rolled: call 'double team' or 'play on'",
         }.get(self.stage, "team dice")
         return f"{player_name(self.player)}'s bid as the {self.role}: {what}"

@@ -118,6 +118,7 @@ class Moving(Procedure[State]):
     team: int
     left: int
     free: int = 0  # an All-Star's guaranteed move stat, spent before the count (HM-STAR-5)
+    entered: bool = False  # a player moved into the Hot Hex in this team move (HM-R52)
     rule = "HM-MOVE-2"
 
     def actor(self, state: State) -> int:
@@ -138,7 +139,7 @@ class Moving(Procedure[State]):
                 budget = left + free if free and is_all_star(state, p) else left
                 reach[p] = reachable(pos[p], budget, open_) if budget > 0 else 0
         if self.team == state.offense and state.style == "hot-hex":
-            reach = _one_inside_the_hex(state, reach)
+            reach = _one_inside_the_hex(state, reach, self.entered)
         reach = {p: m for p, m in reach.items() if m}
         if state.disc < 0:
             return reach, ""
@@ -169,7 +170,16 @@ class Moving(Procedure[State]):
 
     def _must_move(self, state: State) -> str:
         allowed, why = self._allowed(state)
-        return why if why and allowed else ""
+        return self._end_refused(state, allowed, why)
+
+    def _end_refused(self, state: State, allowed: dict[int, int], why: str) -> str:
+        """Why ``end`` is not legal now, or ''."""
+        if why and allowed:
+            return why
+        if self.left and allowed and state.options.full_moves:
+            # HM-R5, full_moves: "until the full move count has been distributed".
+            return f"{self.left} of the move count is left to distribute"
+        return ""
 
     def _restriction(self, state: State) -> tuple[int, int] | None:
         """``_allowed`` as (forbid, exempt) when it is every player's reach less one mask for
@@ -177,10 +187,15 @@ class Moving(Procedure[State]):
         ``field.team_moves`` lists in one call. None when the rule is any other."""
         if self.team == state.offense:
             forbid, exempt = 0, NOBODY
-            if state.style == "hot-hex":  # _one_inside_the_hex
+            per_move = state.options.hex_limit == "per-move"
+            if state.style == "hot-hex" and (self.entered or not per_move):  # _one_inside_...
                 inside = state.players_in(state.hex_zone, self.team)
+                if len(inside) > 1 and per_move:
+                    return None  # every one inside may move within it
                 if inside:
                     forbid, exempt = state.hex_zone, inside[0] if len(inside) == 1 else NOBODY
+                elif per_move:
+                    forbid = state.hex_zone
             if state.disc >= 0 and state.holder == NOBODY and state.options.pickup == "strict":
                 return None  # _chase
             return forbid, exempt
@@ -213,7 +228,8 @@ class Moving(Procedure[State]):
                 state.actions.move,
             )
             if moves is not None:
-                moves.append(END)  # no rule to explain: the move may end
+                if not (moves and self.left and state.options.full_moves):  # HM-R5
+                    moves.append(END)  # no rule to explain: the move may end
                 return moves
         return self.legal_actions_py(state)
 
@@ -223,7 +239,7 @@ class Moving(Procedure[State]):
         out: list[Action] = []
         for p, mask in allowed.items():
             out.extend(state.actions.move_by_mask[p].select(mask))
-        if not (why and allowed):  # as in _must_move
+        if not self._end_refused(state, allowed, why):  # as in _must_move
             out.append(END)
         return out
 
@@ -234,7 +250,7 @@ class Moving(Procedure[State]):
         # The n-th item of legal_actions() without building it: count each player's cells.
         allowed, why = self._allowed(state)
         counts = [m.bit_count() for m in allowed.values()]
-        total = sum(counts) + (0 if why and allowed else 1)
+        total = sum(counts) + (0 if self._end_refused(state, allowed, why) else 1)
         n = rng.randrange(total)
         for (p, mask), count in zip(allowed.items(), counts, strict=True):
             if n < count:
@@ -272,7 +288,8 @@ class Moving(Procedure[State]):
         assert isinstance(action, MoveTo)
         field, player = state.field, action.player
         cell = action_cell(field, action.cell)
-        cost = field.steps_to(state.pos[player], cell, state.open_spaces())
+        start = state.pos[player]
+        cost = field.steps_to(start, cell, state.open_spaces())
         state.move_player(player, cell)
         free = self.free
         if free and is_all_star(state, player):  # (nothing to spend when free is 0)
@@ -288,7 +305,10 @@ class Moving(Procedure[State]):
         star_free = free and state.holder != self.team * 7
         if left == 0 and not star_free:
             return ()
-        return (Moving(self.team, left, free if star_free else 0),)
+        # HM-R52 (hex_limit=per-move): an offensive player stepped into the hex this move.
+        hexed = state.hex_zone >> cell & 1 and not state.hex_zone >> start & 1
+        entered = self.entered or bool(state.style == "hot-hex" and hexed)
+        return (Moving(self.team, left, free if star_free else 0, entered),)
 
     def describe(self) -> str:
         extra = f", All-Star {self.free} free" if self.free else ""

@@ -121,11 +121,15 @@ class DoubleTeam(Procedure[State]):
         return [p for p in state.next_to_disc(state.defense) if p not in self.moved]
 
     def _spots(self, state: State, player: int) -> int:
-        """Open spaces exactly 2 from the disc, reached in 1..2 steps if possible."""
+        """HM-DT-2 / HM-R35: "move at least 2 spaces away from the disc": open spaces 2 or
+        more from it that he reaches in 1..2 steps; if none, any open space exactly 2 away."""
         dist = state.field.distance_row(state.disc)
-        two = sum(1 << c for c in range(state.field.size) if dist[c] == 2) & state.open_spaces()
-        near = state.move_reach(player, 2) & two
-        return near or two
+        size = state.field.size
+        # (A call after the first Mark's roll comes once the path is known: not onto it.)
+        open_ = state.open_spaces() & ~sum(1 << c for c in state.path[state.progress + 1 :])
+        far = sum(1 << c for c in range(size) if dist[c] >= 2) & open_
+        near = state.move_reach(player, 2) & far
+        return near or sum(1 << c for c in range(size) if dist[c] == 2) & open_
 
     def legal_actions(self, state: State) -> list[Action]:
         if self.stage == "call":
@@ -148,7 +152,8 @@ class DoubleTeam(Procedure[State]):
                 )
             if not self._spots(state, action.player) >> action_cell(state.field, action.cell) & 1:
                 raise IllegalActionError(
-                    f"{player_name(action.player)} must move to an open space 2 from the disc"
+                    f"{player_name(action.player)} must move to an open space at least 2 from "
+                    "the disc, within 2 steps"
                 )
             return
         Procedure.check(self, state, action)

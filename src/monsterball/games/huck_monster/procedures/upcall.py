@@ -146,6 +146,9 @@ class UpCall(Procedure[State]):
                 # makes a second Mark, and none marks twice. HM-DT-4: an uncalled double
                 # team: every defender then beside the disc rolls.
                 marks = state.players_in(ring, defense)
+                if state.options.mark_waits:  # HM-R11: one who guards the catch waits for it
+                    guards = state.catch_guards(state.path[-1], state.receiver)
+                    marks = [p for p in marks if not guards >> state.pos[p] & 1]
                 if not state.options.double_team:
                     marks = marks[:1]
                 state.marks = sum(1 << p for p in marks)
@@ -182,6 +185,17 @@ class UpCall(Procedure[State]):
         return (UpCall("catch"),)
 
     def _catch(self, state: State) -> Transition:
+        star = state.defense * 7
+        if (
+            state.options.up_move == "any-time"
+            and is_all_star(state, star)
+            and not state.bidders >> star & 1
+            and not state.up_moved
+        ):
+            return (UpCall("catch-now"), UpMove())  # HM-R43: "at any time", before the catch
+        return self._catch_now(state)
+
+    def _catch_now(self, state: State) -> Transition:
         _rotate(state, state.offense, "catch")
         if not self._guards(state):
             state.emit(ev.Caught(state.receiver, False))  # HM-CATCH-2: no roll
@@ -264,6 +278,7 @@ _STAGES: dict[str, Callable[[UpCall, State], Transition]] = {
     "up-move": UpCall._up_move,
     "fly": UpCall._fly,
     "catch": UpCall._catch,
+    "catch-now": UpCall._catch_now,
     "guarded": UpCall._guarded,
     "continue": UpCall._continue,
     "continue-start": UpCall._continue_start,
@@ -559,9 +574,13 @@ class OffenseAction(Procedure[State]):
             assert isinstance(action, Roll)
             actor = state.holder if self.kind == THROW else state.receiver
             bonus = _stealth(state, actor)
+            first = state.base
             state.base = int(action.value) + bonus + _star(state, actor, self.kind)
             again = self.stage == "redice"
             state.emit(ev.DiceRolled(state.offense, self.kind, state.base, again, bonus))
+            if again and state.options.strip == "best" and first > state.base:
+                state.base = first  # HM-R18, strip=best: the better of the two counts
+                state.emit(ev.BestRollKept(state.offense, self.kind, first))
             if self.stage == "dice" and light_effect(state.light, self.kind) == "strip":
                 return (OffenseAction(self.kind, "strip"),)
             return ()
