@@ -42,10 +42,12 @@ play: $(STAMP)
 	$(BIN)/monsterball play paper-ultimate --bot random
 
 ## Debian packages the tests use: Chromium for the browser tests (never `playwright install`:
-## it downloads) and PostgreSQL for the store test (each test starts its own server).
+## it downloads), PostgreSQL for the store test (each test starts its own server) and tmux
+## for the terminal tests (a real terminal: tests/tty_helpers.py).
 chromium:
 	@missing=""; test -x /usr/bin/chromium || missing="chromium"; \
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
+	command -v tmux >/dev/null || missing="$$missing tmux"; \
 	if [ -n "$$missing" ]; then \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && \

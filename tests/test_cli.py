@@ -321,7 +321,9 @@ def test_moves_are_filtered_and_summarised() -> None:
     legal = ["end", "A1-e2", "A1-f2", "A2-e2", "pass A3", "monster B2"]
     assert filter_moves(legal, "A1") == ["A1-e2", "A1-f2"]
     assert filter_moves(legal, "e2") == ["A1-e2", "A2-e2"]
-    assert filter_moves(legal, "a3") == ["pass A3"]
+    assert filter_moves(legal, "A3") == ["pass A3"]
+    assert filter_moves(legal, "a3") == []  # the cell a3, not the player A3
+    assert filter_moves(legal, "PASS") == ["pass A3"]  # words in any case
     assert summarise_moves(legal) == [
         "end (1)",
         "A1 (2)",

@@ -7,8 +7,10 @@ import io
 import pytest
 from rich.console import Console
 
+from monsterball.bots import make_bot
 from monsterball.cli.terminal import LineEditor, TerminalGame
 from monsterball.core.dice import SeededSampler
+from monsterball.core.game import CHANCE, GameState
 from monsterball.games import get_game
 from mw_scenarios import SPEC, caster_carrying_for_b, top
 
@@ -63,3 +65,39 @@ def test_hot_seat_hands_over_and_never_echoes_a_secret(capsys: pytest.CaptureFix
     assert "Hand the terminal to coach A" in out
     assert f"real {real_hex}" not in out
     assert "chosen in secret" in out
+
+
+def midway_formation() -> GameState:
+    """A Midway game at its first formation (MW-SET-*): over a thousand 'A3@g9' actions."""
+    spec = get_game("midway")
+    state = spec.new_game(spec.options())
+    dice, bot = SeededSampler(1), make_bot("random", 1)
+    while len(state.legal_actions()) < 1000:
+        actor = state.current_player()
+        if actor == CHANCE:
+            state.apply(dice.choose(state.chance_outcomes()))
+        else:
+            state.apply(bot.choose(state, actor), seat=actor)
+    return state
+
+
+def test_question_mark_summarises_a_midway_formation(capsys: pytest.CaptureFixture[str]) -> None:
+    """'?' in a formation: one entry per player, not 1,243 'A1@a1 (1)' entries; '? A4' is
+    the player A4's placements, '? a4' only those onto the cell a4."""
+    state = midway_formation()
+    spec = state.spec
+    lines = iter(["?", "? A4", "? a4", "? A99", "quit"])
+    game = TerminalGame(spec, state, {}, SeededSampler(1), None, read=lambda _: next(lines))
+    capsys.readouterr()
+    game.run()
+    out = capsys.readouterr().out
+    summary = out.split("legal actions; by piece")[1].split("legal actions with A4")[0]
+    assert len(summary.splitlines()) < 8 and "A1 (" in summary and "A1@a1" not in summary
+    with_a4 = out.split("legal actions with A4:")[1].split("legal actions with a4:")[0]
+    with_cell = out.split("legal actions with a4:")[1].split("No legal action")[0]
+    assert "A4@" in with_a4 and all(n.startswith("A4@") for n in _notations(with_a4))
+    assert _notations(with_cell) and all(n.endswith("@a4") for n in _notations(with_cell))
+
+
+def _notations(text: str) -> list[str]:
+    return [n.strip() for n in text.replace("\n", " ").split(",") if "@" in n]

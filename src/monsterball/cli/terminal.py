@@ -37,7 +37,7 @@ Commands:
   a; b; c      several actions on one line: all are checked first, then played in order
                (if any cannot be played, none is)
   ?            the legal actions (summarised when there are many)
-  ? A3  ? e5   the legal actions of a piece, or that name a cell
+  ? A3  ? e5   the legal actions of a player (capitals: A3), or naming a cell (e5)
   board        show the board again
   help         this text
   quit         leave the game (a --save file keeps what was played)"""
@@ -62,33 +62,59 @@ def history_path() -> Path:
 
 class LineEditor:
     """``input()`` with readline's editing, history and tab completion over the words it is
-    given; on a pipe (tests, scripts) plain ``input()``."""
+    given; on a pipe (tests, scripts) plain ``input()``.
+
+    History is kept per coach: a line typed while a coach sees something another seat may
+    not (a Midway secret choice, or any line during one) is recalled only at that coach's
+    prompt and never written to the history file; every other line is shared and saved."""
 
     def __init__(self) -> None:
         self.words: list[str] = []
         self.active = False
+        self.earlier: list[str] = []  # the history file's lines (earlier games)
+        self.lines: list[tuple[int | None, str]] = []  # this game's lines: (owner, line)
         if not sys.stdin.isatty():
             return
         try:
             import readline
         except ImportError:  # Windows without pyreadline: plain input still works
             return
+        self.readline: Any = readline
         # Notations contain spaces: complete the whole action after the last ';'.
         readline.set_completer_delims(";")
         readline.parse_and_bind("tab: complete")
         readline.set_completer(self.complete)
+        # Lines enter the history only through remember(): a secret line never is shared.
+        readline.set_auto_history(False)
         self.active = True
         # Lines typed in earlier games come back with the up arrow.
         self.history = history_path()
         with contextlib.suppress(OSError):
             readline.read_history_file(self.history)
         readline.set_history_length(1000)
-        atexit.register(self._save, readline)
+        length = readline.get_current_history_length()
+        self.earlier = [readline.get_history_item(i) or "" for i in range(1, length + 1)]
+        atexit.register(self._save)
 
-    def _save(self, readline: Any) -> None:
+    def _save(self) -> None:
+        readline = self.readline
+        readline.clear_history()
+        for line in [*self.earlier, *(line for owner, line in self.lines if owner is None)]:
+            readline.add_history(line)
         with contextlib.suppress(OSError):
             self.history.parent.mkdir(parents=True, exist_ok=True)
             readline.write_history_file(self.history)
+
+    def remember(self, line: str, owner: int | None) -> None:
+        """Keep a typed line: for every coach (``owner`` None) or only for seat ``owner``."""
+        self.lines.append((owner, line))
+
+    def _recall(self, seat: int | None) -> None:
+        """Readline's history as ``seat`` may see it: the shared lines and its own."""
+        readline = self.readline
+        readline.clear_history()
+        for line in [*self.earlier, *(line for o, line in self.lines if o in (None, seat))]:
+            readline.add_history(line)
 
     def complete(self, text: str, index: int) -> str | None:
         stripped = text.lstrip()
@@ -96,13 +122,16 @@ class LineEditor:
         matches = [w for w in self.words if w.lower().startswith(stripped.lower())]
         return lead + matches[index] if index < len(matches) else None
 
-    def read(self, prompt: str, words: Sequence[str]) -> str:
+    def read(self, prompt: str, words: Sequence[str], seat: int | None = None) -> str:
         self.words = sorted(set(words))
+        if self.active:
+            self._recall(seat)
         return input(prompt)
 
 
 def _tokens(notation: str) -> list[str]:
-    return [t for t in re.split(r"[\s\-=,]+", notation) if t]
+    # '@' too: a Midway formation places a player with 'A3@g9' (the piece, then the cell).
+    return [t for t in re.split(r"[\s\-=,@]+", notation) if t]
 
 
 def _group(notation: str) -> str:
@@ -117,12 +146,16 @@ def _group(notation: str) -> str:
 
 
 def filter_moves(legal: Sequence[str], query: str) -> list[str]:
-    """The notations that name ``query`` as a piece, cell or word (case-insensitive); a
-    query with spaces matches as text."""
-    q = query.strip().lower()
+    """The notations that name ``query`` as a piece, cell or word; a query with spaces
+    matches as text. A name like ``A4`` is matched as written: players are capitals and
+    cells small letters, so ``A4`` is the player and ``a4`` the cell; words match in any
+    case."""
+    q = query.strip()
     if " " in q:
-        return [n for n in legal if q in n.lower()]
-    return [n for n in legal if q in (t.lower() for t in _tokens(n))]
+        return [n for n in legal if q.lower() in n.lower()]
+    if re.fullmatch(r"[A-Za-z]\d{1,2}", q):
+        return [n for n in legal if q in _tokens(n)]
+    return [n for n in legal if q.lower() in (t.lower() for t in _tokens(n))]
 
 
 def summarise_moves(legal: Sequence[str]) -> list[str]:
@@ -247,10 +280,27 @@ class TerminalGame:
             return False
         return True
 
-    def _input(self, prompt: str, words: Sequence[str]) -> str:
+    def _input(self, prompt: str, words: Sequence[str], seat: int) -> str:
         if self._read is not None:
             return self._read(prompt)
-        return self.editor.read(prompt, words)
+        return self.editor.read(prompt, words, seat)
+
+    def _secret(self, seat: int) -> bool:
+        """Whether ``seat`` now sees something another seat may not (a secret phase)."""
+        return any(
+            sees_differently(self.state, seat, other)
+            for other in range(self.spec.num_seats)
+            if other != seat
+        )
+
+    def _clear_screen(self) -> None:
+        """The screen and the terminal's scrollback (``ESC [3J``): what the last coach typed
+        cannot be scrolled back to. (A terminal may keep a log of its own: README.)"""
+        if self.console.is_terminal:
+            self.console.file.write("\033[H\033[2J\033[3J")
+            self.console.file.flush()
+        else:
+            self.console.clear()
 
     def _hand_over(self, seat: int) -> None:
         """Between two coaches at one terminal when each sees something the other may not:
@@ -260,7 +310,7 @@ class TerminalGame:
             return
         if not sees_differently(self.state, previous, seat):
             return
-        self.console.clear()
+        self._clear_screen()
         name = self.spec.seat_name(seat)
         typer.echo(f"--- Hand the terminal to coach {name}; coach {self.spec.seat_name(previous)} "
                    "looks away. ---")  # fmt: skip
@@ -269,7 +319,7 @@ class TerminalGame:
                 input(f"Coach {name}: press Enter when ready. ")
             except EOFError:
                 raise _Leave from None
-            self.console.clear()
+            self._clear_screen()
         self.stale = True
         self.screen_seat = None
 
@@ -297,9 +347,10 @@ class TerminalGame:
         if self.stale or self.screen_seat != seat:
             self.draw(seat)
         notations = [a.notation() for a in legal]
+        secret_phase = self._secret(seat)
         while True:
             try:
-                line = self._input(f"{name}> ", [*notations, *COMMANDS])
+                line = self._input(f"{name}> ", [*notations, *COMMANDS], seat)
             except EOFError:
                 typer.echo("")
                 typer.echo("End of input: leaving the game.")
@@ -307,29 +358,41 @@ class TerminalGame:
             items = [item.strip() for item in line.split(";") if item.strip()]
             if not items:
                 continue
-            if len(items) == 1 and self._command(items[0], seat, legal, notations):
-                continue
-            if len(items) > 1:
-                problem = self.check_line(seat, items)
-                if problem is not None:
-                    typer.echo(f"Nothing played: {problem}. Type ? for the legal actions.")
-                    continue
-            text = items[0]
             try:
-                action = self.spec.parse_action(text)
-                events = self._apply(action, seat)
-            except NotationError as exc:
-                typer.echo(f"Cannot read that: {exc}. Type ? for the legal actions.")
-                continue
-            except IllegalActionError as exc:
-                typer.echo(f"Not allowed: {exc}. Type ? for the legal actions.")
-                continue
-            typer.echo(f"{name}: {self._shown(action)}")
-            self._announce(events)
-            self._moved(action)
-            self.stale = False  # our own move: no redraw until something else happens
-            self.pending, self.pending_seat = items[1:], seat
-            return
+                if len(items) == 1 and self._command(items[0], seat, legal, notations):
+                    continue
+                if self._play_line(seat, items):
+                    return
+            finally:
+                # Kept for this coach alone when typed in, or leading to, a secret phase.
+                secret = secret_phase or self._secret(seat)
+                self.editor.remember(line.strip(), seat if secret else None)
+
+    def _play_line(self, seat: int, items: Sequence[str]) -> bool:
+        """Play the first of ``items`` (the rest wait for their turns); False when the line
+        was refused (and nothing was played)."""
+        name = self.spec.seat_name(seat)
+        if len(items) > 1:
+            problem = self.check_line(seat, items)
+            if problem is not None:
+                typer.echo(f"Nothing played: {problem}. Type ? for the legal actions.")
+                return False
+        text = items[0]
+        try:
+            action = self.spec.parse_action(text)
+            events = self._apply(action, seat)
+        except NotationError as exc:
+            typer.echo(f"Cannot read that: {exc}. Type ? for the legal actions.")
+            return False
+        except IllegalActionError as exc:
+            typer.echo(f"Not allowed: {exc}. Type ? for the legal actions.")
+            return False
+        typer.echo(f"{name}: {self._shown(action)}")
+        self._announce(events)
+        self._moved(action)
+        self.stale = False  # our own move: no redraw until something else happens
+        self.pending, self.pending_seat = list(items[1:]), seat
+        return True
 
     def _command(self, text: str, seat: int, legal: Sequence[Action], notations: list[str]) -> bool:
         command = text.lower()
@@ -343,7 +406,7 @@ class TerminalGame:
                 for row in wrap_notations(found):
                     typer.echo(row)
             else:
-                typer.echo(f"No legal action names '{query}'.")
+                typer.echo(f"No legal action names '{query}'.{self._other_case(query, notations)}")
         elif command == "help":
             examples = ", ".join(f"'{a}'" for a in legal[:3])
             typer.echo(HELP_TEXT.format(examples=examples))
@@ -354,6 +417,16 @@ class TerminalGame:
         else:
             return False
         return True
+
+    @staticmethod
+    def _other_case(query: str, notations: Sequence[str]) -> str:
+        """A hint when ``a4`` (a cell) finds nothing but ``A4`` (a player) would, or back."""
+        q = query.strip()
+        if not re.fullmatch(r"[A-Za-z]\d{1,2}", q) or not filter_moves(notations, q.swapcase()):
+            return ""
+        kind = "cell" if q[0].islower() else "player"
+        other = "player" if kind == "cell" else "cell"
+        return f" ('{q}' is a {kind}; '? {q.swapcase()}' lists the {other} {q.swapcase()}'s.)"
 
     @staticmethod
     def _list_moves(notations: Sequence[str]) -> None:
