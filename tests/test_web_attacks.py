@@ -3,14 +3,17 @@ now refuses it (each failed on the code before its fix). docs/security.md lists 
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
 import pytest
+import uvicorn
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
@@ -19,6 +22,7 @@ from monsterball.web import accounts
 from monsterball.web.app import create_app
 from monsterball.web.limits import Limits
 from monsterball.web.live import Rejected
+from monsterball.web.store import CorruptStore, Store
 from test_web_accounts import PASSWORD, one_line_error, sign_up
 from test_web_chat import admin, challenge_game
 from web_helpers import CHEAP_HASHING, NO_CLIENT_LIMITS, app_at, first_move, free_port, server
@@ -349,3 +353,61 @@ def test_the_hashing_pool_refuses_past_its_queue_before_any_work():
     assert refused.value.code == "busy" and refused.value.retry_after == 1
     hashing.release()
     hashing.admit()  # a place came free
+
+
+# -- item 9: a damaged store is refused at start; a 500 keeps the connection ----------------
+
+
+def damaged_database(path: Path) -> Path:
+    """A store with 30 games, its last page overwritten (the red team's corruption)."""
+    with TestClient(app_at(path)) as client:
+        for _ in range(30):
+            client.post("/api/games", json={"game": "midway"})
+    size = path.stat().st_size
+    with path.open("r+b") as f:
+        f.seek(size - 4096)
+        f.write(bytes(range(256)) * 16)
+    return path
+
+
+def test_a_damaged_sqlite_file_is_refused_at_start_in_one_line_naming_it(tmp_path):
+    db = damaged_database(tmp_path / "games.db")
+    with pytest.raises(CorruptStore, match=r"games\.db is damaged"):
+        Store(f"sqlite:///{db}")
+    result = CliRunner().invoke(cli_app, ["serve", "--db", f"sqlite:///{db}", "--port", "0"])
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and f"the database file {db} is damaged" in lines[0], lines
+
+
+def test_a_500_leaves_the_next_request_on_the_connection_answered(tmp_path, caplog):
+    test_app = app_at(tmp_path / "games.db")
+    port = free_port()
+    running = uvicorn.Server(uvicorn.Config(test_app, port=port, log_level="warning"))
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    try:
+        while not running.started:
+            time.sleep(0.05)
+
+        def broken(**_):
+            raise RuntimeError("the disk went away")
+
+        test_app.state.rooms.store.list = broken
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+            ask = b"GET %s HTTP/1.1\r\nhost: localhost\r\n\r\n"
+            conn.sendall(ask % b"/api/games" + ask % b"/api/catalog")  # pipelined, keep-alive
+            answers = b""
+            while answers.count(b"HTTP/1.1 ") < 2 or not answers.rstrip().endswith(b"}"):
+                chunk = conn.recv(65536)
+                assert chunk, f"connection closed after: {answers[:300]!r}"
+                answers += chunk
+    finally:
+        running.should_exit = True
+        thread.join(timeout=10)
+    first, second = answers.split(b"HTTP/1.1 ")[1:3]
+    assert first.startswith(b"500") and b'"server-error"' in first
+    assert second.startswith(b"200") and b'"games"' in second
+    assert [r.getMessage() for r in caplog.records if r.levelno >= 40] == [
+        "request failed: GET /api/games"
+    ]  # logged once, by the app

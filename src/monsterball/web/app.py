@@ -41,6 +41,7 @@ from monsterball.web.security import (
     URL_SAFE,
     GameId,
     SecurityHeaders,
+    ServerErrors,
     SocketCounter,
     json_depth,
     origin_allowed,
@@ -208,6 +209,8 @@ def create_app(
     app.state.rooms = rooms
     app.state.limits = clients
 
+    # Innermost: a failure no handler took is answered 500 here, the connection kept.
+    app.add_middleware(ServerErrors, answer=lambda: error("server-error", SERVER_ERROR))
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
     app.add_middleware(SecurityHeaders)  # outermost: its headers go on every answer
 

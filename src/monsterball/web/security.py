@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import accumulate
 from typing import Annotated
 from urllib.parse import urlsplit
 
 from fastapi import Header, Path, Query
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+log = logging.getLogger("monsterball.web")
 
 # The client is one page, one module and one style sheet from this server, and its socket.
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -62,6 +64,37 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, with_headers)
+
+
+class ServerErrors:
+    """Answers an exception no handler took with ``answer`` (the API's 500) and ends it here.
+    Starlette's own last resort re-raises after answering, and uvicorn then closes the
+    connection, so the next request a client sent on that keep-alive connection was reset;
+    and it logged the traceback a second time. An answer already begun cannot be mended: then
+    the connection must close (re-raised)."""
+
+    def __init__(self, app: ASGIApp, answer: Callable[[], ASGIApp]):
+        self.app = app
+        self.answer = answer
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def watched(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watched)
+        except Exception:
+            log.exception("request failed: %s %s", scope.get("method"), scope.get("path"))
+            if started:
+                raise
+            await self.answer()(scope, receive, send)
 
 
 def origin_allowed(headers: Iterable[tuple[bytes, bytes]], allowed: Iterable[str]) -> bool:

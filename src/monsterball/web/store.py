@@ -36,7 +36,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 from monsterball.web.migrations import SchemaError, migrate
@@ -48,6 +48,7 @@ DEFAULT_DB_URL = "sqlite:///monsterball.db"
 __all__ = [
     "DEFAULT_DB_URL",
     "Base",
+    "CorruptStore",
     "GameRow",
     "LeaseRow",
     "MoveRow",
@@ -217,6 +218,7 @@ class Store:
         # The schema is alembic's (web/migrations): a new database is made, an older one
         # upgraded, one from a newer monsterball refused (SchemaError) before anything is read.
         try:
+            check_integrity(self.engine)
             with self._write_lock:
                 migrate(self.engine)
         except BaseException:
@@ -432,6 +434,33 @@ class Store:
             if status is not None:
                 query = query.where(GameRow.status == status)
             return list(session.scalars(query))
+
+
+class CorruptStore(Exception):
+    """The database file is damaged: refused at start, before anything is served."""
+
+
+def check_integrity(engine: Engine) -> None:
+    """SQLite: ``PRAGMA quick_check`` (every page and b-tree, O(size), not the slower index
+    cross-check of ``integrity_check``); CorruptStore naming the file and the first problem.
+    PostgreSQL has no such cheap check to run at start (``amcheck`` needs an extension and
+    superuser, ``pg_checksums`` a stopped cluster); it checks each page as it reads it when
+    the cluster has data checksums (``initdb --data-checksums``), docs/web.md."""
+    if engine.dialect.name != "sqlite":
+        return
+    where = engine.url.database or ":memory:"
+    try:
+        with engine.connect() as connection:
+            found = [row[0] for row in connection.exec_driver_sql("PRAGMA quick_check")]
+    except DBAPIError as exc:  # "file is not a database", "database disk image is malformed"
+        problem = str(exc.orig).splitlines()[0] if exc.orig else type(exc).__name__
+        raise CorruptStore(f"the database file {where} is damaged ({problem})") from None
+    if found != ["ok"]:
+        more = f" and {len(found) - 1} more problems" if len(found) > 1 else ""
+        raise CorruptStore(
+            f"the database file {where} is damaged (PRAGMA quick_check: {found[0]}{more}); "
+            "nothing was served: restore it from a copy"
+        )
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
