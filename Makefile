@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml setup.py
 
 ## The compiled kernels (Cython + gcc) are built by the package build (setup.py) in the
 ## install above; this rebuilds them in place after a .pyx edit and says which engine runs.
-## Without a C compiler the pure-Python kernels run (same results, about a sixth the speed).
+## Without a C compiler the pure-Python kernels run (same results, a quarter to a sixth the speed).
 $(FAST): $(STAMP) src/monsterball/core/_fastgeo.pyx src/monsterball/core/_bitwords.h \
 		src/monsterball/core/_bitwords.pxd src/monsterball/games/midway/_fastmw.pyx \
 		scripts/build_fast.py setup.py

@@ -48,20 +48,39 @@ def test_the_editable_install_runs_the_compiled_kernels() -> None:
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The wheel ``python -m build`` makes (sdist first, then the wheel from the sdist),
-    built with this environment's setuptools and Cython (the build requirements)."""
-    out = tmp_path_factory.mktemp("dist")
+def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A clean copy of the tracked files, as a fresh clone has them (no built kernels)."""
     src = tmp_path_factory.mktemp("src") / "monsterball"
-    # A clean copy of the tracked files, as a fresh clone has them (no built kernels).
     files = _run("git", "ls-files", "-z", cwd=ROOT).split("\0")
     for name in filter(None, files):
         if (ROOT / name).is_file():
             (src / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / name, src / name)
-    _run(sys.executable, "-m", "build", "--no-isolation", "--outdir", out, src)
+    return src
+
+
+def _build(source: Path, out: Path, env: dict[str, str] | None = None) -> tuple[Path, str]:
+    """``python -m build`` (the sdist, then the wheel from it) with this environment's
+    setuptools and Cython (the build requirements): the wheel and what the build said."""
+    said = _run(sys.executable, "-m", "build", "--no-isolation", "--outdir", out, source, env=env)
     (built,) = out.glob("monsterball-*.whl")
-    return built
+    return built, said
+
+
+@pytest.fixture(scope="module")
+def wheel(source: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _build(source, tmp_path_factory.mktemp("dist"))[0]
+
+
+def test_without_a_c_compiler_the_build_says_so_once_and_still_builds(
+    source: Path, tmp_path: Path
+) -> None:
+    env = {**os.environ, "CC": str(tmp_path / "no-such-cc")}
+    built, said = _build(source, tmp_path, env)
+    assert said.count("monsterball: compiled kernels not built") == 1, said
+    names = zipfile.ZipFile(built).namelist()
+    assert not [n for n in names if n.endswith(".so")]
+    assert "monsterball/rules_docs/monsters-of-the-midway.md" in names
 
 
 def test_the_wheel_holds_the_kernels_the_rules_and_the_web_files(wheel: Path) -> None:

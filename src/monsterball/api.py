@@ -26,7 +26,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import IO, Any
 
-from monsterball.bots import Bot
+from monsterball.bots import DEFAULT_MAX_PLIES, Bot
 from monsterball.core.actions import Action, Event
 from monsterball.core.board import Board
 from monsterball.core.dice import SeededSampler
@@ -130,7 +130,7 @@ class Game:
         outcome = self._dice.choose(self.state.chance_outcomes())
         return self._recorder.apply(outcome, checked=False)
 
-    def play(self, bots: Bot | Sequence[Bot | None], *, max_plies: int = 100_000) -> int:
+    def play(self, bots: Bot | Sequence[Bot | None], *, max_plies: int = DEFAULT_MAX_PLIES) -> int:
         """Let bots play: roll the dice and ask each seat's bot (``bots[seat]``, or one bot
         for every seat) until the game ends or a seat without a bot (None) is to act.
         Returns the number of actions played; raises RuntimeError past ``max_plies``."""
