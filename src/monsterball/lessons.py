@@ -83,7 +83,16 @@ class Lesson:
     steps: tuple[Step, ...]
 
     def start(self) -> GameState:
-        return get_game(self.game).from_position(full_position(self.game, self.position))
+        """The lesson's set position: written out (``board`` and ``stack``), or reached by
+        playing ``moves`` from the start of a game (for a position deep in a game, whose rule
+        steps carry much state)."""
+        spec = get_game(self.game)
+        if "moves" not in self.position:
+            return spec.from_position(full_position(self.game, self.position))
+        state = spec.new_game(spec.options(None, **self.position.get("options", {})))
+        for n, text in enumerate(self.position["moves"]):
+            _apply(state, text, f"lesson {self.game}/{self.id} set-up move {n + 1}")
+        return state
 
 
 def full_position(game: str, partial: dict[str, Any]) -> dict[str, Any]:
