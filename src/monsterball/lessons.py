@@ -85,14 +85,19 @@ class Lesson:
     def start(self) -> GameState:
         """The lesson's set position: written out (``board`` and ``stack``), or reached by
         playing ``moves`` from the start of a game (for a position deep in a game, whose rule
-        steps carry much state)."""
+        steps carry much state), then changing the ``board`` fields given."""
         spec = get_game(self.game)
         if "moves" not in self.position:
             return spec.from_position(full_position(self.game, self.position))
         state = spec.new_game(spec.options(None, **self.position.get("options", {})))
         for n, text in enumerate(self.position["moves"]):
             _apply(state, text, f"lesson {self.game}/{self.id} set-up move {n + 1}")
-        return state
+        if "board" not in self.position:
+            return state
+        # ... then players set where the lesson wants them (the rule steps stay the engine's).
+        data = state.to_position()
+        data["board"] = {**data["board"], **self.position["board"]}
+        return spec.from_position(data)
 
 
 def full_position(game: str, partial: dict[str, Any]) -> dict[str, Any]:
