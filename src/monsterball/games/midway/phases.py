@@ -154,7 +154,8 @@ class StartPhase(InPlay):
                 ]
                 if mates:
                     pre.append(EttinRoll(p, min(mates)))
-        return (Phase(team, tuple(left), 0, mod=mod), *reversed(pre))
+        state.phase_mod = mod
+        return (Phase(team, tuple(left), 0), *reversed(pre))
 
     def describe(self) -> str:
         return f"the start of team {TEAM_NAMES[self.team]}'s movement phase"
@@ -171,7 +172,6 @@ class Phase(PhaseOpen, InPlay):
     acted: int
     moving: int = NOBODY  # the player whose move is under way (MW-RUSH-3)
     paused: int = NOBODY  # a ball carrier waiting, mid-move, for a teammate's handoff
-    mod: int = 0  # the phase's change to movement factors: +2 kickoff, -2 snap (see allowance)
     rule = "MW-MOVE-1"
 
     def who(self, state: State) -> int:
@@ -190,7 +190,6 @@ class Phase(PhaseOpen, InPlay):
             acted,
             self.moving if moving is None else moving,
             self.paused if paused is None else paused,
-            self.mod,
         )
 
     def _begin(self, state: State, p: int, left: list[int]) -> tuple[int, int]:
@@ -509,8 +508,9 @@ class Phase(PhaseOpen, InPlay):
         # change and any slowing ("Abilities include size and movement factor"); one who
         # may not move this phase still may not.
         if left[p] > 0:
-            lost = max(0, allowance(old_mv, self.mod) - left[p])
-            left[p] = max(0, allowance(state.mtype(p).mv, self.mod) - lost)
+            mod = state.phase_mod
+            lost = max(0, allowance(old_mv, mod) - left[p])
+            left[p] = max(0, allowance(state.mtype(p).mv, mod) - lost)
         return (self._then(left, acted, moving, paused),)
 
     def describe(self) -> str:

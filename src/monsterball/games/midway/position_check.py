@@ -66,6 +66,7 @@ INT_RANGES: dict[str, tuple[int, int]] = {
     "no_recover": (-1, NUM_PLAYERS - 1),
     "tried": (0, MASK),
     "retry": (0, MASK),
+    "phase_mod": (-2, 2),
     "no_tackle": (0, MASK),
     "no_tackle_next": (0, MASK),
     "slowed": (0, (1 << 2 * NUM_PLAYERS) - 1),
@@ -200,7 +201,6 @@ STEP_INTS: dict[str, tuple[int, int]] = {
     "mate": PLAYER,
     "moving": PLAYER_OR_NONE,
     "paused": PLAYER_OR_NONE,
-    "mod": (-2, 2),  # Phase: the kickoff's +2 or the snap's -2
     "row": (0, LENGTH - 1),
     "bonus": (0, 2),
     "moved": (0, MASK),

@@ -85,6 +85,7 @@ FIELDS: dict[str, str] = {
     "onside_ok": "bool",  # the onside kick went 10 yards: the kickers may recover
     "tried": "int",  # defenders who tried a tackle in this set of phases
     "retry": "int",  # ... of them, who tried before a handoff (MW-TACK-3's exception)
+    "phase_mod": "int",  # this phase's change to movement factors: +2 kickoff, -2 snap
     "frozen": "int",  # may not move in their next phase (neutralized or blocked)
     "no_tackle": "int",  # successfully blocked: no tackle in this movement phase
     "no_tackle_next": "int",  # ... nor in the next one (blocked during this phase)
@@ -107,7 +108,7 @@ FIELDS: dict[str, str] = {
 
 
 # Fields added after positions were first written, with the value an older position means.
-ADDED_FIELDS: dict[str, Any] = {"retry": 0, "vanish_reach": 0}
+ADDED_FIELDS: dict[str, Any] = {"retry": 0, "vanish_reach": 0, "phase_mod": 0}
 
 
 def cells_mask(cells: list[int], lo: int, hi: int) -> int:
@@ -222,6 +223,7 @@ class MidwayState(TeamScoreState):
         self.onside_ok = False
         self.tried = 0
         self.retry = 0
+        self.phase_mod = 0
         self.frozen = 0
         self.no_tackle = 0
         self.no_tackle_next = 0
