@@ -14,8 +14,9 @@ import multiprocessing
 import os
 import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sized
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from itertools import islice
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -25,9 +26,11 @@ _PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent die
 
 
 def _die_with(parent: int) -> None:
-    """A worker's first step: on Linux, ask for SIGTERM when the process that started it
-    dies, so a run killed outright (kill, an out-of-memory kill) leaves no workers playing on
-    unseen; elsewhere nothing."""
+    """A worker's first step: leave Ctrl+C to the parent (the terminal sends it to every
+    process of the run; the parent stops the workers itself, so none dies mid-write with a
+    traceback), and on Linux ask for SIGTERM when the process that started it dies, so a run
+    killed outright (kill, an out-of-memory kill) leaves no workers playing on unseen."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if not sys.platform.startswith("linux"):
         return
     try:
@@ -41,7 +44,7 @@ def _die_with(parent: int) -> None:
 
 def run_jobs(
     work: Callable[[T], R],
-    jobs: Sequence[T],
+    jobs: Iterable[T],
     workers: int,
     collect: Callable[[R], None],
     *,
@@ -49,16 +52,22 @@ def run_jobs(
 ) -> None:
     """Call ``collect(work(job))`` for every job: in this process when ``workers`` is 1,
     else on up to ``workers`` processes, as results arrive (in job order with ``in_order``).
+    Without ``in_order`` the jobs are taken from the iterable a few per worker at a time, so
+    a long run (a generator of a million games) holds only those in memory.
 
     An error in a job or Ctrl+C cancels the jobs still queued instead of waiting for them.
     """
-    if workers == 1 or not jobs:
+    if isinstance(jobs, Sized) and len(jobs) == 0:
+        return
+    if workers == 1:
         for job in jobs:
             collect(work(job))
         return
+    if isinstance(jobs, Sized):
+        workers = min(workers, len(jobs))
     context = multiprocessing.get_context("spawn")
     executor = ProcessPoolExecutor(
-        max_workers=min(workers, len(jobs)),
+        max_workers=workers,
         mp_context=context,
         initializer=_die_with,
         initargs=(os.getpid(),),
@@ -68,12 +77,25 @@ def run_jobs(
             for result in executor.map(work, jobs):
                 collect(result)
         else:
-            pending: set[Future[R]] = {executor.submit(work, job) for job in jobs}
-            while pending:
+            queued = iter(jobs)
+            pending: set[Future[R]] = set()
+            while True:
+                for job in islice(queued, 4 * workers - len(pending)):
+                    pending.add(executor.submit(work, job))
+                if not pending:
+                    break
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:
                     collect(future.result())
     except BaseException:
+        # Ctrl+C or an error: the queued jobs are dropped and the running ones stopped now
+        # (not played out), then the pool is joined so that nothing is left behind (no
+        # worker, no semaphore of the pool's queues).
+        processes = list((getattr(executor, "_processes", None) or {}).values())
         executor.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.join(timeout=5)
         raise
     executor.shutdown()

@@ -172,8 +172,12 @@ def _play_chunk(chunk: _Chunk) -> list[GameOutcome]:
             max_plies=chunk.max_plies,
         )
         if record is not None and chunk.save_dir is not None:
-            # Workers write their own files: records can be large, outcomes are tiny.
-            record_path(chunk.save_dir, index).write_text(record.to_text(), encoding="utf-8")
+            # Workers write their own files: records can be large, outcomes are tiny. Written
+            # whole then renamed, so a run stopped mid-write leaves no half record.
+            path = record_path(chunk.save_dir, index)
+            partial = path.with_name(f".{path.name}.part")
+            partial.write_text(record.to_text(), encoding="utf-8")
+            partial.replace(path)
         out.append(
             GameOutcome(
                 index, seed, tuple(state.returns()), plies, _score_of(state), state.result_text()
@@ -182,10 +186,13 @@ def _play_chunk(chunk: _Chunk) -> list[GameOutcome]:
     return out
 
 
-def _chunk_size(n_games: int, jobs: int) -> int:
-    # Several chunks per worker keep both cores busy to the end and the progress bar moving,
-    # while amortising the per-task pickling cost.
-    return max(1, min(64, math.ceil(n_games / (jobs * 8))))
+class SimulationInterrupted(KeyboardInterrupt):
+    """Ctrl+C during :func:`simulate`: ``summary`` has the games that finished (None when
+    none did); their records, with a save directory, are saved."""
+
+    def __init__(self, summary: SimulationSummary | None) -> None:
+        super().__init__("interrupted")
+        self.summary = summary
 
 
 def simulate(
@@ -225,20 +232,12 @@ def simulate(
         Path(save_dir).mkdir(parents=True, exist_ok=True)
         save = str(save_dir)
 
-    size = _chunk_size(n_games, jobs) if jobs > 1 else 1
-    chunks = [
-        _Chunk(
-            spec.id,
-            options.to_dict(),
-            bot_names,
-            seed,
-            start,
-            min(start + size, n_games),
-            save,
-            max_plies,
-        )
-        for start in range(0, n_games, size)
-    ]
+    # One game per job: the progress moves game by game and an interrupted run keeps every
+    # finished game. A job's pickling costs microseconds, a game milliseconds or more.
+    values = options.to_dict()
+    chunks = (
+        _Chunk(spec.id, values, bot_names, seed, i, i + 1, save, max_plies) for i in range(n_games)
+    )
     began = time.perf_counter()
     outcomes: list[GameOutcome] = []
 
@@ -247,12 +246,21 @@ def simulate(
         if progress is not None:
             progress(len(outcomes), n_games)
 
-    run_jobs(_play_chunk, chunks, jobs, collect)
-    wall = time.perf_counter() - began
-    outcomes.sort(key=lambda o: o.index)
-    return _summarise(
-        spec.id, options.to_dict(), bot_names, seed, outcomes, wall, jobs, spec.seat_names
-    )
+    def summary() -> SimulationSummary:
+        wall = time.perf_counter() - began
+        outcomes.sort(key=lambda o: o.index)
+        return _summarise(
+            spec.id, options.to_dict(), bot_names, seed, outcomes, wall, jobs, spec.seat_names
+        )
+
+    try:
+        run_jobs(_play_chunk, chunks, jobs, collect)
+    except KeyboardInterrupt:
+        if save is not None:  # a game stopped while its record was being written
+            for partial in Path(save).glob(".game-*.jsonl.part"):
+                partial.unlink(missing_ok=True)
+        raise SimulationInterrupted(summary() if outcomes else None) from None
+    return summary()
 
 
 def _summarise(

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import os
 import re
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
@@ -258,24 +260,65 @@ def _check_bot(name: str) -> None:
         _fail(str(exc))
 
 
+def eta_seconds(elapsed: float, done: int, total: int) -> float | None:
+    """The time left at the run's mean pace so far (None before the first game ends). The
+    games of a run are alike, so their mean is the steadiest guide: rich's own estimate
+    looks at the last 30 seconds only, and jumps with every long or short game."""
+    if done <= 0:
+        return None
+    return max(0.0, elapsed / done * (total - done))
+
+
 def _progress_bar(console: Console) -> Progress:
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
         Progress,
+        ProgressColumn,
+        Task,
         TextColumn,
         TimeElapsedColumn,
-        TimeRemainingColumn,
     )
+    from rich.text import Text
+
+    class TimeLeft(ProgressColumn):
+        def render(self, task: Task) -> Text:
+            left = None
+            if task.total is not None and task.elapsed is not None:
+                left = eta_seconds(task.elapsed, int(task.completed), int(task.total))
+            if left is None:
+                return Text("left -:--:--", style="progress.remaining")
+            minutes, seconds = divmod(round(left), 60)
+            hours, minutes = divmod(minutes, 60)
+            return Text(f"left {hours}:{minutes:02d}:{seconds:02d}", style="progress.remaining")
 
     return Progress(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
-        TimeRemainingColumn(),
+        TimeLeft(),
         console=console,
     )
+
+
+@contextlib.contextmanager
+def _stop_on_sigterm() -> Iterator[None]:
+    """SIGTERM (kill PID) stops a long run as Ctrl+C does: the finished games are kept and
+    the workers stopped and joined, rather than the process vanishing mid-run."""
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread (a test runner's worker): leave it be
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _write_text(path: Path, text: str) -> None:

@@ -12,6 +12,7 @@ import typer
 from rich.table import Table
 
 from monsterball.cli.common import (
+    EXIT_INTERRUPTED,
     MAX_GAMES,
     MAX_JOBS,
     OptAssignments,
@@ -26,6 +27,7 @@ from monsterball.cli.common import (
     _overrides,
     _progress_bar,
     _spec,
+    _stop_on_sigterm,
     _value_text,
     _write_text,
     app,
@@ -180,7 +182,7 @@ def simulate_cmd(
     with --sweep, --baseline, --rows, --report and friends, compare rule settings (the
     balance lab)."""
     from monsterball.lab import default_bots
-    from monsterball.simulate import simulate
+    from monsterball.simulate import SimulationInterrupted, simulate
 
     spec = _spec(game)
     chosen = _one_preset(preset)
@@ -206,7 +208,8 @@ def simulate_cmd(
         _lab(spec, games, bot_names, jobs, seed, chosen, overrides, save_dir, lab)
         return
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
-    with _progress_bar(console) as bar:
+    interrupted: SimulationSummary | None = None
+    with _progress_bar(console) as bar, _stop_on_sigterm():
         task = bar.add_task(f"{spec.id}: {' vs '.join(bot_names)}", total=games)
 
         def advance(done: int, total: int) -> None:
@@ -226,12 +229,23 @@ def simulate_cmd(
             )
         except OSError as exc:
             _fail(f"cannot write records to {save_dir}: {exc.strerror or exc}")
-        except KeyboardInterrupt:
-            _fail("interrupted", 130)
+        except SimulationInterrupted as stop:
+            if stop.summary is None:
+                saved = f"; no record in {save_dir}" if save_dir is not None else ""
+                _fail(f"interrupted before the first game ended{saved}", EXIT_INTERRUPTED)
+            summary = interrupted = stop.summary
+    if interrupted is not None:
+        console.print(
+            f"Interrupted after {summary.games} of {games} games: the figures are of those "
+            f"{summary.games}."
+        )
     for table in _summary_tables(summary):
         console.print(table)
     if save_dir is not None:
-        console.print(f"Records saved in {save_dir}/game-NNNNN.jsonl")
+        kept = f"The {summary.games} finished games' records are" if interrupted else "Records"
+        console.print(f"{kept} saved in {save_dir}/game-NNNNN.jsonl (NNNNN: the game's number)")
+    if interrupted is not None:
+        raise typer.Exit(EXIT_INTERRUPTED)
 
 
 @dataclasses.dataclass(frozen=True)
