@@ -85,6 +85,21 @@ def test_the_version_is_the_installed_distributions() -> None:
     assert monsterball.__version__ == importlib.metadata.version("monsterball")
 
 
+def test_version_says_which_engine_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from monsterball.cli import app
+
+    said = CliRunner().invoke(app, ["--version"]).output.strip()
+    engine = "compiled kernels" if monsterball.fast else "pure Python"
+    assert said.startswith(f"monsterball {monsterball.__version__}, {engine}")
+    monkeypatch.delenv("MONSTERBALL_PURE", raising=False)
+    monkeypatch.setattr(monsterball, "_fast", False)  # as when a kernel was not built
+    monkeypatch.setattr(monsterball, "kernels", lambda: {"a._one": True, "b._two": False})
+    said = CliRunner().invoke(app, ["--version"]).output.strip()
+    assert said.endswith("pure Python for _two: compiled kernels not built")
+
+
 def test_a_renamed_name_warns_and_still_works(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(monsterball._RENAMED, "start_game", ("new_game", "0.2.0"))
     with pytest.warns(DeprecationWarning, match=r"monsterball.start_game is renamed .*new_game"):

@@ -103,7 +103,8 @@ def __dir__() -> list[str]:
 
 def _compiled() -> bool:
     """Whether the compiled kernels run (``monsterball.fast``): cheap, it loads the core
-    kernel's module (no game) and looks for Midway's. :func:`kernels` says which."""
+    kernel's module (no game) and looks for Midway's. :func:`kernels` says which, loading
+    each (it also catches a kernel left stale by editing its ``.pyx`` without ``make fast``)."""
     global _fast
     if _fast is None:
         import os.path
