@@ -14,6 +14,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings("ignore::Deprecati
 pytest.importorskip("playwright.sync_api")
 
 GAMES = ("paper-ultimate", "huck-monster", "midway")
+SHOT_AT = {"paper-ultimate": 3, "huck-monster": 6, "midway": 9}  # a throw, an aim, a pass
 FORBIDDEN = re.compile(r"src/|tests/|\.\./shared|--opt|`")
 
 
@@ -48,6 +49,8 @@ def test_every_lesson_by_following_the_highlights_then_a_real_game(browser, base
             page.click("[data-testid=next-lesson]")
             continue
         assert page.locator("[data-testid=lesson-say]").inner_text().startswith("Step ")
+        if steps == SHOT_AT[game]:
+            shot(page, f"lesson-{game}")
         follow_highlight(page)
         page.wait_for_selector("[data-testid=lesson-done]")
         assert not page.locator("[data-testid=lesson-error]").count()
