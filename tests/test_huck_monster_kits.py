@@ -6,7 +6,20 @@ from __future__ import annotations
 
 import pytest
 
-from hm_scenarios import SPEC, bids, kinds, lane, legal, name, options, play, position, texts, top
+from hm_scenarios import (
+    LANE,
+    SPEC,
+    bids,
+    kinds,
+    lane,
+    legal,
+    name,
+    options,
+    play,
+    position,
+    texts,
+    top,
+)
 from monsterball.core.errors import IllegalActionError, OptionsError
 from monsterball.core.game import CHANCE
 from monsterball.games.huck_monster import HuckMonsterState
@@ -445,3 +458,39 @@ def test_HM_KIT_3_HM_R52_per_move_lets_one_player_in_per_team_move() -> None:
     assert any(m.startswith("A2-") and m.split("-")[1] in zone for m in moves)  # may shift
     with pytest.raises(IllegalActionError):
         play(state, "A4-d8")
+
+
+def test_HM_THROW_2_HM_R9_HM_PRO_1_steer_lets_the_handler_fly_the_disc_past_a_continue() -> None:
+    # "The game disc moves one space at a time": with steer the Handler names each space.
+    # The quietest path to d11 runs e9, d10; steering d8 c8 c9 c10 takes the disc past A3
+    # (b9), who may then Continue it (HM-PRO-1).
+    layout = {"A3": "b9", "B1": "h5", "B2": "h4", "B3": "h3"}
+    state = position(
+        {**LANE, **layout},
+        disc="e8",
+        holder="A1",
+        stack=[UpCall("aim"), OffenseAction("throw", "declare")],
+        opts=options(steer=True, strategy_dice=False, continues="one-die"),
+        up_calls=1,
+    )
+    play(state, "3d6=10", "throw A2 d11")
+    assert legal(state) == {"via d8", "via e9", "via f7", "via f8", "via f9"}
+    play(state, "via d8", "via c8")
+    copy = SPEC.from_position(state.to_position())  # a position mid-steer loads
+    assert legal(copy) == legal(state)
+    with pytest.raises(IllegalActionError, match="cannot enter d8"):
+        play(state, "via d8")  # never twice the same space
+    events = play(state, "via c9", "via c10", "via d11")
+    assert "The disc flies toward A2 at d11 (d8 c8 c9 c10 d11)." in texts(events)
+    assert isinstance(top(state), ContinueChoice) and "continue A3" in legal(state)
+    # Without steer the engine flies the quietest path, e9 d10, past nobody.
+    plain = position(
+        {**LANE, **layout},
+        disc="e8",
+        holder="A1",
+        stack=[UpCall("aim"), OffenseAction("throw", "declare")],
+        opts=options(strategy_dice=False, continues="one-die"),
+        up_calls=1,
+    )
+    events = play(plain, "3d6=10", "throw A2 d11")
+    assert "The disc flies toward A2 at d11 (e9 d10 d11)." in texts(events)

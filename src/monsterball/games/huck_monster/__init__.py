@@ -52,7 +52,7 @@ RULINGS = {
     "HM-R8": "After a stall the new offense must claim the disc; if it cannot, its nearest "
     "player takes it.",
     "HM-R9": "The Handler names receiver and stop space; the disc takes the path meeting the "
-    "fewest bidders (option throw_path).",
+    "fewest bidders (option throw_path; option steer: the Handler names each space).",
     "HM-R10": "A throw stops on an open space next to the receiver, 1..count spaces away.",
     "HM-R11": "One bid per defender per throw: Mark, Intercepts in path order, catch Marks, "
     "then Challenges; the first winner takes the disc (option mark_waits: a Mark guarding the "

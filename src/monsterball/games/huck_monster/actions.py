@@ -16,6 +16,7 @@ action                    notation            meaning
 :class:`MonsterMove`      ``monster B3 e7``   the Monster face: move a defender up to 5
 :class:`MonsterStay`      ``monster stay``    ... or let it stand
 :class:`PivotTo`          ``pivot e9``        Pro: the new Handler pivots the disc (``end``: not)
+:class:`ViaCell`          ``via e9``          ``steer``: the disc's next space (HM-R9)
 :class:`ConeTo`           ``cone e9``         Pothole Markers: add a cone on e9
 :class:`ConeMove`         ``cone e9 f9``      ... or move the cone on e9 to f9
 :class:`ChooseStyle`      ``style pothole``   the receiving team picks the point's game style
@@ -178,6 +179,14 @@ class PivotTo(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class ViaCell(Action):
+    cell: str
+
+    def notation(self) -> str:
+        return f"via {self.cell}"
+
+
+@dataclass(frozen=True, slots=True)
 class ConeTo(Action):
     cell: str
 
@@ -287,6 +296,8 @@ def parse_decision(text: str) -> Action:
         return PullTo(_cell(rest))
     if word == "pivot":
         return PivotTo(_cell(rest))
+    if word == "via":
+        return ViaCell(_cell(rest))
     if word == "style":
         if rest not in GAME_STYLES:
             raise NotationError(f"'{rest}' is not a game style ({', '.join(GAME_STYLES)})")
@@ -317,7 +328,7 @@ def parse_decision(text: str) -> Action:
         f"'{text}' is not an action; try e.g. 'A3-e7', 'end', 'roll', 'strategy', "
         "'throw A4 e9', 'place c15', 'disc d15', 'pull e5', 'reroll', 'keep', "
         "'monster B3 e7', 'monster stay', 'pivot e9', 'double team', 'rethrow', 'play on', "
-        "'continue A3'"
+        "'continue A3', 'via e9'"
     )
 
 
@@ -365,10 +376,13 @@ class Catalogue:
         every += [self.style[-1], *self.sums[1].values(), *self.cont]
         for counted in self.cont_count:
             every.extend(counted)
+        self.via = tuple(ViaCell(n) for n in names)  # added with ``steer`` (HM-R9)
+        every += self.via
         self.table = ActionTable(every)
         self.place_by_mask: MaskSelector[Action] = MaskSelector(self.place)
         self.pull_by_mask: MaskSelector[Action] = MaskSelector(self.pull)
         self.pivot_by_mask: MaskSelector[Action] = MaskSelector(self.pivot)
+        self.via_by_mask: MaskSelector[Action] = MaskSelector(self.via)
         self.cone_by_mask: MaskSelector[Action] = MaskSelector(self.cone)
         self.cone_move_by_mask = tuple(MaskSelector(row) for row in self.cone_move)
         self.disc_by_mask: MaskSelector[Action] = MaskSelector(self.disc)

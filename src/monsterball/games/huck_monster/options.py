@@ -79,6 +79,13 @@ class HuckMonsterOptions(GameOptions):
         choices=("open", "straight"),
         ruling="HM-R9",
     )
+    steer: bool = option(
+        False,
+        "The Handler steers the disc 'one space at a time' ('via e9' for each space it "
+        "enters, to the stop he named) instead of the engine's quietest path; for open "
+        "paths without a Hammer or beaten defenders (straight throws have one path).",
+        ruling="HM-R9",
+    )
     pickup: str = option(
         "strict",
         "Taking the loose disc: 'strict' (until claimed, every move must bring a player as "

@@ -42,6 +42,7 @@ STEP_FIELDS: dict[str, dict[str, Collection[Any]]] = {
     "Moving": {"team": TEAMS, "left": COUNTS, "free": range(0, 6)},
     "UpCall": {"stage": UP_CALL_STAGES},
     "Aim": {"count": range(1, 256)},
+    "Steer": {"final": range(0, 1024), "count": range(1, 256)},
     "OffenseAction": {
         "kind": (THROW, CATCH),
         "stage": ("declare", "face", "dice", "redice", "strip"),
@@ -82,7 +83,9 @@ STEP_FIELDS: dict[str, dict[str, Collection[Any]]] = {
 }
 # The step directly beneath each step that runs on top of another (as the engine pushes
 # them); every other step lies at the bottom of the stack.
-UP_CALL_STEPS = ("Aim", "OffenseAction", "Bid", "DoubleTeam", "UpMove", "ContinueChoice")
+UP_CALL_STEPS = (
+    "Aim", "Steer", "OffenseAction", "Bid", "DoubleTeam", "UpMove", "ContinueChoice",
+)  # fmt: skip
 PARENTS: dict[str, tuple[str, ...]] = {
     **{name: ("UpCall",) for name in UP_CALL_STEPS},
     "ContinueOptOut": ("UpCall",),
@@ -124,7 +127,16 @@ def validate_stack(state: HuckMonsterState) -> None:
         if name not in PARENTS and i:
             raise PositionError(f"step '{name}' must be at the bottom of the stack")
         above = names[i + 1] if i + 1 < len(names) else None
-        if name == "UpCall" and step.stage in AIMED and not state.path and above != "Aim":
+        if (
+            name == "UpCall"
+            and step.stage in AIMED
+            and not state.path
+            and above
+            not in (
+                "Aim",
+                "Steer",
+            )
+        ):
             raise PositionError(f"step 'UpCall' at stage '{step.stage}' needs the throw's 'path'")
         _check_step(state, name, step)
 
@@ -168,7 +180,21 @@ def _check_step(state: HuckMonsterState, name: str, step: Any) -> None:
                 raise PositionError(f"step '{name}': the pulling team lines up second")
     if name == "UpCall" and step.stage == "end" and not state.outcome:
         raise PositionError("step 'UpCall' at stage 'end' needs an 'outcome'")
-    if name in ("Aim", "UpMove", "ContinueChoice", "ContinueRoll") and state.action != THROW:
+    if name == "Steer" and (
+        not state.options.steer
+        or state.receiver < 0
+        or state.holder >= 0
+        or not state.field.size > step.final
+        or not state.adjacent(step.final) >> state.pos[state.receiver] & 1
+        or not step.next_spaces(state)
+    ):
+        raise PositionError(
+            "step 'Steer' needs option steer, a throw in the air with its 'receiver', and a "
+            "'final' stop the disc can still reach"
+        )
+    if name in ("Aim", "Steer", "UpMove", "ContinueChoice", "ContinueRoll") and (
+        state.action != THROW
+    ):
         raise PositionError(f"step '{name}' needs board 'action' throw")
     if name in ("UpMove", "ContinueChoice", "ContinueOptOut") and not state.path:
         raise PositionError(f"step '{name}' needs the throw's 'path'")
@@ -220,14 +246,15 @@ def validate_board(state: HuckMonsterState, *, setting_up: bool) -> None:
     if style != "cone-push" and not setting_up and state.stack and state.disc < 0:
         raise PositionError("board 'disc' must be on the field once the pull is thrown")
     path = state.path
+    steering = bool(state.stack) and type(state.stack[-1]).__name__ == "Steer"  # HM-R9
     # (not necessarily distinct: a Hammer path may go out to its defender and back, HM-R20)
     if any(not state.adjacent(a) >> b & 1 for a, b in pairwise(path)):
         raise PositionError("board 'path' must be spaces each next to the one before")
-    if (state.receiver >= 0 or state.thrower >= 0) and not path:
+    if (state.receiver >= 0 or state.thrower >= 0) and not path and not steering:
         raise PositionError("board 'receiver' and 'thrower' need the throw's 'path'")
     if path and (not state.action or state.receiver < 0):
         raise PositionError("board 'path' needs an 'action' and a 'receiver'")
-    if path and not state.adjacent(path[-1]) >> state.pos[state.receiver] & 1:
+    if path and not steering and not state.adjacent(path[-1]) >> state.pos[state.receiver] & 1:
         raise PositionError("board 'path' must end next to the 'receiver'")
     if not path and (state.progress != -1 or state.continue_from):
         raise PositionError("board 'progress' and 'continue_from' need a 'path'")

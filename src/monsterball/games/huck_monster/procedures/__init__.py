@@ -54,7 +54,7 @@ from monsterball.games.huck_monster.procedures.pro import (
     Pivot,
     RethrowChoice,
 )
-from monsterball.games.huck_monster.procedures.upcall import Aim, OffenseAction, UpCall
+from monsterball.games.huck_monster.procedures.upcall import Aim, OffenseAction, Steer, UpCall
 
 
 def first_steps(options: HuckMonsterOptions) -> tuple[Procedure[State], ...]:
@@ -73,6 +73,7 @@ ALL_STEPS: tuple[type[Procedure[State]], ...] = (
     Moving,
     UpCall,
     Aim,
+    Steer,
     OffenseAction,
     Bid,
     Pivot,

@@ -18,6 +18,7 @@ from monsterball.games.huck_monster.actions import (
     ROLL,
     STRATEGY,
     ThrowTo,
+    ViaCell,
     player_name,
 )
 from monsterball.games.huck_monster.field import team_of
@@ -487,31 +488,93 @@ class Aim(Procedure[State]):
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, ThrowTo)
         cell = action_cell(state.field, action.cell)
-        hammer = is_hammer(light_effect(state.light, THROW))
-        path = state.best_path(action.receiver, cell, self.count, hammer=hammer)
+        light = light_effect(state.light, THROW)
+        hammer = is_hammer(light)
+        opts = state.options
+        # HM-R9, steer: the Handler moves the disc one space at a time himself.
+        steer = opts.steer and opts.throw_path == "open" and not hammer
+        steer = steer and not opts.beaten_defenders
+        path = () if steer else state.best_path(action.receiver, cell, self.count, hammer=hammer)
         state.receiver = action.receiver
         state.thrower = state.holder
         # HM-R37, pin_dump=next: a pin Dump binds the team's next throw (this one is free).
-        light = light_effect(state.light, THROW)
-        state.dump_next = light == "pin-dump" and state.options.pin_dump == "next"
+        state.dump_next = light == "pin-dump" and opts.pin_dump == "next"
         if is_all_star(state, state.holder):
             state.bidders |= 1 << state.holder  # his one action in this Up Call (HM-STAR-6)
         state.holder = NOBODY  # the disc is in the air
         state.path = path
         state.progress = -1
-        cell_names = state.field.names
-        names = tuple([cell_names[c] for c in path])
-        state.emit(ev.Thrown(action.receiver, action.cell, names))
-        for c in path[:-1] if hammer else ():
-            if state.defender_cells() >> c & 1 and state.hammered < 0:
-                # HM-R20: the disc passes over him, so he makes no bid on this throw.
-                state.hammered = state.player_at(c)
-                state.bidders |= 1 << state.hammered
-                state.emit(ev.BidPrevented(state.hammered, "defender passed over", "hammer"))
+        if steer:
+            return (Steer(cell, self.count),)
+        _announce(state, hammer)
         return ()
 
     def describe(self) -> str:
         return f"aiming a throw of {self.count}"
+
+
+def _announce(state: State, hammer: bool) -> None:
+    """The throw's path is known: say so, and (HM-R20) the defender a Hammer passes over
+    makes no bid on this throw."""
+    path = state.path
+    cell_names = state.field.names
+    names = tuple([cell_names[c] for c in path])
+    state.emit(ev.Thrown(state.receiver, names[-1], names))
+    for c in path[:-1] if hammer else ():
+        if state.defender_cells() >> c & 1 and state.hammered < 0:
+            state.hammered = state.player_at(c)
+            state.bidders |= 1 << state.hammered
+            state.emit(ev.BidPrevented(state.hammered, "defender passed over", "hammer"))
+
+
+@dataclass(frozen=True, slots=True)
+class Steer(Procedure[State]):
+    """HM-R9 with ``steer``: "The game disc moves one space at a time": the Handler picks
+    each space the disc enters (``via e9``), through open spaces, never twice the same, each
+    one leaving the stop he named within the count; the path ends on that stop."""
+
+    final: int
+    count: int
+    rule = "HM-THROW-2"
+
+    def actor(self, state: State) -> int:
+        return state.offense
+
+    def next_spaces(self, state: State) -> int:
+        path = state.path
+        open_ = state.open_spaces() & ~sum(1 << c for c in path)
+        left = self.count - len(path)
+        if left <= 0 or not open_ >> self.final & 1:
+            return 0
+        to_final = state.field.step_distances(self.final, open_, left - 1)
+        here = path[-1] if path else state.disc
+        ring = state.adjacent(here) & open_
+        return sum(1 << c for c in iter_bits(ring) if c in to_final)
+
+    def legal_actions(self, state: State) -> list[Action]:
+        return state.actions.via_by_mask.select(self.next_spaces(state))
+
+    def check(self, state: State, action: Action) -> None:
+        if not isinstance(action, ViaCell):
+            raise wrong_kind(self, action)
+        if not self.next_spaces(state) >> action_cell(state.field, action.cell) & 1:
+            raise IllegalActionError(
+                f"the disc cannot enter {action.cell}: the next space must be an open one "
+                f"beside it, not flown over yet, from which {state.field.name(self.final)} "
+                f"is still within the count of {self.count}"
+            )
+
+    def apply(self, state: State, action: Action) -> Transition:
+        assert isinstance(action, ViaCell)
+        cell = action_cell(state.field, action.cell)
+        state.path = (*state.path, cell)
+        if cell != self.final:
+            return (self,)
+        _announce(state, False)
+        return ()
+
+    def describe(self) -> str:
+        return "steering the disc, one space at a time"
 
 
 @dataclass(frozen=True, slots=True)
