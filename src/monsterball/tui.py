@@ -31,6 +31,7 @@ from monsterball.core.dice import SeededSampler
 from monsterball.core.errors import MonsterballError
 from monsterball.core.game import CHANCE, GameSpec, GameState
 from monsterball.core.geometry import COLUMN_LETTERS
+from monsterball.core.record import Recorder
 from monsterball.core.seating import sees_differently
 
 TEAM_STYLES = ("bold white on dark_red", "bold white on blue", "bold white on green")
@@ -54,6 +55,7 @@ class BoardView(Widget):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.drawing: Board | None = None
+        self.text: str | None = None  # shown instead of a field (show_text)
         self.cursor = (0, 0)
         self.selected: str | None = None  # a piece id
         self.targets: set[str] = set()  # cells the selected piece can go to
@@ -61,6 +63,7 @@ class BoardView(Widget):
 
     def show(self, drawing: Board) -> None:
         self.drawing = drawing
+        self.text = None
         cols, rows = drawing["cols"], drawing["rows"]
         self.cursor = (min(self.cursor[0], cols - 1), min(self.cursor[1], rows - 1))
         self.styles.width = cols * CELL + CELL // 2 + 3 + 4  # labels, border, padding
@@ -69,6 +72,16 @@ class BoardView(Widget):
 
     def show_nothing(self) -> None:
         self.drawing = None
+        self.text = None
+        self.refresh()
+
+    def show_text(self, text: str) -> None:
+        """A page of text instead of the field (the Midway draft's chart and points)."""
+        self.drawing = None
+        self.text = text
+        lines = text.splitlines() or [""]
+        self.styles.width = max(len(line) for line in lines) + 4
+        self.styles.height = len(lines) + 2
         self.refresh()
 
     def _offset(self, row: int) -> int:
@@ -87,7 +100,7 @@ class BoardView(Widget):
     def render(self) -> Text:
         d = self.drawing
         if d is None:
-            return Text("")
+            return Text(self.text or "")
         pieces = {p["cell"]: p for p in d["pieces"] if "out" not in p["flags"]}
         ball = d["ball"]["cell"] if d["ball"] else None
         zone_rows = {r for z in d["zones"] for r in range(z["rows"][0], z["rows"][1] + 1)}
@@ -169,6 +182,29 @@ class HandOver(Screen[None]):
         self.dismiss()
 
 
+class ConfirmLeave(Screen[bool]):
+    """``q`` in a game in play: leave only when the player says so."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y,q", "answer(True)", "leave"),
+        Binding("n,escape", "answer(False)", "play on"),
+    ]
+
+    def __init__(self, saved: str) -> None:
+        super().__init__()
+        self.saved = saved
+
+    def compose(self) -> ComposeResult:
+        yield Static(
+            f"\n\n   Leave the game{self.saved}?\n\n   y: leave    n or Esc: play on",
+            id="confirm",
+        )
+        yield Footer()
+
+    def action_answer(self, leave: bool) -> None:
+        self.dismiss(leave)
+
+
 class GameApp(App[None]):
     """Play ``state`` (humans at the seats without a bot) or step through ``replay``."""
 
@@ -187,12 +223,13 @@ class GameApp(App[None]):
         Binding("right", "cursor(1, 0)", "right", show=False),
         Binding("enter", "select", "select"),
         Binding("escape", "clear", "clear"),
-        Binding("tab", "focus_next", "moves/board"),
+        # priority: the app's Tab, shown in the footer (the screen's own is hidden).
+        Binding("tab", "switch_focus", "board/moves", priority=True),
         Binding("n", "step(1)", "next"),
         Binding("p", "step(-1)", "previous"),
-        Binding("home", "step(-1000000)", "start", show=False),
-        Binding("end", "step(1000000)", "end", show=False),
-        Binding("q", "quit", "quit"),
+        Binding("home", "step(-1000000)", "start"),
+        Binding("end", "step(1000000)", "end"),
+        Binding("q", "leave", "quit"),
     ]
 
     def __init__(
@@ -203,9 +240,11 @@ class GameApp(App[None]):
         bots: dict[int, Bot] | None = None,
         seed: int = 0,
         replay: Sequence[Action] | None = None,
+        recorder: Recorder | None = None,
     ) -> None:
         super().__init__()
         self.spec = spec
+        self.recorder = recorder  # --save: every action written as it is played
         self.start = state.clone()
         self.state = state
         self.bots = bots or {}
@@ -267,7 +306,10 @@ class GameApp(App[None]):
         self.screen_seat = seat
         board = self.query_one(BoardView)
         drawing = self.state.board(seat)
-        board.show(drawing)
+        if self.legal and all(a.notation().startswith("draft ") for a in self.legal):
+            board.show_text(self.state.render(seat))  # the chart, each team, points left
+        else:
+            board.show(drawing)
         panel = [f"[b]{label}[/b]: {value}" for label, value in drawing["panel"]]
         if self.replay is not None:
             panel.append(f"[b]ply[/b]: {self.ply} of {len(self.replay)}")
@@ -286,6 +328,8 @@ class GameApp(App[None]):
         if board.selected is not None:
             shown = [a for a in self.legal if board.selected.lower() in _tokens(a.notation())]
         moves.add_options([Option(a.notation(), id=str(i)) for i, a in enumerate(shown)])
+        # Highlighted from the start: Tab then Enter plays the first (a lone 'turnover').
+        moves.highlighted = 0 if shown else None
         self._shown = shown
 
     # -- playing --------------------------------------------------------------------------
@@ -299,7 +343,10 @@ class GameApp(App[None]):
             chance = dict(outcomes).get(action)
             odds = f" (probability {chance}, 1 of {len(outcomes)} outcomes)" if chance else ""
             self.query_one("#dice", Static).update(f"last roll: [b]{action.notation()}[/b]{odds}")
-        events = self.state.apply(action, seat=seat)
+        if self.recorder is not None and self.replay is None:
+            events = self.recorder.apply(action, seat=seat)
+        else:
+            events = self.state.apply(action, seat=seat)
         name = "dice" if seat is None else self.spec.seat_name(seat)
         public = getattr(action, "public_text", action.notation)()
         self.log_line(f"{name}: {public}")
@@ -338,6 +385,10 @@ class GameApp(App[None]):
 
     def action_cursor(self, dc: int, dr: int) -> None:
         if self.handing_over:
+            return
+        if self.replay is not None:  # left and right step through a replay
+            if dc:
+                self.action_step(dc)
             return
         self.query_one(BoardView).move_cursor(dc, dr)
 
@@ -378,6 +429,7 @@ class GameApp(App[None]):
             moves = self.query_one("#moves", OptionList)
             moves.clear_options()
             moves.add_options([Option(a.notation(), id=str(i)) for i, a in enumerate(both)])
+            moves.highlighted = 0
             moves.focus()
             return
         acting = [a for a in self.legal if piece and piece.lower() in _tokens(a.notation())]
@@ -404,6 +456,35 @@ class GameApp(App[None]):
         if self.replay is None and 0 <= index < len(self._shown):
             self.human_plays(self._shown[index])
             self.query_one(BoardView).focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The replay's keys only in a replay (the footer shows what works); the arrows move
+        the board's cursor in a game."""
+        if isinstance(self.screen, ConfirmLeave | HandOver):
+            return action in ("answer", "ready")  # the game's keys wait behind a cover
+        if action == "step":
+            return self.replay is not None
+        if action in ("select", "clear"):
+            return self.replay is None
+        return True
+
+    def action_switch_focus(self) -> None:
+        if self.handing_over:
+            return
+        board, moves = self.query_one(BoardView), self.query_one("#moves", OptionList)
+        (board if moves.has_focus else moves).focus()
+
+    def action_leave(self) -> None:
+        """Leave at once in a replay or a finished game; ask first in a game in play."""
+        if self.replay is not None or self.state.is_terminal():
+            self.exit()
+            return
+        saved = " (the --save file keeps what was played)" if self.recorder is not None else ""
+        self.push_screen(ConfirmLeave(saved), self._leave_answered)
+
+    def _leave_answered(self, leave: bool | None) -> None:
+        if leave:
+            self.exit()
 
     def action_step(self, delta: int) -> None:
         if self.handing_over:

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import secrets
 from pathlib import Path
-from typing import Annotated
+from typing import IO, Annotated
 
 import typer
 
 from monsterball.bots import DIFFICULTIES, Bot, bot_for_difficulty, bot_seed, make_bot
 from monsterball.cli.common import (
+    EXIT_DIVERGED,
     OptAssignments,
     PresetOption,
+    _check_output,
     _fail,
     _options,
     _read_record_file,
@@ -19,13 +21,13 @@ from monsterball.cli.common import (
     app,
 )
 from monsterball.core.errors import MonsterballError, RecordError
-from monsterball.core.record import initial_state
+from monsterball.core.record import Recorder, initial_state, replay
 
 
 @app.command("tui")
 def tui_cmd(
     game: Annotated[
-        str | None, typer.Argument(help="Game id or alias (not with --replay).")
+        str | None, typer.Argument(help="Game id or alias (with --replay: must be the record's).")
     ] = None,
     bot: Annotated[
         str,
@@ -35,9 +37,17 @@ def tui_cmd(
     seed: Annotated[int | None, typer.Option(help="Seed of the dice and the bot.")] = None,
     preset: PresetOption = None,
     opt: OptAssignments = None,
-    replay: Annotated[
-        Path | None, typer.Option(help="Step through this game record instead of playing.")
+    replay_file: Annotated[
+        Path | None,
+        typer.Option("--replay", help="Step through this game record instead of playing."),
     ] = None,
+    save: Annotated[
+        Path | None,
+        typer.Option(help="Write the game record to this file as it is played (a new file)."),
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="With --save: replace a file that exists.")
+    ] = False,
 ) -> None:
     """Play in a full-screen terminal app (keys or mouse), or step through a record."""
     try:
@@ -45,19 +55,31 @@ def tui_cmd(
     except ImportError:
         _fail("the terminal app needs Textual: pip install 'monsterball[tui]'")
 
-    if replay is not None:
-        record = _read_record_file(replay)
+    if replay_file is not None:
+        if save is not None:
+            _fail("--save records a game being played; a --replay is already recorded")
+        record = _read_record_file(replay_file)
         try:
             spec, state = initial_state(record)
             actions = [spec.parse_action(entry.action) for entry in record.actions]
+            # The whole record is checked before the app opens: a tampered one is reported
+            # as 'replay' reports it, never met halfway through as a crash.
+            report = replay(record, verify=True)
         except (RecordError, MonsterballError) as exc:
-            _fail(f"{replay}: {exc}")
-        GameApp(spec, state, bots={}, replay=actions).run()
-        return
+            _fail(f"{replay_file}: {exc}")
+        if game is not None and _spec(game).id != spec.id:
+            _fail(f"{replay_file} is a game of {spec.id}, not {_spec(game).id}: drop the GAME")
+        if report.divergence is not None:
+            _fail(f"{replay_file}: {report.divergence}", EXIT_DIVERGED)
+        viewer = GameApp(spec, state, bots={}, replay=actions)
+        viewer.run()
+        raise typer.Exit(viewer.return_code or 0)
     if game is None:
         _fail("name a game (e.g. monsterball tui pu) or give --replay FILE")
     spec = _spec(game)
     options = _options(spec, preset, opt)
+    if save is not None:
+        _check_output(save, force=force, what="game record")
     seed = secrets.randbits(32) if seed is None else seed
     name = bot.strip().lower()
     bots: dict[int, Bot] = {}
@@ -71,4 +93,25 @@ def tui_cmd(
                 )
         except ValueError as exc:
             _fail(str(exc))
-    GameApp(spec, spec.new_game(options), bots=bots, seed=seed).run()
+    state = spec.new_game(options)
+    stream: IO[str] | None = None
+    recorder = None
+    if save is not None:
+        try:
+            stream = save.open("w", encoding="utf-8")
+        except OSError as exc:
+            _fail(f"cannot write {save}: {exc.strerror or exc}")
+        players = {
+            spec.seat_name(s): (bots[s].name if s in bots else "human")
+            for s in range(spec.num_seats)
+        }
+        recorder = Recorder(state, seed=seed, players=players, stream=stream)
+    try:
+        player = GameApp(spec, state, bots=bots, seed=seed, recorder=recorder)
+        player.run()
+    finally:
+        if stream is not None:
+            stream.close()
+    if save is not None:
+        typer.echo(f"Record saved to {save} (check it with: monsterball replay {save} --verify).")
+    raise typer.Exit(player.return_code or 0)
