@@ -190,7 +190,7 @@ def test_correspondence_gives_the_days_again_after_each_move(tmp_path):
 def test_a_side_that_never_moves_loses_on_time_at_its_flag_to_the_millisecond(tmp_path):
     now = FakeTime()
     with TestClient(app(tmp_path / "g.db", now)) as client:
-        gid, _ = new_game(client, {"kind": "realtime", "minutes": 0.5, "increment": 0})
+        gid, tokens = new_game(client, {"kind": "realtime", "minutes": 0.5, "increment": 0})
         seen = state(client, gid)
         loser = seen["clock"]["running"]
         assert seen["clock"]["flag_ms"] == now.ms + 30_000
@@ -207,6 +207,7 @@ def test_a_side_that_never_moves_loses_on_time_at_its_flag_to_the_millisecond(tm
         assert over["clock"]["running"] is None
         assert over["clock"]["sides"]["AB".index(loser)]["left_ms"] == 0
         assert over["game"]["dice_seed"] is not None  # the game is over: the seed revealed
+        assert state(client, gid, tokens[loser])["legal"] == []  # no moves offered after it
         row = client.app.state.rooms.store.get(gid)
         assert row.status == "finished" and row.result == over["game"]["result"]
         # The record ends with the time result, and verifies.
@@ -223,7 +224,8 @@ def test_a_side_that_never_moves_loses_on_time_at_its_flag_to_the_millisecond(tm
             (gid, "0.5 min + 0 s", False)
         ]
         # A rematch keeps the time control, with fresh clocks.
-        again = client.post(f"/api/games/{gid}/rematch", json={})
+        for name in ("A", "B"):  # asked by one, accepted by the other
+            again = client.post(f"/api/games/{gid}/rematch", json={"token": tokens[name]})
         assert again.status_code == 201, again.text
         fresh = state(client, again.json()["id"])["clock"]
         assert fresh["control"] == {"kind": "realtime", "minutes": 0.5, "increment": 0.0}

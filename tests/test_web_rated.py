@@ -172,7 +172,10 @@ def test_a_rematch_seats_both_accounts_swapped_unrated_with_the_same_clock(alice
     assert alice.portal.call(rooms.check_clock, alice.portal.call(rooms.get, gid))
     with bob.websocket_connect("/ws-lobby") as lobby:
         assert lobby.receive_json() == {"type": "challenges"}
-        again = alice.post(f"/api/games/{gid}/rematch", json={})  # by the session, no token
+        asked = alice.post(f"/api/games/{gid}/rematch", json={})  # by the session, no token
+        assert asked.status_code == 202, asked.text  # an offer (tests/test_web_rematch.py)
+        assert lobby.receive_json()["type"] == "rematch-offer"
+        again = bob.post(f"/api/games/{gid}/rematch", json={})  # accepted
         assert again.status_code == 201, again.text
         new = again.json()["id"]
         assert again.json()["you"] == f"/play/{new}"

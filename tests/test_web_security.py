@@ -157,14 +157,16 @@ def test_a_token_appears_nowhere_in_the_servers_log(tmp_path):
                         while True:
                             ws.recv(timeout=0)
             assert state["game"]["status"] == "finished" and step > 20
-        again = httpx.post(f"{base}/api/games/{gid}/rematch", json={"token": tokens[0]})
+        for token in tokens:  # asked by one, accepted by the other: each gets its own link
+            again = httpx.post(f"{base}/api/games/{gid}/rematch", json={"token": token})
         assert again.status_code == 201
+        first = httpx.get(f"{base}/api/games/{gid}/rematch", headers={"seat-token": tokens[0]})
         proc.kill()
         proc.wait()
         log = proc.stdout.read().decode() if proc.stdout else ""
     assert f"/api/games/{gid}" in log and "WebSocket" in log  # the access log was on
     assert f"/play/{gid}?token=[redacted]" in log
-    new_tokens = [c["token"] for c in again.json()["chairs"]]
+    new_tokens = [link.split("token=")[1] for link in (again.json()["you"], first.json()["you"])]
     for token in [*tokens, *new_tokens]:
         assert token not in log
 
@@ -248,8 +250,13 @@ def test_seat_links_carry_the_token_in_the_fragment_and_old_links_are_sent_there
     gid = created["id"]
     for chair in created["chairs"]:
         assert chair["url"] == f"/play/{gid}#token={chair['token']}"
+    client.post(f"/api/games/{gid}/resign", json={"token": created["chairs"][1]["token"]})
     rematch = client.post(
         f"/api/games/{gid}/rematch", json={"token": created["chairs"][0]["token"]}
+    )
+    assert rematch.status_code == 202  # an offer to B (tests/test_web_rematch.py)
+    rematch = client.post(
+        f"/api/games/{gid}/rematch", json={"token": created["chairs"][1]["token"]}
     )
     assert re.fullmatch(r"/play/[0-9a-f]{16}#token=[\w-]{24}", rematch.json()["you"])
     token = created["chairs"][1]["token"]
@@ -285,9 +292,13 @@ def test_a_database_copy_holds_no_usable_token(client, tmp_path):
                     "ply": state["game"]["ply"],
                 },
             )
-    again = client.post(f"/api/games/{gid}/rematch", json={"token": tokens["A"]}).json()
+    client.post(f"/api/games/{gid}/resign", json={"token": tokens["B"]})
+    links = [
+        client.post(f"/api/games/{gid}/rematch", json={"token": tokens[name]}).json()["you"]
+        for name in ("A", "B", "A")  # asked, accepted, A's link fetched
+    ]
     _, more = hotseat(client)
-    every = [*tokens.values(), *(c["token"] for c in again["chairs"]), *more.values()]
+    every = [*tokens.values(), *(link.split("token=")[1] for link in links[1:]), *more.values()]
     connection = sqlite3.connect(tmp_path / "games.db")
     dump = "\n".join(connection.iterdump())
     connection.close()

@@ -83,6 +83,8 @@ def test_rematch_swaps_the_seats_and_keeps_the_rules(client):
     )
     human = next(c for c in created["chairs"] if c["kind"] == "human")
     assert human["name"] == "A"
+    gone = client.post(f"/api/games/{created['id']}/resign", json={"token": human["token"]})
+    assert gone.json()["game"]["result"] == "team B wins: team A resigned"
     again = client.post(f"/api/games/{created['id']}/rematch", json={"token": human["token"]})
     assert again.status_code == 201, again.text
     new = again.json()

@@ -264,8 +264,9 @@ class TeamScoreState(GameState):
 
 
 # Ways a game can end off the board (the rules never end it so): the seat named loses.
-# "time": its clock ran out; "abandoned": it made no move in time (docs/web.md, "Clocks").
-TERMINATIONS = ("time", "abandoned")
+# "time": its clock ran out; "abandoned": it made no move in time (docs/web.md, "Clocks");
+# "resigned": its player gave the game up (docs/web.md, "Resign").
+TERMINATIONS = ("time", "abandoned", "resigned")
 
 
 def forfeit_result(spec: GameSpec, loser: int, termination: str) -> tuple[str, tuple[float, ...]]:
@@ -279,11 +280,11 @@ def forfeit_result(spec: GameSpec, loser: int, termination: str) -> tuple[str, t
     winners = " and ".join(f"team {name}" for name in others)
     verb = "wins" if len(others) == 1 else "win"
     name = spec.seat_name(loser)
-    text = (
-        f"{winners} {verb} on time: team {name}'s clock ran out"
-        if termination == "time"
-        else f"{winners} {verb}: team {name} abandoned the game (no move in time)"
-    )
+    text = {
+        "time": f"{winners} {verb} on time: team {name}'s clock ran out",
+        "abandoned": f"{winners} {verb}: team {name} abandoned the game (no move in time)",
+        "resigned": f"{winners} {verb}: team {name} resigned",
+    }[termination]
     return text, tuple(-1.0 if s == loser else 1.0 for s in range(spec.num_seats))
 
 

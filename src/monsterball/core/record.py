@@ -11,9 +11,10 @@
     {"end": {"plies": 812, "result": "team A wins, A 5 - B 3", "returns": [1.0, -1.0],
              "hash": "..."}}
 
-A game that ends off the board (a clock ran out: docs/web.md) is written in format 2: its
-end line adds ``"termination"`` ("time" or "abandoned") and ``"loser"`` (a seat name), and the
-replay stops short of a finished game. Format 1 records read as before.
+A game that ends off the board (a clock ran out, a resignation: docs/web.md) is written in
+format 2: its end line adds ``"termination"`` ("time", "abandoned" or "resigned") and
+``"loser"`` (a seat name), and the replay stops short of a finished game. Format 1 records
+read as before.
 
 A record may commit to its dice instead (games played online): the header carries
 ``"seed": null`` and ``"dice_commitment"`` (SHA-256 of the seed's decimal text) and the end

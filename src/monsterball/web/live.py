@@ -357,7 +357,8 @@ class LiveGame:
     def may_act(self, chair: Chair | None) -> bool:
         """Hot-seat: any human chair's token acts for whichever human is to act."""
         acting = self.acting_chair()
-        if chair is None or acting is None or acting.kind != "human":
+        # A game ended off the board (time, resignation) has a seat "to act" on its board.
+        if chair is None or acting is None or acting.kind != "human" or self.ending is not None:
             return False
         return chair is acting or (self.is_hotseat() and chair.kind == "human")
 

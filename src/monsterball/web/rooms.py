@@ -566,6 +566,7 @@ class Rooms(Timekeeping):
                             self.rooms.get(live.id) is not room
                             or room.live is not live
                             or live.state.ply != ply
+                            or live.over()  # resigned while the bot thought
                         ):
                             return  # the room was rebuilt or moved on meanwhile
                         action = self._bot_action(live, notation, seed)

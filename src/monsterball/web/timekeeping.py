@@ -92,8 +92,32 @@ class Timekeeping:
         if hit is None:
             return False
         loser, termination = hit
-        clock = live.clock.run(None, now)
-        clock.left_ms[loser] = max(0, clock.left_ms[loser])
+        return await self._end_off_board(room, loser, termination, now)
+
+    async def resign(self, room: Room, chair: Chair | None) -> None:
+        """The chair's seat gives the game up: it loses, whoever is to act (docs/web.md,
+        "Resign"). Spectators and bots cannot; a finished game is left as it is."""
+        if chair is None or chair.kind != "human":
+            raise Rejected("spectator", "only a player of this game can resign it")
+        async with room.lock:
+            live = room.live
+            if live.over():
+                raise Rejected("finished", f"the game is over: {live.result_text()}")
+            # Hot-seat: one screen plays every human seat; the side to act gives up.
+            acting = live.acting_chair()
+            seat = (
+                acting.seat if live.is_hotseat() and live.may_act(chair) and acting else chair.seat
+            )
+            ended = await self._end_off_board(room, seat, "resigned", self.now_ms())
+        if ended:
+            await self._ended(room)
+
+    async def _end_off_board(self, room: Room, loser: int, termination: str, now: int) -> bool:
+        """(Under the room's lock.) Store and apply ``loser``'s loss off the board."""
+        live = room.live
+        clock = live.clock.run(None, now) if live.clock is not None else None
+        if clock is not None:
+            clock.left_ms[loser] = max(0, clock.left_ms[loser])
         ending = {"termination": termination, "loser": live.spec.seat_name(loser)}
         result = forfeit_result(live.spec, loser, termination)[0]
         try:
@@ -103,7 +127,7 @@ class Timekeeping:
                     plies=live.moves_made,
                     result=result,
                     ending=ending,
-                    clock=clock.to_dict(),
+                    clock=clock.to_dict() if clock is not None else None,
                 )
             )
         except StaleMove:

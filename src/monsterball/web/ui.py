@@ -1,5 +1,5 @@
 """Routes that only the browser client needs (issue 14): the "How to play" pages, board
-pictures for the lobby, a game's full move list, and rematches.
+pictures for the lobby, a game's full move list, and rematches (web/rematch.py).
 
 Kept apart from :mod:`monsterball.web.app` (the documented game API) and added by one call,
 ``install(app, rooms, store)``.
@@ -16,7 +16,7 @@ from importlib import resources
 from typing import Annotated, Any
 
 import anyio
-from fastapi import Depends, FastAPI, Path, Request
+from fastapi import Depends, FastAPI, Path, Request, Response
 from fastapi.responses import FileResponse, PlainTextResponse
 from pydantic import BaseModel, Field
 
@@ -26,8 +26,8 @@ from monsterball.heuristic import heuristic_for
 from monsterball.lessons import learning_data
 from monsterball.rules_text import rules_document
 from monsterball.web.accounts import seat_account
-from monsterball.web.clocks import Clock
 from monsterball.web.live import Rejected
+from monsterball.web.rematch import Rematches
 from monsterball.web.rooms import Replay, Room, Rooms
 from monsterball.web.security import MAX_TOKEN, GameId, seat_token
 from monsterball.web.store import Store
@@ -35,7 +35,7 @@ from monsterball.web.store import Store
 STATIC = resources.files("monsterball.web") / "static"
 
 
-class Rematch(BaseModel):
+class SeatBody(BaseModel):
     token: str | None = Field(default=None, max_length=MAX_TOKEN)
 
 
@@ -304,64 +304,51 @@ def install(
             raise Rejected("bad-request", "only Monsters of the Midway drafts a roster")
         return midway_roster(room.live.state)
 
-    @app.post("/api/games/{game_id}/rematch", status_code=201)
-    async def rematch(game_id: GameId, body: Rematch, request: Request) -> dict[str, Any]:
-        """A new game with the same rules, mode and bots, every seat swapped (a two-seat
-        game: A's coach plays B). ``you`` is the link of the asker's new chair."""
-        client = admit_new_game(request)
-        row = store.get(game_id)
-        if row is None:
+    rematches = Rematches(rooms, store)
+
+    async def seated_chair(game_id: str, token: str | None, request: Request) -> tuple[Room, Any]:
+        if store.get(game_id) is None:
             raise Rejected("not-found", f"no game '{game_id}'")
         room = await rooms.get(game_id)
-        account = await seat_account(request, write=True) if not body.token else None
-        asker = room.live.chair_for(body.token, account)
-        spec = room.live.spec
-        names = spec.seat_names
-        swap = {name: names[(i + 1) % len(names)] for i, name in enumerate(names)}
-        bots = {swap[spec.seat_name(c["seat"])]: c["bot"] for c in row.chairs if c["kind"] == "bot"}
-        new = await rooms.create(
-            game=row.game,
-            preset=row.preset,
-            options=row.options,
-            mode=row.mode,
-            coaches=len(row.chairs),
-            bots=bots,
-            seed=None,
-            address=client,
-            # The same time control (a rematch is unrated: rated games come from accounts).
-            clock=Clock.from_dict(row.clock).control if row.clock else None,
-        )
-        answer = new.hand_out()
-        await keep_accounts(request, room, new, swap)
-        chairs = answer["chairs"]
-        humans = [c for c in chairs if c["kind"] == "human"]
-        mine = None
-        if asker is not None:
-            wanted = (asker.seat + 1) % len(names)
-            mine = next((c for c in humans if c["seat"] == wanted), None)
-        mine = mine or (humans[0] if humans else None)
-        if mine is not None and asker is not None and asker.account is not None:
-            mine = {**mine, "url": f"/play/{new.live.id}"}  # seated by the session: no link
-        return {**answer, "you": mine["url"] if mine else None}
+        account = await seat_account(request, write=True) if not token else None
+        return room, room.live.chair_for(token, account)
 
+    @app.post("/api/games/{game_id}/rematch", status_code=201)
+    async def rematch(
+        game_id: GameId, body: SeatBody, request: Request, response: Response
+    ) -> dict[str, Any]:
+        """Ask for (or accept) a rematch of a finished game: the same rules, mode, bots and
+        clock, every seat swapped (docs/web.md, "Rematch"). Only a seated player may ask (its
+        token, or its account's session); 201 with the asker's own new link once everyone
+        seated agreed, else 202 with the offer the others are told of."""
+        client = admit_new_game(request)
+        room, asker = await seated_chair(game_id, body.token, request)
+        status, answer = await rematches.ask(room, asker, request, client)
+        response.status_code = status
+        return answer
 
-async def keep_accounts(request: Request, old: Room, new: Room, swap: dict[str, str]) -> None:
-    """A rematch seats each account of the old game in the swapped chair of the new one (its
-    session plays there without a link, and its lobby is told the game started)."""
-    spec = old.live.spec
-    seats: dict[str, int] = {}
-    for seat in spec.seat_names:
-        before = [c for c in old.live.chairs if spec.seat_name(c.seat) == seat]
-        after = [c for c in new.live.chairs if spec.seat_name(c.seat) == swap[seat]]
-        for was, now in zip(before, after, strict=False):
-            if was.account is not None and now.kind == "human":
-                now.account = was.account
-                seats[now.name] = was.account
-    if not seats:
-        return
-    own = request.app.state.social
-    chairs = [c.to_dict() for c in new.live.chairs]
-    await anyio.to_thread.run_sync(own.people.bind_seats, new.live.id, chairs, seats)
-    for account in set(seats.values()):
-        url = f"/play/{new.live.id}"
-        await own.hub.tell(account, {"type": "started", "id": new.live.id, "url": url})
+    @app.post("/api/games/{game_id}/resign")
+    async def resign(game_id: GameId, body: SeatBody, request: Request) -> dict[str, Any]:
+        """The seat of the token (or the session's account) gives the game up and loses it
+        (docs/web.md, "Resign"); everyone watching is told the end."""
+        room, chair = await seated_chair(game_id, body.token, request)
+        await rooms.resign(room, chair)
+        return room.live.message_for(chair)
+
+    @app.get("/api/games/{game_id}/rematch")
+    async def rematch_offer(
+        game_id: GameId, token: Annotated[str | None, Depends(seat_token)], request: Request
+    ) -> dict[str, Any]:
+        """The open rematch offer as the seat of the token sees it (its own new link once the
+        rematch started); ``state`` "none" when there is none."""
+        _, chair = await seated_chair(game_id, token, request)
+        offer = rematches.current(game_id)
+        if offer is None or chair is None:
+            return {"type": "rematch", "state": "none"}
+        return offer.view(chair)
+
+    @app.post("/api/games/{game_id}/rematch/decline")
+    async def rematch_decline(game_id: GameId, body: SeatBody, request: Request) -> dict[str, Any]:
+        """Decline the rematch offer (the asker: withdraw it); the players' pages are told."""
+        room, chair = await seated_chair(game_id, body.token, request)
+        return await rematches.decline(room, chair)

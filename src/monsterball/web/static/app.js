@@ -7,25 +7,12 @@ import { playPage } from "./play.js";
 import { ratingsPage } from "./ratings.js";
 import { replayPage, rulesPage } from "./replay.js";
 import { accountCorner, lobbySocial, playerPage, whoAmI } from "./social.js";
+import { remember, remembered } from "./seats.js";
 import { api, copyButton, el, errorPage } from "./util.js";
 
 const main = document.getElementById("main");
 const where = document.getElementById("where");
 const connection = document.getElementById("connection");
-
-// Seat links of the games started in this browser, so the lobby can offer to resume them
-// (a link is the only key to a seat).
-function remembered() {
-  try { return JSON.parse(localStorage.getItem("monsterball-seats") || "{}"); } catch { return {}; }
-}
-
-function remember(gameId, chairs) {
-  const seats = remembered();
-  seats[gameId] = chairs.map((c) => ({ name: c.name, url: c.url }));
-  const ids = Object.keys(seats);
-  for (const old of ids.slice(0, Math.max(0, ids.length - 50))) delete seats[old];
-  localStorage.setItem("monsterball-seats", JSON.stringify(seats));
-}
 
 function gamesTable(rows, link, label, mine, titles) {
   if (!rows.length) return el("p", { class: "muted", "data-testid": `no-${label}` }, "No games yet.");

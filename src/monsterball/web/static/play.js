@@ -4,7 +4,9 @@ import { chatPanel, dropMessage, whoAmI } from "./social.js";
 import { clockCard, syncClock, tickClocks } from "./clocks.js";
 import { applyDelta } from "./delta.js";
 import { hintFor } from "./hints.js";
-import { api, copyButton, el, errorPage, seatToken } from "./util.js";
+import { rematchControl } from "./rematch.js";
+import { remember } from "./seats.js";
+import { api, el, errorPage, seatToken } from "./util.js";
 
 const CELLS = /\b[a-z]\d{1,2}\b/g;
 const PRICED = new Set(["tackle", "block", "pass", "fg", "kick", "onside", "punt", "handoff"]);
@@ -95,6 +97,8 @@ export function playPage(main, where, connection, gameId) {
   let seatedNames = {}; // chair -> the account seated there (docs/web.md, "Accounts")
   let seatedRatings = {}; // chair -> its account's rating in this game, "?" while provisional
   let ratingsAfter = false; // asked again for them once the game ended
+  let rematch = null; // the end panel's rematch part (rematch.js)
+  let wasFinished = false;
 
   function setConnection(text, kind) {
     connection.textContent = text;
@@ -152,6 +156,7 @@ export function playPage(main, where, connection, gameId) {
         receive(next);
       }
       else if (message.type === "chat-deleted") dropMessage(message.id);
+      else if (message.type === "rematch") { if (rematch) rematch.receive(message); }
       else if (message.type === "error") {
         if (message.error === "bad-token" || message.error === "not-found") {
           fail(message.error === "not-found" ? "No such game" : "This seat link is not valid", message.message);
@@ -184,7 +189,14 @@ export function playPage(main, where, connection, gameId) {
       const now = new Map(message.board.pieces.map((p) => [p.id, p.cell]));
       movedFrom = new Set(previousBoard.pieces.filter((p) => now.has(p.id) && now.get(p.id) !== p.cell).map((p) => p.cell));
     }
+    const first = !state;
     state = message;
+    if (first) {
+      if (token && message.you) remember(gameId, [{ name: message.you, url: location.pathname + location.hash }]);
+      rematch = rematchControl({ gameId, token, you: message.you, humans: message.chairs.filter((c) => c.kind === "human").length, onChange: () => render() });
+      if (message.game.status === "finished") rematch.load();
+    } else if (message.game.status === "finished" && !wasFinished) rematch.load();
+    wasFinished = message.game.status === "finished";
     syncClock(message);
     pending = null;
     mergeLog(message.log);
@@ -363,30 +375,8 @@ export function playPage(main, where, connection, gameId) {
     render();
   }
 
-  async function rematch(button) {
-    button.disabled = true;
-    errorText = "";
-    try {
-      const made = await api(`/api/games/${gameId}/rematch`, { method: "POST", body: { token } });
-      if (state.game.mode === "online") {
-        const other = made.chairs.filter((c) => c.kind === "human" && c.url !== made.you);
-        notice = "";
-        rematchLinks = el("div", { class: "links", "data-testid": "rematch-links" },
-          el("strong", {}, "Rematch ready."),
-          el("div", {}, "Your seat: ", el("a", { href: made.you, "data-testid": "rematch-you" }, "open")),
-          other.map((c) => el("div", {}, `Send to your opponent (${c.name}): `, el("code", {}, location.origin + c.url), " ", copyButton(location.origin + c.url))));
-        render();
-      } else {
-        location.href = made.you || made.watch;
-      }
-    } catch (error) { errorText = error.message; button.disabled = false; render(); }
-  }
-  let rematchLinks = null;
-
   function endPanel() {
     const score = state.board.panel.find(([k]) => k === "Score");
-    const button = el("button", { class: "primary", "data-testid": "rematch", "aria-label": "rematch with the seats swapped" }, "Rematch (seats swapped)");
-    button.onclick = () => rematch(button);
     if (chat) chat.over();
     if (!ratingsAfter && Object.keys(seatedRatings).length) {
       // The ratings are settled just after the end is told: ask again a moment later.
@@ -397,12 +387,12 @@ export function playPage(main, where, connection, gameId) {
       el("h2", {}, "Game over"),
       el("p", { class: "result", "data-testid": "result" }, state.game.result),
       score && !state.game.result.includes(score[1]) ? el("p", { class: "score" }, score[1]) : null,
-      el("div", { class: "actions" }, button,
+      rematch.node(),
+      el("div", { class: "actions" },
         el("a", { class: "button", href: "/", "data-testid": "new-game" }, "New game"),
         el("a", { class: "button", href: `/replay/${gameId}`, "data-testid": "to-replay" }, "Replay"),
         el("a", { class: "button", href: `/api/games/${gameId}/record`, "data-testid": "download" }, "Download")),
-      state.game.dice_seed ? el("p", { class: "fair" }, "Dice seed revealed: ", el("code", { "data-testid": "dice-seed" }, String(state.game.dice_seed))) : null,
-      rematchLinks);
+      state.game.dice_seed ? el("p", { class: "fair" }, "Dice seed revealed: ", el("code", { "data-testid": "dice-seed" }, String(state.game.dice_seed))) : null);
   }
 
   function diceCard(log) {

@@ -1,6 +1,7 @@
 // The replay viewer and the "How to play" pages.
 import { drawBoard, legend } from "./board.js";
 import { lastMoveCells } from "./play.js";
+import { remember } from "./seats.js";
 import { api, el, errorPage, svg } from "./util.js";
 
 // Transport icons drawn as SVG (the ⏮ ⏭ glyphs are missing from many fonts).
@@ -80,7 +81,9 @@ export async function replayPage(main, where, gameId) {
     errorText = "";
     try {
       const created = await api(`/api/games/${gameId}/fork`, { method: "POST", body: { ply: step, mode: "hotseat" } });
-      location.href = created.chairs.find((c) => c.kind === "human").url;
+      const humans = created.chairs.filter((c) => c.kind === "human");
+      remember(created.id, humans);
+      location.href = humans[0].url;
     } catch (error) { errorText = error.message; render(); }
   }
   document.addEventListener("keydown", (event) => {

@@ -1,6 +1,7 @@
 // Accounts, challenges, chat and player pages (docs/web.md). Every text a person typed (names,
 // chat) is put in the page as a text node by el(), never parsed as HTML.
 import { api, el, errorPage, svg } from "./util.js";
+import { lobbyOffer } from "./rematch.js";
 
 export const CLOCKS = [
   ["none", "no clock", null],
@@ -131,6 +132,7 @@ export async function lobbySocial(me, catalog, titles) {
   lobbySocket({
     challenges: () => showChallenges().catch(() => {}),
     started: (m) => { location.href = m.url; },
+    "rematch-offer": (m) => box.prepend(lobbyOffer(m)),
     chat: (m) => addChat(m.message),
     "chat-deleted": (m) => dropMessage(m.id),
   });
