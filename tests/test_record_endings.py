@@ -66,7 +66,7 @@ def test_format_1_cannot_hold_an_off_board_end_and_unknown_terminations_are_refu
     with pytest.raises(Exception, match="needs format 2"):
         read_record(text.replace('"format":2', '"format":1'))
     with pytest.raises(Exception, match="must be one of time, abandoned"):
-        read_record(text.replace('"termination":"abandoned"', '"termination":"resigned"'))
+        read_record(text.replace('"termination":"abandoned"', '"termination":"conceded"'))
     with pytest.raises(Exception, match="not supported"):
         read_record(text.replace('"format":2', '"format":3'))
 
