@@ -582,3 +582,15 @@ def test_PU_SCORE_1_PU_R2_a_standing_monster_roll_on_a_scoring_catch_scores():
     texts = [e.describe() for e in events]
     assert "Monster defense roll d6=3: the catch stands." in texts
     assert not any("only the marker" in t for t in texts)
+
+
+def test_PU_R14_a_stall_with_two_nearest_defenders_lets_the_pulling_team_choose():
+    # PU-R5's tie rule on a stall: B4 (e5) and B1 (h2) are both 3 from the loose disc on e2.
+    players = spread_players() | {"B4": "e5", "B1": "h2"}
+    state = position(players, step="Running", team=1, moved=0, disc="e2", loose_steps=3)
+    act(state, "end")
+    assert top(state) == "NextPlayer" and legal(state) == {"take B1", "take B4"}
+    again = SPEC.from_position(state.to_position())  # the disc still lies loose here
+    assert legal(again) == legal(state)
+    act(state, "take B1")
+    assert state.view()["holder"] == "B1" and state.view()["disc"] == "h2"
