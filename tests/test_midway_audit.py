@@ -93,13 +93,15 @@ def test_MW_TACK_8_the_slowed_player_keeps_the_loss_after_handing_off_first():
 
 
 def test_MW_MAGIC_6_change_self_lasts_two_movement_phases_whoever_moves():
-    """Rulebook: "Change Self: This spell lasts for up to two movement phases": the caster's phase
-    and the next one (the other team's); at the start of the third it has run out."""
+    """Rulebook: "Change Self: This spell lasts for up to two movement phases": with option
+    change_self_count=all, the caster's phase and the next one (the other team's); at the
+    start of the third it has run out."""
     state = setup(
         {"A1": "g12", "A2": "c10", "B1": "g20"},
         types={"A2": "doppelganger"},
         carrier="A1",
         los="g10",
+        change_self_count="all",
     )
     start_phase(state, 0)
     act(state, "cast A2 change bugbear")

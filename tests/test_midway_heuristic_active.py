@@ -28,7 +28,7 @@ def short_onside() -> MidwayState:
     """A kicks north from g10 and tries an onside kick that rolls 2 hexes, to g12: short of
     midfield, so only B may recover it (MW-KICK-8/9); A's first phase is next."""
     state = game()
-    act(state, "toss=A", "kickoff", "north", "A1@g9", "auto", "auto", "onside", "d6=2")
+    act(state, "toss=A", "south", "receive", "A1@g9", "auto", "auto", "onside", "d6=2")
     assert state.field.name(state.ball) == "g12" and state.ball_state == "loose"
     assert not state.onside_ok and isinstance(state.stack[-1], Phase)
     return state
@@ -125,7 +125,7 @@ def regular_kickoff() -> MidwayState:
     """A kicks north from g10 to g22; the direction roll leaves it on h23 (MW-KICK-3/5):
     A's first phase (+2, MW-KICK-2) is next, then B's, who may field it."""
     state = game()
-    act(state, "toss=A", "kickoff", "north", "A1@g9", "auto", "auto", "kick g22", "d6=1")
+    act(state, "toss=A", "south", "receive", "A1@g9", "auto", "auto", "kick g22", "d6=1")
     assert state.ball_state == "kick" and isinstance(state.stack[-1], Phase)
     return state
 
@@ -150,7 +150,7 @@ def test_the_bot_kicks_off_deep_rather_than_onside(seed: int) -> None:
     # An onside kick short of midfield is the receivers' ball near midfield (MW-KICK-9);
     # the bot used to value a loose ball as its own and tried one on every kickoff.
     state = game()
-    act(state, "toss=A", "kickoff", "north", "A1@g9", "auto", "auto")
+    act(state, "toss=A", "south", "receive", "A1@g9", "auto", "auto")
     choice = HeuristicBot(seed).choose(state, 0)
     assert choice.notation().startswith("kick "), choice
 

@@ -206,13 +206,14 @@ def test_MW_MAGIC_5_lightning_bolt_at_the_ball_or_a_player():
     assert "cast B2 bolt A1" not in legal(state)  # one bolt per play (MW-R18)
 
 
-def test_MW_MAGIC_6_change_self_for_two_phases():
+def test_MW_MAGIC_6_MW_R20_change_self_for_two_phases_of_either_team_is_an_option():
     state = setup(
         {"A1": "g12", "A2": "c10", "B1": "g20"},
         types={"A2": "doppelganger"},
         carrier="A1",
         los="g10",
         spell_limit="none",  # a second change in the same play
+        change_self_count="all",
     )
     start_phase(state, 0)
     act(state, "cast A2 change bugbear")
@@ -223,10 +224,19 @@ def test_MW_MAGIC_6_change_self_for_two_phases():
     assert state.kind_of(1) == "doppelganger"
 
 
-def test_MW_MAGIC_6_MW_R20_counting_only_the_casters_phases_is_an_option():
-    """With change_self_count=own the spell lasts the caster's two phases and may be
+def test_MW_MAGIC_6_MW_R20_counting_only_the_casters_phases_is_the_default():
+    """By default (change_self_count=own) the spell lasts the caster's two phases and may be
     cancelled at the start of the second ("as long as the cancellation takes place at the
-    start of the caster's movement phase")."""
+    start of the caster's movement phase"), which the other count never allows."""
+    state = setup(
+        {"A1": "g12", "A2": "c10", "B1": "g20"},
+        types={"A2": "doppelganger"},
+        carrier="A1",
+        los="g10",
+    )
+    start_phase(state, 0)
+    act(state, "cast A2 change bugbear", "end", "end")  # A's second phase
+    assert state.kind_of(1) == "bugbear" and "cast A2 revert" in legal(state)
     state = setup(
         {"A1": "g12", "A2": "c10", "B1": "g20"},
         types={"A2": "doppelganger"},

@@ -26,7 +26,7 @@ def receivers_to_set_up() -> MidwayState:
     """A kicks north from g10 (its kicker A1 behind the ball on g9, the rest 'auto');
     B receives and has the wind."""
     state = game()
-    act(state, "toss=A", "kickoff", "north", "A1@g9", "auto")
+    act(state, "toss=A", "south", "receive", "A1@g9", "auto")
     assert state.current_player() == 1
     return state
 

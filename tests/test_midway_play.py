@@ -315,12 +315,12 @@ def test_counts_from_fixed_positions() -> None:
     assert sum(counts.values()) == 67
     # A kickoff from the 40 without halfling or wind: 13 path ends and 'onside'.
     state = SPEC.new_game(SPEC.options("exhibition"))
-    act(state, "toss=A", "kickoff", "north", "A1@g9", "auto", "auto")
+    act(state, "toss=A", "south", "receive", "A1@g9", "auto", "auto")
     assert len(legal(state)) == 13 + 1
-    # Coin toss choices, then the other coach's two.
+    # Coin toss choices (receive or an end zone, ruling MW-R31), then the other coach's two.
     state = SPEC.new_game(SPEC.options("exhibition"))
     act(state, "toss=B")
-    assert len(legal(state)) == 4
+    assert len(legal(state)) == 3
     act(state, "receive")
     assert len(legal(state)) == 2
     # The draft: every chart type is affordable at first, plus random and best.

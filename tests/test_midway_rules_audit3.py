@@ -313,3 +313,108 @@ def test_MW_SPEC_5_MW_R29_a_hobgoblin_carrying_the_ball_runs_where_he_likes():
     state.roster[0] = "hobgoblin"
     state.roster[12] = "elf"
     assert {"g11", "f10", "h10"} <= moves_of(state, "A1")
+
+
+# -- item 13: rulings revisited ----------------------------------------------------------------
+
+
+def test_MW_CHART_4_MW_CHART_3_MW_R7_the_literal_reading_of_the_modifiers_is_an_option():
+    """ "Adjust the d6 result by the amount of the player's receiving modifier" and
+    "Halfling kickers add +1 to the d6 result": with option roll_modifiers=literal the
+    modifier is added to the roll, so on these low-is-good charts a bonus narrows the
+    range (a brownie, +3, catches an open pass only on a 1)."""
+    for rule, need in (("widen", 7), ("literal", 1)):
+        state = setup(
+            {"A1": "g10", "A2": "g13", "B2": "m20"},
+            types={"A2": "brownie"},
+            carrier="A1",
+            los="g10",
+            linemen=("A2",),
+            roll_modifiers=rule,
+        )
+        start_phase(state, 0)
+        act(state, "pass g14", "A2-g14", "end", "end")
+        events = act(state, "d6=2")
+        assert any(f"needs 1-{need})" in t for t in texts(events))
+    state = setup(
+        {"A1": "g20", "A2": "f20", "A3": "h20", "A4": "g19", "A5": "g18"},
+        types={"A5": "halfling"},
+        los="g20",
+        roll_modifiers="literal",
+    )
+    kinds = SPEC.state_type.procedure_kinds
+    state.stack = (kinds["SnapStep"](0), kinds["Announce"](0))
+    act(state, "fg", "fg")
+    events = act(state, "d6=4")  # 5 hexes: 1-4, less the halfling's +1 added to the roll
+    assert any("needs 1-3): no good" in t for t in texts(events))
+
+
+def test_MW_MAGIC_7_MW_R11_an_invisible_player_can_block():
+    """ "An invisible player cannot be blocked or tackled, but can perform as a blocker or
+    tackler": A3 (a pixie) vanishes, moves unseen into B1's hex and blocks him at the end
+    of A's phase, showing himself there."""
+    state = setup(
+        {"A1": "g8", "A3": "e10", "B1": "f12", "B2": "m20"},
+        types={"A3": "pixie"},
+        carrier="A1",
+        los="g10",
+    )
+    start_phase(state, 0)
+    act(state, "cast A3 invisible")
+    assert "appear f12" in legal(state)
+    act(state, "appear f12")
+    assert state.view(1)["players"]["A3"]["hex"] is None  # unseen until the block
+    events = act(state, "end")
+    assert "A3 reappears on f12 to block." in texts(events)
+    assert state.invisible == -1 and state.field.name(state.pos[2]) == "f12"
+    events = act(state, "d6=3")
+    assert texts(events)[0].startswith("A3 blocks B1")
+
+
+def test_MW_MAGIC_2_MW_R10_the_literal_mirror_count_is_an_option():
+    """ "rolls d6 and divides the result by two ... This is the number of mirror images ...
+    selects this number of blank counters, including one ... that will represent the actual
+    player": with option mirror_count=literal, d6 4 makes two counters, one image."""
+    state = setup(
+        {"A1": "g12", "B1": "g20"},
+        types={"A1": "brownie"},
+        carrier="A1",
+        los="g10",
+        mirror_count="literal",
+    )
+    start_phase(state, 0)
+    act(state, "cast A1 mirror", "d6=4", "image h12")
+    assert top(state) == "PickReal" and len(state.images) == 1
+
+
+def test_MW_SCRIM_3_MW_R30_the_offense_may_shift_its_formation():
+    """ "Offense may shift formation or send one player in motion": several players, each
+    once, laterally or back; linemen stay on the line (three must start there), backs in the
+    backfield. Option shift=one: one player only."""
+    state = setup({}, los="g10")
+    state.stack = (SPEC.state_type.procedure_kinds["StartScrimmage"](False),)
+    state._settle()
+    act(state, "A1@g10", "A2@f10", "A3@h10", "A4@g9", "A5@e8", "A6@j8", "auto")
+    assert top(state) == "ShiftStep"
+    assert moves_of(state, "A2") <= {"e10", "d10", "c10"}  # along the line only
+    act(state, "A5-c8")
+    assert top(state) == "ShiftMore" and "A5-" not in " ".join(legal(state))
+    act(state, "A6-l8", "end")
+    assert top(state) == "Adjust"
+    assert state.field.name(state.pos[4]) == "c8" and state.field.name(state.pos[5]) == "l8"
+
+
+def test_MW_SPEC_6_MW_R1_a_treant_is_large_treated_as_a_giant_when_blocked_or_tackled():
+    """ "Treants are treated as size G creatures when a block is attempted against them, and
+    ... size G with an extra modifier of -1 ... when a tackle is attempted against them":
+    treated as G only then, so the chart makes a treant L (it blocks and tackles as L)."""
+    from monsterball.games.midway.moves import block_modifier, tackle_modifier
+
+    state = setup({"A1": "g10", "A2": "g12", "B1": "g12"}, types={"A2": "treant", "B1": "human"})
+    assert state.mtype(1).size == "L"
+    assert block_modifier(state, 1, 10) == 1  # L blocks M
+    state.roster[10] = "treant"
+    state.roster[1] = "human"
+    assert block_modifier(state, 1, 10) == -2  # a block on a treant: M against G
+    state.roster[0] = "human"
+    assert tackle_modifier(state, 0, 10) == -1  # a treant tackles as L: M carrier, -1

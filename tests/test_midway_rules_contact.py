@@ -27,9 +27,9 @@ from mw_scenarios import (
 # -- blocking -----------------------------------------------------------------------------------
 
 
-def blocking(types=None, **extra):
+def blocking(types=None, options=None, **extra):
     players = {"A1": "g8", "A2": "f10", "A3": "h10", "B1": "g11", "B2": "j11", **extra}
-    state = setup(players, types=types, carrier="A1", los="g10")
+    state = setup(players, types=types, carrier="A1", los="g10", **(options or {}))
     start_phase(state, 0)
     return state
 
@@ -105,15 +105,30 @@ def test_MW_BLOCK_5_MW_BLOCK_6_MW_BLOCK_10_MW_R2_injuries():
 
 def test_MW_BLOCK_4_MW_R6_MW_TACK_11_blocking_example_two_blockers_on_D1():
     """The rulebook's blocking example: B-1 and B-2 both block D-1; if either block
-    succeeds, the carrier has room. The second is called off after a neutralize."""
+    succeeds, the carrier has room. "the offensive coach decides the order in which blocks
+    will be attempted ... the coach can call off the second attempt if the first one
+    succeeds or if he decides not to make the second attempt"."""
     state = blocking()
     act(state, "A2-g11", "A3-g11")
     assert "A1-g11" not in legal(state)  # the carrier never enters an occupied hex
     act(state, "end")
+    assert top(state) == "BlockOrder" and legal(state) == {"block A2", "block A3"}
+    act(state, "block A3")  # A3 first
+    events = act(state, "d6=4")
+    assert texts(events) == ["A3 blocks B1: d6 4 +0 = 4, neutralize."]
+    assert top(state) == "SecondBlock" and legal(state) == {"block A2", "no"}
+    events = act(state, "block A2", "d6=6")  # he goes for the successful block too
+    assert texts(events)[-1] == "A2 blocks B1: d6 6 +0 = 6, successful block."
+    state = blocking()
+    act(state, "A2-g11", "A3-g11", "end", "block A2", "d6=1", "no")  # defeated; called off
+    assert top(state) == "Phase" and state.stack[-1].team == 1
+    # Option block_order=auto (before 0.8.0): player order, the second only after a miss.
+    state = blocking(options={"block_order": "auto"})
+    act(state, "A2-g11", "A3-g11", "end")
     events = act(state, "d6=4")  # A2: neutralize, so A3's block is called off
     assert texts(events) == ["A2 blocks B1: d6 4 +0 = 4, neutralize."]
     assert top(state) == "Phase" and state.stack[-1].team == 1
-    state = blocking()
+    state = blocking(options={"block_order": "auto"})
     act(state, "A2-g11", "A3-g11", "end", "d6=1")  # A2 defeated: A3 tries
     events = act(state, "d6=6")
     assert texts(events)[0] == "A3 blocks B1: d6 6 +0 = 6, successful block."

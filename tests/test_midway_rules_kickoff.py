@@ -124,11 +124,16 @@ def test_MW_CHART_5_MW_R1_chart_keeps_the_printed_figures():
 # -- starting the game -------------------------------------------------------------------------
 
 
-def test_MW_START_1_coin_toss_winner_chooses_and_the_other_coach_completes():
+def test_MW_START_1_MW_R31_coin_toss_winner_chooses_and_the_other_coach_completes():
+    """ "The winner of the coin toss can either choose to receive the kickoff, or can pick
+    which end zone": not to kick off (option toss_choices=any allows it)."""
+    state = game(toss_choices="any")
+    act(state, "toss=B")
+    assert legal(state) == {"receive", "kickoff", "north", "south"}
     state = game()
     act(state, "toss=B")
     assert state.current_player() == 1
-    assert legal(state) == {"receive", "kickoff", "north", "south"}
+    assert legal(state) == {"receive", "north", "south"}
     act(state, "north")  # B defends north: the wind is B's
     assert state.current_player() == 0 and legal(state) == {"receive", "kickoff"}
     act(state, "kickoff")
@@ -142,7 +147,7 @@ def test_MW_START_2_the_north_team_kicks_one_hex_farther():
     act(state, "toss=A", "receive", "north")  # B kicks; B chose north, so B has the wind
     assert _kick_rows(state) == {13}
     state = game()
-    act(state, "toss=A", "kickoff", "north")  # A kicks; B has the wind
+    act(state, "toss=A", "south", "receive")  # A kicks; B has the wind
     assert _kick_rows(state) == {12}
 
 
@@ -162,7 +167,7 @@ def _kick_rows(state):
 
 def kickoff_ready(**options):
     state = game(**options)
-    act(state, "toss=A", "kickoff", "north")  # A kicks north, B receives; B has the wind
+    act(state, "toss=A", "south", "receive")  # A kicks north, B receives; B has the wind
     return state
 
 

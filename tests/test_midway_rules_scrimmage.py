@@ -54,14 +54,14 @@ def test_MW_SCRIM_2_MW_GEN_8_defense_anywhere_on_its_side():
 
 
 def test_MW_SCRIM_3_MW_SCRIM_4_shift_and_defensive_adjustment():
-    state = scrimmage_ready()
+    state = scrimmage_ready(shift="one")
     act(state, "auto", "auto")
     # Shift: laterally or away from the line, never forward; the snapper stays.
     assert not any(m.startswith("A1-") for m in legal(state))
     for m in legal(state) - {"end"}:
         p, to = m.split("-")
         assert state.row(cell(state, to)) <= state.row(state.pos[int(p[1:]) - 1])
-    act(state, sorted(legal(state) - {"end"})[0])
+    act(state, sorted(legal(state) - {"end"})[0])  # option shift=one: one player in motion
     assert top(state) == "Adjust" and state.current_player() == 1
     assert all(state.row(cell(state, m.split("-")[1])) >= 10 for m in legal(state) - {"end"})
     act(state, "end")

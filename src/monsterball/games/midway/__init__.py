@@ -21,7 +21,7 @@ from monsterball.games.midway.procedures import ALL_STEPS, first_steps
 from monsterball.games.midway.render import render_text
 from monsterball.games.midway.state import MidwayState, Wiring, bind
 
-RULES_VERSION = "monsters-of-the-midway/0.7.0"
+RULES_VERSION = "monsters-of-the-midway/0.8.0"
 
 
 def _new_state(options: GameOptions) -> GameState:
@@ -36,26 +36,30 @@ MidwayState.procedure_kinds = stack_kinds(ALL_STEPS)
 
 RULINGS = {
     "MW-R1": "Draft chart: the printed rows kept, the rest a labelled house chart in "
-    "data/draft_chart.json.",
+    "data/draft_chart.json (the treant L, treated as G when blocked or tackled).",
     "MW-R2": "Blocking/tackling rows 6-7 successful block / miss, 8 injured for next play, "
     "9 injured for game (of the defender / tackler).",
     "MW-R3": "Direction modifier: 1 straight ahead along the ball's travel, then clockwise "
     "(option direction=compass).",
     "MW-R4": "Field: 14 x 24 hexes, 20 rows between the goal lines plus two 2-row end zones.",
     "MW-R5": "The ball carrier moves one hex per action, so tackle chances arise hex by hex.",
-    "MW-R6": "Blocks: each blocker takes the first opponent in his hex; a second blocker tries "
-    "only if the first fell short of neutralize.",
-    "MW-R7": "Receiving and halfling field goal modifiers widen the success range.",
+    "MW-R6": "Blocks: each blocker takes the first opponent in his hex; with two on one "
+    "defender the offensive coach names the first and then makes or calls off the second "
+    "(option block_order=auto: player order, the second only short of neutralize).",
+    "MW-R7": "Receiving and halfling field goal modifiers widen the success range (option "
+    "roll_modifiers=literal: added to the d6 result).",
     "MW-R8": "After a blocked field goal the blocking team moves first.",
     "MW-R9": "Punts are not announced: a defender in the punter's hex when he kicks blocks it.",
     "MW-R10": "Mirror image: d6/2 images plus the caster; the caster's coach secretly picks "
     "the real counter; the caster then moves with 'shift DIR'. A hidden caster may block and "
     "tackle (contact ends the spell); his coach is asked wherever any of his counters could "
     "act (option hidden_contact=barred: hidden players never block or tackle). Cast after "
-    "the snap, a blocked kick included, or the kickoff's kick (option mirror_kickoff).",
+    "the snap, a blocked kick included, or the kickoff's kick (option mirror_kickoff); "
+    "option mirror_count=literal: d6/2 counters, the caster's among them.",
     "MW-R11": "Invisibility: the caster's movement for the phase is a secret reappearance hex "
     "within his movement in that phase, revealed at the next phase; he may tackle from "
-    "there, and his coach is asked whenever the carrier is within that reach plus one.",
+    "there, and his coach is asked whenever the carrier is within that reach plus one; he "
+    "may block by moving unseen into an opponent's hex.",
     "MW-R12": "An ettin's attack on a teammate is a tackle on the ball carrier (succeeds short "
     "of a miss) and a block on anyone else (succeeds on neutralize or better); success only "
     "takes the teammate's phase away.",
@@ -71,8 +75,8 @@ RULINGS = {
     "MW-R19": "A ball struck dead: the snapping team that still has it loses a down at the "
     "old spot; a ball another team holds or would get is dead where it is; a kickoff nobody "
     "holds is kicked again.",
-    "MW-R20": "Change self's two movement phases count every phase, whichever team moves "
-    "(option change_self_count=own: the caster's team's phases only).",
+    "MW-R20": "Change self's two movement phases are the caster's team's, so he may cancel "
+    "it in the second (option change_self_count=all: every phase, whichever team moves).",
     "MW-R21": "A pass coming down where a hidden defender may stand (on any counter of a "
     "mirror group, or within an invisible player's reach) asks his coach, after the seen "
     "defenders, whether he tries to intercept; 'no' is the only answer when he is not there "
@@ -92,6 +96,10 @@ RULINGS = {
     "MW-R28": "Changing form sets the phase's movement to the new form's, with the phase's "
     "bonus or penalty and any slowing.",
     "MW-R29": "The hobgoblin chases the opposing elf only while his team defends.",
+    "MW-R30": "The offense may shift several players, each once, linemen along the line and "
+    "backs in the backfield (option shift=one: one player in motion).",
+    "MW-R31": "The coin toss winner chooses to receive or an end zone (option "
+    "toss_choices=any: or to kick off).",
     "MW-R23": "A play in which nobody acts for three movement phases in a row (option "
     "stall_phases) is over: the ball is dead where it is, as when its carrier is downed.",
 }

@@ -239,7 +239,10 @@ class CatchRoll(InPlayRoll):
     def target(self, state: State) -> int:
         p = self.player
         opponents = sum(1 for q in seen_at(state, state.ball) if team_of(q) != team_of(p))
-        return chart.reception_target(opponents) + state.mtype(p).rec_mod
+        mod = state.mtype(p).rec_mod
+        if state.options.roll_modifiers == "literal":
+            mod = -mod  # added to the roll (ruling MW-R7's option): a bonus narrows the range
+        return chart.reception_target(opponents) + mod
 
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, Roll)

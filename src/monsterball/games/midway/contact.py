@@ -84,12 +84,107 @@ class BlockRoll(InPlay):
             injure(state, defender, False)
         elif result == "defender injured for game":
             injure(state, defender, True)
-        if total >= 3 and len(rest) >= 2 and rest[1] == defender:
-            rest = rest[2:]  # the second block on this defender is called off
+        if len(rest) >= 2 and rest[1] == defender:
+            if state.options.block_order == "coach":
+                # Ruling MW-R6: "the coach can call off the second attempt if the first one
+                # succeeds or if he decides not to make the second attempt".
+                second, rest = rest[:2], rest[2:]
+                return (*((BlockRoll(rest),) if rest else ()), SecondBlock(*second))
+            if total >= 3:
+                rest = rest[2:]  # option block_order=auto: called off after a neutralize
         return (BlockRoll(rest),) if rest else ()
 
     def describe(self) -> str:
         return "a block"
+
+
+def block_step(state: State, pairs: tuple[int, ...]) -> InPlay:
+    """The blocks at the end of a phase: with two blockers on one defender the offensive
+    coach first names who blocks first (ruling MW-R6), unless option block_order=auto."""
+    if state.options.block_order == "coach" and _doubled(pairs, 0) >= 0:
+        return BlockOrder(pairs, 0)
+    return BlockRoll(pairs)
+
+
+def _doubled(pairs: tuple[int, ...], ordered: int) -> int:
+    """The first defender with two blockers in ``pairs`` not yet ordered, or -1."""
+    seen: set[int] = set()
+    for d in pairs[1::2]:
+        if d in seen and not ordered >> d & 1:
+            return d
+        seen.add(d)
+    return -1
+
+
+@dataclass(frozen=True, slots=True)
+class BlockOrder(InPlay):
+    """MW-BLOCK-4 (ruling MW-R6): "If a defender is being blocked by two players, the
+    offensive coach decides the order in which blocks will be attempted": he names the
+    first blocker ('block A3'), one doubled defender at a time."""
+
+    pairs: tuple[int, ...]
+    ordered: int
+    rule = "MW-BLOCK-4"
+
+    def _blockers(self) -> tuple[int, int]:
+        d = _doubled(self.pairs, self.ordered)
+        found = [self.pairs[i] for i in range(0, len(self.pairs), 2) if self.pairs[i + 1] == d]
+        return found[0], found[1]
+
+    def who(self, state: State) -> int:
+        return team_of(self.pairs[0])
+
+    def legal_actions(self, state: State) -> list[Action]:
+        return [state.actions.block[p] for p in self._blockers()]
+
+    def apply(self, state: State, action: Action) -> Transition:
+        assert isinstance(action, Name)
+        first = action.player
+        d = _doubled(self.pairs, self.ordered)
+        other = next(b for b in self._blockers() if b != first)
+        # The two pairs on this defender in the chosen order, where the first one stood.
+        flat = [(self.pairs[i], self.pairs[i + 1]) for i in range(0, len(self.pairs), 2)]
+        at = next(i for i, (_, q) in enumerate(flat) if q == d)
+        rest = [pq for pq in flat if pq[1] != d]
+        rest[at:at] = [(first, d), (other, d)]
+        pairs = tuple(x for pq in rest for x in pq)
+        return (block_step_after(state, pairs, self.ordered | 1 << d),)
+
+    def describe(self) -> str:
+        return f"team {TEAM_NAMES[team_of(self.pairs[0])]} choosing who blocks first"
+
+
+def block_step_after(state: State, pairs: tuple[int, ...], ordered: int) -> InPlay:
+    return BlockOrder(pairs, ordered) if _doubled(pairs, ordered) >= 0 else BlockRoll(pairs)
+
+
+@dataclass(frozen=True, slots=True)
+class SecondBlock(InPlay):
+    """Ruling MW-R6: after the first of two blocks on a defender, the offensive coach makes
+    the second ('block A4') or calls it off ('no')."""
+
+    blocker: int
+    defender: int
+    rule = "MW-BLOCK-4"
+
+    def who(self, state: State) -> int:
+        here = state.pos[self.blocker]
+        return team_of(self.blocker) if here >= 0 and state.pos[self.defender] == here else AUTO
+
+    def auto(self, state: State) -> Transition:
+        return ()
+
+    def legal_actions(self, state: State) -> list[Action]:
+        return [state.actions.block[self.blocker], state.actions.words["no"]]
+
+    def apply(self, state: State, action: Action) -> Transition:
+        if isinstance(action, Name):
+            return (BlockRoll((self.blocker, self.defender)),)
+        note(state, "block", f"The second block on {player_name(self.defender)} is called off.")
+        return ()
+
+    def describe(self) -> str:
+        return f"team {TEAM_NAMES[team_of(self.blocker)]} deciding on a second block"
 
 
 @dataclass(frozen=True, slots=True)

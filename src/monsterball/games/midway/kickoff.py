@@ -80,8 +80,13 @@ class TossChoice(Procedure[State]):
     def legal_actions(self, state: State) -> list[Action]:
         w = state.actions.words
         out: list[Action] = []
+        winner = self.kicker < 0 and not self.ends_set
         if self.kicker < 0:
-            out += [w["receive"], w["kickoff"]]
+            out.append(w["receive"])
+            # Ruling MW-R31: the winner "can either choose to receive the kickoff, or can
+            # pick which end zone"; the other coach then chooses to kick or receive.
+            if not winner or state.options.toss_choices == "any":
+                out.append(w["kickoff"])
         if not self.ends_set:
             out += [w["north"], w["south"]]
         return out

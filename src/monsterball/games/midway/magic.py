@@ -35,6 +35,13 @@ class MirrorRoll(InPlayRoll):
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, Roll)
         n = (int(action.value) + 1) // 2
+        if state.options.mirror_count == "literal":
+            # Ruling MW-R10's option: "this number of blank counters, including one ...
+            # that will represent the actual player".
+            n -= 1
+            if n == 0:
+                note(state, "mirror", f"d6 {action.value}: one blank counter, no image.")
+                return ()
         state.caster = self.caster
         state.images = []
         state.image_phases = 4
@@ -112,6 +119,32 @@ class PickReal(InPlay):
         return f"team {TEAM_NAMES[self.team]} choosing the real counter"
 
 
+def unseen_blocks(state: State, player: int) -> list[int]:
+    """Ruling MW-R11: the invisible player "can perform as a blocker": while his team holds
+    the ball (and he does not), his unseen move may end in a seen opponent's hex within his
+    reach that holds fewer than two of his teammates; he shows himself there to block at
+    the end of the phase. None with option hidden_contact=barred."""
+    team = team_of(player)
+    if (
+        state.options.hidden_contact == "barred"
+        or state.carrier < 0
+        or team_of(state.carrier) != team
+        or state.carrier == player
+    ):
+        return []
+    f = state.field
+    row = f.distance_row(state.vanish)
+    out = []
+    for c in range(f.size):
+        if not 0 < row[c] <= state.vanish_reach:
+            continue
+        here = state.players_at(c)
+        mates = sum(1 for q in here if team_of(q) == team)
+        if mates < 2 and any(team_of(q) != team and q != state.caster for q in here):
+            out.append(c)
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class AppearPick(InPlay):
     """MW-MAGIC-8 (ruling MW-R11): the invisible player's coach secretly picks the empty hex
@@ -134,6 +167,7 @@ class AppearPick(InPlay):
         out: list[Action] = [
             state.actions.appear[c] for c in range(f.size) if row[c] <= mv and not occupied >> c & 1
         ]
+        out += [state.actions.appear[c] for c in unseen_blocks(state, self.player)]
         # With no movement this phase and a player sharing his hex, he stays where he is.
         return out or [state.actions.appear[state.vanish]]
 

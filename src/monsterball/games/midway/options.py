@@ -75,10 +75,11 @@ class MidwayOptions(GameOptions):
         ruling="MW-R10",
     )
     change_self_count: str = option(
-        "all",
-        "Which movement phases Change Self's 'up to two movement phases' counts: 'all' "
-        "(every phase, whichever team moves) or 'own' (the caster's team's phases only, so "
-        "the caster may cancel it at the start of his next phase).",
+        "own",
+        "Which movement phases Change Self's 'up to two movement phases' counts: 'own' (the "
+        "caster's team's phases only, so the caster may cancel it at the start of his next "
+        "phase, as the text allows) or 'all' (every phase, whichever team moves; the default "
+        "before 0.8.0).",
         choices=("all", "own"),
         ruling="MW-R20",
     )
@@ -101,6 +102,46 @@ class MidwayOptions(GameOptions):
         minimum=0,
         maximum=1000,
         ruling="MW-R23",
+    )
+    shift: str = option(
+        "formation",
+        "Step 3 before the snap, 'Offense may shift formation or send one player in "
+        "motion': 'formation' (any of its players, each once, laterally or back: linemen "
+        "along the line, backs within the backfield) or 'one' (one player only, laterally or "
+        "back anywhere; before 0.8.0).",
+        choices=("formation", "one"),
+        ruling="MW-R30",
+    )
+    block_order: str = option(
+        "coach",
+        "Two blockers on one defender: 'coach' (the offensive coach names who blocks first, "
+        "then makes the second block or calls it off, as the rulebook says) or 'auto' (in "
+        "player order, the second only if the first fell short of neutralize; before 0.8.0).",
+        choices=("coach", "auto"),
+        ruling="MW-R6",
+    )
+    mirror_count: str = option(
+        "example",
+        "How many mirror images d6 / 2 makes: 'example' (that many images besides the "
+        "caster, as the rulebook's example of three images and the ball carrier) or "
+        "'literal' (that many blank counters, the caster's among them: one fewer image).",
+        choices=("example", "literal"),
+        ruling="MW-R10",
+    )
+    roll_modifiers: str = option(
+        "widen",
+        "The receiving modifier and the halfling's field-goal +1 on charts where low rolls "
+        "succeed: 'widen' (they widen the range of rolls that succeed) or 'literal' (they "
+        "are added to the d6 result, as printed: 'Adjust the d6 result', so a bonus hurts).",
+        choices=("widen", "literal"),
+        ruling="MW-R7",
+    )
+    toss_choices: str = option(
+        "rulebook",
+        "What the coin toss winner may choose: 'rulebook' (to receive the kickoff, or which "
+        "end zone to defend) or 'any' (also to kick off; before 0.8.0).",
+        choices=("rulebook", "any"),
+        ruling="MW-R31",
     )
     mirror_kickoff: str = option(
         "after_kick",

@@ -36,7 +36,7 @@ from monsterball.games.midway.ball import (
     blocked_kick,
     kick_catchers,
 )
-from monsterball.games.midway.contact import BlockRoll, EttinRoll, TackleRound
+from monsterball.games.midway.contact import EttinRoll, TackleRound, block_step
 from monsterball.games.midway.inplay import (
     InPlay,
     State,
@@ -585,10 +585,12 @@ class EndPhase(InPlay):
         if state.ball_state == "pass" and team != state.offense:
             return (PassResolution(0, ()),)
         onside_scrum = state.kind == "onside" and state.ball_state == "loose"
+        if holder == team:
+            unseen_blocker(state, team)
         if holder == team or (state.ball_state == "pass" and team == state.offense) or onside_scrum:
             pairs = block_pairs(state, team, self.acted)
             if pairs:
-                nxt.append(BlockRoll(pairs))
+                nxt.append(block_step(state, pairs))
         elif holder == 1 - team:
             state.tried &= ~state.retry  # MW-TACK-3: the handoff's exception
             state.retry = 0
@@ -598,6 +600,25 @@ class EndPhase(InPlay):
 
     def describe(self) -> str:
         return f"the end of team {TEAM_NAMES[self.team]}'s movement phase"
+
+
+def unseen_blocker(state: State, team: int) -> None:
+    """Ruling MW-R11: an invisible player of ``team`` whose unseen move ended in an
+    opponent's hex shows himself there, to block with the others (unless two teammates
+    have come in meanwhile: then he reappears as usual next phase)."""
+    p = state.invisible
+    if p < 0 or team_of(p) != team or state.appear_at < 0 or state.carrier == p:
+        return
+    target = state.appear_at
+    here = state.players_at(target)
+    if not any(team_of(q) != team for q in here):
+        return
+    if sum(1 for q in here if team_of(q) == team) >= 2:
+        return
+    state.pos[p] = target
+    state.invisible = state.vanish = state.appear_at = NOBODY
+    state.vanish_reach = 0
+    note(state, "appear", f"{player_name(p)} reappears on {state.field.name(target)} to block.")
 
 
 def block_pairs(state: State, team: int, acted: int) -> tuple[int, ...]:

@@ -34,10 +34,12 @@ from monsterball.games.midway.ball import (
     blocked_kick,
 )
 from monsterball.games.midway.contact import (
+    BlockOrder,
     BlockRoll,
     DesignateBlock,
     EttinAttack,
     EttinRoll,
+    SecondBlock,
     TackleRoll,
     TackleRound,
 )
@@ -75,6 +77,7 @@ from monsterball.games.midway.phases import (
 __all__ = [
     "TWO_D6",
     "AppearPick",
+    "BlockOrder",
     "BlockRoll",
     "BounceCount",
     "CatchRoll",
@@ -96,6 +99,7 @@ __all__ = [
     "PuntKick",
     "RecoveryRoll",
     "Scatter",
+    "SecondBlock",
     "StartPhase",
     "TackleRoll",
     "TackleRound",

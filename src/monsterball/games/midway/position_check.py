@@ -204,6 +204,8 @@ STEP_INTS: dict[str, tuple[int, int]] = {
     "row": (0, LENGTH - 1),
     "bonus": (0, 2),
     "moved": (0, MASK),
+    "ordered": (0, MASK),  # BlockOrder: defenders whose two blockers are ordered
+    "defender": PLAYER,
     "acted": (0, MASK),
     "distance": (0, LENGTH + 2),
     "points": (0, 1),

@@ -45,6 +45,7 @@ from monsterball.games.midway.kickoff import (
 )
 from monsterball.games.midway.play import (
     AppearPick,
+    BlockOrder,
     BlockRoll,
     BounceCount,
     CatchRoll,
@@ -65,6 +66,7 @@ from monsterball.games.midway.play import (
     PuntKick,
     RecoveryRoll,
     Scatter,
+    SecondBlock,
     StartPhase,
     TackleRoll,
     TackleRound,
@@ -83,6 +85,7 @@ from monsterball.games.midway.scoring import (
 from monsterball.games.midway.scrimmage import (
     Adjust,
     Announce,
+    ShiftMore,
     ShiftStep,
     SnapStep,
     StartScrimmage,
@@ -155,6 +158,9 @@ ALL_STEPS: tuple[type[Procedure[Any]], ...] = (
     HiddenIntercept,
     KickCatch,
     Announce,
+    BlockOrder,
+    SecondBlock,
+    ShiftMore,
 )
 FLOW.wire(ALL_STEPS)
 

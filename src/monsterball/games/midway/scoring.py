@@ -51,7 +51,7 @@ class FieldGoalRoll(DieRoll):
         assert isinstance(action, Roll)
         need = chart.field_goal_target(self.distance)
         if state.kind_of(self.kicker) == "halfling":
-            need += 1
+            need += 1 if state.options.roll_modifiers == "widen" else -1  # ruling MW-R7
         ok = int(action.value) <= need
         note(
             state,

@@ -134,8 +134,11 @@ def snap_receivers(state: State, team: int) -> list[int]:
 
 @dataclass(frozen=True, slots=True)
 class ShiftStep(Procedure[State]):
-    """MW-SCRIM-3: the offense may shift one player laterally or away from the line, up to
-    its movement factor ('A4-f9'), or not ('end')."""
+    """MW-SCRIM-3 (ruling MW-R30): "Offense may shift formation or send one player in
+    motion": players move one at a time ('A4-f9'), each once, laterally or away from the
+    line up to their movement factors, the linemen along the line and the backs within the
+    backfield, until 'end'; with option shift=one a single player, anywhere laterally or
+    back."""
 
     team: int
     rule = "MW-SCRIM-3"
@@ -143,17 +146,29 @@ class ShiftStep(Procedure[State]):
     def actor(self, state: State) -> int:
         return self.team
 
+    def _moved(self) -> int:
+        return 0
+
     def _moves(self, state: State) -> dict[int, int]:
         f = state.field
         free = f.full_mask & ~state.counters_mask()
         out: dict[int, int] = {}
         kick = holder_kicker(state, self.team) if state.kind == "field goal" else None
+        formation = state.options.shift == "formation"
+        line = f.row_mask(state.los_row)
+        backfield = 0
+        for k in range(1, 5):
+            r = state.los_row - k * state.forward(self.team)
+            if 0 <= r < f.height:
+                backfield |= f.row_mask(r)
         for p in state.on_field(self.team):
             here = state.pos[p]
-            if here == state.ball or (kick and p in kick):
+            if here == state.ball or (kick and p in kick) or self._moved() >> p & 1:
                 continue  # the snapper stays on the ball, an announced kick's holder and kicker too
             mask = f.reachable(here, state.mtype(p).mv, free)
             keep = mask & ~state.beyond_mask(self.team, state.row(here))
+            if formation:
+                keep &= line if state.row(here) == state.los_row else backfield
             out[p] = hobgoblin_filter(state, p, keep)
         return out
 
@@ -166,11 +181,29 @@ class ShiftStep(Procedure[State]):
     def apply(self, state: State, action: Action) -> Transition:
         if isinstance(action, Move):
             state.pos[action.player] = cell_of(state, action.cell)
+            moved = self._moved() | 1 << action.player
+            if state.options.shift == "formation":
+                note(state, "shift", f"{player_name(action.player)} shifts to {action.cell}.")
+                return (ShiftMore(self.team, moved),)
             note(state, "shift", f"{player_name(action.player)} goes in motion to {action.cell}.")
         return ()
 
     def describe(self) -> str:
         return f"team {TEAM_NAMES[self.team]}'s shift or motion"
+
+
+@dataclass(frozen=True, slots=True)
+class ShiftMore(ShiftStep):
+    """MW-SCRIM-3 (ruling MW-R30): the shift goes on; ``moved``: who has shifted."""
+
+    moved: int = 0
+    rule = "MW-SCRIM-3"
+
+    def _moved(self) -> int:
+        return self.moved
+
+    def describe(self) -> str:
+        return f"team {TEAM_NAMES[self.team]}'s shift"
 
 
 @dataclass(frozen=True, slots=True)
