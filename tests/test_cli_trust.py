@@ -4,8 +4,6 @@ never clobbered, and the defaults play the game."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -236,20 +234,3 @@ def test_rules_entries_for_the_web_keep_the_whole_document() -> None:
     assert document is not None and "## Rulings" in document and "tests/" in document
     assert "PU-R7" in rule_ids("paper-ultimate") and "PU-FIELD-1" in rule_ids("paper-ultimate")
     assert rule_entry("paper-ultimate", "PU-NOPE") is None
-
-
-# -- item 13: --version without the web stack --------------------------------------------
-
-
-def test_version_does_not_import_the_web_stack_or_the_games() -> None:
-    code = (
-        "import sys; from monsterball.cli import main; sys.argv = ['monsterball', '--version']\n"
-        "try:\n    main()\nexcept SystemExit:\n    pass\n"
-        "heavy = [m for m in ('fastapi', 'uvicorn', 'sqlalchemy', 'textual', "
-        "'monsterball.games', 'monsterball.web') if m in sys.modules]\n"
-        "print('HEAVY', heavy)"
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout
-    assert "monsterball " in out and "HEAVY []" in out, out

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from importlib import resources
 from pathlib import Path
 
 RULE_FILES = {
@@ -25,6 +24,8 @@ def rules_document(game: str) -> str | None:
     name = RULE_FILES.get(game)
     if name is None:
         return None
+    from importlib import resources  # here: it costs a tenth of a second at start-up
+
     packaged = resources.files("monsterball").joinpath("rules_docs") / name
     if packaged.is_file():
         return packaged.read_text(encoding="utf-8")

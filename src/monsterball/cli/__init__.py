@@ -16,9 +16,17 @@ from monsterball.cli import records, simulation, matches, odds  # noqa: F401
 
 # isort: on
 from monsterball.cli.common import app
-from monsterball.cli.terminal import TerminalGame, wrap_notations
 
 __all__ = ["TerminalGame", "app", "main", "wrap_notations"]
+
+
+def __getattr__(name: str) -> object:
+    # The terminal game loads the engine: only when asked for (start-up stays cheap).
+    if name in ("TerminalGame", "wrap_notations"):
+        from monsterball.cli import terminal
+
+        return getattr(terminal, name)
+    raise AttributeError(f"module 'monsterball.cli' has no attribute '{name}'")
 
 
 def main() -> None:

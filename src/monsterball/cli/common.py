@@ -17,6 +17,7 @@ import typer.core
 from typer.core import TyperArgument, TyperGroup
 
 from monsterball import __version__
+from monsterball.cli.completion import complete_preset
 from monsterball.core.errors import MonsterballError, RecordError
 
 # Typer from 0.20 or so carries its own copy of Click (typer._click); older ones use click.
@@ -27,6 +28,7 @@ click: Any = getattr(typer.core, "_click", None) or typer.core.click  # type: ig
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.progress import Progress
+    from rich.table import Table
 
     from monsterball.core.game import GameSpec
     from monsterball.core.options import GameOptions
@@ -88,7 +90,7 @@ class _CleanGroup(TyperGroup):
                 raise
             typer.echo(f"error: {usage_error_text(exc)}", err=True)
             sys.exit(exc.exit_code)
-        except click.exceptions.Abort:  # end of input at a prompt
+        except typer.Abort:  # end of input at a prompt
             if not standalone_mode:
                 raise
             typer.echo("error: aborted", err=True)
@@ -134,7 +136,12 @@ OptAssignments = Annotated[
 PresetOption = Annotated[
     # A list so that a second --preset is an error rather than silently winning.
     list[str] | None,
-    typer.Option("--preset", metavar="NAME", help="Start from a named preset; see 'rules GAME'."),
+    typer.Option(
+        "--preset",
+        metavar="NAME",
+        help="Start from a named preset; see 'rules GAME'.",
+        autocompletion=complete_preset,
+    ),
 ]
 
 
@@ -245,6 +252,13 @@ def _root(
     ] = False,
 ) -> None:
     """Rules engines for tabletop monster sports games: play, replay and simulate."""
+
+
+def _table(*args: Any, **kwargs: Any) -> Table:
+    """A rich table; rich.table is imported when a command prints one, not at start-up."""
+    from rich.table import Table
+
+    return Table(*args, **kwargs)
 
 
 def _value_text(value: Any) -> str:

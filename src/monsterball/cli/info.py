@@ -3,20 +3,23 @@
 from __future__ import annotations
 
 import difflib
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.table import Table
 
 from monsterball.cli.common import (
     _console,
     _fail,
     _spec,
+    _table,
     _value_text,
     app,
 )
-from monsterball.core.options import OptionInfo
+from monsterball.cli.completion import complete_game
 from monsterball.rules_text import rule_entry, rule_ids, rules_document
+
+if TYPE_CHECKING:
+    from monsterball.core.options import OptionInfo
 
 # -- games / rules ------------------------------------------------------------------------
 
@@ -26,7 +29,7 @@ def games() -> None:
     """List the registered games."""
     from monsterball.games import all_games
 
-    table = Table(title="Games", show_lines=True)
+    table = _table(title="Games", show_lines=True)
     for column in ("id", "aliases", "title", "summary", "presets"):
         table.add_column(column, overflow="fold")
     for spec in all_games():
@@ -62,7 +65,9 @@ RULEBOOKS = {
 
 @app.command()
 def rules(
-    game: Annotated[str, typer.Argument(metavar="GAME", help="Game id or alias.")],
+    game: Annotated[
+        str, typer.Argument(metavar="GAME", help="Game id or alias.", autocompletion=complete_game)
+    ],
     text: Annotated[
         bool,
         typer.Option("--text", help="Print the rules document: every rule id, status, ruling."),
@@ -96,7 +101,7 @@ def rules(
     console.print(spec.summary)
     rulebook = RULEBOOKS.get(spec.id, spec.title)
     console.print(f"Seats: {', '.join(spec.seat_names)}; rulebook: {rulebook}")
-    table = Table(title="Options (set with --opt key=value)", show_lines=True)
+    table = _table(title="Options (set with --opt key=value)", show_lines=True)
     for column in ("name", "type", "default", "allowed", "doc", "ruling"):
         table.add_column(column, overflow="fold")
     for info in spec.options_type.describe():
@@ -109,7 +114,7 @@ def rules(
             info.ruling or "",
         )
     console.print(table)
-    presets = Table(title="Presets (use with --preset NAME)", show_lines=True)
+    presets = _table(title="Presets (use with --preset NAME)", show_lines=True)
     for column in ("preset", "settings", "doc"):
         presets.add_column(column, overflow="fold")
     docs = spec.options_type.PRESET_DOCS
@@ -118,7 +123,7 @@ def rules(
         presets.add_row(name, settings, docs.get(name, ""))
     console.print(presets)
     if spec.rulings:
-        rulings = Table(
+        rulings = _table(
             title=f"Rulings (the whole text: monsterball rules {spec.id} --id ID, or --text)"
         )
         rulings.add_column("id", no_wrap=True)

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.table import Table
 
 from monsterball.cli.common import (
     MAX_GAMES,
@@ -23,19 +22,24 @@ from monsterball.cli.common import (
     _overrides,
     _progress_bar,
     _spec,
+    _table,
     _write_text,
     app,
 )
+from monsterball.cli.completion import complete_game
 from monsterball.core.errors import (
     MonsterballError,
 )
 
 # -- match --------------------------------------------------------------------------------
 
+if TYPE_CHECKING:
+    from rich.table import Table
+
 
 @app.command("match")
 def match_cmd(
-    game: Annotated[str, typer.Argument(help="Game id or alias.")],
+    game: Annotated[str, typer.Argument(help="Game id or alias.", autocompletion=complete_game)],
     bots: Annotated[
         str,
         typer.Option(
@@ -118,7 +122,7 @@ def match_cmd(
             _fail(str(exc))
         except KeyboardInterrupt:
             _fail("interrupted", 130)
-    table = Table(title=f"{spec.id}: {games} games per pairing, seed {seed}")
+    table = _table(title=f"{spec.id}: {games} games per pairing, seed {seed}")
     for column in (
         "bot A",
         "bot B",
@@ -187,7 +191,7 @@ def _check_results_db(path: Path, *, default: bool) -> None:
 
 
 def _ratings_table(title: str, ratings: Any) -> Table:
-    table = Table(title=title)
+    table = _table(title=title)
     table.add_column("bot")
     table.add_column("Elo", justify="right")
     table.add_column("95% CI (bootstrap)", justify="right")

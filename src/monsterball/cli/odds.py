@@ -6,19 +6,22 @@ import dataclasses
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
 from monsterball.cli.common import (
     _console,
     _fail,
     _spec,
+    _table,
     app,
 )
+from monsterball.cli.completion import complete_game
 
 
 @app.command("odds")
 def odds_cmd(
-    game: Annotated[str, typer.Argument(help="Game id or alias (huck-monster).")],
+    game: Annotated[
+        str, typer.Argument(help="Game id or alias (huck-monster).", autocompletion=complete_game)
+    ],
     mark: Annotated[bool, typer.Option("--mark", help="A Mark next to the disc.")] = False,
     intercepts: Annotated[int, typer.Option(min=0, max=7, help="Intercepts on the path.")] = 0,
     catch_marks: Annotated[
@@ -120,13 +123,13 @@ def odds_cmd(
         f"P(turnover) = {float(1 - p):.4%}"
     )
     if by_count and continue_dice == 1:
-        table = Table("count left", "P(catch)")
+        table = _table("count left", "P(catch)")
         for left in range(19):
             one = catch_probability(dataclasses.replace(setup, remaining=left))
             table.add_row(str(left), f"{float(one):.4%}")
         console.print(table)
     elif by_count and not continue_dice:
-        table = Table("throw count", "P(catch)")
+        table = _table("throw count", "P(catch)")
         for count in range(1 if team_pins else 3, 19):
             one = catch_probability(dataclasses.replace(setup, throw_count=count))
             table.add_row(str(count), f"{float(one):.4%}")

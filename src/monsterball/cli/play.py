@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import secrets
 from pathlib import Path
-from typing import IO, Annotated
+from typing import IO, TYPE_CHECKING, Annotated
 
 import typer
 
-from monsterball.bots import BOTS, DIFFICULTIES, Bot, bot_for_difficulty, bot_seed, make_bot
 from monsterball.cli.common import (
     EXIT_INTERRUPTED,
     OptAssignments,
@@ -20,10 +19,14 @@ from monsterball.cli.common import (
     _spec,
     app,
 )
-from monsterball.cli.terminal import TerminalGame
-from monsterball.core.dice import SeededSampler
-from monsterball.core.game import GameSpec
-from monsterball.core.record import Recorder
+from monsterball.cli.completion import complete_bot, complete_game
+
+if TYPE_CHECKING:
+    from monsterball.bots import Bot
+    from monsterball.core.game import GameSpec
+
+# The engine and the bots are imported when the command runs (start-up stays cheap).
+DIFFICULTIES = ("easy", "medium", "hard")  # monsterball.bots.DIFFICULTIES (a test keeps them equal)
 
 # -- play ---------------------------------------------------------------------------------
 
@@ -37,13 +40,14 @@ def _seat_index(spec: GameSpec, text: str) -> int:
 
 @app.command()
 def play(
-    game: Annotated[str, typer.Argument(help="Game id or alias.")],
+    game: Annotated[str, typer.Argument(help="Game id or alias.", autocompletion=complete_game)],
     bot: Annotated[
         str | None,
         typer.Option(
-            help=f"Opponent: {', '.join(sorted(BOTS))} (mcts:N or mcts:Ts for a budget), "
+            help="Opponent: heuristic, mcts, random (mcts:N or mcts:Ts for a budget), "
             "a difficulty (easy, medium, hard), or 'none' for hot seat (default: heuristic, "
-            "the game's own rules of thumb)."
+            "the game's own rules of thumb).",
+            autocompletion=complete_bot,
         ),
     ] = None,
     hotseat: Annotated[
@@ -66,6 +70,11 @@ def play(
     ] = False,
 ) -> None:
     """Play a game in the terminal, against a bot or hot seat."""
+    from monsterball.bots import bot_for_difficulty, bot_seed, make_bot
+    from monsterball.cli.terminal import TerminalGame
+    from monsterball.core.dice import SeededSampler
+    from monsterball.core.record import Recorder
+
     spec = _spec(game)
     options = _options(spec, preset, opt)
     if hotseat and bot is not None and bot.strip().lower() != "none":
@@ -134,6 +143,8 @@ kickoff), as in ``tui``; ``random`` is there for those who want it."""
 
 
 def _check_play_bot(name: str) -> None:
+    from monsterball.bots import BOTS, make_bot
+
     try:
         make_bot(name, 0)
     except ValueError as exc:

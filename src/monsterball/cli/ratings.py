@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.table import Table
 
 from monsterball.cli.common import (
     MAX_GAMES,
@@ -15,8 +14,10 @@ from monsterball.cli.common import (
     _fail,
     _progress_bar,
     _spec,
+    _table,
     app,
 )
+from monsterball.cli.completion import complete_game
 
 if TYPE_CHECKING:
     from monsterball.web.store import Store
@@ -91,7 +92,7 @@ def anchor_bots(
         board = leaderboard(store, spec.id)
     finally:
         store.close()
-    table = Table(title=f"{spec.title}: ratings after {added} new rated games")
+    table = _table(title=f"{spec.title}: ratings after {added} new rated games")
     for column in ("rank", "player", "rating", "RD", "games"):
         table.add_column(column, justify="left" if column == "player" else "right")
     for row in board:
@@ -104,7 +105,7 @@ def anchor_bots(
 
 @ratings_app.command("show")
 def show(
-    game: Annotated[str, typer.Argument(help="Game id or alias.")],
+    game: Annotated[str, typer.Argument(help="Game id or alias.", autocompletion=complete_game)],
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """The game's leaderboard ("?": a provisional rating)."""

@@ -7,20 +7,19 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
 from monsterball.cli.common import (
     EXIT_DIVERGED,
     _console,
     _fail,
     _read_record_file,
+    _table,
     app,
 )
 from monsterball.core.errors import (
     MonsterballError,
     RecordError,
 )
-from monsterball.core.record import replay
 
 # -- replay -------------------------------------------------------------------------------
 
@@ -44,6 +43,8 @@ def replay_cmd(
     ] = None,
 ) -> None:
     """Replay a game record; exit 1 if it diverges, 2 if it cannot be read."""
+    from monsterball.core.record import replay
+
     record = _read_record_file(file)
     if ply is not None and ply > len(record.actions):
         _fail(f"{file} has {len(record.actions)} plies: --ply must be 0..{len(record.actions)}")
@@ -105,7 +106,7 @@ def luck_cmd(
         return
     console = _console()
     console.print(f"{report.game}: {report.result}; {report.chance_nodes} chance events")
-    table = Table(title="Luck: how far the dice moved each side's chance of winning")
+    table = _table(title="Luck: how far the dice moved each side's chance of winning")
     table.add_column("side")
     table.add_column("luck (win-probability points)", justify="right")
     for seat, value in zip(report.seats, report.luck, strict=True):
@@ -113,7 +114,7 @@ def luck_cmd(
     console.print(table)
     console.print(LUCK_EXPLAINED)
     if report.dice:
-        dice = Table(title="Numeric rolls")
+        dice = _table(title="Numeric rolls")
         for column in ("roll", "count", "mean", "expected", "z"):
             dice.add_column(column, justify="right")
         for label, t in sorted(report.dice.items()):
@@ -122,7 +123,7 @@ def luck_cmd(
             )
         console.print(dice)
     if report.biggest:
-        swings = Table(title=f"Biggest swings (for {report.seats[0]})")
+        swings = _table(title=f"Biggest swings (for {report.seats[0]})")
         swings.add_column("ply", justify="right")
         swings.add_column("outcome")
         swings.add_column("swing (points)", justify="right")

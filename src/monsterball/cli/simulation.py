@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.table import Table
 
 from monsterball.cli.common import (
     EXIT_INTERRUPTED,
@@ -28,15 +27,19 @@ from monsterball.cli.common import (
     _progress_bar,
     _spec,
     _stop_on_sigterm,
+    _table,
     _value_text,
     _write_text,
     app,
 )
+from monsterball.cli.completion import complete_game
 from monsterball.core.errors import (
     MonsterballError,
 )
 
 if TYPE_CHECKING:
+    from rich.table import Table
+
     from monsterball.core.game import GameSpec
     from monsterball.simulate import SimulationSummary
 
@@ -57,7 +60,7 @@ def _parse_bots(spec: GameSpec, text: str) -> tuple[str, ...]:
 
 
 def _summary_tables(summary: SimulationSummary) -> list[Table]:
-    seats = Table(title=f"{summary.games} games of {summary.game}, seed {summary.seed}")
+    seats = _table(title=f"{summary.games} games of {summary.game}, seed {summary.seed}")
     for column in ("seat", "bot", "wins", "win rate", "95% CI", "mean score"):
         seats.add_column(column, justify="right" if column != "bot" else "left")
     for s in summary.seats:
@@ -70,7 +73,7 @@ def _summary_tables(summary: SimulationSummary) -> list[Table]:
             "" if s.mean_score is None else f"{s.mean_score:.2f}",
         )
     seats.add_row("draws", "", str(summary.draws), f"{summary.draw_rate:.1%}", "", "")
-    other = Table(title="Length and speed", show_header=False)
+    other = _table(title="Length and speed", show_header=False)
     other.add_column("what")
     other.add_column("value", justify="right")
     p = summary.plies
@@ -85,7 +88,7 @@ def _summary_tables(summary: SimulationSummary) -> list[Table]:
 
 @app.command("simulate")
 def simulate_cmd(
-    game: Annotated[str, typer.Argument(help="Game id or alias.")],
+    game: Annotated[str, typer.Argument(help="Game id or alias.", autocompletion=complete_game)],
     games: Annotated[
         int,
         typer.Option(
@@ -372,7 +375,7 @@ def lab_tables(result: Any) -> list[Table]:
     """The lab's summary: per setting, each seat's win rate, draws, mean score and the
     lab's figures; with a baseline, a second table of paired differences."""
     seats = result.seat_names
-    table = Table(
+    table = _table(
         title=f"{result.games} games per setting of {result.game}, seed {result.seed}, "
         f"bots {', '.join(result.bots)} ({result.backend})"
     )
@@ -400,7 +403,7 @@ def lab_tables(result: Any) -> list[Table]:
     out = [table]
     kinds = sorted({k for s in result.settings for k in s.turnovers_per_game})
     if kinds:
-        turnovers = Table(title="Turnovers per game, by the event that ended the possession")
+        turnovers = _table(title="Turnovers per game, by the event that ended the possession")
         turnovers.add_column("setting", overflow="fold")
         for kind in kinds:
             turnovers.add_column(kind, justify="right", overflow="fold")
@@ -412,7 +415,7 @@ def lab_tables(result: Any) -> list[Table]:
         base = result.settings[result.baseline]
         names = [f"{seats[0]} wins", "first offense wins", "points per possession", "plies"]
         names += sorted({k for s in result.settings for k in s.metrics} - {"luck"})
-        diff = Table(title=f"Paired differences against the baseline ({base.label}), 95% CI")
+        diff = _table(title=f"Paired differences against the baseline ({base.label}), 95% CI")
         diff.add_column("setting", overflow="fold")
         for name in names:
             diff.add_column(f"Δ {name}", overflow="fold")

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import secrets
 from pathlib import Path
-from typing import IO, Annotated
+from typing import IO, TYPE_CHECKING, Annotated
 
 import typer
 
-from monsterball.bots import DIFFICULTIES, Bot, bot_for_difficulty, bot_seed, make_bot
 from monsterball.cli.common import (
     EXIT_DIVERGED,
     OptAssignments,
@@ -20,18 +19,28 @@ from monsterball.cli.common import (
     _spec,
     app,
 )
+from monsterball.cli.completion import complete_bot, complete_game
 from monsterball.core.errors import MonsterballError, RecordError
-from monsterball.core.record import Recorder, initial_state, replay
+
+if TYPE_CHECKING:
+    from monsterball.bots import Bot
 
 
 @app.command("tui")
 def tui_cmd(
     game: Annotated[
-        str | None, typer.Argument(help="Game id or alias (with --replay: must be the record's).")
+        str | None,
+        typer.Argument(
+            help="Game id or alias (with --replay: must be the record's).",
+            autocompletion=complete_game,
+        ),
     ] = None,
     bot: Annotated[
         str,
-        typer.Option(help="Opponent: a bot (random, heuristic, mcts:N), easy/medium/hard, none."),
+        typer.Option(
+            help="Opponent: a bot (random, heuristic, mcts:N), easy/medium/hard, none.",
+            autocompletion=complete_bot,
+        ),
     ] = "heuristic",
     hotseat: Annotated[bool, typer.Option("--hotseat", help="Humans play every seat.")] = False,
     seed: Annotated[int | None, typer.Option(help="Seed of the dice and the bot.")] = None,
@@ -50,6 +59,9 @@ def tui_cmd(
     ] = False,
 ) -> None:
     """Play in a full-screen terminal app (keys or mouse), or step through a record."""
+    from monsterball.bots import DIFFICULTIES, bot_for_difficulty, bot_seed, make_bot
+    from monsterball.core.record import Recorder, initial_state, replay
+
     try:
         from monsterball.tui import GameApp
     except ImportError:

@@ -1,0 +1,57 @@
+"""Tab completion of game names, presets and bots, without loading the games: completing a
+word must be instant (scripts/bench_startup.py), and importing the three engines is not.
+
+The names are written out here; tests/test_cli_startup.py fails when they differ from the
+registry's, so a new game, alias or preset cannot be forgotten.
+"""
+
+from __future__ import annotations
+
+import typer
+
+GAMES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    # id: (aliases, presets)
+    "huck-monster": (
+        ("hm", "huck", "huck-and-monster", "huck+monster"),
+        ("starting-7", "scrimmage", "basic", "straight-throws", "square-field", "small",
+         "midnight-pickup", "emergency-pickup", "game-disc", "all-stars", "pothole", "hot-hex",
+         "cone-push", "pro", "pro-continue"),
+    ),
+    "midway": (
+        ("motm", "monsters-of-the-midway", "monsters"),
+        ("standard", "compass", "short", "match", "exhibition"),
+    ),
+    "paper-ultimate": (
+        ("pu", "paper", "ultimade"),
+        ("standard", "no-monster", "coins", "quick", "open-field", "small"),
+    ),
+}  # fmt: skip
+
+BOT_WORDS = ("heuristic", "random", "mcts:200", "mcts:0.5s", "easy", "medium", "hard", "none")
+
+
+def game_id(name: str) -> str | None:
+    key = name.strip().lower().replace("_", "-").replace(" ", "-")
+    for game, (aliases, _) in GAMES.items():
+        if key == game or key in aliases:
+            return game
+    return None
+
+
+def complete_game(incomplete: str) -> list[str]:
+    names = [name for game, (aliases, _) in GAMES.items() for name in (game, *aliases)]
+    return [name for name in names if name.startswith(incomplete.lower())]
+
+
+def complete_preset(ctx: typer.Context, incomplete: str) -> list[str]:
+    """The presets of the game already on the line (every game's when none is)."""
+    # While completing, the game may still be among the unparsed words (ctx.args).
+    typed = (ctx.params or {}).get("game") or next(iter(ctx.args or []), "")
+    game = game_id(str(typed))
+    chosen = [game] if game else list(GAMES)
+    presets = dict.fromkeys(p for g in chosen for p in GAMES[g][1])
+    return [p for p in presets if p.startswith(incomplete.lower())]
+
+
+def complete_bot(incomplete: str) -> list[str]:
+    return [word for word in BOT_WORDS if word.startswith(incomplete.lower())]
