@@ -11,7 +11,7 @@ $(STAMP): pyproject.toml setup.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	touch $(STAMP) $(FAST)  # the install built the kernels too (setup.py)
 
 ## The compiled kernels (Cython + gcc) are built by the package build (setup.py) in the
 ## install above; this rebuilds them in place after a .pyx edit and says which engine runs.
