@@ -119,6 +119,17 @@ def test_new_game_takes_a_preset_options_and_a_seed() -> None:
         monsterball.new_game("midway", preset="nope")
 
 
+def test_gamespec_new_game_takes_a_preset_and_says_where_the_seed_goes() -> None:
+    """Issue 36: ``GameSpec.new_game(seed=1)`` was a bare TypeError."""
+    spec = monsterball.get_game("huck-monster")
+    state = spec.new_game(preset="scrimmage", callahans=True)
+    assert state.options == spec.options("scrimmage", callahans=True)
+    with pytest.raises(TypeError, match=r"no dice: monsterball.new_game\(game, preset, seed"):
+        spec.new_game(seed=1)
+    with pytest.raises(TypeError, match="not both"):
+        spec.new_game(spec.options(), preset="scrimmage")
+
+
 def test_the_same_seed_and_decisions_give_the_same_game() -> None:
     texts = []
     for _ in range(2):

@@ -324,8 +324,20 @@ class GameSpec:
     def options(self, preset: str | None = None, **overrides: Any) -> GameOptions:
         return self.options_type.from_preset(preset, overrides)
 
-    def new_game(self, options: GameOptions | None = None) -> GameState:
-        opts = options if options is not None else self.options_type()
+    def new_game(
+        self, options: GameOptions | None = None, *, preset: str | None = None, **overrides: Any
+    ) -> GameState:
+        """A new game's state, with ``options`` (default: built from ``preset`` and the
+        option ``overrides``). A state has no dice: ``monsterball.new_game(game, seed=7)``
+        gives a game that rolls its own, seeded."""
+        if "seed" in overrides:
+            raise TypeError(
+                "GameSpec.new_game makes a state, which has no dice: "
+                "monsterball.new_game(game, preset, seed=...) gives one with seeded dice"
+            )
+        if options is not None and (preset is not None or overrides):
+            raise TypeError("give new_game options, or a preset and overrides, not both")
+        opts = options if options is not None else self.options(preset, **overrides)
         if not isinstance(opts, self.options_type):
             raise TypeError(f"{self.id} needs {self.options_type.__name__}, got {type(opts)}")
         state = self.new_state(opts)
