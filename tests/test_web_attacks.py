@@ -3,6 +3,9 @@ now refuses it (each failed on the code before its fix). docs/security.md lists 
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import hmac
 import socket
 import subprocess
 import sys
@@ -18,7 +21,10 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from monsterball.cli import app as cli_app
+from monsterball.core.dice import HmacSampler, dice_key
+from monsterball.core.record import initial_state, read_record, replay
 from monsterball.web import accounts
+from monsterball.web import rooms as rooms_module
 from monsterball.web.app import create_app
 from monsterball.web.limits import Limits
 from monsterball.web.live import Rejected
@@ -411,3 +417,187 @@ def test_a_500_leaves_the_next_request_on_the_connection_answered(tmp_path, capl
     assert [r.getMessage() for r in caplog.records if r.levelno >= 40] == [
         "request failed: GET /api/games"
     ]  # logged once, by the app
+
+
+# -- item 13: dice nobody alone decides ----------------------------------------------------
+
+NONCES = {"A": "0f" * 16, "B": "c4" * 16}
+FLAG_CLOCK = {"kind": "realtime", "minutes": 0.03, "increment": 0}  # 1.8 s, then a flag
+
+
+def dice_app(tmp_path, wait: float):
+    limits = dataclasses.replace(NO_CLIENT_LIMITS, nonce_seconds=wait, min_clock_seconds=0.5)
+    return create_app(f"sqlite:///{tmp_path / 'g.db'}", limits=limits)
+
+
+def seat_socket(client: TestClient, gid: str, token: str):
+    socket = client.websocket_connect(f"/ws/{gid}").__enter__()
+    socket.receive_json()  # the spectators' greeting
+    socket.send_json({"type": "seat", "token": token})
+    seated = socket.receive_json()
+    assert seated["you"] is not None and seated["game"]["dice_open"] is True
+    return socket
+
+
+def wait_until(client: TestClient, gid: str, check) -> dict:
+    for _ in range(200):
+        state = client.get(f"/api/games/{gid}").json()
+        if check(state):
+            return state
+        time.sleep(0.05)
+    raise AssertionError(f"never happened: {state['game']}")
+
+
+def test_the_first_die_waits_for_every_seats_nonce_and_the_record_proves_both_made_it(
+    tmp_path,
+):
+    with TestClient(dice_app(tmp_path, wait=30)) as client:
+        made = client.post(
+            "/api/games", json={"game": "paper-ultimate", "mode": "online", "clock": FLAG_CLOCK}
+        ).json()
+        gid, tokens = made["id"], {c["name"]: c["token"] for c in made["chairs"]}
+        assert made["game"]["dice"] == "hmac-sha256/2" and made["game"]["ply"] == 0
+        first = client.get(f"/api/games/{gid}").json()
+        assert first["to_act"] == "dice"  # the pull waits: nobody has contributed
+        sockets = {name: seat_socket(client, gid, token) for name, token in tokens.items()}
+        try:
+            bad = sockets["A"].send_json({"type": "nonce", "nonce": "not hex"})
+            assert sockets["A"].receive_json()["accepted"] is False
+            for name in ("A", "B"):
+                sockets[name].send_json({"type": "nonce", "nonce": NONCES[name]})
+                while (reply := sockets[name].receive_json())["type"] != "nonce":
+                    pass
+                assert reply == {"type": "nonce", "accepted": True, "message": ""}
+            rolled = wait_until(client, gid, lambda s: s["game"]["ply"] > 0)
+            assert rolled["game"]["dice_nonces"] == NONCES and not rolled["game"]["dice_open"]
+            sockets["A"].send_json({"type": "nonce", "nonce": "ab"})  # a second try: too late
+            while (reply := sockets["A"].receive_json())["type"] != "nonce":
+                pass
+            assert reply["accepted"] is False and "too late" in reply["message"]
+            for _ in range(12):  # a few moves, and the dice they bring, before the flag
+                mover = rolled["to_act"]
+                if mover not in tokens:
+                    break
+                seat = {"seat-token": tokens[mover]}
+                rolled = client.get(f"/api/games/{gid}", headers=seat).json()
+                if not rolled["legal"]:
+                    break
+                rolled = client.post(
+                    f"/api/games/{gid}/act",
+                    json={
+                        "token": tokens[mover],
+                        "action": first_move(rolled),
+                        "ply": rolled["game"]["ply"],
+                    },
+                ).json()
+        finally:
+            for socket in sockets.values():
+                socket.__exit__(None, None, None)
+        wait_until(client, gid, lambda s: s["game"]["status"] == "finished")  # on time
+        text = client.get(f"/api/games/{gid}/record").text
+    assert bad is None
+    record = read_record(text)
+    assert record.dice == "hmac-sha256/2" and record.dice_nonces == NONCES
+    assert replay(record).ok
+    # By hand: the first die is the HMAC stream's under the key of the seed and both nonces.
+    seed = record.dice_seed
+    key = hmac.new(
+        str(seed).encode(),
+        b"monsterball-dice/2\nA=" + NONCES["A"].encode() + b"\nB=" + NONCES["B"].encode(),
+        hashlib.sha256,
+    ).digest()
+    assert key == dice_key(seed, list(NONCES.items()))
+    _, start = initial_state(record)
+    assert HmacSampler(key).choose(start.chance_outcomes()).notation() == record.actions[0].action
+    # Either nonce changed, or the seed alone (the old scheme): another stream of dice.
+
+    def stream(sampler) -> list[int]:
+        bits = getattr(sampler, "rng", sampler).getrandbits
+        return [bits(53) for _ in range(8)]
+
+    true_dice = stream(record.sampler())
+    for forged in ({**NONCES, "A": "0e" * 16}, {**NONCES, "B": ""}):
+        assert stream(dataclasses.replace(record, dice_nonces=forged).sampler()) != true_dice
+    assert stream(dataclasses.replace(record, dice=None).sampler()) != true_dice
+    # docs/web.md's recipe by hand, on this record.
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "web.md").read_text("utf-8")
+    recipe = docs.split("For contributed dice, the key and the start of the stream by hand")[1]
+    recipe = recipe.split("```sh\n", 1)[1].split("```", 1)[0]
+    write(tmp_path, text)
+    done = subprocess.run(
+        ["bash", "-c", recipe], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        f"key {key.hex()}",
+        f"first 53-bit draw {HmacSampler(key).getrandbits(53)}",
+    ]
+    cli = CliRunner().invoke(cli_app, ["replay", "--verify", str(write(tmp_path, text))])
+    assert cli.exit_code == 0, cli.output
+    assert f"A={NONCES['A']}, B={NONCES['B']}" in cli.output
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "game.jsonl"
+    path.write_text(text)
+    return path
+
+
+def test_a_seat_that_never_sends_its_nonce_delays_the_first_die_only_a_moment(tmp_path):
+    with TestClient(dice_app(tmp_path, wait=0.5)) as client:
+        made = client.post("/api/games", json={"game": "paper-ultimate", "mode": "online"})
+        gid, token_a = made.json()["id"], made.json()["chairs"][0]["token"]
+        socket = seat_socket(client, gid, token_a)
+        try:
+            socket.send_json({"type": "nonce", "nonce": NONCES["A"]})
+            started = time.monotonic()
+            rolled = wait_until(client, gid, lambda s: s["game"]["ply"] > 0)
+            waited = time.monotonic() - started
+        finally:
+            socket.__exit__(None, None, None)
+    assert waited < 3, waited
+    assert rolled["game"]["dice_nonces"] == {"A": NONCES["A"], "B": ""}
+
+
+def test_older_records_keep_verifying_with_the_old_dice(tmp_path):
+    """A record without ``dice`` is the random.Random stream (every golden record)."""
+    with TestClient(app_at(tmp_path / "g.db")) as client:
+        made = client.post(
+            "/api/games",
+            json={
+                "game": "paper-ultimate",
+                "preset": "quick",
+                "mode": "bot",
+                "seed": 7,
+                "bots": {"A": "easy", "B": "easy"},
+            },
+        ).json()
+        text = client.get(f"/api/games/{made['id']}/record").text
+    record = read_record(text)
+    assert record.dice is None and record.dice_seed == 7 and replay(record).ok
+
+
+# -- item 7: replays rebuilt are limited per address; kept ones cost nothing ---------------
+
+
+def test_cycling_replays_of_many_finished_games_is_limited_per_address(tmp_path, monkeypatch):
+    monkeypatch.setattr(rooms_module, "HISTORIES_KEPT", 1)  # every other game: a rebuild
+    test_app = app_at(tmp_path / "g.db")
+    bots = {"mode": "bot", "bots": {"A": "easy", "B": "easy"}, "preset": "quick"}
+    with TestClient(test_app) as client:
+        games = [
+            client.post("/api/games", json={"game": "paper-ultimate", **bots}).json()["id"]
+            for _ in range(12)
+        ]
+        attacker = TestClient(test_app, client=("198.51.100.7", 4000))
+        answers = [attacker.get(f"/api/games/{gid}/replay").status_code for gid in games]
+        burst = int(Limits().rebuilds_per_minute / 3)
+        assert answers == [200] * burst + [429] * (12 - burst)
+        limited = attacker.get(f"/api/games/{games[-1]}/record")
+        assert limited.status_code == 429 and int(limited.headers["retry-after"]) >= 1
+        kept = games[burst - 1]  # the last one built is kept: reading it again is free
+        assert attacker.get(f"/api/games/{kept}/replay", params={"step": 3}).status_code == 200
+        built = test_app.state.rooms.counts["histories_built"]
+        assert built == burst
+        # Another address is not slowed by the first one's limit.
+        assert client.get(f"/api/games/{games[-1]}/replay").status_code == 200

@@ -23,7 +23,11 @@ from monsterball.web.store import GameRow
 
 # Tests play faster than people: the per-client limits are off unless a test is about them.
 NO_CLIENT_LIMITS = Limits(
-    games_per_minute=0, moves_per_second=0, address_moves_per_second=0, rooms_per_address=0
+    games_per_minute=0,
+    moves_per_second=0,
+    address_moves_per_second=0,
+    rooms_per_address=0,
+    nonce_seconds=0,  # online rooms roll at once, nonces or not (tests of them set a wait)
 )
 NO_CLIENT_LIMIT_FLAGS = [
     "--games-per-minute",
@@ -33,6 +37,8 @@ NO_CLIENT_LIMIT_FLAGS = [
     "--address-moves-per-second",
     "0",
     "--rooms-per-address",
+    "0",
+    "--nonce-seconds",
     "0",
 ]
 

@@ -77,6 +77,12 @@ def replay_cmd(
                 f"Dice: seed {record.dice_seed} matches the commitment "
                 f"{record.dice_commitment} and rolled every die."
             )
+        if record.dice is not None:  # contributed dice (docs/web.md, "Fair dice")
+            given = [f"{n}={v or '(none)'}" for n, v in (record.dice_nonces or {}).items()]
+            typer.echo(
+                f"Dice scheme {record.dice}: HMAC-SHA256 keyed by the seed and the seats' "
+                f"nonces ({', '.join(given) or 'none asked'})."
+            )
     # A game lost on time ends off the board: its end line, once verified, has the result.
     off_board = verify and record.end is not None and "termination" in record.end
     result = record.end.get("result") if off_board and record.end is not None else None

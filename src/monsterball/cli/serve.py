@@ -67,6 +67,15 @@ def serve(
             "real clients; repeat for more. Default: none, the connection's own address.",
         ),
     ] = None,
+    nonce_seconds: Annotated[
+        float,
+        typer.Option(
+            min=0,
+            max=60,
+            help="How long an online room's first die waits for its seats' random nonces "
+            "(contributed dice) before rolling without the missing ones; 0: never waits.",
+        ),
+    ] = 5.0,
     idle_seconds: Annotated[
         float,
         typer.Option(
@@ -131,6 +140,7 @@ def serve(
         allowed_origins=tuple(allow_origin or ()),
         idle_seconds=idle_seconds,
         lease_seconds=lease_seconds,
+        nonce_seconds=nonce_seconds,
     )
     try:
         # One process: its app. Several: the store is opened (and migrated) once here, so a

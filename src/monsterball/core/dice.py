@@ -9,6 +9,7 @@ analysis enumerate the outcomes. There is no global random state anywhere.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import math
 import random
 from bisect import bisect_right
@@ -49,6 +50,87 @@ class SeededSampler:
         # The first bound above the point (bisect: the loop ``point < bound`` in C).
         index = bisect_right(cumulative, self.rng.getrandbits(53))
         return outcomes[index][0] if index < count else outcomes[-1][0]
+
+
+# Dice schemes (a record's header ``dice``): how a seed becomes the stream of dice.
+LEGACY_DICE = "mt19937"  # random.Random(seed): records without ``dice``
+CONTRIBUTED_DICE = "hmac-sha256/2"  # HmacSampler over dice_key(seed, contributions)
+DICE_SCHEMES = (LEGACY_DICE, CONTRIBUTED_DICE)
+MAX_NONCE = 64  # hex digits in a seat's contribution
+
+
+class HmacSampler:
+    """Dice from HMAC-SHA256 in counter mode: block ``i`` of the stream is
+    HMAC-SHA256(key, i as 8 big-endian bytes), and draws take whole bytes from the stream in
+    order. A draw of ``k`` bits takes the next ceil(k / 8) bytes (big-endian) and keeps the top
+    ``k`` bits. Equally likely outcomes (``n`` of them): draws of bits(n - 1) bits until one
+    is below ``n`` (no bias); others: one 53-bit point, placed among the cumulative
+    probabilities exactly as :class:`SeededSampler` does. docs/web.md has the recipe by hand."""
+
+    __slots__ = ("block", "buffer", "key", "seed")
+
+    def __init__(self, key: bytes, seed: int | None = None):
+        self.key = key
+        self.seed = seed
+        self.block = 0
+        self.buffer = b""
+
+    def _bytes(self, count: int) -> bytes:
+        while len(self.buffer) < count:
+            counter = self.block.to_bytes(8, "big")
+            self.buffer += hmac.new(self.key, counter, hashlib.sha256).digest()
+            self.block += 1
+        taken, self.buffer = self.buffer[:count], self.buffer[count:]
+        return taken
+
+    def getrandbits(self, bits: int) -> int:
+        size = (bits + 7) // 8
+        return int.from_bytes(self._bytes(size), "big") >> (8 * size - bits)
+
+    def randrange(self, count: int) -> int:
+        bits = (count - 1).bit_length()
+        while True:
+            drawn = self.getrandbits(bits) if bits else 0
+            if drawn < count:
+                return drawn
+
+    def choose(self, outcomes: Sequence[tuple[Action, Fraction]]) -> Action:
+        count = len(outcomes)
+        if count == 1:
+            return outcomes[0][0]
+        cumulative = _draw_table(outcomes)
+        if cumulative is None:
+            return outcomes[self.randrange(count)][0]
+        index = bisect_right(cumulative, self.getrandbits(53))
+        return outcomes[index][0] if index < count else outcomes[-1][0]
+
+
+def dice_key(seed: int, contributions: Sequence[tuple[str, str]] = ()) -> bytes:
+    """The key of the contributed dice: HMAC-SHA256 keyed by the seed's decimal text over
+    ``monsterball-dice/2`` then, for each contributing chair in the game's order, a line
+    feed, its name, ``=`` and its nonce (lowercase hex; empty if it sent none)."""
+    message = "monsterball-dice/2" + "".join(f"\n{name}={nonce}" for name, nonce in contributions)
+    return hmac.new(str(seed).encode("ascii"), message.encode("ascii"), hashlib.sha256).digest()
+
+
+def is_nonce(text: object) -> bool:
+    """A seat's contribution as the key takes it: 1 to MAX_NONCE lowercase hex digits."""
+    return (
+        isinstance(text, str)
+        and 0 < len(text) <= MAX_NONCE
+        and all(c in "0123456789abcdef" for c in text)
+    )
+
+
+def sampler_for(
+    scheme: str | None, seed: int, contributions: Sequence[tuple[str, str]] = ()
+) -> SeededSampler | HmacSampler:
+    """The dice of a game rolled with ``scheme`` (None: the legacy stream)."""
+    if scheme in (None, LEGACY_DICE):
+        return SeededSampler(seed)
+    if scheme == CONTRIBUTED_DICE:
+        return HmacSampler(dice_key(seed, contributions), seed)
+    raise ValueError(f"unknown dice scheme {scheme!r}; known: {', '.join(DICE_SCHEMES)}")
 
 
 _DRAW_TABLES: dict[tuple[int, ...], tuple[tuple[Fraction, ...], tuple[int, ...] | None]] = {}

@@ -18,7 +18,10 @@ read as before.
 
 A record may commit to its dice instead (games played online): the header carries
 ``"seed": null`` and ``"dice_commitment"`` (SHA-256 of the seed's decimal text) and the end
-line reveals ``"dice_seed"``, so a record of an unfinished game never holds the seed.
+line reveals ``"dice_seed"``, so a record of an unfinished game never holds the seed. A header
+may name its dice scheme (``"dice": "hmac-sha256/2"``, with ``"dice_nonces"``: each
+contributing chair's nonce, core/dice.py); without ``dice`` the dice are the legacy
+``random.Random(seed)`` stream, so older records keep verifying.
 
 Line 1 is the header; every following line until ``end`` is one action, numbered from 1 with
 no gaps, taken by the seat named in ``by`` (or ``chance``). Every ``hash_every`` plies, and on
@@ -39,7 +42,15 @@ from pathlib import Path
 from typing import IO, Any
 
 from monsterball.core.actions import Action
-from monsterball.core.dice import SeededSampler, is_seed_text, seed_commitment
+from monsterball.core.dice import (
+    DICE_SCHEMES,
+    HmacSampler,
+    SeededSampler,
+    is_nonce,
+    is_seed_text,
+    sampler_for,
+    seed_commitment,
+)
 from monsterball.core.errors import MonsterballError, RecordError
 from monsterball.core.game import CHANCE, TERMINATIONS, GameSpec, GameState, forfeit_result
 from monsterball.core.registry import get_game
@@ -74,6 +85,17 @@ class GameRecord:
     end: dict[str, Any] | None = None
     dice_commitment: str | None = None
     format: int = RECORD_FORMAT
+    # The dice scheme (core/dice.py; None: the legacy random.Random stream) and, for the
+    # contributed dice, each contributing chair's nonce in the game's order ("" if none came).
+    dice: str | None = None
+    dice_nonces: dict[str, str] | None = None
+
+    def sampler(self) -> SeededSampler | HmacSampler | None:
+        """The dice as the record says they were rolled (None: the seed is not known)."""
+        seed = self.dice_seed
+        if seed is None:
+            return None
+        return sampler_for(self.dice, seed, list((self.dice_nonces or {}).items()))
 
     @property
     def dice_seed(self) -> int | None:
@@ -96,6 +118,9 @@ class GameRecord:
         }
         if self.dice_commitment is not None:
             header["dice_commitment"] = self.dice_commitment
+        if self.dice is not None:
+            header["dice"] = self.dice
+            header["dice_nonces"] = dict(self.dice_nonces or {})
         return header
 
     def lines(self) -> Iterable[str]:
@@ -138,6 +163,8 @@ class Recorder:
         hash_every: int = HASH_EVERY,
         from_start: bool = False,
         committed_seed: int | None = None,
+        dice: str | None = None,
+        dice_nonces: Mapping[str, str] | None = None,
     ):
         """``committed_seed``: record the dice seed committed to (header ``dice_commitment``)
         and reveal it only on the end line, instead of writing ``seed`` in the header."""
@@ -158,6 +185,8 @@ class Recorder:
             start=start,
             players=dict(players or {}),
             dice_commitment=None if committed_seed is None else seed_commitment(committed_seed),
+            dice=dice,
+            dice_nonces=dict(dice_nonces or {}) if dice is not None else None,
         )
         self._write(_dump(self.record.header()))
 
@@ -243,6 +272,8 @@ HEADER_KEYS = frozenset(
         "start",
         "players",
         "dice_commitment",
+        "dice",
+        "dice_nonces",
     )
 )
 ACTION_KEYS = frozenset(("ply", "by", "action", "hash"))
@@ -335,6 +366,21 @@ def _parse(lines: Iterator[str]) -> GameRecord:
     commitment = header.get("dice_commitment")
     if commitment is not None and not _is_sha256_hex(commitment):
         raise RecordError("must be 64 lowercase hex digits", line=1, field="dice_commitment")
+    dice = header.get("dice")
+    if dice is not None and dice not in DICE_SCHEMES:
+        known = ", ".join(DICE_SCHEMES)
+        raise RecordError(f"unknown dice scheme {dice!r} (known: {known})", line=1, field="dice")
+    nonces = header.get("dice_nonces")
+    if nonces is not None and (
+        dice is None
+        or not isinstance(nonces, dict)
+        or not all(isinstance(k, str) and (v == "" or is_nonce(v)) for k, v in nonces.items())
+    ):
+        raise RecordError(
+            "must be an object of chair name -> nonce (hex, or empty), beside 'dice'",
+            line=1,
+            field="dice_nonces",
+        )
     record = GameRecord(
         game=header["game"],
         rules_version=header["rules_version"],
@@ -344,6 +390,8 @@ def _parse(lines: Iterator[str]) -> GameRecord:
         players=dict(players),
         dice_commitment=commitment,
         format=header["format"],
+        dice=dice,
+        dice_nonces=dict(nonces) if nonces is not None else None,
     )
     for number, raw in enumerate(lines, start=2):
         if not raw.strip():
@@ -518,8 +566,7 @@ def replay(record: GameRecord, *, verify: bool = True, upto: int | None = None) 
         broken = _broken_commitment(record)
         if broken is not None:
             return ReplayReport(state, 0, broken)
-    seed = record.dice_seed
-    sampler = SeededSampler(seed) if (verify and seed is not None) else None
+    sampler = record.sampler() if verify else None
     if verify and record.rules_version != spec.rules_version:
         return ReplayReport(
             state,

@@ -173,6 +173,7 @@ def create_app(
         now_ms=now_ms,
         cluster=cluster,
         idle_seconds=limits.idle_seconds,
+        nonce_seconds=limits.nonce_seconds,
     )
     clients = ClientLimits(limits)
     sockets = SocketCounter(limits.sockets_per_address)
@@ -385,11 +386,17 @@ def create_app(
         chair = room.live.chair_for(token, await seated(request, token))
         return PlainTextResponse(room.live.state.render(chair.seat if chair else None))
 
+    def rebuild_for(request: Request) -> Callable[[], None]:
+        """The per-address limit on replays rebuilt from the store (a CPU amplifier)."""
+        return lambda: clients.rebuild(address(request))
+
     @app.get("/api/games/{game_id}/replay")
     async def replay(
-        game_id: GameId, step: Annotated[int | None, Query(ge=0, le=MAX_PLY)] = None
+        game_id: GameId,
+        request: Request,
+        step: Annotated[int | None, Query(ge=0, le=MAX_PLY)] = None,
     ) -> dict[str, Any]:
-        history = await rooms.history(game_id)
+        history = await rooms.history(game_id, rebuild_for(request))
         total = len(history.actions)
         at = total if step is None else min(step, total)
         state = rooms.replay_state(history, at)
@@ -402,11 +409,11 @@ def create_app(
             "prompt": state.stack[-1].describe() if state.stack else state.result_text(),
             # A game lost on time ends after its last move, off the board.
             "result": history.live.result_text() if at == total else state.result_text(),
-            "log": [e.for_seat(None) for e in history.live.log[:at]][-200:],
+            "log": [e.for_seat(None) for e in history.live.log[max(0, at - 200) : at]],
         }
 
     @app.get("/api/games/{game_id}/record")
-    async def record(game_id: GameId) -> PlainTextResponse:
+    async def record(game_id: GameId, request: Request) -> PlainTextResponse:
         row = store.get(game_id)
         if row is None:
             raise Rejected("not-found", f"no game '{game_id}'")
@@ -414,7 +421,7 @@ def create_app(
             raise Rejected(
                 "not-finished", "the record (with every secret choice) is ready when the game ends"
             )
-        history = await rooms.history(game_id)
+        history = await rooms.history(game_id, rebuild_for(request))
         text = record_to_string(rooms.record(history, row))
         return PlainTextResponse(
             text,
@@ -430,7 +437,7 @@ def create_app(
             raise Rejected("not-found", f"no game '{game_id}'")
         if row.status != "finished":
             raise Rejected("not-finished", "only finished games can be forked (secrets stay safe)")
-        history = await rooms.history(game_id)
+        history = await rooms.history(game_id, rebuild_for(request))
         state = rooms.replay_state(history, body.ply)
         if state.is_terminal():
             raise Rejected("bad-request", "the game is already over at that step")
@@ -554,9 +561,12 @@ def create_app(
                 return ws_error(exc.code, exc.message)
             watcher.session = None  # seated by the token now, not by a session
             return state_text(room, watcher)
+        if kind == "nonce":  # the seat's part of the dice (web/fairdice.py)
+            refused = await rooms.contribute(room, chair, message.get("nonce"))
+            return {"type": "nonce", "accepted": refused is None, "message": refused or ""}
         if kind != "act":
             return ws_error(
-                "bad-request", f"unknown message type {kind!r} (act, state, seat, ping)"
+                "bad-request", f"unknown message type {kind!r} (act, state, seat, nonce, ping)"
             )
         action, ply = message.get("action"), message.get("ply")
         if not isinstance(action, str) or not isinstance(ply, int) or isinstance(ply, bool):

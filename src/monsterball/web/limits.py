@@ -50,8 +50,14 @@ class Limits:
     chat_per_minute: float = 12.0
     # Password hashes (Argon2id, 64 MiB each) computed at once, and how many more may wait for
     # one; a log-in or sign-up past them is answered 503 busy at once (web/accounts.py).
+    # Replays and records rebuilt (a long game's costs ~0.2 s of CPU; one kept in memory costs
+    # nothing) per address: a minute's worth, and bursts of up to this many.
+    rebuilds_per_minute: float = 30.0
     hash_workers: int = 2
     hash_queue: int = 8
+    # Contributed dice (web/fairdice.py): how long an online room's first die waits for its
+    # human chairs' nonces before it rolls without the missing ones (0: it never waits).
+    nonce_seconds: float = 5.0
     # The shortest real-time clock a game may have (tests go lower to see flags fall fast).
     min_clock_seconds: float = 30.0
     # Rooms nobody watches or asks about are evicted after this long (0: never); servers on one
@@ -117,12 +123,20 @@ class ClientLimits:
         self.moves = RateLimiter(
             limits.moves_per_second, limits.moves_per_second, "moves from this seat", clock
         )
+        rebuilt = limits.rebuilds_per_minute
+        self.rebuilds = RateLimiter(
+            rebuilt / 60, rebuilt / 3, "replays of games not viewed lately from this address", clock
+        )
         self.address_moves = RateLimiter(
             limits.address_moves_per_second,
             limits.address_moves_per_second,
             "moves from this address",
             clock,
         )
+
+    def rebuild(self, address: str) -> None:
+        """A replay or record that must be rebuilt from the store for this address."""
+        self.rebuilds.take(address)
 
     def new_game(self, address: str) -> None:
         self.games.take(address)

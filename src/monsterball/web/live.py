@@ -19,11 +19,12 @@ from typing import Any, cast
 from monsterball.bots import DIFFICULTIES, Bot, bot_for_difficulty, make_bot
 from monsterball.core.actions import Action
 from monsterball.core.board import Board
-from monsterball.core.dice import SeededSampler, derive_seed, seed_commitment
+from monsterball.core.dice import HmacSampler, SeededSampler, derive_seed, seed_commitment
 from monsterball.core.errors import MonsterballError
 from monsterball.core.game import CHANCE, TERMINAL, GameSpec, GameState, forfeit_result
 from monsterball.core.seating import Seating
 from monsterball.games import get_game
+from monsterball.web import fairdice
 from monsterball.web.clocks import Clock
 from monsterball.web.delta import diff, dumps
 from monsterball.web.store import GameRow, StoredMove
@@ -234,8 +235,11 @@ def shared_hints(actions: Sequence[Action], pieces: frozenset[str]) -> list[dict
 class LiveGame:
     """One game being played on the server."""
 
-    def __init__(self, row: GameRow, state: GameState, sampler: SeededSampler):
+    def __init__(self, row: GameRow, state: GameState, sampler: SeededSampler | HmacSampler):
         self.row = row
+        # Contributed dice (web/fairdice.py): a die rolled yet; until when the first waits.
+        self.dice_started = False
+        self.nonce_deadline: float | None = None
         self.id = row.id
         self.spec: GameSpec = state.spec
         self.state = state
@@ -292,7 +296,7 @@ class LiveGame:
         spec = get_game(row.game)
         options = spec.options_type.from_dict(row.options)
         state = spec.from_position(row.start) if row.start else spec.new_game(options)
-        return cls(row, state, SeededSampler(row.game_seed))
+        return cls(row, state, fairdice.dice_sampler(row))
 
     @classmethod
     def load(cls, row: GameRow, moves: Sequence[StoredMove]) -> LiveGame:
@@ -309,6 +313,7 @@ class LiveGame:
                 raise MonsterballError(f"game {self.id}: stored moves skip to ply {move.ply}")
             action = self.spec.parse_action(move.action)
             if self.state.current_player() == CHANCE:
+                self.dice_started = True
                 expected = self.sampler.choose(self.state.chance_outcomes())
                 if expected != action:
                     raise MonsterballError(
@@ -398,6 +403,7 @@ class LiveGame:
         return chair if chair is not None and chair.kind == "bot" else None
 
     def roll(self) -> Action:
+        self.dice_started = True
         return self.sampler.choose(self.state.chance_outcomes())
 
     def bot_seed(self) -> int:
@@ -668,4 +674,5 @@ class LiveGame:
             "seeded": self.row.was_seeded,
             "dice_commitment": self._commitment,
             "dice_seed": str(self.row.game_seed) if self.over() else None,
+            **fairdice.summary(self),
         }

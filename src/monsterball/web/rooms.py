@@ -36,6 +36,7 @@ from monsterball.core.errors import MonsterballError
 from monsterball.core.game import CHANCE, GameState
 from monsterball.core.record import GameRecord, Recorder
 from monsterball.games import get_game
+from monsterball.web import fairdice
 from monsterball.web.clocks import Clock, TimeControl
 from monsterball.web.live import (
     LOG_TAIL,
@@ -62,7 +63,7 @@ __all__ = ["Replay", "Room", "Rooms", "Send", "Shared", "StaleRace", "Watcher"]
 
 
 CHECKPOINT_EVERY = 64
-HISTORIES_KEPT = 16  # replays kept in memory (a long game's is a few hundred kB)
+HISTORIES_KEPT = 32  # replays kept in memory (a long game's is a few hundred kB)
 # Automatic moves (dice, bots) stored per transaction: at most this many, or this long.
 AUTO_BATCH = 256
 AUTO_SECONDS = 0.05  # computed on the event loop: other rooms wait at most about this long
@@ -97,8 +98,11 @@ class Rooms(Timekeeping):
         now_ms: Callable[[], int] = wall_ms,
         cluster: Shared | None = None,
         idle_seconds: float = IDLE_SECONDS,
+        nonce_seconds: float = 0.0,
     ):
         self.store = store
+        self.nonce_seconds = nonce_seconds  # the first die's wait for nonces (web/fairdice.py)
+        self._dice_waits: set[asyncio.Task[None]] = set()
         self.now_ms = now_ms  # the clocks' time source (server wall clock; tests inject one)
         self.pool = pool
         self.cluster = cluster
@@ -198,6 +202,9 @@ class Rooms(Timekeeping):
             parent_ply=parent[1] if parent else None,
             rated=rated,
             players=keys,
+        )
+        row.dice, row.dice_nonces = fairdice.new_dice(
+            mode, seed is not None, self.cluster is not None
         )
         live = LiveGame.start(row)
         live.now_ms = self.now_ms
@@ -497,6 +504,8 @@ class Rooms(Timekeeping):
                         who = live.automatic()
                         if who is None or _thinks(who):
                             break
+                        if who == "chance" and self._waits_for_nonces(room):
+                            break
                         action = live.bot_move(who) if isinstance(who, Chair) else live.roll()
                         batch.append(live.stored_move(action))
                         live.commit(action)
@@ -541,6 +550,41 @@ class Rooms(Timekeeping):
             if not batch or who is None:
                 return
 
+    # -- contributed dice (web/fairdice.py) ------------------------------------------------
+
+    def _waits_for_nonces(self, room: Room) -> bool:
+        """The first die is due and waits for nonces: the room moves on when the last comes
+        or the wait ends, whichever is first."""
+        left = fairdice.wait_for_nonces(room.live, time.monotonic(), self.nonce_seconds)
+        if left is None:
+            return False
+        task = asyncio.create_task(self._after_nonce_wait(room, left))
+        self._dice_waits.add(task)
+        task.add_done_callback(self._dice_waits.discard)
+        return True
+
+    async def _after_nonce_wait(self, room: Room, seconds: float) -> None:
+        await asyncio.sleep(seconds + 0.01)
+        if self.rooms.get(room.live.id) is room and not room.live.dice_started:
+            await self.advance(room)
+
+    async def contribute(self, room: Room, chair: Chair | None, nonce: object) -> str | None:
+        """Take a chair's nonce for the dice; why not (None: taken). The last one rolls."""
+        async with room.lock:
+            live = room.live
+            why = fairdice.refusal(live, chair, nonce)
+            if why is not None or chair is None or not isinstance(nonce, str):
+                return why
+            nonces = {**(live.row.dice_nonces or {}), chair.name: nonce}
+            await anyio.to_thread.run_sync(fairdice.store_nonces, self.store, live.id, nonces)
+            live.row.dice_nonces = nonces
+            live.sampler = fairdice.dice_sampler(live.row)
+            live.forget_views()
+        await self.broadcast(room)
+        if not fairdice.open_for_nonces(live):
+            await self.advance(room)
+        return None
+
     def _start_thinking(self, room: Room) -> None:
         if room.thinking is None or room.thinking.done():
             room.thinking = asyncio.create_task(self._think(room))
@@ -584,7 +628,7 @@ class Rooms(Timekeeping):
         them."""
         thinking = [r.thinking for r in self.rooms.values() if r.thinking is not None]
         timers = [r.timer for r in self.rooms.values() if r.timer is not None]
-        return [*thinking, *timers, *self._retries]
+        return [*thinking, *timers, *self._retries, *self._dice_waits]
 
     def _drop(self, game_id: str) -> None:
         """Forget a room whose automatic moves failed (the store, a bot): it is rebuilt from
@@ -672,10 +716,13 @@ class Rooms(Timekeeping):
 
     # -- history -------------------------------------------------------------------------
 
-    async def history(self, game_id: str) -> Replay:
+    async def history(
+        self, game_id: str, before_building: Callable[[], None] | None = None
+    ) -> Replay:
         """The game's stored moves replayed, with checkpoints. Kept for the last few games
         asked for, keyed by their move count, so stepping through a replay does not replay
-        the whole game at every step, and a game still being played is rebuilt as it grows."""
+        the whole game at every step, and a game still being played is rebuilt as it grows.
+        ``before_building``: called when it must be built (the asker's limit: web/limits.py)."""
         row = await anyio.to_thread.run_sync(self.store.get, game_id)
         if row is None:
             raise Rejected("not-found", f"no game '{game_id}'")
@@ -684,6 +731,9 @@ class Rooms(Timekeeping):
         if cached is not None:
             self._histories.move_to_end(key)
             return cached
+        if before_building is not None:
+            before_building()
+        self.counts["histories_built"] += 1
         moves = await anyio.to_thread.run_sync(self.store.moves, game_id)
 
         def build() -> Replay:
@@ -722,7 +772,12 @@ class Rooms(Timekeeping):
             kinds[name] = who if name not in kinds else f"{kinds[name]}, {who}"
         # The seed is only in the end line, so a record of a game in progress never holds it.
         recorder = Recorder(
-            replay.checkpoints[0].clone(), seed=None, committed_seed=row.game_seed, players=kinds
+            replay.checkpoints[0].clone(),
+            seed=None,
+            committed_seed=row.game_seed,
+            players=kinds,
+            dice=row.dice,
+            dice_nonces=dict(fairdice.contributions(row)),
         )
         for text in replay.actions:
             recorder.apply(live.spec.parse_action(text), checked=False)

@@ -119,6 +119,13 @@ class GameRow(Base):
     players: Mapped[dict[str, str] | None] = mapped_column(
         JSON(none_as_null=True), nullable=True, default=None
     )
+    # The dice scheme (core/dice.py; None: the legacy random.Random stream of games stored
+    # before it) and the nonces the chairs contributed ({} while they may come; None: none
+    # are asked for). web/fairdice.py.
+    dice: Mapped[str | None] = mapped_column(String(32), nullable=True, default=None)
+    dice_nonces: Mapped[dict[str, str] | None] = mapped_column(
+        JSON(none_as_null=True), nullable=True, default=None
+    )
 
     @property
     def game_seed(self) -> int:
@@ -438,6 +445,12 @@ class Store:
 
 class CorruptStore(Exception):
     """The database file is damaged: refused at start, before anything is served."""
+
+
+def store_nonces(store: Store, game_id: str, nonces: dict[str, str]) -> None:
+    """Keep the chairs' dice nonces of a game whose first die is not rolled yet."""
+    with store.writing() as session:
+        session.execute(update(GameRow).where(GameRow.id == game_id).values(dice_nonces=nonces))
 
 
 def check_integrity(engine: Engine) -> None:

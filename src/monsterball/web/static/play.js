@@ -3,6 +3,7 @@ import { animate, die, drawBoard, flightIn, legend } from "./board.js";
 import { chatPanel, dropMessage, whoAmI } from "./social.js";
 import { clockCard, syncClock, tickClocks } from "./clocks.js";
 import { applyDelta } from "./delta.js";
+import { contributeDice } from "./dice.js";
 import { hintFor } from "./hints.js";
 import { rematchControl } from "./rematch.js";
 import { remember } from "./seats.js";
@@ -141,6 +142,7 @@ export function playPage(main, where, connection, gameId) {
         if (!seated && !message.you) return;
         seated = true;
         resyncing = false;
+        contributeDice(socket, message);
         receive(message);
       }
       else if (message.type === "chat") { if (chat) chat.receive(message); }
