@@ -10,6 +10,9 @@ outcome (``d6=4``) and checks the exact outcome the rule demands. Team A attacks
 
 from __future__ import annotations
 
+import pytest
+
+from monsterball.core.errors import IllegalActionError
 from monsterball.core.game import CHANCE
 from mw_scenarios import (
     SPEC,
@@ -142,12 +145,16 @@ def test_MW_SCORE_6_MW_R25_a_field_goal_is_announced_before_the_defense_sets_up(
     assert not moves_of(state, "A4") and not moves_of(state, "A5")  # holder, kicker stay
     act(state, "end", "end")
     assert top(state) == "SnapStep" and legal(state) == {"fg"}
+    with pytest.raises(IllegalActionError, match="announced: the snap is the kick"):
+        act(state, "snap A4")
     act(state, "fg")
     assert top(state) == "FieldGoalRoll"
     # Not announced: no kick at the snap.
     state = field_goal_formation()
     act(state, "no", "auto", "end", "end")
     assert top(state) == "SnapStep" and "fg" not in legal(state) and "snap A4" in legal(state)
+    with pytest.raises(IllegalActionError, match="not announced"):
+        act(state, "fg")
 
 
 # -- item 4: how many may share a hex (MW-TACK-1, MW-CHART-4, ruling MW-R27) ---------------------

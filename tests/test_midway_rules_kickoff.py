@@ -134,6 +134,8 @@ def test_MW_START_1_MW_R31_coin_toss_winner_chooses_and_the_other_coach_complete
     act(state, "toss=B")
     assert state.current_player() == 1
     assert legal(state) == {"receive", "north", "south"}
+    with pytest.raises(IllegalActionError, match="receive the kickoff or an end zone"):
+        act(state, "kickoff")
     act(state, "north")  # B defends north: the wind is B's
     assert state.current_player() == 0 and legal(state) == {"receive", "kickoff"}
     act(state, "kickoff")

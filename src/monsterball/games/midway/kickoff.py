@@ -91,6 +91,16 @@ class TossChoice(Procedure[State]):
             out += [w["north"], w["south"]]
         return out
 
+    def check(self, state: State, action: Action) -> None:
+        if action in self.legal_actions(state):
+            return
+        if isinstance(action, Word) and action.word == "kickoff" and self.kicker < 0:
+            raise IllegalActionError(
+                "the coin toss winner chooses to receive the kickoff or an end zone to defend "
+                "(ruling MW-R31; option toss_choices=any lets him kick off)"
+            )
+        raise wrong(self, action)
+
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, Word)
         kicker, ends = self.kicker, self.ends_set

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from monsterball.core.actions import Action
+from monsterball.core.errors import IllegalActionError
 from monsterball.core.game import AUTO
 from monsterball.core.procedures import Procedure, Transition
 from monsterball.games.midway import chart
@@ -267,6 +268,18 @@ class SnapStep(Procedure[State]):
         if state.kind == "field goal":  # announced (ruling MW-R25): the kick it is
             return [state.actions.words["fg"]]
         return [state.actions.snap[p] for p in self.receivers(state)]
+
+    def check(self, state: State, action: Action) -> None:
+        if action in self.legal_actions(state):
+            return
+        if state.kind == "field goal":
+            raise IllegalActionError("a field goal was announced: the snap is the kick ('fg')")
+        if isinstance(action, Word) and action.word == "fg":
+            raise IllegalActionError(
+                "a field goal is announced after the offense sets up, before the defense does "
+                "(ruling MW-R25); this play was not announced"
+            )
+        super(SnapStep, self).check(state, action)
 
     def apply(self, state: State, action: Action) -> Transition:
         state.linemen = 0
