@@ -260,6 +260,26 @@ def test_moving_lists_from_team_moves_match_the_rule_by_rule_lists(
     assert checked > 300 and fast > 0.9 * checked
 
 
+@pytest.mark.parametrize(
+    ("preset", "overrides"),
+    [(None, {"full_moves": True}), ("hot-hex", {"hex_limit": "per-move", "full_moves": True})],
+)
+def test_moving_lists_match_under_full_moves_and_the_per_move_hex(
+    preset: str | None, overrides: dict[str, object]
+) -> None:
+    """HM-R5 ``full_moves`` (no ``end`` while a player can move) and HM-R52
+    ``hex_limit=per-move`` (one entry into the hex per team move): the one-call list still
+    equals the rule-by-rule one."""
+    checked = 0
+    for seed in range(2):
+        for state in _decisions("huck-monster", preset, seed, 1, 800, **overrides):
+            top = state.stack[-1]
+            if isinstance(top, Moving):
+                assert top.legal_actions(state) == top.legal_actions_py(state)
+                checked += 1
+    assert checked > 150
+
+
 GAME_DIGEST = """
 import hashlib, random, sys
 from monsterball.core.dice import SeededSampler
