@@ -3,6 +3,7 @@ now refuses it (each failed on the code before its fix). docs/security.md lists 
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import hashlib
 import hmac
@@ -29,6 +30,7 @@ from monsterball.web.app import create_app
 from monsterball.web.limits import Limits
 from monsterball.web.live import Rejected
 from monsterball.web.store import CorruptStore, Store
+from monsterball.web.thinking import Decision, FairSlots, ThinkingPool
 from test_web_accounts import PASSWORD, one_line_error, sign_up
 from test_web_chat import admin, challenge_game
 from web_helpers import CHEAP_HASHING, NO_CLIENT_LIMITS, app_at, first_move, free_port, server
@@ -602,3 +604,66 @@ def test_cycling_replays_of_many_finished_games_is_limited_per_address(tmp_path,
         assert built == burst
         # Another address is not slowed by the first one's limit.
         assert client.get(f"/api/games/{games[-1]}/replay").status_code == 200
+
+
+# -- item 6: one owner's bot rooms cannot starve another's bot -----------------------------
+
+
+def test_a_players_bot_waits_at_most_one_decision_behind_an_address_full_of_bot_rooms():
+    """20 rooms of one address (its cap) each want a decision of one pool worker; another
+    player's bot asks after them and is answered after the decision running, not the 19
+    queued: within its own budget plus one decision (the red team measured 2-4 s per move
+    behind 20 rooms). Decisions are made by a stand-in that takes DECISION seconds."""
+    decision_s = 0.05
+    pool = ThinkingPool(workers=1, max_seconds=decision_s)
+    finished: list[str] = []
+
+    async def stand_in(decision: Decision) -> str:
+        await asyncio.sleep(decision_s)
+        finished.append(decision.level)
+        return "pass"
+
+    pool._choose = stand_in  # type: ignore[method-assign]
+
+    async def scenario() -> float:
+        attacker = [
+            asyncio.create_task(pool.choose(Decision("g", {}, 0, f"room{i}", 0), "address:x"))
+            for i in range(20)
+        ]
+        await asyncio.sleep(decision_s / 2)  # the first room's bot is thinking, 19 queued
+        asked = time.monotonic()
+        await pool.choose(Decision("g", {}, 0, "victim", 0), "address:y")
+        waited = time.monotonic() - asked
+        await asyncio.gather(*attacker)
+        return waited
+
+    waited = asyncio.run(scenario())
+    assert finished.index("victim") <= 2, finished  # after room0 (and at most one more)
+    assert waited < 3 * decision_s + 0.1, waited  # its own decision plus at most one more
+
+
+def test_fair_slots_serve_the_owner_served_longest_ago_first():
+    async def scenario() -> list[str]:
+        slots = FairSlots(1)
+        order: list[str] = []
+
+        first_holds = asyncio.Event()
+
+        async def decide(owner: str, name: str) -> None:
+            await slots.acquire(owner)
+            order.append(name)
+            if name == "x0":
+                await first_holds.wait()  # until every other decision is queued
+            await asyncio.sleep(0)
+            slots.release()
+
+        tasks = [asyncio.create_task(decide("x", f"x{i}")) for i in range(4)]
+        await asyncio.sleep(0)
+        tasks += [asyncio.create_task(decide("y", f"y{i}")) for i in range(2)]
+        tasks.append(asyncio.create_task(decide("z", "z0")))
+        await asyncio.sleep(0)
+        first_holds.set()
+        await asyncio.gather(*tasks)
+        return order
+
+    assert asyncio.run(scenario()) == ["x0", "y0", "z0", "x1", "y1", "x2", "x3"]

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import hashlib
 import logging
 import secrets
 import time
@@ -206,6 +207,7 @@ class Rooms(Timekeeping):
         row.dice, row.dice_nonces = fairdice.new_dice(
             mode, seed is not None, self.cluster is not None
         )
+        row.owner = owner_key(address)
         live = LiveGame.start(row)
         live.now_ms = self.now_ms
         if clock is not None:
@@ -603,7 +605,7 @@ class Rooms(Timekeeping):
                 decision = Decision(
                     live.spec.id, live.state.to_position(), who.seat, who.bot or "easy", seed
                 )
-                notation = await self.pool.choose(decision)
+                notation = await self.pool.choose(decision, live.row.owner or live.id)
                 try:
                     async with room.lock:
                         if (
@@ -787,6 +789,13 @@ class Rooms(Timekeeping):
             loser = live.spec.seat_names.index(live.ending["loser"])
             recorder.forfeit(loser, live.ending["termination"])
         return recorder.record
+
+
+def owner_key(address: str | None) -> str | None:
+    """Whose game it is for the bot pool's fair share: a hash, so no address is stored."""
+    if address is None:
+        return None
+    return "address:" + hashlib.sha256(address.encode()).hexdigest()[:16]
 
 
 class StaleRace(Exception):

@@ -123,6 +123,9 @@ class GameRow(Base):
     # before it) and the nonces the chairs contributed ({} while they may come; None: none
     # are asked for). web/fairdice.py.
     dice: Mapped[str | None] = mapped_column(String(32), nullable=True, default=None)
+    # Whose game it is for the bot pool's fair share (web/thinking.py): "address:" and the
+    # first 16 hex digits of SHA-256 of the creating address (None: each game its own).
+    owner: Mapped[str | None] = mapped_column(String(64), nullable=True, default=None)
     dice_nonces: Mapped[dict[str, str] | None] = mapped_column(
         JSON(none_as_null=True), nullable=True, default=None
     )

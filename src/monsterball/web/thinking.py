@@ -12,11 +12,13 @@ Bots that only draw one random number (``easy``) choose in the server at once, l
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import math
 import multiprocessing
 import os
+from collections import deque
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -152,8 +154,62 @@ class _Worker:
         self.process.join(timeout=5)
 
 
+class FairSlots:
+    """``size`` slots shared fairly between owners (the address, or account, whose rooms the
+    bots play in): a free slot goes to the waiting owner served longest ago, one decision at a
+    time, so an owner with many rooms thinking cannot hold another's bot back by more than
+    the decisions already running (one per slot). Within one owner: first come, first served."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.busy = 0
+        self.waiting: dict[str, deque[asyncio.Future[None]]] = {}
+        self.served: dict[str, int] = {}  # owner -> the grant number it was last served at
+        self.grants = 0
+
+    async def acquire(self, owner: str) -> None:
+        if self.busy < self.size and not self.waiting:
+            self._grant(owner)
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.waiting.setdefault(owner, deque()).append(turn)
+        try:
+            await turn
+        except BaseException:
+            if turn.done() and not turn.cancelled():
+                self.release()  # granted as it was cancelled: pass the slot on
+            else:
+                queue = self.waiting.get(owner)
+                if queue is not None and turn in queue:
+                    queue.remove(turn)
+                    if not queue:
+                        del self.waiting[owner]
+            raise
+
+    def _grant(self, owner: str) -> None:
+        self.busy += 1
+        self.grants += 1
+        self.served[owner] = self.grants
+        if len(self.served) > 10_000:  # forget the owners served longest ago
+            for old in sorted(self.served, key=self.served.__getitem__)[:5_000]:
+                del self.served[old]
+
+    def release(self) -> None:
+        self.busy -= 1
+        while self.waiting and self.busy < self.size:
+            owner = min(self.waiting, key=lambda o: self.served.get(o, 0))
+            queue = self.waiting[owner]
+            turn = queue.popleft()
+            if not queue:
+                del self.waiting[owner]
+            if not turn.done():
+                self._grant(owner)
+                turn.set_result(None)
+
+
 class ThinkingPool:
-    """At most ``workers`` bot decisions at once, each in its own worker process."""
+    """At most ``workers`` bot decisions at once, each in its own worker process, shared
+    fairly between owners (FairSlots)."""
 
     def __init__(self, workers: int = 2, max_seconds: float = 2.0, grace: float = GRACE_SECONDS):
         if workers < 1:
@@ -163,42 +219,47 @@ class ThinkingPool:
         self.grace = grace
         self._idle: list[_Worker] = []
         self._all: set[_Worker] = set()
-        self._slots: anyio.Semaphore | None = None
+        self._slots = FairSlots(workers)
         self.cut_off = 0  # decisions that overran and were made by the fallback
         self.decisions = 0
 
-    async def choose(self, decision: Decision) -> str | None:
-        """The notation the bot chose, or None if it overran its budget (or failed)."""
-        if self._slots is None:
-            self._slots = anyio.Semaphore(self.workers)
-        async with self._slots:
-            worker = self._idle.pop() if self._idle else None
-            try:
-                if worker is None:
-                    worker = _Worker(self.max_seconds)
-                    self._all.add(worker)
-                    await worker.ready()
-                self.decisions += 1
-                worker.conn.send(decision)
-                answered = await anyio.to_thread.run_sync(
-                    worker.conn.poll, self.max_seconds + self.grace
-                )
-                if not answered:
-                    raise TimeoutError
-                kind, value = worker.conn.recv()
-            except (TimeoutError, EOFError, OSError):
-                log.warning("a bot (%s) overran its budget and was stopped", decision.level)
-                self.cut_off += 1
-                self._drop(worker)
-                return None
-            except BaseException:  # cancelled (the server stops): no half-used worker is kept
-                self._drop(worker)
-                raise
-            self._idle.append(worker)
-            if kind != "ok":
-                log.error("a bot (%s) failed: %s", decision.level, value)
-                return None
-            return str(value)
+    async def choose(self, decision: Decision, owner: str = "") -> str | None:
+        """The notation the bot chose, or None if it overran its budget (or failed).
+        ``owner``: whose rooms it plays in (the fair share's key)."""
+        await self._slots.acquire(owner)
+        try:
+            return await self._choose(decision)
+        finally:
+            self._slots.release()
+
+    async def _choose(self, decision: Decision) -> str | None:
+        worker = self._idle.pop() if self._idle else None
+        try:
+            if worker is None:
+                worker = _Worker(self.max_seconds)
+                self._all.add(worker)
+                await worker.ready()
+            self.decisions += 1
+            worker.conn.send(decision)
+            answered = await anyio.to_thread.run_sync(
+                worker.conn.poll, self.max_seconds + self.grace
+            )
+            if not answered:
+                raise TimeoutError
+            kind, value = worker.conn.recv()
+        except (TimeoutError, EOFError, OSError):
+            log.warning("a bot (%s) overran its budget and was stopped", decision.level)
+            self.cut_off += 1
+            self._drop(worker)
+            return None
+        except BaseException:  # cancelled (the server stops): no half-used worker is kept
+            self._drop(worker)
+            raise
+        self._idle.append(worker)
+        if kind != "ok":
+            log.error("a bot (%s) failed: %s", decision.level, value)
+            return None
+        return str(value)
 
     def _drop(self, worker: _Worker | None) -> None:
         if worker is not None:
