@@ -168,4 +168,22 @@ def test_game_page_explains_its_decisions_and_the_odds_limits(browser, base_url)
     assert "the defense's strategy die is not counted" in caveat.inner_text()
     assert page.locator(".odds-list li sup").count() >= 1
     shot(page, "odds-caveat")
+    # Paper Ultimate at a throw: the guide line says what clicking a ringed teammate does.
+    created = httpx.post(base_url + "/api/games", json={"game": "paper-ultimate", "seed": 2}).json()
+    game_id, token = created["id"], created["chairs"][0]["token"]
+    state = httpx.get(f"{base_url}/api/games/{game_id}?token={token}").json()
+    for _ in range(3000):
+        if any(a["a"].startswith("pass ") for a in state["legal"]):
+            break
+        legal = [a["a"] for a in state["legal"]]
+        move = "end" if "end" in legal and rng.random() < 0.3 else rng.choice(legal)
+        state = httpx.post(
+            f"{base_url}/api/games/{game_id}/act",
+            json={"token": token, "action": move, "ply": state["game"]["ply"]},
+        ).json()
+    else:
+        pytest.fail("no throw in 3000 moves")
+    page.goto(f"{base_url}/play/{game_id}#token={token}")
+    guide = page.wait_for_selector("[data-testid=guide]")
+    assert "Click a teammate with a yellow ring to throw him the disc" in guide.inner_text()
     assert errors == []
