@@ -81,6 +81,22 @@ def test_every_public_name_resolves_and_unknown_names_raise() -> None:
         assert issubclass(getattr(monsterball, error), monsterball.MonsterballError)
 
 
+def test_type_checkers_see_every_lazy_name() -> None:
+    """The names ``__getattr__`` loads are the names the ``TYPE_CHECKING`` block imports, so
+    mypy and editors (py.typed) know each one's type."""
+    import ast
+
+    tree = ast.parse(Path(monsterball.__file__).read_text(encoding="utf-8"))
+    (block,) = [
+        n for n in tree.body if isinstance(n, ast.If) and "TYPE_CHECKING" in ast.unparse(n.test)
+    ]
+    seen = {
+        a.asname or a.name for n in block.body if isinstance(n, ast.ImportFrom) for a in n.names
+    }
+    seen |= {ast.unparse(n.target) for n in block.body if isinstance(n, ast.AnnAssign)}
+    assert seen == set(monsterball._LAZY) | {"fast"}
+
+
 def test_the_version_is_the_installed_distributions() -> None:
     assert monsterball.__version__ == importlib.metadata.version("monsterball")
 
@@ -157,6 +173,22 @@ def test_apply_reads_notation_and_refuses_an_illegal_action_unchanged() -> None:
     state = game.state.clone()
     state.apply("place d3")
     assert state.ply == 2
+
+
+def test_acting_for_the_wrong_seat_or_after_the_end_is_refused() -> None:
+    game = monsterball.new_game("paper-ultimate", preset="small", seed=2)
+    game.roll()
+    seat = game.current_player()
+    other = game.spec.seat_name(1 - seat)
+    with pytest.raises(monsterball.WrongSeatError, match=f"it is not {other}'s turn"):
+        game.apply(game.legal_actions()[0], seat=1 - seat)
+    game.play(monsterball.bots.make("random"))
+    assert game.current_player() == monsterball.TERMINAL and game.legal_actions() == []
+    with pytest.raises(monsterball.GameOverError, match="the game is over"):
+        game.apply("end")
+    with pytest.raises(ValueError, match="no dice to roll: nobody"):
+        game.roll()
+    assert game.record.end is not None and game.record.end["plies"] == game.ply
 
 
 def test_chance_outcomes_are_exact_and_roll_follows_the_seed() -> None:
