@@ -194,12 +194,16 @@ class _Job:
     save_dir: str | None = None
 
 
-def _kind(event: Any) -> str:
-    for attr in ("kind", "what", "reason"):
-        value = getattr(event, attr, None)
-        if isinstance(value, str) and value:
-            return value
-    return type(event).__name__
+def _kind(events: Sequence[Any]) -> str:
+    """What ended a possession: the last event of the step that names a kind or reason (a
+    turnover says why; the next possession's opening event, e.g. an Up Call starting,
+    follows it in the same step and does not), else the last event's type."""
+    for event in reversed(events):
+        for attr in ("kind", "what", "reason"):
+            value = getattr(event, attr, None)
+            if isinstance(value, str) and value:
+                return value
+    return type(events[-1]).__name__
 
 
 def _scores(state: Any, seats: int) -> tuple[float, ...]:
@@ -251,7 +255,7 @@ def play_measured(job: _Job) -> list[LabGame]:
                 steps.append(Step(plies, actor, action, list(events), offense))
             plies += 1
             if events:
-                last_kind = _kind(events[-1])
+                last_kind = _kind(events)
             score = sum(getattr(state, "score", [0]))
             if score != points_before:
                 scored_in_possession = True

@@ -102,7 +102,7 @@ def luck_report(record: GameRecord, *, top: int = 5) -> LuckReport:
                 luck[0] += swing
                 for seat in range(1, spec.num_seats):
                     luck[seat] -= swing
-                swings.append((state.ply, entry.action, swing))
+                swings.append((entry.ply, entry.action, swing))  # the record's own ply number
                 _tally(dice, action, outcomes)
         else:
             if not state.is_legal(action):

@@ -39,15 +39,21 @@ def clean_help(command: Any) -> Any:
     """Help that reads like a man page: ``--games N``, ``--save PATH``, no ``<bool>`` after a
     flag or ``<list[str]>`` after a repeatable option (Typer's rich help shows Python types
     unless a parameter has a metavar)."""
+    if command.help:
+        # Docstrings wrap at the source's width: rejoin each paragraph so the terminal wraps
+        # it (the command list printed 'draws;' / 'with --sweep' as separate lines).
+        paragraphs = re.split(r"\n\s*\n", command.help.strip())
+        command.help = "\n\n".join(" ".join(p.split()) for p in paragraphs)
     for param in command.params:
+        if isinstance(param, TyperArgument):
+            # Typer draws an argument's type next to its name: the name says enough.
+            setattr(param, "display_type_rich", lambda ctx: None)  # noqa: B010
         if param.metavar is not None:
             continue
         if getattr(param, "is_flag", False) or getattr(param, "count", False):
             param.metavar = ""
         elif isinstance(param, TyperArgument):
             param.metavar = (param.name or "arg").upper()
-            # Typer draws an argument's type next to its name: the name says enough.
-            setattr(param, "display_type_rich", lambda ctx: None)  # noqa: B010
         else:
             kind = str(param.bare_type() if hasattr(param, "bare_type") else "str").lower()
             names = {"int": "N", "float": "X", "path": "PATH"}

@@ -190,6 +190,15 @@ def _check_results_db(path: Path, *, default: bool) -> None:
         _fail(f"cannot store the results in {path}: the directory {path.parent} does not exist")
 
 
+def _interval(rating: Any) -> str:
+    """The bootstrap interval, or why there is none: when every resample gives the same
+    rating (a few games that all went one way), '1691 - 1691' would claim a precision the
+    games do not have."""
+    if round(rating.low) == round(rating.high):
+        return "unknown (too few games)"
+    return f"{rating.low:.0f} - {rating.high:.0f}"
+
+
 def _ratings_table(title: str, ratings: Any) -> Table:
     table = _table(title=title)
     table.add_column("bot")
@@ -197,5 +206,5 @@ def _ratings_table(title: str, ratings: Any) -> Table:
     table.add_column("95% CI (bootstrap)", justify="right")
     table.add_column("games", justify="right")
     for r in ratings:
-        table.add_row(r.bot, f"{r.elo:.0f}", f"{r.low:.0f} - {r.high:.0f}", str(r.games))
+        table.add_row(r.bot, f"{r.elo:.0f}", _interval(r), str(r.games))
     return table

@@ -385,17 +385,20 @@ def lab_tables(result: Any) -> list[Table]:
         "draws",
         "mean score",
         "first offense wins",
-        "points/possession",
+        "points per poss.",
         "plies",
     ]
-    for column in columns:
+    # The setting is never cut (callahans=false must read as one word); figures put their
+    # interval on a second line so that the columns fit 80 characters.
+    table.add_column(columns[0], no_wrap=True)
+    for column in columns[1:]:
         table.add_column(column, overflow="fold")
     for s in result.settings:
         table.add_row(
             s.label,
             *(_rate(s.seat_wins[seat]) for seat in seats),
             str(s.draws),
-            " - ".join(number(s.mean_score[seat].mean, 2) for seat in seats),
+            " - ".join(number(s.mean_score[seat].mean, 1) for seat in seats),
             _rate(s.first_offense_win),
             _plus_minus(s.points_per_possession, 3),
             _plus_minus(s.plies, 0),
@@ -404,7 +407,7 @@ def lab_tables(result: Any) -> list[Table]:
     kinds = sorted({k for s in result.settings for k in s.turnovers_per_game})
     if kinds:
         turnovers = _table(title="Turnovers per game, by the event that ended the possession")
-        turnovers.add_column("setting", overflow="fold")
+        turnovers.add_column("setting", no_wrap=True)
         for kind in kinds:
             turnovers.add_column(kind, justify="right", overflow="fold")
         for s in result.settings:
@@ -416,7 +419,7 @@ def lab_tables(result: Any) -> list[Table]:
         names = [f"{seats[0]} wins", "first offense wins", "points per possession", "plies"]
         names += sorted({k for s in result.settings for k in s.metrics} - {"luck"})
         diff = _table(title=f"Paired differences against the baseline ({base.label}), 95% CI")
-        diff.add_column("setting", overflow="fold")
+        diff.add_column("setting", no_wrap=True)
         for name in names:
             diff.add_column(f"Δ {name}", overflow="fold")
         for s in result.settings:
@@ -442,7 +445,7 @@ def number(value: float, digits: int = 2) -> str:
 def _rate(e: Any) -> str:
     if e.n == 0:
         return "-"
-    return f"{e.mean:.1%} ({e.low:.1%}-{e.high:.1%})"
+    return f"{e.mean:.1%}\n{e.low * 100:.0f}-{e.high * 100:.0f}%"
 
 
 def _signed(e: Any, pct: bool) -> str:
@@ -454,4 +457,4 @@ def _signed(e: Any, pct: bool) -> str:
 def _plus_minus(e: Any, digits: int) -> str:
     if e.n == 0:
         return "-"
-    return f"{number(e.mean, digits)} ± {number(e.high - e.mean, digits)}"
+    return f"{number(e.mean, digits)}\n± {number(e.high - e.mean, digits)}"

@@ -48,6 +48,19 @@ LIST_ALL_UP_TO = 60
 
 TEAM_STYLES = ("bold red", "bold blue", "bold green", "bold magenta")
 
+BOARD_LEGENDS = {
+    # What the games' text boards draw (their render modules say the same).
+    "paper-ultimate": (
+        "Legend: A1 team A, B1 team B, A1* holds the disc, () the disc on the ground, "
+        ": end zone, . field, ==== end-zone line. 'board' shows this again."
+    ),
+    "huck-monster": (
+        "Legend: A1 team A, B1 team B, A1* the Handler, () the disc, :: end zone, "
+        "== line space, .. field, ~~ the disc's path, /\\ a cone, ** a Stealth Space. "
+        "'board' shows this again."
+    ),
+}
+
 
 class _Leave(Exception):
     """The human left the game (``quit`` or end of input)."""
@@ -208,6 +221,7 @@ class TerminalGame:
         self.screen_seat: int | None = None  # whose view is on the screen
         self.last_pieces: set[str] = set()
         self.interrupted = False  # left with Ctrl+C (the command exits 130)
+        self.legend_shown = False
 
     # -- output ---------------------------------------------------------------------------
 
@@ -227,16 +241,30 @@ class TerminalGame:
         public: Callable[[], str] = getattr(action, "public_text", action.notation)
         return public()
 
-    def draw(self, seat: int | None) -> None:
+    def draw(self, seat: int | None, *, legend: bool = False) -> None:
         """The board as ``seat`` sees it: teams in their colours, the pieces of the last
-        move in reverse video (colour only on a terminal; plain text on a pipe)."""
-        text = Text(self.state.render(seat))
+        move in reverse video (colour only on a terminal; plain text on a pipe); the legend
+        under the first board and when asked (``board``)."""
+        board = self.state.render(seat)
+        if self.state.is_terminal():
+            # The game's last line is its result, which 'play' prints once, as 'Result:'.
+            lines = board.rstrip().splitlines()
+            if lines and lines[-1].strip() == self.state.result_text():
+                board = "\n".join(lines[:-1])
+        text = Text(board)
         for index, name in enumerate(self.spec.seat_names):
             style = TEAM_STYLES[index % len(TEAM_STYLES)]
             text.highlight_regex(rf"\b{re.escape(name)}\d{{1,2}}\b", style)
         for piece in self.last_pieces:
             text.highlight_regex(rf"\b{re.escape(piece)}\b", "reverse")
         self.console.print(text)
+        carrier = self.state.view(seat).get("carrier")
+        if isinstance(carrier, str) and carrier:  # Midway's 2-letter cells show 'A*' only
+            typer.echo(f"{carrier[0]}* on the field: {carrier} carries the ball.")
+        key = BOARD_LEGENDS.get(self.spec.id)
+        if key is not None and (legend or not self.legend_shown):
+            typer.echo(key)
+            self.legend_shown = True
         self.stale = False
         self.screen_seat = seat
 
@@ -390,7 +418,9 @@ class TerminalGame:
         typer.echo(f"{name}: {self._shown(action)}")
         self._announce(events)
         self._moved(action)
-        self.stale = False  # our own move: no redraw until something else happens
+        # Redrawn before this coach's next action, even within one turn (a team move of
+        # several players): the board shows each step made.
+        self.stale = True
         self.pending, self.pending_seat = list(items[1:]), seat
         return True
 
@@ -411,7 +441,7 @@ class TerminalGame:
             examples = ", ".join(f"'{a}'" for a in legal[:3])
             typer.echo(HELP_TEXT.format(examples=examples))
         elif command == "board":
-            self.draw(seat)
+            self.draw(seat, legend=True)
         elif command in ("quit", "exit"):
             raise _Leave
         else:
