@@ -286,7 +286,7 @@ class HuckMonsterOptions(GameOptions):
         "pro-continue": {"continues": "one-die", "contested_count": True},
     }
     PRESET_DOCS: ClassVar[dict[str, str]] = {
-        "starting-7": "The Starting 7 Pickup game: to 7, strategy dice, this project's rulings.",
+        "starting-7": "The Starting 7 Pickup game: first to 7, with strategy dice.",
         "scrimmage": "The rulebook's short game: first to 3, win by two.",
         "basic": "Without strategy dice, for learning the Up Call.",
         "straight-throws": "Discs fly in straight lines only.",

@@ -186,7 +186,7 @@ class MidwayOptions(GameOptions):
         },
     }
     PRESET_DOCS: ClassVar[dict[str, str]] = {
-        "standard": "The rulebook with this project's rulings: draft, 25 plays.",
+        "standard": "The rulebook's game: draft your team, then 25 plays.",
         "compass": "Direction modifiers numbered by compass instead of by travel.",
         "short": "6 plays, each at most 12 movement phases: a quick game.",
         "match": "16 plays, plays capped at 16 phases: long enough for each side to have "

@@ -95,7 +95,7 @@ class PaperUltimateOptions(GameOptions):
         "small": {"width": 7, "length": 14, "points_to_win": 3},
     }
     PRESET_DOCS: ClassVar[dict[str, str]] = {
-        "standard": "The rulebook with this project's rulings (first to 5, monster die).",
+        "standard": "The rulebook's game: first to 5, with the monster-defence die.",
         "no-monster": "Without the optional 'monster Defense' rule.",
         "coins": "'monster Defense' with two coins instead of a die.",
         "quick": "First to 3 points.",
