@@ -56,8 +56,8 @@ chromium:
 
 ## All tests, lint and type checks, and the dependency audit (what CI runs).
 test: $(STAMP) $(FAST) chromium
-	$(BIN)/ruff check src tests scripts
-	$(BIN)/ruff format --check src tests scripts
+	$(BIN)/ruff check src tests scripts setup.py docs/conf.py
+	$(BIN)/ruff format --check src tests scripts setup.py docs/conf.py
 	$(BIN)/mypy
 	$(BIN)/python scripts/audit_deps.py
 	$(BIN)/pytest -n 2 -q
@@ -72,8 +72,8 @@ test-fast: $(STAMP) $(FAST)
 	$(BIN)/pytest -n 2 -q -m "not slow and not browser"
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests scripts
-	$(BIN)/ruff format --check src tests scripts
+	$(BIN)/ruff check src tests scripts setup.py docs/conf.py
+	$(BIN)/ruff format --check src tests scripts setup.py docs/conf.py
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

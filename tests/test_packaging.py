@@ -72,6 +72,7 @@ def wheel(source: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return _build(source, tmp_path_factory.mktemp("dist"))[0]
 
 
+@pytest.mark.slow  # a build without a compiler: cythonize and package, about 10 s
 def test_without_a_c_compiler_the_build_says_so_once_and_still_builds(
     source: Path, tmp_path: Path
 ) -> None:
@@ -83,6 +84,7 @@ def test_without_a_c_compiler_the_build_says_so_once_and_still_builds(
     assert "monsterball/rules_docs/monsters-of-the-midway.md" in names
 
 
+@pytest.mark.slow  # the wheel build compiles both kernels: 20 - 60 s
 def test_the_wheel_holds_the_kernels_the_rules_and_the_web_files(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
@@ -96,6 +98,7 @@ def test_the_wheel_holds_the_kernels_the_rules_and_the_web_files(wheel: Path) ->
     assert not [n for n in names if n.endswith(".c")]  # generated C stays out
 
 
+@pytest.mark.slow
 def test_the_wheel_installs_into_a_fresh_virtualenv_and_runs_compiled(
     wheel: Path, tmp_path: Path
 ) -> None:
