@@ -219,6 +219,12 @@ def _still_hidden(before, after, kind) -> bool:
     return getattr(after, kind) == getattr(before, kind) >= 0
 
 
+def _blocks_unseen(state) -> bool:
+    """Whether the invisible player's unseen move ends in an opponent's hex (a block)."""
+    p, target = state.invisible, state.appear_at
+    return target >= 0 and any(q // 10 != p // 10 for q in state.players_at(target))
+
+
 def _carrier_steps(state):
     c = state.carrier
     if c < 0:
@@ -230,6 +236,12 @@ def _carrier_steps(state):
 def _compare(state, twin, action, watcher, kind) -> bool:
     """Apply ``action`` to both; unless the secret came out, the watcher and a spectator
     must see the same, and the same player must be asked next."""
+    if (
+        kind == "invisible"
+        and action.notation() == "end"
+        and any(map(_blocks_unseen, (state, twin)))
+    ):
+        return False  # his unseen block shows him at the end of the phase (ruling MW-R11)
     after, twin = state.clone(), twin.clone()
     after.apply(action)
     twin.apply(action)
