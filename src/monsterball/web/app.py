@@ -34,6 +34,7 @@ from monsterball.web.learn import install as install_learn
 from monsterball.web.limits import ClientLimits, Limits
 from monsterball.web.live import BOT_LEVELS, MODES, Rejected, wall_ms
 from monsterball.web.rooms import Room, Rooms, Watcher
+from monsterball.web.schema import install as install_schema
 from monsterball.web.security import (
     HEADERS,
     MAX_JSON_DEPTH,
@@ -225,6 +226,7 @@ def create_app(
         code = {404: "not-found", 413: "too-large"}.get(exc.status_code, "bad-request")
         response = error(code, str(exc.detail))
         response.status_code = exc.status_code
+        response.headers.update(exc.headers or {})  # a 405's Allow
         return response
 
     @app.exception_handler(RecursionError)
@@ -279,6 +281,7 @@ def create_app(
     install_ui(app, rooms, store, admit_new_game)
     install_learn(app)  # guides, lessons and hints (issue 33)
     app.include_router(ratings_router)
+    install_schema(app)  # the OpenAPI schema as the API answers (web/schema.py)
     app.include_router(status_router(rooms, pool, cluster))
 
     # -- API -----------------------------------------------------------------------------
