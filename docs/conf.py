@@ -25,7 +25,7 @@ myst_enable_extensions = ["colon_fence"]
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
 autodoc_preserve_defaults = True
-autodoc_class_signature = "separated"
+autoclass_content = "both"  # a class's docstring, then its __init__'s
 
 html_theme = "furo"
 html_title = f"monsterball {release}"

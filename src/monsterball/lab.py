@@ -125,6 +125,11 @@ class SettingSummary:
 
 @dataclass(frozen=True)
 class SweepResult:
+    """What :func:`sweep` found: one summary per setting (``settings``, in the order given:
+    games, wins, scores, plies, turnovers, metrics with 95% intervals, and the paired
+    differences against the baseline in ``versus_baseline``); ``rows()`` is one row per
+    game."""
+
     game: str
     preset: str | None
     bots: tuple[str, ...]

@@ -84,6 +84,9 @@ class SeatStats:
 
 @dataclass(frozen=True, slots=True)
 class SimulationSummary:
+    """What :func:`simulate` found: per seat (``seats``) the bot, its wins and win rate with
+    a 95% Wilson interval and its mean score; draws, game lengths (``plies``) and speed."""
+
     game: str
     options: dict[str, Any]
     bots: tuple[str, ...]
@@ -100,6 +103,7 @@ class SimulationSummary:
 
     @property
     def wins(self) -> tuple[int, ...]:
+        """Each seat's number of wins, seat by seat."""
         return tuple(s.wins for s in self.seats)
 
     def results(self) -> dict[str, Any]:

@@ -75,6 +75,11 @@ class RecordedAction:
 
 @dataclass
 class GameRecord:
+    """A game's record (docs/record-format.md): the header's fields, every action as played
+    (``actions``) and, once the game is over, the end line (``end``). ``to_text()`` is the
+    JSON Lines file; ``monsterball.write_record`` writes it and ``monsterball.read_record``
+    reads one."""
+
     game: str
     rules_version: str
     options: dict[str, Any]
@@ -131,6 +136,7 @@ class GameRecord:
             yield _dump({"end": self.end})
 
     def to_text(self) -> str:
+        """The record as JSON Lines text, one line per header, action and end."""
         return "".join(line + "\n" for line in self.lines())
 
 
@@ -524,6 +530,9 @@ def _check_string(text: str, number: int) -> None:
 
 @dataclass
 class ReplayReport:
+    """What :func:`replay` found: the state it reached, how many plies it replayed and the
+    first divergence from the record (None, and ``ok``, when the record checks out)."""
+
     state: GameState
     plies: int
     divergence: RecordError | None = None
