@@ -51,6 +51,9 @@ def test_every_lesson_by_following_the_highlights_then_a_real_game(browser, base
         assert page.locator("[data-testid=lesson-say]").inner_text().startswith("Step ")
         if steps == SHOT_AT[game]:
             shot(page, f"lesson-{game}")
+            if game == "huck-monster":  # aiming: the throw's catch chance, and what it omits
+                odds = page.inner_text("[data-testid=lesson-odds]")
+                assert "74.1%" in odds and "strategy die is not counted" in odds
         follow_highlight(page)
         page.wait_for_selector("[data-testid=lesson-done]")
         assert not page.locator("[data-testid=lesson-error]").count()

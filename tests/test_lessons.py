@@ -175,6 +175,10 @@ def test_lesson_and_guide_routes(tmp_path):
             == 404
         )
         assert client.get("/api/learn/chess").status_code == 404
+        aim = next(x for x in data["lessons"] if x["id"] == "throw")["steps"][1]
+        # A throw of 12 against the Mark's three dice: caught unless he rolls 13 or more.
+        assert aim["odds"]["exact"] == "20/27" and aim["odds"]["mark"]
+        assert "the defense's strategy die is not counted" in aim["odds"]["caveats"]
         draft = client.get("/api/learn/midway").json()["lessons"][0]["steps"][0]
         assert draft["roster"]["points"] == 210 and draft["roster"]["types"][0]["good_at"]
         assert client.get("/api/guide/midway").json()["sections"]

@@ -32,7 +32,7 @@ from monsterball.lessons import (
     replay,
 )
 from monsterball.web.live import Rejected, action_hint
-from monsterball.web.ui import midway_roster
+from monsterball.web.ui import huck_odds, midway_roster
 
 STATIC = resources.files("monsterball.web") / "static"
 GameName = Annotated[str, Path(max_length=40)]
@@ -69,7 +69,18 @@ def scene(state: GameState, seat: int, do: str | None = None) -> dict[str, Any]:
         "prompt": state.stack[-1].describe() if state.stack else state.result_text(),
         "legal": legal,
         "highlight": action_hint(do, pieces) if do else None,
+        "odds": throw_odds_of(state, do),
     }
+
+
+def throw_odds_of(state: GameState, do: str | None) -> dict[str, Any] | None:
+    """Huck + Monster, a lesson step that aims a throw: that throw's exact catch chance and
+    what the figure leaves out (the game page's catch odds, for the one target)."""
+    if state.spec.id != "huck-monster" or not do or not do.startswith("throw "):
+        return None
+    odds = huck_odds(state)
+    target = next((t for t in odds["targets"] if t["action"] == do), None)
+    return {**target, "caveats": odds["caveats"]} if target else None
 
 
 def draft_left(state: GameState, seat: int) -> dict[str, Any] | None:

@@ -199,8 +199,14 @@ export async function learnPage(main, where, gameId) {
     if (drawnBoard && drawnBoard !== shown) animate(drawing, drawnBoard, shown);
     drawnBoard = shown;
     const last = index === lessons.length - 1;
+    const odds = state && state.odds;
+    const bids = odds ? [odds.mark ? "the Mark" : "", odds.intercepts ? `${odds.intercepts} Intercept(s)` : "",
+      odds.catch_marks ? "a Mark at the catch" : "", odds.challenges ? `${odds.challenges} Challenge(s)` : ""].filter(Boolean).join(", ") : "";
     const say = done ? null : el("div", { class: "try", "data-testid": "lesson-say" },
-      el("strong", {}, `Step ${step + 1} of ${item.steps.length}. `), state.say);
+      el("strong", {}, `Step ${step + 1} of ${item.steps.length}. `), state.say,
+      odds ? el("p", { class: "lesson-odds", "data-testid": "lesson-odds" },
+        `This throw is caught ${(100 * odds.p).toFixed(1)}% of the time, counting the dice of ${bids || "nobody (no defender can bid)"}`,
+        odds.caveats.length ? `; not counted: ${odds.caveats.join("; ")}.` : ".") : null);
     const result = feedback ? el("div", { class: feedback.ok ? "lesson-ok" : "lesson-error", role: feedback.ok ? "status" : "alert",
       "data-testid": feedback.ok ? "lesson-done" : "lesson-error" },
     el("p", {}, feedback.ok ? el("strong", {}, "Well done. ") : el("strong", {}, "Not quite. "), feedback.text),
