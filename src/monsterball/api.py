@@ -20,6 +20,7 @@ Imports: the layers below (games, bots, records); nothing imports this but the p
 from __future__ import annotations
 
 import json
+import os
 import secrets
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
@@ -229,23 +230,23 @@ def _position_data(position: Mapping[str, Any] | str) -> Mapping[str, Any]:
     return position
 
 
-def read_record(source: str | Path | IO[str]) -> GameRecord:
+def read_record(source: str | os.PathLike[str] | IO[str]) -> GameRecord:
     """Read a game record (docs/record-format.md) from a file path or an open text file.
     Raises :class:`~monsterball.core.errors.RecordError` naming the line and field that are
     wrong (and ``OSError`` if the file cannot be read)."""
-    if isinstance(source, str):
+    if isinstance(source, str | os.PathLike):
         source = Path(source)
     return parse_record(source)
 
 
-def write_record(record: GameRecord | Game, path: str | Path) -> None:
+def write_record(record: GameRecord | Game, path: str | os.PathLike[str]) -> None:
     """Write a record (or a game's record so far) to ``path`` as JSON Lines."""
     if isinstance(record, Game):
         record = record.record
     Path(path).write_text(record.to_text(), encoding="utf-8")
 
 
-def load_game(record: GameRecord | str | Path, *, verify: bool = True) -> Game:
+def load_game(record: GameRecord | str | os.PathLike[str], *, verify: bool = True) -> Game:
     """Replay a record (or the record file at a path) and return the game where it stands,
     to play on with the same dice. With ``verify`` the replay first checks every hash and
     every die against the record's seed, and raises
