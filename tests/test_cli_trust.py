@@ -234,3 +234,14 @@ def test_rules_entries_for_the_web_keep_the_whole_document() -> None:
     assert document is not None and "## Rulings" in document and "tests/" in document
     assert "PU-R7" in rule_ids("paper-ultimate") and "PU-FIELD-1" in rule_ids("paper-ultimate")
     assert rule_entry("paper-ultimate", "PU-NOPE") is None
+
+
+def test_a_failing_metric_is_one_line_naming_it(tmp_path: Path) -> None:
+    metric = tmp_path / "bad_metric.py"
+    metric.write_text("def broken(trace):\n    return {'x': 1 / 0}\n", encoding="utf-8")
+    result = invoke("simulate", "pu", *SMALL, "-n", "1", "--jobs", "1", "--metric",
+                    f"{metric}:broken")  # fmt: skip
+    assert result.exit_code == 2
+    error = [line for line in result.output.splitlines() if line.startswith("error:")]
+    assert error and "broken failed on game 1" in error[0] and "ZeroDivisionError" in error[0]
+    assert "--until-ci -1.0" in one_error_line(invoke("simulate", "pu", "--until-ci", "-1"))

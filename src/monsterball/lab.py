@@ -41,7 +41,7 @@ from monsterball.core.errors import MonsterballError
 from monsterball.core.game import CHANCE, GameSpec
 from monsterball.core.record import Recorder
 from monsterball.games import get_game
-from monsterball.metrics import GameTrace, MetricRef, Step, load_metric
+from monsterball.metrics import GameTrace, MetricRef, Step, load_metric, metric_name
 from monsterball.pool import run_jobs
 from monsterball.simulate import Z_95, record_path, wilson_interval
 from monsterball.simulate import simulate as simulate  # the lab's other entry point
@@ -278,8 +278,14 @@ def play_measured(job: _Job) -> list[LabGame]:
         if steps is not None:
             trace = GameTrace(spec, options, seed, tuple(steps), state)
             for metric in metrics:
-                for name, value in metric(trace).items():
-                    measured[str(name)] = float(value)
+                try:
+                    figures = {str(k): float(v) for k, v in metric(trace).items()}
+                except Exception as exc:  # a user's metric: say which, and on what game
+                    raise ValueError(
+                        f"metric {metric_name(metric)} failed on game {index + 1} (seed "
+                        f"{seed}): {type(exc).__name__}: {exc}"
+                    ) from None
+                measured.update(figures)
         returns = state.returns()
         best = max(returns)
         leaders = [s for s, r in enumerate(returns) if r == best]

@@ -90,6 +90,8 @@ def rules(
         if rule is None:
             console.print(Markdown(document))
             return
+        if not rule.strip():
+            _fail(f"--id takes a rule id, e.g. {next(iter(rule_ids(spec.id)), 'R1')}")
         found = rule_entry(spec.id, rule)
         if found is None:
             close = difflib.get_close_matches(rule.upper(), rule_ids(spec.id), n=3)

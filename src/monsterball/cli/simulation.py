@@ -291,6 +291,16 @@ def _lab(
             setting_options(spec, preset, setting)
         except MonsterballError as exc:
             _fail(str(exc))
+    # The metrics load and the width is checked before the progress bar is drawn.
+    from monsterball.metrics import load_metric
+
+    for ref in lab.metrics or ():
+        try:
+            load_metric(ref)
+        except ValueError as exc:
+            _fail(str(exc))
+    if lab.until_ci is not None and lab.until_ci <= 0:
+        _fail(f"--until-ci {lab.until_ci}: give a positive width, e.g. 0.02")
     if lab.report is not None:
         try:
             import matplotlib  # noqa: F401
