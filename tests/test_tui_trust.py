@@ -166,3 +166,20 @@ def test_replay_of_another_game_is_refused(finished: Path) -> None:
     assert (
         result.exit_code == 2 and "is a game of paper-ultimate, not huck-monster" in result.output
     )
+
+
+def test_the_board_has_a_legend_and_names_the_carrier_in_full() -> None:
+    """MW-R10's brownie B1 carries the ball: the TUI draws 'B1' in the carrier's colours,
+    never 'B*' (Midway has A10 and B10 too), with the legend under the field."""
+    from mw_scenarios import SPEC, caster_carrying_for_b
+
+    async def scenario() -> None:
+        app = GameApp(SPEC, caster_carrying_for_b(), bots={0: make_bot("random", 1)})
+        async with app.run_test(size=(160, 50)):
+            shown = app.query_one(BoardView).render()
+            assert "yellow, underlined: has the ball" in shown.plain
+            assert "B*" not in shown.plain and "B1" in shown.plain
+            carrier = [span for span in shown.spans if "underline" in str(span.style)]
+            assert any(shown.plain[span.start : span.end].strip() == "B1" for span in carrier)
+
+    asyncio.run(scenario())

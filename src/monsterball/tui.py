@@ -36,6 +36,13 @@ from monsterball.core.seating import sees_differently
 
 TEAM_STYLES = ("bold white on dark_red", "bold white on blue", "bold white on green")
 CELL = 4  # characters per cell; hex rows shift by half of it
+LEGEND = (
+    "A1, B1: the teams' players",
+    "yellow, underlined: has the ball",
+    "(): the ball or disc, loose",
+    "shaded rows: the end zones",
+    "italic: the last move",
+)
 
 
 def cell_name(col: int, row: int) -> str:
@@ -66,8 +73,9 @@ class BoardView(Widget):
         self.text = None
         cols, rows = drawing["cols"], drawing["rows"]
         self.cursor = (min(self.cursor[0], cols - 1), min(self.cursor[1], rows - 1))
-        self.styles.width = cols * CELL + CELL // 2 + 3 + 4  # labels, border, padding
-        self.styles.height = rows + 3  # the column letters and the border
+        legend = max(len(line) for line in LEGEND)
+        self.styles.width = max(cols * CELL + CELL // 2 + 3, legend) + 4  # labels, border
+        self.styles.height = rows + 3 + len(LEGEND)  # the letters, the border, the legend
         self.refresh()
 
     def show_nothing(self) -> None:
@@ -118,8 +126,8 @@ class BoardView(Widget):
                     label = piece["id"][:3]
                     index = teams.index(piece["team"]) if piece["team"] in teams else 0
                     style = TEAM_STYLES[index % len(TEAM_STYLES)]
-                    if name == ball:
-                        label = label[:2] + "*"
+                    if name == ball:  # the full name stays: 'A1*' would hide A10
+                        style = style.replace("white", "yellow") + " underline"
                 elif name == ball:
                     label = "()"
                     style = "bold yellow"
@@ -141,6 +149,7 @@ class BoardView(Widget):
             out.append("\n")
         out.append("   " + "".join(f"{COLUMN_LETTERS[c]:^{CELL}}" for c in range(d["cols"])),
                    style="dim")  # fmt: skip
+        out.append("\n" + "\n".join(LEGEND), style="dim")
         return out
 
     def on_click(self, event: Click) -> None:

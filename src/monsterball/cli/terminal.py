@@ -456,7 +456,9 @@ class TerminalGame:
             return ""
         kind = "cell" if q[0].islower() else "player"
         other = "player" if kind == "cell" else "cell"
-        return f" ('{q}' is a {kind}; '? {q.swapcase()}' lists the {other} {q.swapcase()}'s.)"
+        return (
+            f" ('{q}' is a {kind}; '? {q.swapcase()}' lists those of the {other} {q.swapcase()}.)"
+        )
 
     @staticmethod
     def _list_moves(notations: Sequence[str]) -> None:
