@@ -49,7 +49,7 @@ def test_every_decision_met_in_play_has_a_hint(game):
     spec = get_game(game)
     seen: set[str] = set()
     for n, preset in enumerate((None, *spec.options_type.PRESETS)):
-        seen |= decisions_seen(game, preset, seed=n, plies=1500)
+        seen |= decisions_seen(game, preset, seed=n, plies=800)
     missing = sorted(a for a in seen if hint_for(game, a) is None)
     assert not missing, f"{game}: no hint for {missing[:10]}"
 
