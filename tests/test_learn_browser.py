@@ -162,6 +162,9 @@ def test_game_page_explains_its_decisions_and_the_odds_limits(browser, base_url)
     caveat = page.wait_for_selector("[data-testid=odds-caveat]")
     assert "the defense's strategy die is not counted" in caveat.inner_text()
     assert page.locator(".odds-list li sup").count() >= 1
+    # The move list tells in words what the engine's events do not (a roll asked for).
+    said = page.locator("[data-testid=move-list] .said").all_inner_texts()
+    assert any(t.startswith("rolls the team dice") for t in said), said
     shot(page, "odds-caveat")
     # Paper Ultimate at a throw: the guide line says what clicking a ringed teammate does.
     created = httpx.post(base_url + "/api/games", json={"game": "paper-ultimate", "seed": 2}).json()

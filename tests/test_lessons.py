@@ -19,6 +19,7 @@ from monsterball.lessons import (
     learning_data,
     lessons,
     replay,
+    said_for,
 )
 from web_helpers import app_at
 
@@ -55,9 +56,27 @@ def test_every_decision_met_in_play_has_a_hint(game):
 
 
 @pytest.mark.parametrize("game", GAMES)
+def test_every_move_the_engine_says_nothing_about_has_words(game):
+    spec = get_game(game)
+    silent: set[str] = set()
+    for n, preset in enumerate((None, *spec.options_type.PRESETS)):
+        state = spec.new_game(spec.options(preset))
+        rng = random.Random(n)
+        for _ in range(800):
+            if state.is_terminal():
+                break
+            action = rng.choice(state.legal_actions())
+            if not state.apply_unchecked(action):
+                silent.add(action.notation())
+    missing = sorted(a for a in silent if said_for(game, a) is None)
+    assert not missing, f"{game}: no words for {missing[:10]}"
+    assert said_for("midway", "tackle B4 j8") == "B4 tries to tackle the ball carrier on j8"
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_hint_patterns_are_plain_enough_for_javascript(game):
     # The browser compiles the same patterns (hints.js): no Python-only syntax.
-    for pattern, text in learning_data(game)["hints"]:
+    for pattern, text in learning_data(game)["hints"] + learning_data(game)["said"]:
         assert not re.search(r"\(\?P|\(\?<[!=]?[a-z]|\\A|\\Z", pattern), pattern
         assert text and "`" not in text and "--" not in text
 

@@ -62,6 +62,30 @@ def hint_for(game: str, notation: str) -> str | None:
     return next((text for pattern, text in _patterns(game) if pattern.search(notation)), None)
 
 
+@cache
+def _said(game: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+    # "$1" in the data (the browser's String.replace) is "\\1" to Python's Match.expand.
+    return tuple(
+        (re.compile(p), re.sub(r"\$(\d)", r"\\\1", words))
+        for p, words in learning_data(game).get("said", [])
+    )
+
+
+def all_said() -> dict[str, list[list[str]]]:
+    """Every game's log words: for a move the engine tells nothing about, what it was."""
+    return {game: learning_data(game).get("said", []) for game in PACKAGES}
+
+
+def said_for(game: str, notation: str) -> str | None:
+    """A move in words for the move list, when the engine's events say nothing (a roll
+    asked for, a declined tackle, a die whose effect comes later), or None."""
+    for pattern, words in _said(game):
+        found = pattern.search(notation)
+        if found:
+            return found.expand(words)
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Step:
     say: str

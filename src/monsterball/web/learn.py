@@ -24,6 +24,7 @@ from monsterball.lessons import (
     Lesson,
     LessonError,
     all_hints,
+    all_said,
     at_decision,
     check_attempt,
     learning_data,
@@ -167,6 +168,12 @@ def install(app: FastAPI) -> None:
         """Per game, ``[pattern, hint]`` pairs: an action's hint is the text of the first
         pattern (a regular expression) found in its notation."""
         return all_hints()
+
+    @app.get("/api/said")
+    async def said() -> dict[str, Any]:
+        """Per game, ``[pattern, words]`` pairs for the move list: a move the engine's events
+        say nothing about, in words (``$1``: the pattern's first group)."""
+        return all_said()
 
     @app.get("/api/guide/{game}")
     async def guide(game: GameName) -> dict[str, Any]:

@@ -8,24 +8,35 @@
 //
 // hintFor is synchronous: it returns null until the hints have arrived (they are asked for
 // once, when this module is first imported). hintsReady() resolves when they have; pages that
-// draw before then redraw on it (or on the window's "monsterball-hints" event).
+// draw before then redraw on it (or on the window's "monsterball-hints" event). saidFor is the
+// move list's counterpart: a move the engine's events say nothing about, in words.
 
 let table = null; // game id -> [[RegExp, hint], ...]
+let said = null; // game id -> [[RegExp, words with $1], ...] (GET /api/said)
 
-const loading = fetch("/api/hints")
+const fetchPairs = (url) => fetch(url)
   .then((response) => (response.ok ? response.json() : {}))
   .catch(() => ({}))
-  .then((data) => {
-    table = {};
-    for (const [game, pairs] of Object.entries(data || {})) {
-      table[game] = pairs.map(([pattern, text]) => [new RegExp(pattern), text]);
-    }
-    window.dispatchEvent(new Event("monsterball-hints"));
-    return table;
-  });
+  .then((data) => Object.fromEntries(Object.entries(data || {}).map(([game, pairs]) =>
+    [game, pairs.map(([pattern, text]) => [new RegExp(pattern), text])])));
+
+const loading = Promise.all([fetchPairs("/api/hints"), fetchPairs("/api/said")]).then(([hints, words]) => {
+  table = hints;
+  said = words;
+  window.dispatchEvent(new Event("monsterball-hints"));
+  return table;
+});
 
 export function hintsReady() {
   return loading;
+}
+
+// A move in words for the move list, where the engine's events say nothing ("roll" ->
+// "rolls the team dice", "tackle B4 j8" -> "B4 tries to tackle the ball carrier on j8"), or null.
+export function saidFor(gameId, actionNotation) {
+  if (!said || !said[gameId] || typeof actionNotation !== "string") return null;
+  const found = said[gameId].find(([pattern]) => pattern.test(actionNotation));
+  return found ? actionNotation.replace(found[0], found[1]) : null;
 }
 
 export function hintFor(gameId, actionNotation) {

@@ -4,7 +4,7 @@ import { chatPanel, dropMessage, whoAmI } from "./social.js";
 import { clockCard, syncClock, tickClocks } from "./clocks.js";
 import { applyDelta } from "./delta.js";
 import { contributeDice } from "./dice.js";
-import { hintFor } from "./hints.js";
+import { hintFor, saidFor } from "./hints.js";
 import { rematchControl } from "./rematch.js";
 import { remember } from "./seats.js";
 import { api, el, errorPage, seatToken } from "./util.js";
@@ -51,12 +51,13 @@ function beep() {
   } catch { /* no audio: the title still says it */ }
 }
 
-function moveList(entries, current, onPick) {
+function moveList(entries, current, onPick, game) {
   const list = el("ol", { class: "moves", "data-testid": "move-list", "aria-label": "moves" },
     entries.map((e, i) => el("li", { "data-testid": "move", "data-step": i + 1, class: [e.by === "dice" ? "dice" : "", current === i + 1 ? "current" : ""].join(" ") },
       el("button", { type: "button", onclick: () => onPick(i + 1), "aria-label": `show the position after move ${i + 1}` },
         el("span", { class: "ply" }, `${i + 1}.`), el("span", { class: "by" }, e.by), el("code", {}, e.action),
-        e.events.length ? el("span", { class: "words" }, e.events.join(" ")) : null))));
+        e.events.length ? el("span", { class: "words" }, e.events.join(" "))
+          : saidFor(game, e.action) ? el("span", { class: "words said" }, saidFor(game, e.action)) : null))));
   return list;
 }
 
@@ -481,7 +482,7 @@ export function playPage(main, where, connection, gameId) {
       : null;
     const offline = !online;
     const moveCard = el("div", { class: "card" }, el("h2", {}, `Moves (${moves.length})`),
-      moveList(moves, viewing ? viewing.step : null, view));
+      moveList(moves, viewing ? viewing.step : null, view, state.game.game));
     main.replaceChildren(el("div", { class: `play${offline ? " offline" : ""}`, "data-ply": state.game.ply,
       "data-pending": pending !== null, "data-selected": selected || "", "data-online": online },
     el("div", { class: "board-col" },
