@@ -54,8 +54,33 @@ chromium:
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
+## The browser client's checks (web/static: build-less ES modules): TypeScript's checker over
+## its JSDoc types, eslint, prettier and the unit tests of its pure parts (tests/js, Node's
+## own runner). Node and npm come from Debian when missing; the tools from the npm registry
+## at the versions package-lock.json pins (`npm ci`).
+JS := src/monsterball/web/static/*.js tests/js/*.js eslint.config.js
+NODE_STAMP := node_modules/.installed
+
+node:
+	@command -v npm >/dev/null || { \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq nodejs npm >/dev/null; }
+
+$(NODE_STAMP): package.json package-lock.json
+	@$(MAKE) --no-print-directory node
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP)
+
+js: $(NODE_STAMP)
+	npx --no-install tsc -p tsconfig.json
+	npx --no-install tsc -p tsconfig.strict.json
+	npx --no-install eslint $(JS)
+	npx --no-install prettier --check --log-level warn $(JS)
+	node --test --test-reporter=dot tests/js/*.test.js
+
 ## All tests, lint and type checks, and the dependency audit (what CI runs).
-test: $(STAMP) $(FAST) chromium
+test: $(STAMP) $(FAST) chromium js
 	$(BIN)/ruff check src tests scripts setup.py docs/conf.py
 	$(BIN)/ruff format --check src tests scripts setup.py docs/conf.py
 	$(BIN)/mypy

@@ -32,13 +32,28 @@ export function formatLeft(ms, kind) {
 // The clocks card (null when the game has none): one face per side, yours marked.
 export function clockCard(clock, yourSide, finished) {
   if (!clock) return null;
-  const faces = clock.sides.map((side) => el("div", {
-    class: `clock-face${clock.running === side.side && !finished ? " running" : ""}${side.side === yourSide ? " yours" : ""}`,
-    "data-testid": `clock-${side.side}`, "data-side": side.side,
-  }, el("span", { class: "clock-side" }, `${side.side}${side.side === yourSide ? " (you)" : ""}`),
-  el("span", { class: "clock-time", "data-left": "" }, formatLeft(leftNow(clock, side), clock.control.kind))));
-  const card = el("div", { class: "card clocks", "data-testid": "clocks", "aria-label": `clocks: ${clock.describe}` },
-    el("div", { class: "clock-faces" }, faces), el("p", { class: "muted clock-control" }, clock.describe));
+  const faces = clock.sides.map((side) =>
+    el(
+      "div",
+      {
+        class: `clock-face${clock.running === side.side && !finished ? " running" : ""}${side.side === yourSide ? " yours" : ""}`,
+        "data-testid": `clock-${side.side}`,
+        "data-side": side.side,
+      },
+      el("span", { class: "clock-side" }, `${side.side}${side.side === yourSide ? " (you)" : ""}`),
+      el(
+        "span",
+        { class: "clock-time", "data-left": "" },
+        formatLeft(leftNow(clock, side), clock.control.kind),
+      ),
+    ),
+  );
+  const card = el(
+    "div",
+    { class: "card clocks", "data-testid": "clocks", "aria-label": `clocks: ${clock.describe}` },
+    el("div", { class: "clock-faces" }, faces),
+    el("p", { class: "muted clock-control" }, clock.describe),
+  );
   card.clock = clock;
   return card;
 }
@@ -52,6 +67,9 @@ export function tickClocks(root) {
     if (!face) continue;
     const ms = leftNow(card.clock, side);
     face.textContent = formatLeft(ms, card.clock.control.kind);
-    face.parentElement.classList.toggle("low", card.clock.control.kind === "realtime" && ms < 10000);
+    face.parentElement.classList.toggle(
+      "low",
+      card.clock.control.kind === "realtime" && ms < 10000,
+    );
   }
 }

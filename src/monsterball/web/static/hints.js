@@ -14,18 +14,27 @@
 let table = null; // game id -> [[RegExp, hint], ...]
 let said = null; // game id -> [[RegExp, words with $1], ...] (GET /api/said)
 
-const fetchPairs = (url) => fetch(url)
-  .then((response) => (response.ok ? response.json() : {}))
-  .catch(() => ({}))
-  .then((data) => Object.fromEntries(Object.entries(data || {}).map(([game, pairs]) =>
-    [game, pairs.map(([pattern, text]) => [new RegExp(pattern), text])])));
+const fetchPairs = (url) =>
+  fetch(url)
+    .then((response) => (response.ok ? response.json() : {}))
+    .catch(() => ({}))
+    .then((data) =>
+      Object.fromEntries(
+        Object.entries(data || {}).map(([game, pairs]) => [
+          game,
+          pairs.map(([pattern, text]) => [new RegExp(pattern), text]),
+        ]),
+      ),
+    );
 
-const loading = Promise.all([fetchPairs("/api/hints"), fetchPairs("/api/said")]).then(([hints, words]) => {
-  table = hints;
-  said = words;
-  window.dispatchEvent(new Event("monsterball-hints"));
-  return table;
-});
+const loading = Promise.all([fetchPairs("/api/hints"), fetchPairs("/api/said")]).then(
+  ([hints, words]) => {
+    table = hints;
+    said = words;
+    window.dispatchEvent(new Event("monsterball-hints"));
+    return table;
+  },
+);
 
 export function hintsReady() {
   return loading;

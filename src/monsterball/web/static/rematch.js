@@ -10,7 +10,10 @@ import { api, el } from "./util.js";
  */
 
 /** Open the new game at the seat link `you` (kept in the seat store), or as a spectator. */
-export function openRematch(/** @type {{id?: string|null, you?: string|null, watch?: string}} */ made, /** @type {string|null} */ seat) {
+export function openRematch(
+  /** @type {{id?: string|null, you?: string|null, watch?: string}} */ made,
+  /** @type {string|null} */ seat,
+) {
   if (made.you && made.id && seat) remember(made.id, [{ name: seat, url: made.you }]);
   location.href = made.you || made.watch || `/play/${made.id}`;
 }
@@ -31,7 +34,10 @@ export function rematchControl(page) {
     error = "";
     page.onChange();
     try {
-      const made = await api(`/api/games/${page.gameId}/rematch`, { method: "POST", body: { token: page.token } });
+      const made = await api(`/api/games/${page.gameId}/rematch`, {
+        method: "POST",
+        body: { token: page.token },
+      });
       if (made.state === "started") openRematch(made, made.seat);
       else news = made;
     } catch (e) {
@@ -43,7 +49,10 @@ export function rematchControl(page) {
 
   async function decline() {
     try {
-      await api(`/api/games/${page.gameId}/rematch/decline`, { method: "POST", body: { token: page.token } });
+      await api(`/api/games/${page.gameId}/rematch/decline`, {
+        method: "POST",
+        body: { token: page.token },
+      });
     } catch (e) {
       error = /** @type {Error} */ (e).message;
     }
@@ -73,22 +82,61 @@ export function rematchControl(page) {
     node() {
       if (!page.you && page.humans > 0) return null; // spectators of people's games
       const label = page.humans ? "Rematch (seats swapped)" : "Watch a rematch (sides swapped)";
-      const button = el("button", { class: "primary", "data-testid": "rematch", disabled: busy, onclick: ask }, label);
+      const button = el(
+        "button",
+        { class: "primary", "data-testid": "rematch", disabled: busy, onclick: ask },
+        label,
+      );
       const parts = [];
       if (news && news.state === "offered" && page.you && !(news.agreed || []).includes(page.you)) {
-        parts.push(el("div", { class: "offer", "data-testid": "rematch-offer", role: "status" },
-          el("strong", {}, `${(news.agreed || []).join(" and ")} offers a rematch (seats swapped). `),
-          el("button", { class: "primary", "data-testid": "rematch-accept", onclick: ask }, "Accept"), " ",
-          el("button", { "data-testid": "rematch-decline", onclick: decline }, "Decline")));
+        parts.push(
+          el(
+            "div",
+            { class: "offer", "data-testid": "rematch-offer", role: "status" },
+            el(
+              "strong",
+              {},
+              `${(news.agreed || []).join(" and ")} offers a rematch (seats swapped). `,
+            ),
+            el(
+              "button",
+              { class: "primary", "data-testid": "rematch-accept", onclick: ask },
+              "Accept",
+            ),
+            " ",
+            el("button", { "data-testid": "rematch-decline", onclick: decline }, "Decline"),
+          ),
+        );
       } else if (news && news.state === "offered") {
-        parts.push(el("div", { class: "offer", "data-testid": "rematch-waiting", role: "status" },
-          `Rematch offered: waiting for ${(news.waiting || []).join(" and ")} to accept. `,
-          el("button", { "data-testid": "rematch-withdraw", onclick: decline }, "Withdraw")));
+        parts.push(
+          el(
+            "div",
+            { class: "offer", "data-testid": "rematch-waiting", role: "status" },
+            `Rematch offered: waiting for ${(news.waiting || []).join(" and ")} to accept. `,
+            el("button", { "data-testid": "rematch-withdraw", onclick: decline }, "Withdraw"),
+          ),
+        );
       } else if (news && news.state === "started" && news.you) {
-        parts.push(el("div", { class: "offer", "data-testid": "rematch-started" },
-          el("a", { href: news.you, "data-testid": "rematch-you" }, "Open your seat in the rematch")));
+        parts.push(
+          el(
+            "div",
+            { class: "offer", "data-testid": "rematch-started" },
+            el(
+              "a",
+              { href: news.you, "data-testid": "rematch-you" },
+              "Open your seat in the rematch",
+            ),
+          ),
+        );
       } else {
-        if (news && news.state === "declined") parts.push(el("p", { class: "notice", "data-testid": "rematch-declined" }, `${news.by} declined the rematch.`));
+        if (news && news.state === "declined")
+          parts.push(
+            el(
+              "p",
+              { class: "notice", "data-testid": "rematch-declined" },
+              `${news.by} declined the rematch.`,
+            ),
+          );
         parts.push(button);
       }
       if (error) parts.push(el("p", { class: "error", role: "alert" }, error));
@@ -102,7 +150,11 @@ export function rematchControl(page) {
  * @param {{game: string, by: string|null, url: string}} message
  */
 export function lobbyOffer(message) {
-  const box = el("div", { class: "card offer", "data-testid": "lobby-rematch-offer", role: "status" });
+  const box = el("div", {
+    class: "card offer",
+    "data-testid": "lobby-rematch-offer",
+    role: "status",
+  });
   const accept = async () => {
     try {
       const made = await api(`/api/games/${message.game}/rematch`, { method: "POST", body: {} });
@@ -113,12 +165,22 @@ export function lobbyOffer(message) {
     }
   };
   const decline = async () => {
-    await api(`/api/games/${message.game}/rematch/decline`, { method: "POST", body: {} }).catch(() => {});
+    await api(`/api/games/${message.game}/rematch/decline`, { method: "POST", body: {} }).catch(
+      () => {},
+    );
     box.remove();
   };
-  box.append(el("strong", {}, `${message.by || "Your opponent"} offers a rematch. `),
-    el("a", { href: message.url }, "see the game"), " ",
-    el("button", { class: "primary", onclick: accept, "data-testid": "lobby-rematch-accept" }, "Accept"), " ",
-    el("button", { onclick: decline, "data-testid": "lobby-rematch-decline" }, "Decline"));
+  box.append(
+    el("strong", {}, `${message.by || "Your opponent"} offers a rematch. `),
+    el("a", { href: message.url }, "see the game"),
+    " ",
+    el(
+      "button",
+      { class: "primary", onclick: accept, "data-testid": "lobby-rematch-accept" },
+      "Accept",
+    ),
+    " ",
+    el("button", { onclick: decline, "data-testid": "lobby-rematch-decline" }, "Decline"),
+  );
   return box;
 }

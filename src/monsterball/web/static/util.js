@@ -48,42 +48,62 @@ export async function api(path, options = {}) {
   try {
     response = await fetch(path, {
       ...rest,
-      headers: { "content-type": "application/json", ...(token ? { "seat-token": token } : {}), ...csrfHeader() },
+      headers: {
+        "content-type": "application/json",
+        ...(token ? { "seat-token": token } : {}),
+        ...csrfHeader(),
+      },
       body: options.body ? JSON.stringify(options.body) : undefined,
     });
   } catch {
     throw new Error("cannot reach the server (is it running? check your connection)");
   }
   let data = null;
-  try { data = await response.json(); } catch { data = null; }
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
   if (!response.ok) {
     let message = (data && data.message) || `${response.status} ${response.statusText}`;
     if (response.status === 429) {
       const wait = response.headers.get("retry-after");
       message = `too many requests: ${message}${wait ? ` (try again in ${wait} s)` : ""}`;
     }
-    const error = new Error(message);
-    error.code = data && data.error;
-    error.status = response.status;
-    throw error;
+    throw Object.assign(new Error(message), { code: data && data.error, status: response.status });
   }
   return data;
 }
 
 // A full-page error with a way back (issue 12: a bad link says so at once).
 export function errorPage(main, title, message) {
-  main.replaceChildren(el("div", { class: "card error-page", "data-testid": "error", role: "alert" },
-    el("h2", {}, title), el("p", {}, message),
-    el("p", {}, el("a", { href: "/", "data-testid": "to-lobby" }, "Back to the lobby"))));
+  main.replaceChildren(
+    el(
+      "div",
+      { class: "card error-page", "data-testid": "error", role: "alert" },
+      el("h2", {}, title),
+      el("p", {}, message),
+      el("p", {}, el("a", { href: "/", "data-testid": "to-lobby" }, "Back to the lobby")),
+    ),
+  );
 }
 
 export function copyButton(text, label = "copy") {
-  const button = el("button", { type: "button", class: "copy", "aria-label": `${label}: ${text}` }, label);
+  const button = el(
+    "button",
+    { type: "button", class: "copy", "aria-label": `${label}: ${text}` },
+    label,
+  );
   button.onclick = async () => {
-    try { await navigator.clipboard.writeText(text); button.textContent = "copied"; } catch {
+    try {
+      await navigator.clipboard.writeText(text);
+      button.textContent = "copied";
+    } catch {
       button.textContent = "select and copy";
     }
-    setTimeout(() => { button.textContent = label; }, 1500);
+    setTimeout(() => {
+      button.textContent = label;
+    }, 1500);
   };
   return button;
 }

@@ -1,0 +1,193 @@
+// The game page's pure logic (no DOM, no network): what a click means, what to tell the
+// player, which spaces the last move touched, how the move list grows. Unit-tested by
+// tests/js/game-state.test.js, type-checked strictly (tsconfig.strict.json).
+
+/**
+ * @typedef {{a: string, piece: string | null, cell: string | null}} Legal
+ * @typedef {{id: string, cell: string, team: number, label: string, title: string,
+ *   size: number, flags: string[]}} Piece
+ * @typedef {{cols: number, rows: number, pieces: Piece[], ball: {cell: string, held: boolean,
+ *   kind?: string} | null, panel: [string, string][]}} Board
+ * @typedef {{ply: number, by: string, action: string, events: string[]}} Entry
+ * @typedef {{kind: "send", action: string} | {kind: "choose", options: Legal[]}
+ *   | {kind: "select", piece: string | null} | {kind: "stack", pieces: Piece[]}
+ *   | {kind: "none"}} Click
+ */
+
+const CELL = /\b[a-z]\d{1,2}\b/;
+const CELLS = /\b[a-z]\d{1,2}\b/g;
+
+/**
+ * The spaces named by the latest move that names any (an "end" or a die names none).
+ * @param {Entry[]} log
+ * @returns {Set<string>}
+ */
+export function lastMoveCells(log) {
+  const entry = log
+    .slice()
+    .reverse()
+    .find((e) => e.by !== "dice" && CELL.test(e.action));
+  return new Set(entry ? entry.action.match(CELLS) || [] : []);
+}
+
+/**
+ * The spaces the last move touched: those the log's latest move names, and where the pieces
+ * that moved since the board drawn before stood (a turn of several runs: every origin), but
+ * not spaces emptied by a reset (a point scored puts every piece back: nothing is outlined).
+ * @param {Board | null} before
+ * @param {Board} after
+ * @param {Entry[]} log
+ * @returns {Set<string>}
+ */
+export function lastMoveSpaces(before, after, log) {
+  const cells = lastMoveCells(log);
+  if (!before) return cells;
+  const now = new Map(after.pieces.map((p) => [p.id, p.cell]));
+  const moved = before.pieces.filter((p) => now.has(p.id) && now.get(p.id) !== p.cell);
+  if (moved.length > 0 && moved.length === after.pieces.length && after.pieces.length > 4) {
+    return new Set(); // everyone moved at once: a line-up after a score, not a move
+  }
+  for (const piece of moved) {
+    cells.add(piece.cell);
+    cells.add(/** @type {string} */ (now.get(piece.id)));
+  }
+  return cells;
+}
+
+/**
+ * The full move list after a state's log tail arrived: `reload` when entries are missing
+ * (ask the server for every move).
+ * @param {Entry[]} moves
+ * @param {Entry[]} log
+ * @returns {{moves: Entry[], reload: boolean}}
+ */
+export function mergeMoves(moves, log) {
+  if (!log.length) return { moves, reload: false };
+  const last = moves.length ? moves[moves.length - 1].ply : null;
+  if (last === null) return { moves: log.slice(), reload: log[0].ply > 1 };
+  const fresh = log.filter((e) => e.ply > last);
+  if (fresh.length && fresh[0].ply > last + 1) return { moves, reload: true };
+  return { moves: moves.concat(fresh), reload: false };
+}
+
+/**
+ * What a click on a space means. Pieces sharing a space (a Midway stack) are told apart by
+ * a "which one?" picker unless only one of them can act.
+ * @param {{legal: Legal[], pieces: Piece[], selected: string | null}} at
+ * @param {string} cell
+ * @param {string | null} [chosen] the piece picked from a stack at this space
+ * @returns {Click}
+ */
+export function cellClick(at, cell, chosen = null) {
+  const { legal, pieces, selected } = at;
+  if (selected && !chosen) {
+    const hits = legal.filter((l) => l.piece === selected && l.cell === cell);
+    if (hits.length) return choice(hits);
+  }
+  const here = pieces.filter((p) => p.cell === cell);
+  let pick = chosen;
+  if (here.length > 1 && !pick) {
+    const acting = here.filter((p) => legal.some((l) => l.piece === p.id));
+    const candidates = acting.length ? acting : here.filter((p) => named(legal, p.id));
+    if (candidates.length > 1) return { kind: "stack", pieces: candidates };
+    if (candidates.length === 1) pick = candidates[0].id;
+  }
+  const piece = pick ? here.find((p) => p.id === pick) : here[0];
+  if (piece) {
+    const own = legal.filter((l) => l.piece === piece.id);
+    if (own.some((l) => l.cell)) {
+      return { kind: "select", piece: selected === piece.id ? null : piece.id };
+    }
+    if (own.length) return choice(own);
+    const naming = legal.filter((l) => named([l], piece.id));
+    if (pick && naming.length) return choice(naming); // e.g. the tackles of a defender
+  }
+  const targets = legal.filter((l) => !l.piece && l.cell === cell);
+  if (targets.length) return choice(targets);
+  return { kind: "select", piece: null };
+}
+
+/** @param {Legal[]} legal @param {string} id */
+function named(legal, id) {
+  const word = new RegExp(`(^|\\s)${id}(\\s|$)`);
+  return legal.some((l) => word.test(l.a));
+}
+
+/** @param {Legal[]} options @returns {Click} */
+function choice(options) {
+  return options.length === 1
+    ? { kind: "send", action: options[0].a }
+    : { kind: "choose", options };
+}
+
+/**
+ * What to do next, in words (the first-game guide).
+ * @param {Legal[]} legal
+ * @param {string | null} selected
+ * @param {Set<string>} cellTargets
+ */
+export function guide(legal, selected, cellTargets) {
+  if (selected && legal.some((l) => l.piece === selected && l.a.startsWith("throw "))) {
+    return `Click a green space to throw to ${selected}: the disc stops there, next to him. Click ${selected} again to choose another receiver.`;
+  }
+  if (selected) {
+    return `Click a green space to move ${selected} there, or click ${selected} again to choose another piece.`;
+  }
+  if (legal.some((l) => l.piece && l.cell)) {
+    return "Click one of your pieces with a yellow ring, then one of the green spaces it can reach.";
+  }
+  if (legal.some((l) => l.piece))
+    return "Click one of your pieces with a yellow ring to act with it.";
+  if (cellTargets.size) return "Click one of the yellow spaces on the board.";
+  const words = legal
+    .slice(0, 3)
+    .map((l) => `“${l.a}”`)
+    .join(", ");
+  return `Choose with a button below (${words}${legal.length > 3 ? ", …" : ""}).`;
+}
+
+/**
+ * The end of a game in the player's words: "You won", "You lost", or the result as it is.
+ * @param {string} result the server's result text ("team A wins, A 2 - B 1")
+ * @param {string | null} yourTeam the team this page plays (null: a spectator, hot-seat)
+ */
+export function resultForYou(result, yourTeam) {
+  if (!yourTeam) return result;
+  if (/^draw\b/i.test(result)) return `A draw — ${result}`;
+  const winner = /^team ([A-Z]) wins?\b|^team ([A-Z])(?: and team [A-Z])* win/i.exec(result);
+  const team = winner && (winner[1] || winner[2]);
+  if (!team) return result;
+  return team === yourTeam ? `You won — ${result}` : `You lost — ${result}`;
+}
+
+const BANNERS = /** @type {[RegExp, string][]} */ ([
+  [/\bTouchdown\b/, "Touchdown!"],
+  [/\bSafety!/, "Safety!"],
+  [/^Field goal:/, "Field goal!"],
+  [/^Point\b|\bPoint for team\b|^Callahan!|into the end zone!/, "Point!"],
+  [/\bturnover\b/i, "Turnover"],
+]);
+
+/**
+ * The banner for what the new log entries tell, most important first (null: none).
+ * @param {Entry[]} entries the entries this update brought
+ * @returns {string | null}
+ */
+export function bannerText(entries) {
+  const words = entries.flatMap((e) => e.events);
+  for (const [pattern, text] of BANNERS) if (words.some((w) => pattern.test(w))) return text;
+  return null;
+}
+
+/**
+ * The entry whose events scored, among those this update brought: the position after it is
+ * held on screen before the next line-up is shown.
+ * @param {Entry[]} entries
+ * @returns {Entry | null}
+ */
+export function scoringEntry(entries) {
+  const scored = entries.filter((e) =>
+    e.events.some((w) => BANNERS.slice(0, 4).some(([p]) => p.test(w))),
+  );
+  return scored.length ? scored[scored.length - 1] : null;
+}

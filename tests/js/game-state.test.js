@@ -1,0 +1,128 @@
+// Unit tests of the game page's pure logic (src/monsterball/web/static/game-state.js), run by
+// `make js` with Node's own test runner.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import {
+  bannerText,
+  cellClick,
+  guide,
+  lastMoveCells,
+  lastMoveSpaces,
+  mergeMoves,
+  resultForYou,
+  scoringEntry,
+} from "../../src/monsterball/web/static/game-state.js";
+
+const piece = (id, cell, team = 0) => ({
+  id,
+  cell,
+  team,
+  label: id,
+  title: id,
+  size: 1,
+  flags: [],
+});
+const board = (pieces) => ({ cols: 8, rows: 20, pieces, ball: null, panel: [] });
+const entry = (ply, action, events = [], by = "A") => ({ ply, by, action, events });
+
+test("a click on a stack whose pieces can each act asks which one", () => {
+  const pieces = [piece("A1", "f2"), piece("A2", "f2"), piece("B3", "f2", 1)];
+  const legal = [
+    { a: "tackle A1 f2", piece: "A1", cell: "f2" },
+    { a: "tackle A2 f2", piece: "A2", cell: "f2" },
+  ];
+  const click = cellClick({ legal, pieces, selected: null }, "f2");
+  assert.equal(click.kind, "stack");
+  assert.deepEqual(click.kind === "stack" && click.pieces.map((p) => p.id), ["A1", "A2"]);
+  // Picking A2 from the stack selects it; its target is then one more click.
+  assert.deepEqual(cellClick({ legal, pieces, selected: null }, "f2", "A2"), {
+    kind: "select",
+    piece: "A2",
+  });
+  assert.deepEqual(cellClick({ legal, pieces, selected: "A2" }, "f2"), {
+    kind: "send",
+    action: "tackle A2 f2",
+  });
+});
+
+test("a stack with one piece that can act goes straight to it", () => {
+  const pieces = [piece("A1", "f2"), piece("A2", "f2"), piece("B3", "f2", 1)];
+  const legal = [{ a: "tackle A2 f2", piece: "A2", cell: "f2" }];
+  assert.deepEqual(cellClick({ legal, pieces, selected: null }, "f2"), {
+    kind: "select",
+    piece: "A2",
+  });
+});
+
+test("a lone piece's only action is sent; several are a choice; an empty space deselects", () => {
+  const pieces = [piece("A1", "c3")];
+  const one = [{ a: "pass A1", piece: "A1", cell: null }];
+  assert.deepEqual(cellClick({ legal: one, pieces, selected: null }, "c3"), {
+    kind: "send",
+    action: "pass A1",
+  });
+  const two = [...one, { a: "hold A1", piece: "A1", cell: null }];
+  assert.equal(cellClick({ legal: two, pieces, selected: null }, "c3").kind, "choose");
+  assert.deepEqual(cellClick({ legal: two, pieces, selected: "A1" }, "h9"), {
+    kind: "select",
+    piece: null,
+  });
+});
+
+test("the last move's spaces: every origin of a turn of runs, none after a line-up", () => {
+  const before = board([piece("A1", "a1"), piece("A2", "b1"), piece("B1", "h8", 1)]);
+  const after = board([piece("A1", "a3"), piece("A2", "b4"), piece("B1", "h8", 1)]);
+  const log = [entry(5, "A2-b4")];
+  assert.deepEqual([...lastMoveSpaces(before, after, log)].sort(), ["a1", "a3", "b1", "b4"]);
+  const many = (cells) => board(cells.map((c, i) => piece(`P${i}`, c)));
+  const reset = lastMoveSpaces(
+    many(["a1", "a2", "a3", "a4", "a5"]),
+    many(["b1", "b2", "b3", "b4", "b5"]),
+    [entry(9, "throw A1 e19", ["Point for team A! A 1 - B 0."])],
+  );
+  assert.deepEqual([...reset], []);
+  assert.deepEqual([...lastMoveCells([entry(1, "A3-e7"), entry(2, "d6=4", [], "dice")])], ["e7"]);
+});
+
+test("the move list grows by the new entries and asks for all of them after a gap", () => {
+  const one = mergeMoves([], [entry(1, "a"), entry(2, "b")]);
+  assert.deepEqual(one, { moves: [entry(1, "a"), entry(2, "b")], reload: false });
+  const two = mergeMoves(one.moves, [entry(2, "b"), entry(3, "c")]);
+  assert.equal(two.moves.length, 3);
+  assert.equal(mergeMoves(two.moves, [entry(7, "g")]).reload, true);
+  assert.equal(mergeMoves([], [entry(40, "x")]).reload, true);
+});
+
+test("banners name the most important thing that happened", () => {
+  assert.equal(
+    bannerText([entry(3, "x", ["Stall: ten seconds (count 10); turnover."])]),
+    "Turnover",
+  );
+  assert.equal(bannerText([entry(3, "x", ["Touchdown team A: A 7 - B 0."])]), "Touchdown!");
+  assert.equal(bannerText([entry(3, "x", ["Safety! A 0 - B 2."])]), "Safety!");
+  assert.equal(bannerText([entry(3, "x", ["Point team A (A3)! A 1 - B 0."])]), "Point!");
+  assert.equal(bannerText([entry(3, "x", ["A3 runs to e7."])]), null);
+  const scored = [
+    entry(3, "a", []),
+    entry(4, "b", ["Point for team B! A 0 - B 1."]),
+    entry(5, "c"),
+  ];
+  assert.equal(scoringEntry(scored)?.ply, 4);
+});
+
+test("results in the player's words", () => {
+  assert.equal(resultForYou("team A wins, A 2 - B 1", "A"), "You won — team A wins, A 2 - B 1");
+  assert.equal(
+    resultForYou("team A wins: team B resigned", "B"),
+    "You lost — team A wins: team B resigned",
+  );
+  assert.equal(resultForYou("draw, A 1 - B 1", "A"), "A draw — draw, A 1 - B 1");
+  assert.equal(resultForYou("team A wins, A 2 - B 1", null), "team A wins, A 2 - B 1");
+});
+
+test("the guide says what to click", () => {
+  const legal = [{ a: "A1-c4", piece: "A1", cell: "c4" }];
+  assert.match(guide(legal, null, new Set()), /yellow ring, then one of the green spaces/);
+  assert.match(guide([{ a: "end", piece: null, cell: null }], null, new Set()), /“end”/);
+});
