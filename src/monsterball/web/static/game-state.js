@@ -136,6 +136,17 @@ export function guide(legal, selected, cellTargets) {
   if (legal.some((l) => l.piece && l.cell)) {
     return "Click one of your pieces with a yellow ring, then one of the green spaces it can reach.";
   }
+  // What a click on a ringed piece does, where the action's first word says it (issue 33).
+  const first = new Set(legal.filter((l) => l.piece).map((l) => l.a.split(" ")[0]));
+  if (first.size === 1 && first.has("pass")) {
+    return "Click a teammate with a yellow ring to throw him the disc (only free teammates in a straight line have one).";
+  }
+  if (first.has("monster")) {
+    return "Click your defender with a yellow ring to roll monster defence (1 or 6 wins the disc), or press “decline” to let the catch stand.";
+  }
+  if (first.size === 1 && first.has("take")) {
+    return "Click the player with a yellow ring who picks up the disc.";
+  }
   if (legal.some((l) => l.piece))
     return "Click one of your pieces with a yellow ring to act with it.";
   if (cellTargets.size) return "Click one of the yellow spaces on the board.";
