@@ -54,20 +54,39 @@ def make_env(args: argparse.Namespace, seed: int, max_steps: Any = "default") ->
 
 
 def evaluate(model: Any, args: argparse.Namespace, games: int, max_steps: Any) -> dict[str, int]:
-    env = make_env(args, 10_000, max_steps)
+    """``games`` games against the opponent, 16 at a time in the vector env (one batched
+    policy call per step), each game's seats alternating; a cut game is unfinished."""
+    from monsterball.rl.vector import MonsterballVectorEnv
+
+    width = min(16, games)
     out = {"won": 0, "lost": 0, "unfinished": 0}
-    for game in range(games):
-        obs, _ = env.reset(seed=10_000 + game)
-        while True:
-            action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=False)
-            obs, _, terminated, truncated, _ = env.step(int(action))
-            if terminated:
-                result = env.core.state.returns()[env.seat]
-                out["won" if result > 0 else "lost" if result < 0 else "unfinished"] += 1
-                break
-            if truncated:
-                out["unfinished"] += 1
-                break
+    with MonsterballVectorEnv(
+        args.game,
+        args.preset,
+        num_envs=width,
+        opponent=args.opponent,
+        seat="alternate",
+        observation="compact",
+        max_steps=max_steps,
+    ) as venv:
+        obs, _ = venv.reset(seed=10_000)
+        started = width  # games begun; a slot whose game ends starts one more if needed
+        live = np.ones(width, bool)
+        while live.any():
+            actions, _ = model.predict(obs, action_masks=venv.action_masks(), deterministic=False)
+            obs, _, terminated, truncated, info = venv.step(actions)
+            for i in np.flatnonzero(live & (terminated | truncated)):
+                result = info["result"][i]
+                if terminated[i] and result > 0:
+                    out["won"] += 1
+                elif terminated[i] and result < 0:
+                    out["lost"] += 1
+                else:
+                    out["unfinished"] += 1
+                if started < games:
+                    started += 1  # the slot's next game (next-step autoreset)
+                else:
+                    live[i] = False
     return out
 
 

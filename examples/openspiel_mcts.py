@@ -12,6 +12,8 @@ alternate between games; the dice of game k are seeded with k.
 from __future__ import annotations
 
 import argparse
+import math
+import time
 
 import numpy as np
 from open_spiel.python.algorithms import mcts
@@ -81,13 +83,27 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--simulations", type=int, default=40)
     parser.add_argument("--opponent", default="random", help="random, heuristic, mcts:N")
-    parser.add_argument("--max-length", type=int, default=5000, help="plies before a draw")
+    parser.add_argument(
+        "--max-length", type=int, default=None, help="plies before a draw (game's default)"
+    )
     args = parser.parse_args()
+    start = time.perf_counter()
     scores = [play(args, i) for i in range(args.games)]
+    wins, draws = scores.count(1.0), scores.count(0.5)
+    lo, hi = wilson(wins, len(scores))
     print(
         f"OpenSpiel MCTS ({args.simulations} simulations) scored {sum(scores)} / "
-        f"{len(scores)} against our {args.opponent} bot"
+        f"{len(scores)} against our {args.opponent} bot: won {wins}, drew or unfinished "
+        f"{draws}, lost {len(scores) - wins - draws} (wins {wins / len(scores):.1%}, 95% Wilson "
+        f"{lo:.1%} - {hi:.1%}); {time.perf_counter() - start:.0f} s"
     )
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
 
 
 if __name__ == "__main__":

@@ -10,8 +10,12 @@ dice) and building the observation and mask of every decision:
 - ``aec``: PettingZoo's ``last()`` then ``step`` (every decision, both seats);
 - ``gym``: the learner's ``step`` against the random bot (the bot's decisions count too:
   they are the same engine work; the learner's own steps/s are about half);
-- ``spiel``: OpenSpiel's ``apply_action`` with ``observation_tensor`` and
-  ``legal_actions`` at each decision, chance outcomes sampled from ``chance_outcomes``;
+- ``spiel``: OpenSpiel's ``apply_action`` with the observation filled in place
+  (``make_observation(game).set_from(state, player)``, as OpenSpiel's Python algorithms
+  read it) and ``legal_actions`` at each decision, chance outcomes sampled from
+  ``chance_outcomes``. (``state.observation_tensor()`` also builds a fresh observer, whose
+  set-up encodes an initial state, and converts the planes to a Python list: several times
+  slower on a Python game);
 - ``vector``: the batched vector env in this process (``--envs`` games, self-play) and with
   2 worker processes (``vector2``).
 
@@ -106,9 +110,12 @@ def gym_rate(game: str, preset: str | None, obs: str, seconds: float) -> float:
 
 
 def spiel_rate(game: str, preset: str | None, obs: str, seconds: float) -> float:
+    from open_spiel.python.observation import make_observation
+
     import monsterball.rl as rl
 
     g = rl.openspiel_game(game, preset, observation=obs)
+    observer = make_observation(g)  # fills observer.tensor in place, as OpenSpiel's algorithms do
     rnd = random.Random(0)
     box = [g.new_initial_state()]
 
@@ -121,7 +128,7 @@ def spiel_rate(game: str, preset: str | None, obs: str, seconds: float) -> float
             outcomes, probs = zip(*state.chance_outcomes(), strict=True)
             state.apply_action(rnd.choices(outcomes, probs)[0])
             return 0
-        state.observation_tensor(state.current_player())
+        observer.set_from(state, state.current_player())
         state.apply_action(rnd.choice(state.legal_actions()))
         return 1
 

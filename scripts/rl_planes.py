@@ -1,6 +1,6 @@
 """Draw every observation plane of one position (the picture in docs/rl.md).
 
-    PYTHONPATH=src python scripts/rl_planes.py --game huck-monster --preset small --plies 400 \
+    PYTHONPATH=src python scripts/rl_planes.py --game huck-monster --preset small --plies 260 \
         --out docs/images/rl-observation-huck-monster.png
 """
 

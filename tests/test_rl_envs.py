@@ -454,3 +454,14 @@ def test_alternating_seats():
     assert env.reset(seed=1)[1]["seat"] == 0  # a seed starts the alternation again
     with pytest.raises(ValueError, match="seat must be"):
         rl.gym_env("huck-monster", seat="both")
+
+
+def test_docs_state_the_spaces_ids_and_versions_as_they_are():
+    """Issue 39.6: docs/rl.md's generated section is what the code gives today. After a
+    rules or encoder change: PYTHONPATH=src python -m monsterball.rl.doc --write"""
+    from monsterball.rl import doc
+
+    text = (ROOT / "docs/rl.md").read_text(encoding="utf-8")
+    assert doc.current(text) == doc.section(), "run: python -m monsterball.rl.doc --write"
+    for game in GAMES:
+        assert ids.gym_id(game) in text and ids.env_name(game) in text

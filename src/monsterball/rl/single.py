@@ -158,6 +158,8 @@ class MonsterballGym(gymnasium.Env):
             self._lead = lead
         truncated = not terminated and self.max_steps is not None and self.steps >= self.max_steps
         obs, info = self._obs()
+        if terminated:
+            info["result"] = float(state.returns()[mover])  # the game's, without reward_points
         return obs, reward, terminated, truncated, info
 
     def render(self) -> Any:

@@ -136,6 +136,14 @@ class Context:
         else:
             self.tensor_size = int(np.prod(enc.shape))
 
+        # Legal actions are the table's own objects: numbered by identity (an int's hash).
+        self._by_id = {id(a): i for i, a in enumerate(self.table.actions)}
+        self._tensor_of: tuple[Any, int, int, np.ndarray] | None = None
+
+    def numbers(self, actions: list[Action]) -> list[int]:
+        by_id, by_action = self._by_id, self.table._by_action
+        return [by_id[id(a)] if id(a) in by_id else by_action[a] for a in actions]
+
     def __deepcopy__(self, memo: Any) -> Context:
         return self
 
@@ -143,7 +151,16 @@ class Context:
         return (context, (self.spec.id, self.params))
 
     def tensor(self, state: GameState, player: int, out: np.ndarray) -> None:
-        """Fill ``out`` (flat float32, ``tensor_size``) with the seat's observation."""
+        """Fill ``out`` (flat float32, ``tensor_size``) with the seat's observation (the last
+        one is kept: OpenSpiel asks twice for one tensor)."""
+        last = self._tensor_of
+        if last is not None and last[0] is state and last[1] == state.ply and last[2] == player:
+            out[:] = last[3]
+            return
+        self._fill(state, player, out)
+        self._tensor_of = (state, state.ply, player, out.copy())
+
+    def _fill(self, state: GameState, player: int, out: np.ndarray) -> None:
         enc = self.encoder
         board = enc.board_values(state, player)
         scalars = enc.scalar_values(state, player)
@@ -187,9 +204,13 @@ class MonsterballGame(pyspiel.Game):  # type: ignore[misc]
 
     @property
     def ctx(self) -> Context:
-        return context(
-            self.game_id, {**default_params(get_game(self.game_id)), **self.get_parameters()}
-        )
+        # Kept on the game (OpenSpiel asks for an observer, so for this, at every tensor);
+        # a game OpenSpiel copied without __init__ finds it again from its parameters.
+        ctx: Context | None = self.__dict__.get("_ctx")
+        if ctx is None:
+            params = {**default_params(get_game(self.game_id)), **self.get_parameters()}
+            ctx = self.__dict__["_ctx"] = context(self.game_id, params)
+        return ctx
 
     def new_initial_state(self) -> MonsterballState:
         return MonsterballState(self)
@@ -261,8 +282,7 @@ class MonsterballState(pyspiel.State):  # type: ignore[misc]
         return self.inner.is_terminal() or self.plies >= self.ctx.max_length
 
     def _legal_actions(self, player: int) -> list[int]:
-        by_action = self.ctx.table._by_action
-        return sorted(by_action[a] for a in self.inner.legal_actions())
+        return sorted(self.ctx.numbers(self.inner.legal_actions()))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         by_action = self.ctx.table._by_action

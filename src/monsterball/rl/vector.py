@@ -14,7 +14,8 @@ next step of that game ignores its action, starts a new game and returns its fir
 observation with reward 0 and neither flag. Observations are a dict of batched arrays,
 new on every call: ``observation`` (N, C, H, W) float32 (``compact``: ``planes`` uint8 and
 ``scalars``) and ``action_mask`` (N, A) int8; ``action_masks()`` gives the masks as bools.
-``infos["seat"]`` is the seat each game's learner plays now.
+``infos["seat"]`` is the seat each game's learner plays now, ``infos["result"]`` the game's
+return for that seat where a game ended this step (NaN elsewhere; without ``reward_points``).
 
 ``workers=k`` runs the games in ``k`` spawned processes: each writes its games' rows into
 shared-memory arrays and sends back only rewards and flags over a pipe.
@@ -35,7 +36,7 @@ from gymnasium.vector.utils import batch_space
 
 from monsterball.rl.single import MonsterballGym
 
-_Result = tuple[float, bool, bool, int]  # reward, terminated, truncated, seat
+_Result = tuple[float, bool, bool, int, float]  # reward, ended, cut, seat, result (nan)
 
 
 class _Games:
@@ -60,12 +61,14 @@ class _Games:
             if self.pending[i]:
                 obs, info = env.reset()
                 reward, terminated, truncated = 0.0, False, False
+                info["result"] = float("nan")
                 self.pending[i] = False
             else:
                 obs, reward, terminated, truncated, info = env.step(action)
                 self.pending[i] = terminated or truncated
             _write(out, i, obs)
-            results.append((reward, terminated, truncated, info["seat"]))
+            result = info.get("result", float("nan"))
+            results.append((reward, terminated, truncated, info["seat"], result))
         return results
 
 
@@ -216,14 +219,14 @@ class MonsterballVectorEnv(gymnasium.vector.VectorEnv):
                 pipe.send(("step", numbers[lo : lo + count]))
             results = [r for pipe in self._pipes for r in self._recv(pipe)]
             out = {k: v.copy() for k, v in self._shared.items()}
-        rewards, terminated, truncated, seats = zip(*results, strict=True)
+        rewards, terminated, truncated, seats, ends = zip(*results, strict=True)
         self._last_masks = out["action_mask"]
         return (
             out,
             np.array(rewards, np.float64),
             np.array(terminated, bool),
             np.array(truncated, bool),
-            {"seat": np.array(seats, np.int64)},
+            {"seat": np.array(seats, np.int64), "result": np.array(ends, np.float64)},
         )
 
     def action_masks(self) -> np.ndarray:
