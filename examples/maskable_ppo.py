@@ -54,11 +54,11 @@ def make_env(args: argparse.Namespace, seed: int, max_steps: Any = "default") ->
 
 
 def evaluate(model: Any, args: argparse.Namespace, games: int, max_steps: Any) -> dict[str, int]:
-    """``games`` games against the opponent, 16 at a time in the vector env (one batched
-    policy call per step), each game's seats alternating; a cut game is unfinished."""
+    """``games`` games against the opponent, ``--eval-envs`` at a time in the vector env (one
+    batched policy call per step), each game's seats alternating; a cut game is unfinished."""
     from monsterball.rl.vector import MonsterballVectorEnv
 
-    width = min(16, games)
+    width = min(args.eval_envs, games)
     out = {"won": 0, "lost": 0, "unfinished": 0}
     with MonsterballVectorEnv(
         args.game,
@@ -101,6 +101,9 @@ def main() -> None:
     parser.add_argument("--eval-games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default=None, help="save the model here (.zip)")
+    parser.add_argument("--load", default=None, help="evaluate this saved model (no training)")
+    parser.add_argument("--resume", default=None, help="go on training this saved model")
+    parser.add_argument("--eval-envs", type=int, default=16, help="evaluation games at once")
     parser.add_argument("--smoke", action="store_true", help="a few hundred steps (CI)")
     args = parser.parse_args()
     preset = None if args.preset in ("", "default", "none") else args.preset
@@ -129,16 +132,24 @@ def main() -> None:
         seed=args.seed,
         verbose=0,
     )
-    start = time.perf_counter()
+    if args.resume is not None:
+        model = MaskablePPO.load(args.resume, env=venv)
+    start, cpu = time.perf_counter(), time.process_time()
     budget = 0.0 if args.smoke else args.minutes * 60
     chunk = n_steps * args.envs
-    while True:
+    while args.load is None:
         model.learn(total_timesteps=chunk, reset_num_timesteps=False)
         if time.perf_counter() - start >= budget:
             break
+    if args.load is not None:
+        model = MaskablePPO.load(args.load, env=venv)
     trained = time.perf_counter() - start
-    print(f"trained {model.num_timesteps} steps in {trained / 60:.1f} min", flush=True)
-    if args.out:
+    print(
+        f"trained {model.num_timesteps} steps; this run {trained / 60:.1f} min, "
+        f"{(time.process_time() - cpu) / 60:.1f} CPU min",
+        flush=True,
+    )
+    if args.out and args.load is None:
         model.save(args.out)
     games = 2 if args.smoke else args.eval_games
     eval_start = time.perf_counter()
