@@ -667,3 +667,17 @@ def test_fair_slots_serve_the_owner_served_longest_ago_first():
         return order
 
     assert asyncio.run(scenario()) == ["x0", "y0", "z0", "x1", "y1", "x2", "x3"]
+
+
+def test_api_reads_are_limited_per_address(tmp_path):
+    limits = dataclasses.replace(NO_CLIENT_LIMITS, reads_per_second=5)  # bursts of 10
+    test_app = create_app(f"sqlite:///{tmp_path / 'g.db'}", limits=limits)
+    with TestClient(test_app) as client:
+        gid = client.post("/api/games", json={"game": "paper-ultimate"}).json()["id"]
+        flood = TestClient(test_app, client=("198.51.100.9", 4000))
+        answers = [flood.get(f"/api/games/{gid}/text").status_code for _ in range(100)]
+        assert answers[:10] == [200] * 10 and answers.count(429) >= 50, answers
+        refused = flood.get("/api/catalog")
+        assert refused.status_code == 429 and refused.json()["error"] == "too-many"
+        assert "retry-after" in refused.headers and "content-security-policy" in refused.headers
+        assert client.get(f"/api/games/{gid}/text").status_code == 200  # another address

@@ -28,6 +28,7 @@ NO_CLIENT_LIMITS = Limits(
     address_moves_per_second=0,
     rooms_per_address=0,
     nonce_seconds=0,  # online rooms roll at once, nonces or not (tests of them set a wait)
+    reads_per_second=0,
 )
 NO_CLIENT_LIMIT_FLAGS = [
     "--games-per-minute",
@@ -39,6 +40,8 @@ NO_CLIENT_LIMIT_FLAGS = [
     "--rooms-per-address",
     "0",
     "--nonce-seconds",
+    "0",
+    "--reads-per-second",
     "0",
 ]
 

@@ -46,6 +46,10 @@ def serve(
     address_moves_per_second: Annotated[
         float, typer.Option(min=0, help="Moves per second per address; 0: off.")
     ] = 30.0,
+    reads_per_second: Annotated[
+        float,
+        typer.Option(min=0, help="API reads (GET /api/...) per second per address; 0: off."),
+    ] = 50.0,
     rooms_per_address: Annotated[
         int, typer.Option(min=0, help="Games in progress created per address; 0: no cap.")
     ] = 20,
@@ -141,6 +145,7 @@ def serve(
         idle_seconds=idle_seconds,
         lease_seconds=lease_seconds,
         nonce_seconds=nonce_seconds,
+        reads_per_second=reads_per_second,
     )
     try:
         # One process: its app. Several: the store is opened (and migrated) once here, so a

@@ -41,6 +41,7 @@ from monsterball.web.security import (
     MAX_TOKEN,
     URL_SAFE,
     GameId,
+    ReadLimit,
     SecurityHeaders,
     ServerErrors,
     SocketCounter,
@@ -148,6 +149,13 @@ def error(code: str, message: str, retry_after: int | None = None) -> JSONRespon
     )
 
 
+def refusal(exc: Exception) -> JSONResponse:
+    """A Rejected raised outside the routes (the read limit), in the API's shape."""
+    if isinstance(exc, Rejected):
+        return error(exc.code, exc.message, exc.retry_after)
+    return error("server-error", SERVER_ERROR)
+
+
 def address(connection: Request | WebSocket) -> str:
     return connection.client.host if connection.client else "unknown"
 
@@ -213,6 +221,7 @@ def create_app(
 
     # Innermost: a failure no handler took is answered 500 here, the connection kept.
     app.add_middleware(ServerErrors, answer=lambda: error("server-error", SERVER_ERROR))
+    app.add_middleware(ReadLimit, take=clients.read, answer=refusal)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
     app.add_middleware(SecurityHeaders)  # outermost: its headers go on every answer
 

@@ -53,6 +53,8 @@ class Limits:
     # Replays and records rebuilt (a long game's costs ~0.2 s of CPU; one kept in memory costs
     # nothing) per address: a minute's worth, and bursts of up to this many.
     rebuilds_per_minute: float = 30.0
+    # API reads (GET /api/...) per address per second, in bursts of twice as many.
+    reads_per_second: float = 50.0
     hash_workers: int = 2
     hash_queue: int = 8
     # Contributed dice (web/fairdice.py): how long an online room's first die waits for its
@@ -123,6 +125,8 @@ class ClientLimits:
         self.moves = RateLimiter(
             limits.moves_per_second, limits.moves_per_second, "moves from this seat", clock
         )
+        reads = limits.reads_per_second
+        self.reads = RateLimiter(reads, 2 * reads, "reads from this address", clock)
         rebuilt = limits.rebuilds_per_minute
         self.rebuilds = RateLimiter(
             rebuilt / 60, rebuilt / 3, "replays of games not viewed lately from this address", clock
@@ -133,6 +137,10 @@ class ClientLimits:
             "moves from this address",
             clock,
         )
+
+    def read(self, address: str) -> None:
+        """An API read (GET) from this address."""
+        self.reads.take(address)
 
     def rebuild(self, address: str) -> None:
         """A replay or record that must be rebuilt from the store for this address."""

@@ -97,6 +97,32 @@ class ServerErrors:
             await self.answer()(scope, receive, send)
 
 
+class ReadLimit:
+    """The per-address limit on API reads (``GET /api/...``): ``take(address)`` raises the
+    API's Rejected past it, answered by ``answer(exc)`` before the route runs."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        take: Callable[[str], None],
+        answer: Callable[[Exception], ASGIApp],
+    ):
+        self.app = app
+        self.take = take
+        self.answer = answer
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        reading = scope["type"] == "http" and scope["method"] in ("GET", "HEAD")
+        if reading and scope["path"].startswith("/api/"):
+            client = scope.get("client")
+            try:
+                self.take(client[0] if client else "unknown")
+            except Exception as exc:  # Rejected: too many
+                await self.answer(exc)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
 def origin_allowed(headers: Iterable[tuple[bytes, bytes]], allowed: Iterable[str]) -> bool:
     """A WebSocket handshake may go on: it names no Origin (not a browser), or its Origin is
     the host it was sent to, or one of ``allowed`` (``https://games.example``)."""
