@@ -280,13 +280,18 @@ def _check_bot(name: str) -> None:
         _fail(str(exc))
 
 
-def eta_seconds(elapsed: float, done: int, total: int) -> float | None:
-    """The time left at the run's mean pace so far (None before the first game ends). The
-    games of a run are alike, so their mean is the steadiest guide: rich's own estimate
-    looks at the last 30 seconds only, and jumps with every long or short game."""
-    if done <= 0:
-        return None
-    return max(0.0, elapsed / done * (total - done))
+def eta_seconds(
+    elapsed: float, done: int, total: int, since: tuple[float, int] = (0.0, 0)
+) -> float | None:
+    """The time left at the run's mean pace since ``since`` (the elapsed time and count when
+    the first game was seen done: worker start-up is not a game's pace). None until there
+    is a pace. The games of a run are alike, so their mean is the steadiest guide: rich's
+    own estimate looks at the last 30 seconds only, and jumps with every long or short
+    game."""
+    start, counted = since
+    if done <= counted or elapsed <= start:
+        return None if done < total else 0.0
+    return max(0.0, (elapsed - start) / (done - counted) * (total - done))
 
 
 def _progress_bar(console: Console) -> Progress:
@@ -302,10 +307,18 @@ def _progress_bar(console: Console) -> Progress:
     from rich.text import Text
 
     class TimeLeft(ProgressColumn):
+        def __init__(self) -> None:
+            super().__init__()
+            self.first: dict[object, tuple[float, int]] = {}  # task: when games first ended
+
         def render(self, task: Task) -> Text:
             left = None
             if task.total is not None and task.elapsed is not None:
-                left = eta_seconds(task.elapsed, int(task.completed), int(task.total))
+                done = int(task.completed)
+                if done and task.id not in self.first:
+                    self.first[task.id] = (task.elapsed, done)
+                since = self.first.get(task.id, (0.0, 0))
+                left = eta_seconds(task.elapsed, done, int(task.total), since)
             if left is None:
                 return Text("left -:--:--", style="progress.remaining")
             minutes, seconds = divmod(round(left), 60)
