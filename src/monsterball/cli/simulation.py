@@ -343,7 +343,10 @@ def _lab(
         except OSError as exc:
             _fail(f"cannot write records to {save_dir}: {exc.strerror or exc}")
         except KeyboardInterrupt:
-            _fail("interrupted", 130)
+            # The lab's figures pair settings game by game: a part of a sweep has none to
+            # print, but the finished games' records are kept.
+            kept = f"; the finished games' records are in {save_dir}" if save_dir else ""
+            _fail(f"interrupted: a sweep's figures need every game{kept}", EXIT_INTERRUPTED)
     for table in lab_tables(result):
         console.print(table)
     if result.stopped:
