@@ -596,8 +596,9 @@ def test_cycling_replays_of_many_finished_games_is_limited_per_address(tmp_path,
         answers = [attacker.get(f"/api/games/{gid}/replay").status_code for gid in games]
         burst = int(Limits().rebuilds_per_minute / 3)
         assert answers == [200] * burst + [429] * (12 - burst)
-        limited = attacker.get(f"/api/games/{games[-1]}/record")
-        assert limited.status_code == 429 and int(limited.headers["retry-after"]) >= 1
+        for what in ("record", "moves", "chances"):  # every route that rebuilds one
+            limited = attacker.get(f"/api/games/{games[-1]}/{what}")
+            assert limited.status_code == 429 and int(limited.headers["retry-after"]) >= 1
         kept = games[burst - 1]  # the last one built is kept: reading it again is free
         assert attacker.get(f"/api/games/{kept}/replay", params={"step": 3}).status_code == 200
         built = test_app.state.rooms.counts["histories_built"]

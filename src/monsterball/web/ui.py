@@ -200,6 +200,12 @@ def chances(history: Replay) -> dict[str, Any]:
     return {"points": points, "swings": swings, "steps": len(chance) - 1}
 
 
+def rebuild_limit(request: Request) -> Callable[[], None]:
+    """The per-address limit on replays rebuilt from the store (web/limits.py, sec)."""
+    address = request.client.host if request.client else "unknown"
+    return lambda: request.app.state.limits.rebuild(address)
+
+
 def install(
     app: FastAPI, rooms: Rooms, store: Store, admit_new_game: Callable[[Request], str]
 ) -> None:
@@ -234,7 +240,7 @@ def install(
         see it (spectators: public); the n-th entry leads to step n of the replay API."""
         room = await rooms.get(game_id)
         chair = room.live.chair_for(token, None if token else await seat_account(request))
-        history = await rooms.history(game_id)
+        history = await rooms.history(game_id, rebuild_limit(request))
         seat = chair.seat if chair else None
         return {"moves": [e.for_seat(seat) for e in history.live.log]}
 
@@ -251,7 +257,7 @@ def install(
     chance_cache: dict[str, dict[str, Any]] = {}
 
     @app.get("/api/games/{game_id}/chances")
-    async def game_chances(game_id: GameId) -> dict[str, Any]:
+    async def game_chances(game_id: GameId, request: Request) -> dict[str, Any]:
         """Finished games only: an evaluation of a game in play would read its secrets."""
         row = store.get(game_id)
         if row is None:
@@ -259,6 +265,7 @@ def install(
         if row.status != "finished":
             raise Rejected("not-finished", "the chances graph is drawn when the game ends")
         if game_id not in chance_cache:
+            request.app.state.limits.rebuild(request.client.host if request.client else "")
             history = await rooms.history(game_id)
             chance_cache[game_id] = await anyio.to_thread.run_sync(chances, history)
             while len(chance_cache) > 32:
