@@ -361,7 +361,7 @@ def test_a_random_default_openspiel_paper_game_ends_before_the_cap():
 # -- the vector env ---------------------------------------------------------------------------
 
 
-def vector_trace(workers, observation="full", opponent="random"):
+def vector_trace(workers, observation="full", opponent="random", **options):
     from monsterball.rl.vector import MonsterballVectorEnv, random_actions
 
     rng = np.random.default_rng(0)
@@ -374,12 +374,14 @@ def vector_trace(workers, observation="full", opponent="random"):
         max_steps=25,
         observation=observation,
         opponent=opponent,
+        **options,
     ) as venv:
         obs, info = venv.reset(seed=5)
         for _ in range(70):
             assert venv.observation_space.contains(obs)
             actions = random_actions(obs["action_mask"], rng)
-            assert venv.action_masks()[np.arange(4), actions].all()
+            live = obs["action_mask"].any(axis=1)  # a game over has no legal action:
+            assert venv.action_masks()[np.arange(4), actions][live].all()  # ignored anyway
             obs, rewards, terminated, truncated, info = venv.step(actions)
             out.append(
                 (
@@ -394,13 +396,19 @@ def vector_trace(workers, observation="full", opponent="random"):
     return out
 
 
-def test_vector_env_matches_single_envs_and_separates_truncation():
+@pytest.mark.parametrize("options", [{}, {"max_throws": 4}])
+def test_vector_env_matches_single_envs_and_separates_truncation(options):
+    """Cut games (25 learner steps) are truncated with reward 0; with ``max_throws`` some
+    games end first, terminated with the game's result; every final observation is the
+    single env's."""
     from monsterball.rl.single import MonsterballGym
 
-    trace = vector_trace(0)
+    trace = vector_trace(0, **options)
     assert any(any(t) for *_, t, _ in trace)  # cut at 25 learner steps
+    if options:
+        assert any(any(t) for *_, t, _, _ in trace)  # ended by the throw cap
     for i in range(4):
-        env = MonsterballGym("paper-ultimate", "small", max_steps=25)
+        env = MonsterballGym("paper-ultimate", "small", max_steps=25, **options)
         obs, _ = env.reset(seed=5 + i)
         pending = False
         for actions, batch, rewards, terminated, truncated, _ in trace:
