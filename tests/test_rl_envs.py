@@ -473,3 +473,22 @@ def test_docs_state_the_spaces_ids_and_versions_as_they_are():
     assert doc.current(text) == doc.section(), "run: python -m monsterball.rl.doc --write"
     for game in GAMES:
         assert ids.gym_id(game) in text and ids.env_name(game) in text
+
+
+def test_openspiel_refuses_an_illegal_action_after_listing_the_legal_ones():
+    """The legal numbers listed for a ply let a listed action skip the second check; any
+    other action still goes through the engine's check and changes nothing."""
+    from monsterball.core.errors import IllegalActionError
+
+    game = rl.openspiel_game("paper-ultimate", "small")
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    legal = state.legal_actions()
+    illegal = next(a for a in range(game.num_distinct_actions()) if a not in legal)
+    before = state.inner.to_position()
+    with pytest.raises(IllegalActionError):
+        state.apply_action(illegal)
+    assert state.inner.to_position() == before and len(state.history()) == len(state.play.seen)
+    state.apply_action(legal[0])
+    assert state.history()[-1] == legal[0]

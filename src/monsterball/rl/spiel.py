@@ -229,7 +229,7 @@ class Play:
     instead of a walk through every object of the game. It pickles (and so serializes) as
     the position, the ply count and the history's notation."""
 
-    __slots__ = ("inner", "plies", "seen")
+    __slots__ = ("inner", "legal", "plies", "seen")
 
     def __init__(
         self, inner: GameState, plies: int = 0, seen: list[tuple[int, Action]] | None = None
@@ -237,6 +237,9 @@ class Play:
         self.inner = inner
         self.plies = plies
         self.seen = seen if seen is not None else []  # (actor, action) of every ply, in order
+        # (ply, legal numbers) of the last legal_actions(): an action among them is applied
+        # without listing the legal actions again.
+        self.legal: tuple[int, frozenset[int]] = (-1, frozenset())
 
     def __deepcopy__(self, memo: Any) -> Play:
         return Play(self.inner.clone(), self.plies, list(self.seen))
@@ -282,7 +285,9 @@ class MonsterballState(pyspiel.State):  # type: ignore[misc]
         return self.inner.is_terminal() or self.plies >= self.ctx.max_length
 
     def _legal_actions(self, player: int) -> list[int]:
-        return sorted(self.ctx.numbers(self.inner.legal_actions()))
+        numbers = sorted(self.ctx.numbers(self.inner.legal_actions()))
+        self.play.legal = (self.inner.ply, frozenset(numbers))
+        return numbers
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         by_action = self.ctx.table._by_action
@@ -290,8 +295,13 @@ class MonsterballState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         chosen = self.ctx.table.decode(int(action))
-        actor = self.inner.current_player()
-        self.inner.apply(chosen)
+        inner = self.inner
+        actor = inner.current_player()
+        ply, legal = self.play.legal
+        if ply == inner.ply and actor != CHANCE and int(action) in legal:
+            inner.apply_unchecked(chosen)
+        else:
+            inner.apply(chosen)  # checked: raises, naming the problem, for an illegal one
         self.play.seen.append((actor, chosen))
         self.play.plies += 1
 
