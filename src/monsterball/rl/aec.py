@@ -129,9 +129,11 @@ class Core:
             if state.is_terminal() or state.current_player() == CHANCE:
                 self._legal, self._legal_numbers = [], []
             else:
-                self._legal = state.legal_actions()
-                by_id, by_action = self._by_id, self.table._by_action
-                self._legal_numbers = [by_id.get(id(a)) or by_action[a] for a in self._legal]
+                self._legal = legal = state.legal_actions()
+                try:  # in C: one int lookup per legal action
+                    self._legal_numbers = list(map(self._by_id.__getitem__, map(id, legal)))
+                except KeyError:  # an equal action that is not the table's own object
+                    self._legal_numbers = list(map(self.table._by_action.__getitem__, legal))
 
     def legal_numbers(self) -> list[int]:
         """The numbers of the legal actions of the seat to act (empty at the end)."""
