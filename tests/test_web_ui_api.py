@@ -149,15 +149,19 @@ def test_midway_decision_odds_are_the_tables_exact_chances():
     rng = random.Random(3)
     state = spec.new_game(spec.options("exhibition"))
     found = None
+    kicks: list[dict] = []
     for _ in range(3000):
+        if state.is_terminal():
+            state = spec.new_game(spec.options("exhibition"))
         if state.current_player() == CHANCE:
             outcomes = state.chance_outcomes()
             weights = [float(p) for _, p in outcomes]
             state.apply_unchecked(rng.choices([o for o, _ in outcomes], weights)[0])
             continue
         odds = decision_odds(state.clone(), state.current_player())
+        kicks += [d for d in odds["decisions"] if d["action"].startswith(("kick", "punt"))]
         found = next((d for d in odds["decisions"] if d["action"].startswith("tackle")), None)
-        if found:
+        if found and kicks:
             break
         state.apply_unchecked(rng.choice(state.legal_actions()))
     assert found, "no tackle in 3000 random moves"
@@ -173,6 +177,13 @@ def test_midway_decision_odds_are_the_tables_exact_chances():
     shown = {o["what"]: Fraction(o["exact"]) for o in found["outcomes"]}
     assert shown == by_class and sum(shown.values()) == 1
     assert "ball carrier tackled" in shown and len(shown) >= 2
+    # Issue 32 item 7: no "#" placeholders, and where the ball comes down is the outcome: each
+    # kick target has its own spread (not "100.0% the kick comes down on #" for all).
+    for decision in [found, *kicks]:
+        assert all("#" not in o["what"] for o in decision["outcomes"]), decision
+        assert sum(Fraction(o["exact"]) for o in decision["outcomes"]) == 1
+    spreads = {tuple(o["what"] for o in k["outcomes"]) for k in kicks}
+    assert len(kicks) > 1 and len(spreads) == len({k["action"] for k in kicks}), kicks
 
 
 def test_decision_odds_only_for_the_chair_that_acts(client):

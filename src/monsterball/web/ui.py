@@ -113,13 +113,15 @@ def huck_odds(state: Any) -> dict[str, Any]:
 # Decisions whose die the page prices (Midway: the printed tables behind each); moves are
 # left out (a few hundred a phase, and a move only rarely rolls).
 PRICED = ("tackle", "block", "pass", "fg", "kick", "onside", "punt", "handoff")
-_NUMBER = re.compile(r"\b[A-Z]?\d+\b|\b[a-z]\d+\b")
+SHOWN_OUTCOMES = 6  # kinds of outcome listed per decision; the rarer ones are summed up
 
 
 def _outcome_class(text: str) -> str:
-    """What an outcome's first event says happened, without its numbers and names:
+    """What an outcome's first event says happened, without the die's arithmetic:
     'A10 tackles B6: d6 1 +1 = 2, ball carrier tackled.' -> 'ball carrier tackled',
-    'The kickoff lands out of bounds: 5-yard penalty, kick again.' -> the part before ':'."""
+    'The kickoff lands out of bounds: 5-yard penalty, kick again.' -> the part before ':'.
+    Where the ball comes down and by how much a carrier is slowed are the outcome itself, so
+    they are kept ('the kick comes down on e12', 'ball carrier slowed (-2)')."""
     head, _, rest = text.rstrip(".").partition(": ")
     if re.search(r"\bd6\b|=", rest):
         what = re.split(r"[:,] ", rest)[-1]
@@ -127,7 +129,16 @@ def _outcome_class(text: str) -> str:
         what = rest
     else:
         what = head
-    return _NUMBER.sub("#", what.strip())
+    return what.strip()
+
+
+def _summed(classes: dict[str, Fraction]) -> list[tuple[str, Fraction]]:
+    """The likeliest kinds first; past SHOWN_OUTCOMES, the rest as one line."""
+    ranked = sorted(classes.items(), key=lambda kv: (-kv[1], kv[0]))
+    if len(ranked) <= SHOWN_OUTCOMES:
+        return ranked
+    kept, rest = ranked[: SHOWN_OUTCOMES - 1], ranked[SHOWN_OUTCOMES - 1 :]
+    return [*kept, (f"{len(rest)} other outcomes", sum((p for _, p in rest), Fraction(0)))]
 
 
 def decision_odds(state: Any, seat: int) -> dict[str, Any]:
@@ -158,7 +169,7 @@ def decision_odds(state: Any, seat: int) -> dict[str, Any]:
                 "roll": after.stack[-1].describe() if after.stack else "",
                 "outcomes": [
                     {"what": k, "p": float(v), "exact": f"{v.numerator}/{v.denominator}"}
-                    for k, v in sorted(classes.items(), key=lambda kv: -kv[1])
+                    for k, v in _summed(classes)
                 ],
             }
         )
