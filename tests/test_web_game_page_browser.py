@@ -4,10 +4,12 @@ resign with confirmation."""
 
 from __future__ import annotations
 
+import time
+
 import httpx
 import pytest
 
-from browser_helpers import new_page
+from browser_helpers import new_page, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 pytest.importorskip("playwright.sync_api")
@@ -74,3 +76,133 @@ def test_a_declined_rematch_is_said_on_the_askers_page(browser, base_url):
     assert "A declined" in pages["B"].inner_text("[data-testid=rematch-declined]")
     assert pages["B"].locator("[data-testid=rematch]").is_visible()  # may ask again
     assert errors == []
+
+
+def test_resign_asks_first_and_the_loser_reads_you_lost(browser, base_url):
+    errors: list[str] = []
+    created = online_room(base_url)
+    links = {c["name"]: c["url"] for c in created["chairs"]}
+    page = new_page(browser, errors)
+    page.goto(base_url + links["B"])
+    page.wait_for_selector("[data-testid=turn]")
+    page.click("[data-testid=resign]")
+    assert "Give the game up?" in page.inner_text("[data-testid=resign-confirm]")
+    page.click("[data-testid=resign-no]")  # kept playing: nothing sent
+    assert page.locator("[data-testid=end-panel]").count() == 0
+    page.click("[data-testid=resign]")
+    page.click("[data-testid=resign-yes]")
+    result = page.wait_for_selector("[data-testid=result]").inner_text()
+    assert result == "You lost — team A wins: team B resigned"
+    # After the end no move is offered (issue 32 item 5): no buttons, no rings, no resign.
+    assert page.locator("[data-testid=actions] button").count() == 0
+    assert page.locator(".piece.actionable").count() == 0
+    assert page.locator("[data-testid=resign]").count() == 0
+    shot(page, "game-page-resigned")
+    assert errors == []
+
+
+def test_seat_b_starts_flipped_the_theme_turns_dark_and_keys_play(browser, base_url):
+    errors: list[str] = []
+    created = online_room(base_url)
+    links = {c["name"]: c["url"] for c in created["chairs"]}
+    pages = {name: new_page(browser, errors) for name in ("A", "B")}
+    for name, page in pages.items():
+        page.goto(base_url + links[name])
+        page.wait_for_selector("[data-testid=turn]")
+    assert pages["A"].get_attribute("[data-testid=flip]", "aria-pressed") is None
+    b = pages["B"]
+    assert b.get_attribute("[data-testid=flip]", "aria-pressed") == ""  # flipped for seat B
+    # Flipped: a1 is drawn at the top right, not the bottom left.
+    box = lambda p, cell: p.locator(f"[data-cell={cell}]").bounding_box()  # noqa: E731
+    assert (
+        box(b, "a1")["y"] < box(b, "a2")["y"]
+        and box(pages["A"], "a1")["y"] > box(pages["A"], "a2")["y"]
+    )
+    b.click("[data-testid=flip]")
+    assert box(b, "a1")["y"] > box(b, "a2")["y"]
+    b.click("[data-testid=theme]")
+    assert b.evaluate("document.documentElement.dataset.theme") == "dark"
+    b.reload()
+    b.wait_for_selector("[data-testid=turn]")
+    assert b.evaluate("document.documentElement.dataset.theme") == "dark"  # kept
+    shot(b, "game-page-dark")
+    b.click("[data-testid=theme]")
+    # Keyboard play on A's page: Tab to the field, arrows to a space, Enter clicks it.
+    a = pages["A"]
+    mine = a.locator(".cell.cell-target, .piece.actionable").count()
+    assert mine, "A has a move to make"
+    a.locator("svg.board").focus()
+    start = a.get_attribute("svg.board", "aria-activedescendant")
+    a.keyboard.press("ArrowRight")
+    moved = a.get_attribute("svg.board", "aria-activedescendant")
+    assert moved != start
+    a.keyboard.press("ArrowLeft")
+    assert a.get_attribute("svg.board", "aria-activedescendant") == start
+    ply = a.get_attribute(".play", "data-ply")
+    a.keyboard.press("Enter")
+    a.wait_for_function(f"() => document.querySelector('.play').dataset.ply !== '{ply}'")
+    assert errors == []
+
+
+def test_watching_two_bots_is_paced_with_a_speed_control(browser, base_url):
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    page.goto(base_url + "/")
+    page.select_option("[data-testid=game]", "paper-ultimate")
+    page.select_option("[data-testid=mode]", "bots")
+    page.click("[data-testid=start]")
+    page.wait_for_url("**/play/**")
+    speed = page.wait_for_selector("[data-testid=bot-speed]")
+    assert speed.input_value() == "normal"
+    first = int(page.get_attribute(".play", "data-ply"))
+    time.sleep(2.5)
+    later = int(page.get_attribute(".play", "data-ply"))
+    assert later > first  # it plays on while watched ...
+    assert page.locator("[data-testid=end-panel]").count() == 0  # ... and does not rush
+    page.select_option("[data-testid=bot-speed]", "max")
+    page.wait_for_selector("[data-testid=end-panel]", timeout=60_000)
+    assert errors == []
+
+
+def test_a_move_picked_in_the_list_stays_in_view_and_the_panel_names_it(browser, base_url):
+    errors: list[str] = []
+    body = {"game": "paper-ultimate", "mode": "bot", "bots": {"A": "easy", "B": "easy"}}
+    gid = httpx.post(base_url + "/api/games", json=body).json()["id"]
+    page = new_page(browser, errors)
+    page.goto(f"{base_url}/play/{gid}")
+    page.wait_for_selector("[data-testid=end-panel]", timeout=60_000)
+    moves = page.locator("[data-testid=move]")
+    total = moves.count()
+    assert total > 60
+    pick = total // 2
+    moves.nth(pick - 1).locator("button").click()
+    page.wait_for_selector(f"[data-testid=viewing]:has-text('after move {pick} of')")
+    listed = page.locator("[data-testid=move-list]")
+    assert listed.evaluate("(l) => l.scrollTop") > 0  # not back at move 1
+    current = page.locator("[data-testid=move].current")
+    assert current.get_attribute("data-step") == str(pick)
+    top = listed.bounding_box()
+    row = current.bounding_box()
+    assert top["y"] <= row["y"] <= top["y"] + top["height"]  # the chosen move is in view
+    ply_shown = page.locator("[data-testid=panel] tr", has_text="Move").first.inner_text()
+    assert ply_shown.split()[-1] != str(
+        httpx.get(f"{base_url}/api/games/{gid}").json()["game"]["ply"]
+    )
+    page.keyboard.press("ArrowRight")  # arrow keys step through the list
+    page.wait_for_selector(f"[data-testid=viewing]:has-text('after move {pick + 1} of')")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("[data-testid=viewing]", state="detached")
+    assert errors == []
+
+
+def test_at_768_px_the_turn_panel_stays_beside_the_field(browser, base_url):
+    created = online_room(base_url, "huck-monster")
+    context = browser.new_context(viewport={"width": 768, "height": 1000})
+    page = context.new_page()
+    page.goto(base_url + created["chairs"][0]["url"])
+    page.wait_for_selector("[data-testid=turn]")
+    field = page.locator("svg.board").bounding_box()
+    turn = page.locator("[data-testid=turn]").bounding_box()
+    assert turn["x"] >= field["x"] + field["width"] - 1 and turn["y"] < field["y"] + field["height"]
+    shot(page, "game-page-768")
+    context.close()

@@ -118,6 +118,8 @@ class NewGame(BaseModel):
         default=None, max_length=4
     )
     rated: bool = False
+    # A bots-only room's pace for its watchers (web/rooms.py PACES; docs/web.md "Watching bots").
+    speed: Literal["slow", "normal", "fast", "max"] = "max"
     # Seat name -> player key: refused from clients (only server code, accounts, names
     # players), accepted only by a test server (create_app(trust_client_players=True)).
     players: (
@@ -342,6 +344,7 @@ def create_app(
             bots=body.bots,
             seed=body.seed,
             address=address(request),
+            speed=body.speed,
         )
         return room.hand_out()
 
@@ -563,6 +566,12 @@ def create_app(
             return {"type": "pong"}
         if kind == "state":
             return state_text(room, watcher)
+        if kind == "speed":  # a watcher of a bots-only room sets its pace (web/rooms.py)
+            try:
+                await rooms.set_pace(room, message.get("speed"))
+            except Rejected as exc:
+                return ws_error(exc.code, exc.message)
+            return None
         if kind == "seat":  # the token in a message, not in the socket's URL (and logs)
             token = message.get("token")
             if not isinstance(token, str) or len(token) > MAX_TOKEN:
@@ -577,9 +586,8 @@ def create_app(
             refused = await rooms.contribute(room, chair, message.get("nonce"))
             return {"type": "nonce", "accepted": refused is None, "message": refused or ""}
         if kind != "act":
-            return ws_error(
-                "bad-request", f"unknown message type {kind!r} (act, state, seat, nonce, ping)"
-            )
+            known = "act, state, seat, nonce, speed, ping"
+            return ws_error("bad-request", f"unknown message type {kind!r} ({known})")
         action, ply = message.get("action"), message.get("ply")
         if not isinstance(action, str) or not isinstance(ply, int) or isinstance(ply, bool):
             return ws_error(

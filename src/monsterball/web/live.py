@@ -249,6 +249,7 @@ class LiveGame:
         self.clock: Clock | None = Clock.from_dict(row.clock) if row.clock else None
         self.ending: dict[str, Any] | None = row.ending
         self.now_ms: Callable[[], int] = wall_ms  # the room's time source (tests inject one)
+        self.speed = "max"  # a bots-only room's pace for its watchers (web/rooms.py PACES)
         # What every message says of the chairs, and the dice seed's commitment: fixed.
         self._chair_list = [
             {"name": c.name, "seat": c.seat, "kind": c.kind, "bot": c.bot} for c in self.chairs
@@ -674,5 +675,6 @@ class LiveGame:
             "seeded": self.row.was_seeded,
             "dice_commitment": self._commitment,
             "dice_seed": str(self.row.game_seed) if self.over() else None,
+            "speed": self.speed,
             **fairdice.summary(self),
         }

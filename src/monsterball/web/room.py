@@ -68,6 +68,11 @@ class Room:
     lease_until: float = 0.0
     catching_up: asyncio.Task[None] | None = None
     heard: dict[int, StoredMove] = field(default_factory=dict)  # announced, not yet applied
+    # A bots-only room's pace (web/rooms.py PACES): seconds between bot moves, the speed's
+    # name, and the task that makes the next move when it is due.
+    pace: float = 0.0
+    speed: str = "max"
+    pacer: asyncio.Task[None] | None = None
 
     def __post_init__(self) -> None:
         self.live.log_limit = LOG_TAIL

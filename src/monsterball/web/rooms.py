@@ -71,6 +71,9 @@ AUTO_SECONDS = 0.05  # computed on the event loop: other rooms wait at most abou
 RETRY_SECONDS = (1.0, 60.0)  # a dropped room is resumed after 1 s, doubling up to 60 s
 SECRET_SEED_BITS = 128
 SEED_COLUMN_MAX = 2**63  # seeds from here up are kept only as text (GameRow.seed_text)
+# Seconds between a bots-only room's bot moves, by the speed its watchers chose; "max" is the
+# API's default (scripts, load tests), the lobby's "Watch two bots play" asks "normal".
+PACES = {"slow": 2.0, "normal": 0.7, "fast": 0.2, "max": 0.0}
 IDLE_SECONDS = 600.0  # a room nobody watches or asks about is evicted after this long
 log = logging.getLogger("monsterball.web")
 
@@ -137,6 +140,7 @@ class Rooms(Timekeeping):
         clock: TimeControl | None = None,
         rated: bool = False,
         players: Mapping[str, str] | None = None,
+        speed: str = "max",
     ) -> Room:
         """A new game; ``seed`` only for hot-seat and bot games (online, the server alone
         chooses the dice, in secret); ``address``: the client's, for the cap on its rooms.
@@ -216,6 +220,11 @@ class Rooms(Timekeeping):
         row.result = live.state.result_text()
         await anyio.to_thread.run_sync(self.store.create, row)
         room = Room(live, new_tokens={c.name: c.token for c in chairs if c.token})
+        if speed not in PACES:
+            raise Rejected("bad-request", f"speed is one of {', '.join(PACES)}, not {speed!r}")
+        if all(c.kind == "bot" for c in chairs):  # only bots-only rooms are paced
+            room.pace, room.speed = PACES[speed], speed
+            live.speed = speed
         self.rooms[row.id] = room
         if address is not None:
             self._created_by.setdefault(address, set()).add(row.id)
@@ -458,6 +467,7 @@ class Rooms(Timekeeping):
         new = await self._load(old.id)
         new.chairs = old.chairs
         new.log_limit = LOG_TAIL
+        new.speed = old.speed
         room.live = new
         room.lease_until = 0.0
         self.counts["reloads"] += 1
@@ -495,6 +505,7 @@ class Rooms(Timekeeping):
             async with room.lock:
                 live = room.live
                 batch: list[StoredMove] = []
+                paced = False  # a bot moved in this batch
                 started = time.monotonic()
                 mine = await self._may_move(room)  # else another server moves it on
                 try:
@@ -508,6 +519,9 @@ class Rooms(Timekeeping):
                             break
                         if who == "chance" and self._waits_for_nonces(room):
                             break
+                        if room.pace and isinstance(who, Chair) and paced:
+                            break  # a paced room: one bot move (and its dice) at a time
+                        paced = paced or isinstance(who, Chair)
                         action = live.bot_move(who) if isinstance(who, Chair) else live.roll()
                         batch.append(live.stored_move(action))
                         live.commit(action)
@@ -551,6 +565,44 @@ class Rooms(Timekeeping):
                 return
             if not batch or who is None:
                 return
+            if room.pace and isinstance(who, Chair):
+                self._pace_later(room)
+                return
+
+    # -- pacing bots-only rooms (docs/web.md, "Watching bots") ---------------------------
+
+    async def set_pace(self, room: Room, speed: object) -> None:
+        """A watcher of a bots-only room sets its speed (PACES) and every watcher is told;
+        people's rooms are never paced."""
+        if not isinstance(speed, str) or speed not in PACES:
+            raise Rejected("bad-request", f"speed is one of {', '.join(PACES)}, not {speed!r}")
+        if any(c.kind == "human" for c in room.live.chairs):
+            raise Rejected("bad-request", "only a game between bots is paced for its watchers")
+        room.pace = PACES[speed]
+        room.speed = room.live.speed = speed
+        if room.pacer is not None and not room.pacer.done():
+            room.pacer.cancel()  # the next move comes at the new pace
+        room.pacer = None
+        if not room.live.over():
+            self._pace_later(room, first=True)
+        for watcher in list(room.watchers):
+            try:
+                await watcher.send({"type": "speed", "speed": speed})
+            except Exception:  # a closed socket: its handler will unwatch it
+                room.watchers.discard(watcher)
+
+    def _pace_later(self, room: Room, *, first: bool = False) -> None:
+        if room.pacer is None or room.pacer.done():
+            room.pacer = asyncio.get_running_loop().create_task(self._paced(room, first))
+
+    async def _paced(self, room: Room, first: bool) -> None:
+        await asyncio.sleep(0 if first else room.pace)
+        room.pacer = None
+        try:
+            if self.rooms.get(room.live.id) is room:
+                await self.advance(room)
+        except Exception:
+            log.exception("game %s: a paced bot move failed", room.live.id)
 
     # -- contributed dice (web/fairdice.py) ------------------------------------------------
 
@@ -596,6 +648,8 @@ class Rooms(Timekeeping):
         live = room.live
         try:
             while True:
+                if room.pace:
+                    await asyncio.sleep(room.pace)  # a paced bots-only room
                 who = live.automatic()
                 if not isinstance(who, Chair) or not _thinks(who):
                     return
@@ -630,7 +684,8 @@ class Rooms(Timekeeping):
         them."""
         thinking = [r.thinking for r in self.rooms.values() if r.thinking is not None]
         timers = [r.timer for r in self.rooms.values() if r.timer is not None]
-        return [*thinking, *timers, *self._retries, *self._dice_waits]
+        pacers = [r.pacer for r in self.rooms.values() if r.pacer is not None]
+        return [*thinking, *timers, *pacers, *self._retries, *self._dice_waits]
 
     def _drop(self, game_id: str) -> None:
         """Forget a room whose automatic moves failed (the store, a bot): it is rebuilt from

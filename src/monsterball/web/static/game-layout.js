@@ -181,6 +181,7 @@ export function renderGame(page, main, where, act) {
               )
             : null,
           view.chairsLine(state, page.people, online),
+          view.speedControl(state, act.setSpeed),
           page.notice
             ? el("p", { class: "notice", "data-testid": "notice", role: "status" }, page.notice)
             : null,

@@ -234,3 +234,23 @@ export function bannerFor(text) {
     ? el("div", { class: "banner", "data-testid": "banner", role: "status" }, text)
     : null;
 }
+
+/** A bots-only game's pace, for everyone watching (the server makes the moves that far apart). */
+export function speedControl(state, setSpeed) {
+  if (state.game.status === "finished" || state.chairs.some((c) => c.kind === "human")) return null;
+  const speeds = [
+    ["slow", "slow (2 s a move)"],
+    ["normal", "normal (0.7 s)"],
+    ["fast", "fast (0.2 s)"],
+    ["max", "as fast as the bots go"],
+  ];
+  const select = el(
+    "select",
+    { "data-testid": "bot-speed", "aria-label": "speed of the bots' game" },
+    speeds.map(([value, label]) =>
+      el("option", { value, selected: state.game.speed === value }, label),
+    ),
+  );
+  select.onchange = () => setSpeed(select.value);
+  return el("label", { class: "option" }, "Speed ", select);
+}

@@ -251,6 +251,7 @@ export async function lobby(main, where, connection, me) {
       bots,
     };
     if (seedInput.value !== "" && mode !== "online") body.seed = Number(seedInput.value);
+    if (chosen === "bots") body.speed = "normal"; // watchable: the server paces the bots
     if (!clockRow.hidden && CLOCKS[clockSelect.value]) body.clock = CLOCKS[clockSelect.value];
     // The same key=value settings as `monsterball play --opt`, separated by semicolons.
     body.settings = optionsInput.value

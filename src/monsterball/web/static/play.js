@@ -97,7 +97,10 @@ export function playPage(main, where, connection, gameId) {
       if (message.type === "chat") chat?.receive(message);
       else if (message.type === "chat-deleted") dropMessage(message.id);
       else if (message.type === "rematch") page.rematch?.receive(message);
-      else if (message.type === "error") {
+      else if (message.type === "speed" && page.state) {
+        page.state = { ...page.state, game: { ...page.state.game, speed: message.speed } };
+        render();
+      } else if (message.type === "error") {
         if (message.error === "bad-token" || message.error === "not-found") {
           fail(
             message.error === "not-found" ? "No such game" : "This seat link is not valid",
@@ -335,6 +338,7 @@ export function playPage(main, where, connection, gameId) {
   function render() {
     renderGame(page, main, where, {
       ...{ onCell, send, viewStep, resign, flipped, endPanel, render, playerLabel, gameId, token },
+      setSpeed: (speed) => socket.send({ type: "speed", speed }),
     });
   }
 
