@@ -206,3 +206,17 @@ def test_at_768_px_the_turn_panel_stays_beside_the_field(browser, base_url):
     assert turn["x"] >= field["x"] + field["width"] - 1 and turn["y"] < field["y"] + field["height"]
     shot(page, "game-page-768")
     context.close()
+
+
+def test_at_360_px_midway_spaces_are_big_enough_to_tap(browser, base_url):
+    created = httpx.post(base_url + "/api/games", json={"game": "midway"}).json()
+    context = browser.new_context(viewport={"width": 360, "height": 780})
+    page = context.new_page()
+    page.goto(base_url + created["chairs"][0]["url"])
+    page.wait_for_selector("svg.board")
+    width = page.evaluate(
+        "document.querySelector('svg.board .cell[data-cell=g12]').getBoundingClientRect().width"
+    )
+    assert width >= 36, width  # the field scrolls sideways in its frame instead
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth + 1")
+    context.close()

@@ -66,6 +66,9 @@ export function drawBoard(board, ui = {}) {
     "aria-label": `${board.cols} by ${board.rows} field`,
   });
   root.style.setProperty("--ratio", `${geo.width / geo.height}`);
+  // A wide field (Midway's 14 columns) keeps tappable spaces on a phone: it scrolls sideways
+  // in its frame instead of shrinking to the screen (style.css).
+  if (board.cols >= 12) root.classList.add("wide");
   const zoneOf = {};
   for (const zone of board.zones)
     for (let r = zone.rows[0]; r <= zone.rows[1]; r++) zoneOf[r] = zone.team;
