@@ -51,6 +51,7 @@ from monsterball.web.security import (
 )
 from monsterball.web.status import status_router
 from monsterball.web.store import DEFAULT_DB_URL, Store
+from monsterball.web.takeback import install as install_takeback
 from monsterball.web.thinking import ThinkingPool
 from monsterball.web.ui import install as install_ui
 
@@ -74,6 +75,7 @@ STATUS = {
     "not-found": 404,
     "stale": 409,
     "finished": 409,
+    "refused": 409,
     "not-finished": 409,
     "too-large": 413,
     "too-many": 429,
@@ -291,6 +293,7 @@ def create_app(
     # The browser client's own routes (rules pages, rematch, odds).
     install_ui(app, rooms, store, admit_new_game)
     install_learn(app)  # guides, lessons and hints (issue 33)
+    install_takeback(app, rooms, store)  # takeback by the stated policy (issue 32)
     app.include_router(ratings_router)
     install_schema(app)  # the OpenAPI schema as the API answers (web/schema.py)
     app.include_router(status_router(rooms, pool, cluster))

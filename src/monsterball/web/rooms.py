@@ -604,6 +604,16 @@ class Rooms(Timekeeping):
         except Exception:
             log.exception("game %s: a paced bot move failed", room.live.id)
 
+    def taken_back(self, room: Room) -> None:
+        """The room was rebuilt without its last move (web/takeback.py): its replays kept in
+        memory are dropped, a bot thinking about the old position stops, the clock is set."""
+        for key in [k for k in self._histories if k[0] == room.live.id]:
+            del self._histories[key]
+        if room.thinking is not None and not room.thinking.done():
+            room.thinking.cancel()
+        room.thinking = None
+        self._arm(room)
+
     # -- contributed dice (web/fairdice.py) ------------------------------------------------
 
     def _waits_for_nonces(self, room: Room) -> bool:

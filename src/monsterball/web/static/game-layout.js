@@ -232,6 +232,7 @@ export function renderGame(page, main, where, act) {
                   },
                 )
               : null,
+            page.takeback ? page.takeback.node(state) : null,
             el(
               "button",
               {

@@ -15,6 +15,7 @@ import {
 import { endPanel as endCard } from "./game-view.js";
 import { renderGame, yourSeat, yourTeam } from "./game-layout.js";
 import { rematchControl } from "./rematch.js";
+import { takebackControl } from "./takeback.js";
 import { remember } from "./seats.js";
 import { beep, pageKeys } from "./page-controls.js";
 import { api, el, errorPage, seatToken } from "./util.js";
@@ -58,6 +59,7 @@ export function playPage(main, where, connection, gameId) {
     people: { names: {}, ratings: {}, presence: null },
     ratingsAfter: false,
     rematch: null,
+    takeback: null,
     flipped: null, // null: automatic (seat B sees its end at the bottom)
     settings: {
       sound: localStorage.getItem("monsterball-sound") === "on",
@@ -65,6 +67,7 @@ export function playPage(main, where, connection, gameId) {
       confirm: localStorage.getItem("monsterball-confirm") === "on",
     },
   };
+  page.takeback = takebackControl({ gameId, token, onChange: () => page.state && render() });
   let drawQueued = false;
   let chat = null;
 
@@ -97,6 +100,7 @@ export function playPage(main, where, connection, gameId) {
       if (message.type === "chat") chat?.receive(message);
       else if (message.type === "chat-deleted") dropMessage(message.id);
       else if (message.type === "rematch") page.rematch?.receive(message);
+      else if (message.type === "takeback") page.takeback.receive(message);
       else if (message.type === "speed" && page.state) {
         page.state = { ...page.state, game: { ...page.state.game, speed: message.speed } };
         render();
@@ -147,6 +151,8 @@ export function playPage(main, where, connection, gameId) {
       page.rematch.load();
     syncClock(message);
     page.pending = null;
+    if (before && message.game.ply < before.game.ply)
+      page.moves = page.moves.filter((m) => m.ply <= message.game.ply); // a move taken back
     const merged = mergeMoves(page.moves, message.log);
     page.moves = merged.moves;
     if (merged.reload) loadMoves();
