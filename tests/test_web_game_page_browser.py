@@ -220,3 +220,66 @@ def test_at_360_px_midway_spaces_are_big_enough_to_tap(browser, base_url):
     assert width >= 36, width  # the field scrolls sideways in its frame instead
     assert page.evaluate("document.documentElement.scrollWidth <= innerWidth + 1")
     context.close()
+
+
+def stacked_position(base_url: str) -> tuple[str, str, set[str]]:
+    """A hot-seat Midway game forked where the side to act has two pieces on one hex that can
+    each act (an easy-bot exhibition game, seed 5: at step 402 B1 and B10 may each block)."""
+    body = {"game": "midway", "preset": "exhibition", "mode": "bot", "seed": 5}
+    body["bots"] = {"A": "easy", "B": "easy"}
+    gid = httpx.post(base_url + "/api/games", json=body, timeout=120).json()["id"]
+    deadline = time.monotonic() + 120
+    while httpx.get(f"{base_url}/api/games/{gid}").json()["game"]["status"] != "finished":
+        assert time.monotonic() < deadline
+        time.sleep(0.3)
+    for step in [402, *range(380, 460)]:  # the first is the one; the rest if the rules moved it
+        fork = httpx.post(f"{base_url}/api/games/{gid}/fork", json={"ply": step, "mode": "hotseat"})
+        if fork.status_code != 201:
+            continue
+        made = fork.json()
+        chair = made["chairs"][0]
+        state = httpx.get(
+            f"{base_url}/api/games/{made['id']}", headers={"seat-token": chair["token"]}
+        ).json()
+        at = {p["id"]: p["cell"] for p in state["board"]["pieces"]}
+        by_cell: dict[str, set[str]] = {}
+        for legal in state["legal"]:
+            if legal["piece"]:
+                by_cell.setdefault(at[legal["piece"]], set()).add(legal["piece"])
+        for cell, pieces in by_cell.items():
+            if len(pieces) > 1:
+                return chair["url"], cell, pieces
+    raise AssertionError("no stack of acting pieces near step 402")
+
+
+def test_a_stack_asks_which_one_and_each_piece_is_drawn(browser, base_url):
+    errors: list[str] = []
+    url, cell, pieces = stacked_position(base_url)
+    page = new_page(browser, errors)
+    page.goto(base_url + url)
+    page.wait_for_selector("[data-testid=turn].mine")
+    # Fanned out, with a count badge: each piece of the stack shows.
+    assert page.locator(f"[data-stack={cell}]").count() == 1
+    centres = {
+        p: page.locator(f"[data-piece={p}] circle.body").bounding_box() for p in sorted(pieces)
+    }
+    assert len({(round(b["x"]), round(b["y"])) for b in centres.values()}) == len(pieces)
+    page.locator(f"svg.board .cell[data-cell={cell}]").click(force=True)
+    picker = page.wait_for_selector("[data-testid=stack-picker]")
+    assert f"Which one at {cell}?" in picker.inner_text()
+    offered = {
+        b.get_attribute("data-piece") for b in picker.query_selector_all("button[data-piece]")
+    }
+    assert offered == pieces
+    shot(page, "midway-stack-picker")
+    first = sorted(pieces)[0]
+    ply = page.get_attribute(".play", "data-ply")
+    page.click(f"[data-testid=stack-picker] button[data-piece={first}]")
+    # Picked: its action is made (a lone one) or it is selected, or its choices are listed.
+    page.wait_for_function(
+        "([ply, piece]) => { const play = document.querySelector('.play');"
+        " return play.dataset.ply !== ply || play.dataset.selected === piece"
+        " || document.querySelector('[data-testid=choices]'); }",
+        arg=[ply, first],
+    )
+    assert errors == []

@@ -131,9 +131,9 @@ export function drawBoard(board, ui = {}) {
     const stack = stacks[piece.cell];
     // Pieces sharing a space (a Midway stack) are fanned out so each shows, and it is badged.
     const fan = stack.length > 1 ? stack.indexOf(piece) - (stack.length - 1) / 2 : 0;
-    cx += fan * geo.radius * 0.55;
-    cy += fan * geo.radius * 0.25;
-    const r = geo.radius * piece.size * (stack.length > 1 ? 0.8 : 1);
+    cx += fan * geo.radius * 0.8;
+    cy += fan * geo.radius * 0.3;
+    const r = geo.radius * piece.size * (stack.length > 1 ? 0.7 : 1);
     const group = svg("g", {
       class: `piece team-${piece.team}`,
       "data-piece": piece.id,

@@ -127,11 +127,7 @@ export function choiceBar(game, choices, label, send, cancel) {
       },
       el("span", {}, `Which one at ${choices.cell}?`),
       choices.pieces.map((p) =>
-        el(
-          "button",
-          { onclick: () => choices.pick(p.id), "data-piece": p.id },
-          `${p.id} — ${p.title}`,
-        ),
+        el("button", { onclick: () => choices.pick(p.id), "data-piece": p.id }, p.title),
       ),
       el("button", { onclick: cancel }, "cancel"),
     );
