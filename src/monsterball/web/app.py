@@ -26,6 +26,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from monsterball.core.record import record_to_string
 from monsterball.games import all_games
 from monsterball.web import accounts, challenges, chat, players
+from monsterball.web.abandon import install as install_abandon
 from monsterball.web.clocks import BadClock, Clock, TimeControl
 from monsterball.web.cluster import Cluster, janitor
 from monsterball.web.collector import collect_on_a_timer
@@ -294,6 +295,7 @@ def create_app(
     install_ui(app, rooms, store, admit_new_game)
     install_learn(app)  # guides, lessons and hints (issue 33)
     install_takeback(app, rooms, store)  # takeback by the stated policy (issue 32)
+    install_abandon(app, rooms)  # claiming a game the opponent left (issue 32)
     app.include_router(ratings_router)
     install_schema(app)  # the OpenAPI schema as the API answers (web/schema.py)
     app.include_router(status_router(rooms, pool, cluster))

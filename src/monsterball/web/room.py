@@ -73,6 +73,10 @@ class Room:
     pace: float = 0.0
     speed: str = "max"
     pacer: asyncio.Task[None] | None = None
+    # When each chair's last socket closed (monotonic; web/abandon.py), and when the room was
+    # opened here (the time a chair never seen since has been gone).
+    left: dict[str, float] = field(default_factory=dict)
+    opened: float = field(default_factory=time.monotonic)
 
     def __post_init__(self) -> None:
         self.live.log_limit = LOG_TAIL

@@ -736,6 +736,10 @@ class Rooms(Timekeeping):
     def unwatch(self, room: Room, watcher: Watcher) -> None:
         room.watchers.discard(watcher)
         room.last_used = time.monotonic()
+        chair = watcher.chair
+        names = {w.chair.name for w in room.watchers if w.chair is not None}
+        if chair is not None and chair.name not in names:
+            room.left[chair.name] = room.last_used  # gone since (web/abandon.py)
 
     def evict_idle(self, now: float | None = None) -> int:
         """Forget the rooms nobody has watched or asked about for ``idle_seconds`` and that

@@ -16,6 +16,7 @@ import { endPanel as endCard } from "./game-view.js";
 import { renderGame, yourSeat, yourTeam } from "./game-layout.js";
 import { rematchControl } from "./rematch.js";
 import { takebackControl } from "./takeback.js";
+import { abandonControl } from "./abandon.js";
 import { remember } from "./seats.js";
 import { beep, pageKeys } from "./page-controls.js";
 import { api, el, errorPage, seatToken } from "./util.js";
@@ -60,6 +61,7 @@ export function playPage(main, where, connection, gameId) {
     ratingsAfter: false,
     rematch: null,
     takeback: null,
+    abandon: null,
     flipped: null, // null: automatic (seat B sees its end at the bottom)
     settings: {
       sound: localStorage.getItem("monsterball-sound") === "on",
@@ -68,6 +70,9 @@ export function playPage(main, where, connection, gameId) {
     },
   };
   page.takeback = takebackControl({ gameId, token, onChange: () => page.state && render() });
+  page.abandon = abandonControl({
+    ...{ gameId, token, current: () => page.state, onChange: () => page.state && render() },
+  });
   let drawQueued = false;
   let chat = null;
 
