@@ -4,6 +4,10 @@
     PYTHONPATH=src nice -n 10 python examples/maskable_ppo.py --game paper-ultimate \\
         --preset small --opponent random --minutes 25 --eval-games 200
 
+Result (docs/rl.md, "Baselines"): 25 minutes then 28 more with ``--resume`` (389,120 steps,
+single-threaded, at most 30 CPU minutes on the shared machine) won 200 of 200 evaluation games
+against the random bot on Paper Ultimate ``small`` (95% Wilson 98.1% - 100%).
+
 The learner sees the observation planes (``observation="compact"``: the board planes the
 game uses as uint8 and the scalars; no hand-made features) and the action mask; the policy
 is sb3's ``MultiInputPolicy`` (an MLP over the flattened planes: SB3's ``CnnPolicy`` wants
