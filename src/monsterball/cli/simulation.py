@@ -246,7 +246,11 @@ def simulate_cmd(
         console.print(table)
     if save_dir is not None:
         kept = f"The {summary.games} finished games' records are" if interrupted else "Records"
-        console.print(f"{kept} saved in {save_dir}/game-NNNNN.jsonl (NNNNN: the game's number)")
+        # soft_wrap: a long path stays on one line, whole, to copy.
+        console.print(
+            f"{kept} saved in {save_dir}/game-NNNNN.jsonl (NNNNN: the game's number)",
+            soft_wrap=True,
+        )
     if interrupted is not None:
         raise typer.Exit(EXIT_INTERRUPTED)
 
