@@ -283,3 +283,34 @@ def test_a_stack_asks_which_one_and_each_piece_is_drawn(browser, base_url):
         arg=[ply, first],
     )
     assert errors == []
+
+
+def test_a_point_gets_a_banner_and_its_position_is_held_before_the_line_up(browser, base_url):
+    errors: list[str] = []
+    body = {"game": "paper-ultimate", "preset": "small", "settings": ["points_to_win=3"]}
+    body |= {"mode": "bot", "bots": {"A": "easy", "B": "easy"}, "speed": "fast", "seed": 2}
+    gid = httpx.post(base_url + "/api/games", json=body).json()["id"]
+    page = new_page(browser, errors)
+    page.goto(f"{base_url}/play/{gid}")
+    banner = page.wait_for_selector("[data-testid=banner]", timeout=90_000)
+    text = banner.inner_text()
+    assert text in ("Point!", "Turnover"), text
+    if text != "Point!":
+        page.wait_for_selector("[data-testid=banner]:has-text('Point!')", timeout=90_000)
+    # Held: the field shows the position at the scoring move (the replay's), though the
+    # server has already lined the next point up.
+    moves = httpx.get(f"{base_url}/api/games/{gid}/moves").json()["moves"]
+    step = max(i for i, m in enumerate(moves, 1) if any("Point for" in e for e in m["events"]))
+    # (The scoring move also lines the next point up: at its own step the field is empty.)
+    before = httpx.get(f"{base_url}/api/games/{gid}/replay?step={step - 1}").json()["board"]
+    cells = sorted(p["cell"] for p in before["pieces"])
+    assert len(cells) == 8  # both teams, where the point was scored from
+    page.wait_for_function(
+        "(cells) => JSON.stringify([...document.querySelectorAll('svg.board .piece')]"
+        ".map((p) => p.dataset.at).sort()) === JSON.stringify(cells)",
+        arg=cells,
+        timeout=3000,
+    )
+    shot(page, "paper-ultimate-point-banner")
+    page.select_option("[data-testid=bot-speed]", "max")
+    assert errors == []

@@ -126,3 +126,27 @@ test("the guide says what to click", () => {
   assert.match(guide(legal, null, new Set()), /yellow ring, then one of the green spaces/);
   assert.match(guide([{ a: "end", piece: null, cell: null }], null, new Set()), /“end”/);
 });
+
+test("the scoring position: the board before the move, with its catch or run applied", async () => {
+  const { scoringBoard } = await import("../../src/monsterball/web/static/game-state.js");
+  const before = {
+    ...board([piece("A1", "d9"), piece("A2", "d1")]),
+    ball: { cell: "d9", held: true },
+  };
+  const caught = scoringBoard(
+    before,
+    entry(401, "pass A2", [
+      "A1 throws d9 -> d1; A2 catches. Point for team A! A 1 - B 1. New point: team B sets up first.",
+    ]),
+  );
+  assert.deepEqual(caught.ball, { cell: "d1", held: true });
+  assert.deepEqual(
+    caught.pieces.map((p) => p.cell),
+    ["d9", "d1"],
+  );
+  const ran = scoringBoard(
+    before,
+    entry(7, "A1-d13", ["A1 runs d9 -> d13. Touchdown team A: A 6 - B 0."]),
+  );
+  assert.equal(ran.pieces[0].cell, "d13");
+});

@@ -150,7 +150,7 @@ export function renderGame(page, main, where, act) {
           "div",
           { class: "board-wrap", "aria-disabled": !online || Boolean(viewing) },
           drawing,
-          view.bannerFor(viewing ? null : page.banner),
+          view.bannerFor(viewing || !page.banner ? null : page.banner.text),
           online
             ? null
             : el(

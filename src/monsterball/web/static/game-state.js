@@ -202,3 +202,25 @@ export function scoringEntry(entries) {
   );
   return scored.length ? scored[scored.length - 1] : null;
 }
+
+/**
+ * The scoring position: the board the scoring move was made from, with that move's run and
+ * the ball's last cell (the catch, the carrier's hex) applied, since the move that scores also
+ * lines the next point up.
+ * @param {Board} before the board at the step before the scoring move
+ * @param {Entry} entry the scoring move
+ * @returns {Board}
+ */
+export function scoringBoard(before, entry) {
+  const words = entry.events.join(" ");
+  const until = words.search(/Point\b|Touchdown|Field goal:|Safety!|Callahan!|into the end zone!/);
+  const cells = (until >= 0 ? words.slice(0, until) : words).match(CELLS) || [];
+  const run = /^([A-Z]\d+)-([a-z]\d{1,2})$/.exec(entry.action);
+  const pieces = before.pieces.map((p) => (run && p.id === run[1] ? { ...p, cell: run[2] } : p));
+  const landed = cells.length ? cells[cells.length - 1] : run ? run[2] : null;
+  const ball =
+    before.ball && landed
+      ? { ...before.ball, cell: landed, held: pieces.some((p) => p.cell === landed) }
+      : before.ball;
+  return { ...before, pieces, ball };
+}

@@ -10,6 +10,7 @@ import {
   lastMoveCells,
   lastMoveSpaces,
   mergeMoves,
+  scoringBoard,
   scoringEntry,
 } from "./game-state.js";
 import { endPanel as endCard } from "./game-view.js";
@@ -143,12 +144,16 @@ export function playPage(main, where, connection, gameId) {
     const fresh = before ? message.log.filter((e) => e.ply > before.game.ply) : [];
     if (before && moved && !page.viewing) {
       page.outlined = lastMoveSpaces(page.drawn || before.board, message.board, message.log);
-      page.banner = bannerText(fresh);
-      if (page.banner)
+      // A banner stays its 2.5 s however many moves follow (a paced bot game: 0.2 s apart).
+      const banner = bannerText(fresh);
+      if (banner) {
+        const shown = { text: banner };
+        page.banner = shown;
         setTimeout(() => {
-          page.banner = null;
+          if (page.banner === shown) page.banner = null;
           render();
         }, 2500);
+      }
     }
     page.state = message;
     if (!before) firstState(message);
@@ -191,10 +196,12 @@ export function playPage(main, where, connection, gameId) {
   async function holdScore(fresh) {
     const scored = scoringEntry(fresh);
     const step = scored ? page.moves.findIndex((m) => m.ply === scored.ply) + 1 : 0;
-    if (!scored || !step || scored.ply === page.state.game.ply) return;
+    if (!scored || !step) return;
     try {
-      const at = await api(`/api/games/${gameId}/replay?step=${step}`);
-      page.held = { board: at.board, until: Date.now() + HOLD_MS };
+      // The move that scores also lines the next point up: the position it was made from,
+      // with the scoring run or catch applied, is the one to show.
+      const at = await api(`/api/games/${gameId}/replay?step=${step - 1}`);
+      page.held = { board: scoringBoard(at.board, scored), until: Date.now() + HOLD_MS };
       render();
       setTimeout(() => {
         page.held = null;

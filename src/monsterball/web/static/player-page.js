@@ -169,7 +169,9 @@ export async function playerPage(main, where, name) {
                   el(
                     "tr",
                     { "data-testid": `player-game-${g.id}` },
-                    el("td", {}, g.title),
+                    // The game's name opens it: on a phone the table scrolls, and the
+                    // last column (its links) starts out of view.
+                    el("td", {}, el("a", { href: g.url, "data-testid": `open-${g.id}` }, g.title)),
                     el("td", {}, g.seat),
                     el("td", {}, g.opponents.join(", ")),
                     el("td", {}, g.moves),
