@@ -260,10 +260,14 @@ def test_a_stack_asks_which_one_and_each_piece_is_drawn(browser, base_url):
     page.wait_for_selector("[data-testid=turn].mine")
     # Fanned out, with a count badge: each piece of the stack shows.
     assert page.locator(f"[data-stack={cell}]").count() == 1
-    centres = {
-        p: page.locator(f"[data-piece={p}] circle.body").bounding_box() for p in sorted(pieces)
-    }
-    assert len({(round(b["x"]), round(b["y"])) for b in centres.values()}) == len(pieces)
+    # (Read in one go: the page redraws now and then, replacing the nodes.)
+    centres = page.evaluate(
+        "(ids) => ids.map((id) => { const r = document.querySelector("
+        "`[data-piece='${id}'] circle.body`).getBoundingClientRect();"
+        " return [Math.round(r.x), Math.round(r.y)].join(','); })",
+        sorted(pieces),
+    )
+    assert len(set(centres)) == len(pieces), centres
     page.locator(f"svg.board .cell[data-cell={cell}]").click(force=True)
     picker = page.wait_for_selector("[data-testid=stack-picker]")
     assert f"Which one at {cell}?" in picker.inner_text()

@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from monsterball.web import accounts
 from monsterball.web.app import create_app
 from test_web_accounts import sign_up
-from test_web_clocks import FakeTime, check_clock
+from test_web_clocks import FakeTime
 from web_helpers import CHEAP_HASHING, NO_CLIENT_LIMITS
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -45,13 +45,15 @@ def other(first: TestClient) -> TestClient:
 
 
 def finished_link_room(client, now) -> tuple[str, dict[str, str]]:
-    """An online room between two seat links, lost on time by the side to act."""
+    """A finished online room between two seat links."""
     made = client.post("/api/games", json={"game": GAME, "mode": "online", "clock": CLOCK})
     assert made.status_code == 201, made.text
     created = made.json()
-    now.ms += 10 * 60_000
-    assert check_clock(client, created["id"])
-    return created["id"], {c["name"]: c["token"] for c in created["chairs"]}
+    tokens = {c["name"]: c["token"] for c in created["chairs"]}
+    # Ended by a resignation (the clock's first die waits for the seats' nonces a while).
+    gone = client.post(f"/api/games/{created['id']}/resign", json={"token": tokens["B"]})
+    assert gone.json()["game"]["status"] == "finished"
+    return created["id"], tokens
 
 
 def game_ids(client) -> set[str]:
@@ -158,8 +160,7 @@ def test_accounts_are_seated_in_a_rematch_only_once_both_agreed(client, now):
     gid = bob.post(f"/api/challenges/{cid.json()['id']}/accept").json()["id"]
     # A stranger asking while it is played, and after it ended, gets nothing.
     assert other(client).post(f"/api/games/{gid}/rematch", json={}).status_code == 409
-    now.ms += 10 * 60_000
-    assert check_clock(client, gid)
+    assert client.post(f"/api/games/{gid}/resign", json={}).status_code == 200  # by the session
     stranger = other(client).post(f"/api/games/{gid}/rematch", json={})
     assert stranger.status_code == 403 and "token" not in stranger.text
     mine = lambda c: {g["id"] for g in c.get("/api/my/games").json()["games"]}  # noqa: E731
@@ -193,8 +194,7 @@ def test_play_on_from_here_seats_nobody_but_its_asker(client, now):
     sign_up(bob, "Bob")
     cid = client.post("/api/challenges", json={"game": GAME, "clock": CLOCK}).json()["id"]
     gid = bob.post(f"/api/challenges/{cid}/accept").json()["id"]
-    now.ms += 10 * 60_000
-    assert check_clock(client, gid)
+    assert bob.post(f"/api/games/{gid}/resign", json={}).status_code == 200
     stranger = other(client)
     fork = stranger.post(f"/api/games/{gid}/fork", json={"ply": 1, "mode": "online"})
     assert fork.status_code == 201, fork.text
