@@ -1,6 +1,8 @@
 """Several `monsterball serve` processes on one PostgreSQL act as one site (issue 15): games are
 played through either server, a race for a move is won once, watchers on one server see the
-moves made on another, a killed server loses nothing, and bots move exactly once.
+moves made on another, a killed server loses nothing, and bots move exactly once. Contributed
+dice (issue 31): a seat's nonce reaches the dice whichever server its socket is on, the first
+die's wait is one for every server, and a nonce outlives its server's SIGKILL.
 
 Each test runs real server processes (tests/web_helpers.py) on a throw-away PostgreSQL cluster
 (the fixture of tests/test_web_postgres.py). Leases last 2 s here, so a killed server's games
@@ -23,8 +25,9 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 from sqlalchemy.orm import Session
-from websockets.sync.client import connect
+from websockets.sync.client import ClientConnection, connect
 
+from monsterball.core.record import read_record, replay
 from monsterball.web.live import LiveGame
 from monsterball.web.store import GameRow, MoveRow, Store, StoredMove
 from test_web_postgres import postgres_url  # noqa: F401  (the throw-away cluster fixture)
@@ -33,6 +36,7 @@ from web_helpers import NO_CLIENT_LIMIT_FLAGS, NO_CLIENT_LIMITS, app_at, server
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 FLAGS = [*NO_CLIENT_LIMIT_FLAGS, "--lease-seconds", "2", "--bot-workers", "1"]
 SEEN_WITHIN = 2.0  # seconds: a functional bound (the 100 ms figure is a benchmark's)
+WAIT = 5  # seconds the first die waits for nonces on the waiting server (A and B: none)
 
 
 @pytest.fixture(scope="module")
@@ -312,3 +316,142 @@ def test_a_killed_server_loses_nothing_and_the_other_carries_on(two_servers, pos
         time.sleep(0.2)
     assert state(b, bots)["game"]["ply"] > bot_ply + 2
     stored_moves(postgres_url, bots)
+
+
+# -- contributed dice (web/fairdice.py) on several servers -----------------------------------
+
+NONCES = {"A": "0f" * 16, "B": "c4" * 16}
+
+
+def waiting(seconds: float) -> list[str]:
+    flags = list(FLAGS)
+    flags[flags.index("--nonce-seconds") + 1] = str(seconds)
+    return flags
+
+
+@pytest.fixture(scope="module")
+def waiting_server(postgres_url):  # noqa: F811
+    """A third server whose new games' first die waits WAIT s for nonces (A and B: none)."""
+    with server(postgres_url, flags=waiting(WAIT)) as (c, _):
+        yield c
+
+
+def seat(base: str, gid: str, token: str, dice_open: bool = True) -> ClientConnection:
+    socket = connect(f"{base.replace('http', 'ws', 1)}/ws/{gid}")
+    socket.recv(timeout=10)  # the spectators' greeting
+    socket.send(json.dumps({"type": "seat", "token": token}))
+    seated = json.loads(socket.recv(timeout=10))
+    assert seated["you"] is not None and seated["game"]["dice_open"] is dice_open, seated["game"]
+    return socket
+
+
+def send_nonce(socket: ClientConnection, nonce: str) -> dict:
+    socket.send(json.dumps({"type": "nonce", "nonce": nonce}))
+    while (reply := json.loads(socket.recv(timeout=20)))["type"] != "nonce":
+        pass
+    return reply
+
+
+def rolled(base: str, gid: str, within: float) -> dict:
+    deadline = time.monotonic() + within
+    while (message := state(base, gid))["game"]["ply"] == 0:
+        assert time.monotonic() < deadline, "the first die was never rolled"
+        time.sleep(0.05)
+    return message
+
+
+def finished_record(base: str, gid: str, token: str):
+    """Resign the game (so the end reveals the seed) and read its record, checked to verify."""
+    gave_up = httpx.post(f"{base}/api/games/{gid}/resign", json={"token": token}, timeout=30)
+    assert gave_up.status_code == 200, gave_up.text
+    record = read_record(httpx.get(f"{base}/api/games/{gid}/record", timeout=30).text)
+    assert record.dice == "hmac-sha256/2" and record.dice_seed is not None
+    assert replay(record).ok  # replay --verify: the seed's commitment, every die from the key
+    return record
+
+
+def dice_until(url: str, gid: str) -> int | None:
+    store = Store(url)
+    try:
+        row = store.get(gid)
+        assert row is not None
+        return row.dice_until
+    finally:
+        store.close()
+
+
+def test_nonces_sent_to_two_servers_both_make_it_into_the_dice(
+    two_servers,
+    waiting_server,
+    postgres_url,  # noqa: F811
+):
+    _, b = two_servers
+    a = waiting_server
+    gid, tokens = new_room(a, mode="online")  # its lease: this server rolls the first die
+    assert state(b, gid)["to_act"] == "dice"  # the pull waits: nobody has contributed
+    with seat(a, gid, tokens["A"]) as on_a, seat(b, gid, tokens["B"]) as on_b:
+        assert send_nonce(on_a, NONCES["A"]) == {"type": "nonce", "accepted": True, "message": ""}
+        assert state(a, gid)["game"]["ply"] == 0  # and still waits for B's
+        sent = time.monotonic()
+        assert send_nonce(on_b, NONCES["B"]) == {"type": "nonce", "accepted": True, "message": ""}
+        first = rolled(a, gid, within=WAIT)
+        assert time.monotonic() - sent < WAIT / 2  # the last nonce rolled it, not the wait
+        again = send_nonce(on_b, "ab")
+    assert first["game"]["dice_nonces"] == NONCES and not first["game"]["dice_open"]
+    assert again["accepted"] is False
+    stored_moves(postgres_url, gid)  # every stored die is the stream of the seed and both
+    record = finished_record(b, gid, tokens["A"])
+    assert record.dice_nonces == NONCES
+
+
+def test_the_first_die_waits_once_for_all_servers_then_late_nonces_are_refused(
+    two_servers, waiting_server
+):
+    _, b = two_servers
+    a = waiting_server
+    gid, tokens = new_room(a, mode="online")
+    made = time.monotonic()
+    with seat(b, gid, tokens["B"]) as on_b:
+        assert send_nonce(on_b, NONCES["B"])["accepted"] is True  # to the server without the lease
+        first = rolled(b, gid, within=3 * WAIT)  # A's seat never sends: the wait ends it
+        waited = time.monotonic() - made
+        late = send_nonce(on_b, NONCES["A"])
+    assert WAIT - 1 < waited < 2 * WAIT, waited
+    assert first["game"]["dice_nonces"] == {"A": "", "B": NONCES["B"]}
+    with seat(a, gid, tokens["A"], dice_open=False) as on_a:
+        too_late = send_nonce(on_a, NONCES["A"])
+    for reply in (late, too_late):
+        assert reply["accepted"] is False and "too late" in reply["message"], reply
+    assert finished_record(a, gid, tokens["B"]).dice_nonces == {"A": "", "B": NONCES["B"]}
+
+
+def test_a_nonce_taken_before_its_server_restarts_makes_it_into_the_dice(
+    two_servers,
+    postgres_url,  # noqa: F811
+):
+    """C takes A's nonce and dies before the first die; C's wait (60 s, kept with the game)
+    holds on the servers that take the game over (they have no wait of their own); B's
+    nonce, sent to C restarted, completes the dice."""
+    a, _ = two_servers
+    flags = waiting(60)
+    with server(postgres_url, flags=flags) as (c, process):
+        gid, tokens = new_room(c, mode="online")
+        made = time.monotonic()
+        with seat(c, gid, tokens["A"]) as on_c:
+            assert send_nonce(on_c, NONCES["A"])["accepted"] is True
+        until = dice_until(postgres_url, gid)
+        assert until is not None
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+        port = int(c.rsplit(":", 1)[1])
+    with server(postgres_url, port=port, flags=flags) as (c, _):
+        while time.monotonic() - made < 6:  # C's lease (2 s) has run out: A or B took it over
+            time.sleep(0.2)
+        assert state(a, gid)["game"]["ply"] == 0  # and keeps C's wait, stored with the game
+        with seat(c, gid, tokens["B"]) as on_c:
+            assert send_nonce(on_c, NONCES["B"])["accepted"] is True
+            first = rolled(c, gid, within=20)
+    assert first["game"]["dice_nonces"] == NONCES
+    assert dice_until(postgres_url, gid) == until  # one wait, from when the die was first due
+    assert state_at(a, gid, 1)["game"]["dice_nonces"] == NONCES
+    assert finished_record(a, gid, tokens["B"]).dice_nonces == NONCES

@@ -41,8 +41,8 @@ from test_web_postgres import postgres_url  # noqa: F401  (the throw-away cluste
 from web_helpers import NO_CLIENT_LIMITS, first_move
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-HEAD = "0008_game_owner"
-REVISIONS = 8  # files in web/migrations/versions; `db revision` numbers the next one REVISIONS + 1
+HEAD = "0009_nonce_deadline"
+REVISIONS = 9  # files in web/migrations/versions; `db revision` numbers the next one REVISIONS + 1
 NEXT = f"{REVISIONS + 1:04d}"
 
 

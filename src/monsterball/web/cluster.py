@@ -22,8 +22,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import anyio
+from sqlalchemy import text
 
 from monsterball.web.bus import CHANNEL, Bus, payload
+from monsterball.web.fairdice import open_for_nonces
 from monsterball.web.leases import Leases
 from monsterball.web.pg_append import Announce
 from monsterball.web.store import Store, StoredMove
@@ -68,6 +70,19 @@ class Cluster:
             take=automatic,
         )
 
+    async def tell_nonces(self, game_id: str, plies: int) -> None:
+        """Tell the other servers that a game took a dice nonce (web/fairdice.py): a
+        notification that brings no moves, so the one holding the lease rolls when the last
+        is in, and the others show it."""
+        note = text("SELECT pg_notify(:channel, :payload)")
+        values = {"channel": CHANNEL, "payload": f"{game_id} {plies} {self.server}"}
+
+        def send() -> None:
+            with self.store.engine.begin() as connection:
+                connection.execute(note, values)
+
+        await anyio.to_thread.run_sync(send)
+
     async def take(self, game_id: str) -> bool:
         self.counts["lease_takes"] += 1
         return await anyio.to_thread.run_sync(self.leases.take, game_id)
@@ -107,6 +122,8 @@ class Cluster:
                 if move.ply > room.live.moves_made:
                     room.heard[move.ply] = move
             self.behind(room)
+            if not moves and open_for_nonces(room.live):  # maybe a nonce another server took
+                self._spawn(self._rooms.refresh_nonces(room))
 
     def _on_connect(self) -> None:
         """(Re)connected: notifications sent meanwhile are lost, so every room catches up."""

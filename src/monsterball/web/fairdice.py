@@ -5,7 +5,10 @@ seed, and the record holds the nonces, so anyone can check that no single party 
 
 The server never waits long: the first die waits for the missing nonces at most
 ``Limits.nonce_seconds`` from when it is due, then rolls with those missing recorded as
-empty (no contribution). Bots are the server's own players and contribute nothing; hot-seat
+empty (no contribution). The nonces and that deadline are kept with the game in the store
+(web/store.py ``add_nonce``, ``settle_nonces``, under the game row's lock), so on servers
+sharing PostgreSQL a nonce sent to any server reaches the dice of the one that rolls them,
+and a restart keeps both. Bots are the server's own players and contribute nothing; hot-seat
 and bot games (one person, or none, against the server) roll the same HMAC dice from the seed
 alone; games whose creator chose the seed keep the legacy stream, so a practice seed gives
 the same game as ``monsterball play --seed``.
@@ -22,7 +25,7 @@ from monsterball.core.dice import (
     is_nonce,
     sampler_for,
 )
-from monsterball.web.store import GameRow, store_nonces
+from monsterball.web.store import TOO_LATE, GameRow, closed
 
 __all__ = [
     "contributors",
@@ -30,24 +33,20 @@ __all__ = [
     "new_dice",
     "open_for_nonces",
     "refusal",
-    "store_nonces",
     "summary",
-    "wait_for_nonces",
 ]
 
 
 class DiceGame(Protocol):
     row: GameRow
     dice_started: bool
-    nonce_deadline: float | None
 
 
-def new_dice(mode: str, seeded: bool, shared: bool) -> tuple[str | None, dict[str, str] | None]:
-    """A new game's dice scheme and nonces ({}: asked of its human chairs). Servers sharing
-    PostgreSQL ask none (a nonce would reach any server, the dice only the lease holder)."""
+def new_dice(mode: str, seeded: bool) -> tuple[str | None, dict[str, str] | None]:
+    """A new game's dice scheme and nonces ({}: asked of its human chairs)."""
     if seeded:
         return None, None
-    return CONTRIBUTED_DICE, ({} if mode == "online" and not shared else None)
+    return CONTRIBUTED_DICE, ({} if mode == "online" else None)
 
 
 def contributors(row: GameRow) -> list[str]:
@@ -67,32 +66,20 @@ def dice_sampler(row: GameRow) -> SeededSampler | HmacSampler:
 
 
 def open_for_nonces(game: DiceGame) -> bool:
-    """Nonces are still taken: asked for, some missing, no die rolled yet."""
-    row = game.row
-    missing = [name for name, nonce in contributions(row) if not nonce]
-    return bool(missing) and not game.dice_started
-
-
-def wait_for_nonces(game: DiceGame, now: float, limit: float) -> float | None:
-    """Seconds the due first die still waits for nonces, or None: roll now."""
-    if limit <= 0 or not open_for_nonces(game):
-        return None
-    if game.nonce_deadline is None:
-        game.nonce_deadline = now + limit
-    left = game.nonce_deadline - now
-    return left if left > 0 else None
+    """Nonces are still taken: asked for, not closed (web/store.py ``closed``), no die rolled
+    yet (as far as this server knows: the store decides)."""
+    asked = contributors(game.row)
+    return bool(asked) and not closed(game.row.dice_nonces or {}, asked) and not game.dice_started
 
 
 def refusal(game: DiceGame, chair: Any, nonce: object) -> str | None:
-    """Why a chair's nonce is not taken (None: it is)."""
+    """Why a chair's nonce is not taken, as far as this server knows (None: ask the store)."""
     if not is_nonce(nonce):
         return "a nonce is 1 to 64 lowercase hex digits (crypto.getRandomValues, as hex)"
     if chair is None or chair.name not in contributors(game.row):
         return "only a human chair of an online room contributes to its dice"
     if game.dice_started:
-        return "too late: the dice have started (the first die waits a few seconds at most)"
-    if (game.row.dice_nonces or {}).get(chair.name):
-        return f"{chair.name} has contributed its nonce already"
+        return TOO_LATE
     return None
 
 

@@ -237,9 +237,8 @@ class LiveGame:
 
     def __init__(self, row: GameRow, state: GameState, sampler: SeededSampler | HmacSampler):
         self.row = row
-        # Contributed dice (web/fairdice.py): a die rolled yet; until when the first waits.
+        # Contributed dice (web/fairdice.py): a die rolled yet (the wait is the store's).
         self.dice_started = False
-        self.nonce_deadline: float | None = None
         self.id = row.id
         self.spec: GameSpec = state.spec
         self.state = state

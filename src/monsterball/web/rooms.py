@@ -49,7 +49,14 @@ from monsterball.web.live import (
     wall_ms,
 )
 from monsterball.web.room import Room, Send, Shared, Watcher
-from monsterball.web.store import GameRow, StaleMove, Store, StoredMove
+from monsterball.web.store import (
+    GameRow,
+    StaleMove,
+    Store,
+    StoredMove,
+    add_nonce,
+    settle_nonces,
+)
 from monsterball.web.thinking import (
     Decision,
     OverBudget,
@@ -208,9 +215,7 @@ class Rooms(Timekeeping):
             rated=rated,
             players=keys,
         )
-        row.dice, row.dice_nonces = fairdice.new_dice(
-            mode, seed is not None, self.cluster is not None
-        )
+        row.dice, row.dice_nonces = fairdice.new_dice(mode, seed is not None)
         row.owner = owner_key(address)
         live = LiveGame.start(row)
         live.now_ms = self.now_ms
@@ -430,6 +435,11 @@ class Rooms(Timekeeping):
             moves = await anyio.to_thread.run_sync(self.store.moves, live.id, live.moves_made)
         if not moves:
             return False
+        if fairdice.contributors(live.row) and not live.dice_started:
+            # The first die may be among them, rolled with nonces other servers took.
+            row = await anyio.to_thread.run_sync(self.store.get, live.id)
+            if row is not None:
+                self._take_nonces(live, row.dice_nonces or {}, row.dice_until)
         try:
             live.apply_stored(moves)  # on the loop: readers never see a half-applied move
         except Exception:
@@ -517,7 +527,7 @@ class Rooms(Timekeeping):
                         who = live.automatic()
                         if who is None or _thinks(who):
                             break
-                        if who == "chance" and self._waits_for_nonces(room):
+                        if who == "chance" and await self._waits_for_nonces(room):
                             break
                         if room.pace and isinstance(who, Chair) and paced:
                             break  # a paced room: one bot move (and its dice) at a time
@@ -616,13 +626,22 @@ class Rooms(Timekeeping):
 
     # -- contributed dice (web/fairdice.py) ------------------------------------------------
 
-    def _waits_for_nonces(self, room: Room) -> bool:
+    async def _waits_for_nonces(self, room: Room) -> bool:
         """The first die is due and waits for nonces: the room moves on when the last comes
-        or the wait ends, whichever is first."""
-        left = fairdice.wait_for_nonces(room.live, time.monotonic(), self.nonce_seconds)
-        if left is None:
+        or the wait ends, whichever is first. The wait is the store's, as are the nonces, so
+        any server (a restarted one, or the next lease holder) keeps them."""
+        live = room.live
+        if not fairdice.open_for_nonces(live):
             return False
-        task = asyncio.create_task(self._after_nonce_wait(room, left))
+        asked = fairdice.contributors(live.row)
+        now = wall_ms()
+        nonces, until = await anyio.to_thread.run_sync(
+            settle_nonces, self.store, live.id, asked, now, round(1000 * self.nonce_seconds)
+        )
+        self._take_nonces(live, nonces, until)
+        if until is None:
+            return False
+        task = asyncio.create_task(self._after_nonce_wait(room, (until - now) / 1000))
         self._dice_waits.add(task)
         task.add_done_callback(self._dice_waits.discard)
         return True
@@ -632,22 +651,52 @@ class Rooms(Timekeeping):
         if self.rooms.get(room.live.id) is room and not room.live.dice_started:
             await self.advance(room)
 
+    @staticmethod
+    def _take_nonces(live: LiveGame, nonces: dict[str, str], until: int | None) -> bool:
+        """The nonces as the store has them (before the first die): True if they changed."""
+        live.row.dice_until = until
+        if live.dice_started or nonces == (live.row.dice_nonces or {}):
+            return False
+        live.row.dice_nonces = nonces
+        live.sampler = fairdice.dice_sampler(live.row)
+        live.forget_views()
+        return True
+
     async def contribute(self, room: Room, chair: Chair | None, nonce: object) -> str | None:
-        """Take a chair's nonce for the dice; why not (None: taken). The last one rolls."""
+        """Take a chair's nonce for the dice; why not (None: taken). The last one rolls: here,
+        or on the server holding the game's lease, told on the bus (web/cluster.py)."""
         async with room.lock:
             live = room.live
             why = fairdice.refusal(live, chair, nonce)
             if why is not None or chair is None or not isinstance(nonce, str):
                 return why
-            nonces = {**(live.row.dice_nonces or {}), chair.name: nonce}
-            await anyio.to_thread.run_sync(fairdice.store_nonces, self.store, live.id, nonces)
-            live.row.dice_nonces = nonces
-            live.sampler = fairdice.dice_sampler(live.row)
-            live.forget_views()
-        await self.broadcast(room)
+            why, nonces = await anyio.to_thread.run_sync(
+                add_nonce, self.store, live.id, fairdice.contributors(live.row), chair.name, nonce
+            )
+            changed = self._take_nonces(live, nonces, live.row.dice_until)
+        if changed:
+            await self.broadcast(room)
+        if why is not None:
+            return why
+        if self.cluster is not None:
+            await self.cluster.tell_nonces(live.id, live.moves_made)
         if not fairdice.open_for_nonces(live):
             await self.advance(room)
         return None
+
+    async def refresh_nonces(self, room: Room) -> None:
+        """Another server took a nonce of this game: show it, and roll if this server holds
+        the lease and the nonces are all in."""
+        async with room.lock:
+            live = room.live
+            row = await anyio.to_thread.run_sync(self.store.get, live.id)
+            changed = row is not None and self._take_nonces(
+                live, row.dice_nonces or {}, row.dice_until
+            )
+        if changed:
+            await self.broadcast(room)
+            if not fairdice.open_for_nonces(live):
+                await self.advance(room)
 
     def _start_thinking(self, room: Room) -> None:
         if room.thinking is None or room.thinking.done():

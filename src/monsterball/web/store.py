@@ -129,6 +129,9 @@ class GameRow(Base):
     dice_nonces: Mapped[dict[str, str] | None] = mapped_column(
         JSON(none_as_null=True), nullable=True, default=None
     )
+    # Until when (epoch ms, the servers' wall clock) the first die waits for nonces: set by
+    # the server that first finds it due, read by whichever rolls it (None: not due yet).
+    dice_until: Mapped[int | None] = mapped_column(BigInteger, nullable=True, default=None)
 
     @property
     def game_seed(self) -> int:
@@ -450,10 +453,59 @@ class CorruptStore(Exception):
     """The database file is damaged: refused at start, before anything is served."""
 
 
-def store_nonces(store: Store, game_id: str, nonces: dict[str, str]) -> None:
-    """Keep the chairs' dice nonces of a game whose first die is not rolled yet."""
+TOO_LATE = "too late: the dice have started (the first die waits a few seconds at most)"
+
+
+def add_nonce(
+    store: Store, game_id: str, asked: Sequence[str], chair: str, nonce: str
+) -> tuple[str | None, dict[str, str]]:
+    """Keep a chair's dice nonce unless the first die's nonces are closed (web/fairdice.py):
+    why not (None: kept), and the game's nonces now. The game's row is locked meanwhile, so
+    a nonce sent to any server either makes it into the dice or is refused as too late."""
     with store.writing() as session:
+        stored = session.scalars(
+            select(GameRow.dice_nonces).where(GameRow.id == game_id).with_for_update()
+        ).one()
+        nonces = dict(stored or {})
+        if nonces.get(chair):
+            return f"{chair} has contributed its nonce already", nonces
+        if closed(nonces, asked):  # the wait ended: the first die rolls without it
+            return TOO_LATE, nonces
+        nonces[chair] = nonce
         session.execute(update(GameRow).where(GameRow.id == game_id).values(dice_nonces=nonces))
+        return None, nonces
+
+
+def settle_nonces(
+    store: Store, game_id: str, asked: Sequence[str], now_ms: int, wait_ms: int
+) -> tuple[dict[str, str], int | None]:
+    """The first die is due: the game's nonces and until when it waits for the missing ones
+    (None: it rolls now, and they are closed: each missing chair stored as ``""``, so no
+    server takes a nonce the dice would not hold). The wait starts the first time a server
+    asks (``wait_ms``: that server's ``--nonce-seconds``) and is kept with the game, so a
+    restarted server or another one keeps it, whatever its own setting."""
+    with store.writing() as session:
+        row = session.execute(
+            select(GameRow.dice_nonces, GameRow.dice_until)
+            .where(GameRow.id == game_id)
+            .with_for_update()
+        ).one()
+        nonces, until = dict(row.dice_nonces or {}), row.dice_until
+        if closed(nonces, asked):
+            return nonces, None
+        if until is None and wait_ms > 0:
+            until = now_ms + wait_ms
+            session.execute(update(GameRow).where(GameRow.id == game_id).values(dice_until=until))
+        if until is not None and now_ms < until:
+            return nonces, until
+        nonces = {name: nonces.get(name, "") for name in asked}
+        session.execute(update(GameRow).where(GameRow.id == game_id).values(dice_nonces=nonces))
+        return nonces, None
+
+
+def closed(nonces: dict[str, str], asked: Sequence[str]) -> bool:
+    """No more nonces are taken: every chair asked has one, or ``""`` (it missed the wait)."""
+    return all(name in nonces for name in asked)
 
 
 def check_integrity(engine: Engine) -> None:
