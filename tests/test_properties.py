@@ -126,6 +126,7 @@ class Watcher:
         # a deterministic sample of them (checking hundreds of runs per node is slow).
         self.check_all_every = check_all_every
         self.ring_at_step_start: set[int] | None = None
+        self.offense_at_step_start = state.offense
         self.pending_catch: tuple[int, bool] | None = None  # (team, in attacking end zone)
         self.check_node()
 
@@ -210,6 +211,7 @@ class Watcher:
         assert set(runs) <= set(range(team * 4, team * 4 + 4))
         if team != state.offense and moved == 0:
             self.ring_at_step_start = defenders_in_ring(state)
+            self.offense_at_step_start = state.offense
 
     def check_end(self) -> None:
         state = self.state
@@ -296,6 +298,8 @@ class Watcher:
         if start is None:
             return  # the offense's step, or a step before the disc was picked up
         self.ring_at_step_start = None
+        if self.offense_at_step_start != state.offense:
+            return  # PU-R14: the step ended in a stall, the disc went to a defender as on a turn
         # The step just ended: nothing else moves before the throw.
         ring_now = defenders_in_ring(state)
         entered = ring_now - start
