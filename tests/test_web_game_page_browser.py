@@ -127,20 +127,32 @@ def test_seat_b_starts_flipped_the_theme_turns_dark_and_keys_play(browser, base_
     assert b.evaluate("document.documentElement.dataset.theme") == "dark"  # kept
     shot(b, "game-page-dark")
     b.click("[data-testid=theme]")
-    # Keyboard play on A's page: Tab to the field, arrows to a space, Enter clicks it.
-    a = pages["A"]
-    mine = a.locator(".cell.cell-target, .piece.actionable").count()
-    assert mine, "A has a move to make"
+    # Keyboard play on the page of the seat to move (the toss decides which; the first die
+    # may wait for both seats' nonces): Tab to the field, arrows to a space, Enter clicks it.
+    deadline = time.monotonic() + 20
+    while not (movers := [p for p in pages.values() if p.locator(".turn.mine").count()]):
+        assert time.monotonic() < deadline, "nobody is offered a move"
+        time.sleep(0.2)
+    a = movers[0]
     a.locator("svg.board").focus()
     start = a.get_attribute("svg.board", "aria-activedescendant")
-    a.keyboard.press("ArrowRight")
-    moved = a.get_attribute("svg.board", "aria-activedescendant")
-    assert moved != start
-    a.keyboard.press("ArrowLeft")
-    assert a.get_attribute("svg.board", "aria-activedescendant") == start
+    focus = lambda: a.get_attribute("svg.board", "aria-activedescendant")  # noqa: E731
+    there, back = "ArrowRight", "ArrowLeft"
+    a.keyboard.press(there)
+    if focus() == start:  # at the field's edge (as drawn): the other way
+        there, back = back, there
+        a.keyboard.press(there)
+    assert focus() != start
+    a.keyboard.press(back)
+    assert focus() == start
     ply = a.get_attribute(".play", "data-ply")
     a.keyboard.press("Enter")
-    a.wait_for_function(f"() => document.querySelector('.play').dataset.ply !== '{ply}'")
+    # Clicked: a move made, a piece chosen, or "which one?" asked.
+    a.wait_for_function(
+        f"() => document.querySelector('.play').dataset.ply !== '{ply}'"
+        " || document.querySelector('.play').dataset.selected"
+        " || document.querySelector('[data-testid=choices], [data-testid=stack-picker]')"
+    )
     assert errors == []
 
 
@@ -201,8 +213,12 @@ def test_at_768_px_the_turn_panel_stays_beside_the_field(browser, base_url):
     page = context.new_page()
     page.goto(base_url + created["chairs"][0]["url"])
     page.wait_for_selector("[data-testid=turn]")
-    field = page.locator("svg.board").bounding_box()
-    turn = page.locator("[data-testid=turn]").bounding_box()
+    # (Read in one go: the page redraws now and then, replacing the nodes.)
+    field, turn = page.evaluate(
+        "() => ['svg.board', '[data-testid=turn]'].map((q) => {"
+        " const r = document.querySelector(q).getBoundingClientRect();"
+        " return {x: r.x, y: r.y, width: r.width, height: r.height}; })"
+    )
     assert turn["x"] >= field["x"] + field["width"] - 1 and turn["y"] < field["y"] + field["height"]
     shot(page, "game-page-768")
     context.close()
