@@ -113,7 +113,12 @@ def test_seat_b_starts_flipped_the_theme_turns_dark_and_keys_play(browser, base_
     b = pages["B"]
     assert b.get_attribute("[data-testid=flip]", "aria-pressed") == ""  # flipped for seat B
     # Flipped: a1 is drawn at the top right, not the bottom left.
-    box = lambda p, cell: p.locator(f"[data-cell={cell}]").bounding_box()  # noqa: E731
+    # (Read by the page: a redraw may replace the node between a locator's steps.)
+    box = lambda p, cell: p.evaluate(  # noqa: E731
+        "(c) => ({y: document.querySelector(`svg.board .cell[data-cell=${c}]`)"
+        ".getBoundingClientRect().y})",
+        cell,
+    )
     assert (
         box(b, "a1")["y"] < box(b, "a2")["y"]
         and box(pages["A"], "a1")["y"] > box(pages["A"], "a2")["y"]
