@@ -8,6 +8,7 @@ import time
 
 import httpx
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from browser_helpers import new_page, shot
 
@@ -191,10 +192,16 @@ def test_a_move_picked_in_the_list_stays_in_view_and_the_panel_names_it(browser,
         gid = httpx.post(base_url + "/api/games", json=body).json()["id"]
         page.goto(f"{base_url}/play/{gid}")
         page.wait_for_selector("[data-testid=end-panel]", timeout=60_000)
-        moves = page.locator("[data-testid=move]")
-        total = moves.count()
-        if total > 60:
+        try:  # the list may still be filling in on a loaded machine
+            page.wait_for_function(
+                "() => document.querySelectorAll('[data-testid=move]').length > 60",
+                timeout=15_000,
+            )
             break
+        except PlaywrightTimeout:
+            continue
+    moves = page.locator("[data-testid=move]")
+    total = moves.count()
     assert total > 60
     pick = total // 2
     moves.nth(pick - 1).locator("button").click()
