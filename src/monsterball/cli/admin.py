@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from monsterball.cli.common import _fail, app
+from monsterball.cli.common import app, fail
 
 if TYPE_CHECKING:
     from monsterball.web.people import People
@@ -32,16 +32,16 @@ def _people(db: str) -> People:
     try:
         url = make_url(db)
     except Exception as exc:
-        _fail(f"not a database URL '{db}': {exc}")
+        fail(f"not a database URL '{db}': {exc}")
     path = url.database if url.get_backend_name() == "sqlite" else None
     if path and path != ":memory:" and not Path(path).exists():  # do not create it
-        _fail(f"no such SQLite database: {path}")
+        fail(f"no such SQLite database: {path}")
     try:
         return People(Store(db))
     except SchemaError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     except Exception as exc:  # an unreachable server, a refused login: one line
-        _fail(f"cannot open the game store '{db}': {exc}")
+        fail(f"cannot open the game store '{db}': {exc}")
 
 
 def _lock(name: str, db: str, locked: bool) -> None:
@@ -51,7 +51,7 @@ def _lock(name: str, db: str, locked: bool) -> None:
     finally:
         people.store.close()
     if account is None:
-        _fail(f"no account '{name}'")
+        fail(f"no account '{name}'")
     if locked:
         typer.echo(f"locked {account.name}: logged out everywhere, open challenges withdrawn")
     else:
@@ -88,7 +88,7 @@ def delete_message(
     finally:
         people.store.close()
     if not done:
-        _fail(f"no message {message}")
+        fail(f"no message {message}")
     typer.echo(f"deleted message {message}")
 
 

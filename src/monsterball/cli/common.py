@@ -151,7 +151,7 @@ PresetOption = Annotated[
 ]
 
 
-def _fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
+def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
     typer.echo(f"error: {did_you_mean(message)}", err=True)
     raise typer.Exit(code)
 
@@ -170,20 +170,20 @@ def did_you_mean(message: str) -> str:
     return f"{message}; did you mean '{close[0]}'?" if close else message
 
 
-def _spec(name: str) -> GameSpec:
+def game_spec(name: str) -> GameSpec:
     from monsterball.games import get_game
 
     try:
         return get_game(name)
     except MonsterballError as exc:
-        _fail(str(exc))
+        fail(str(exc))
 
 
-def _overrides(spec: GameSpec, assignments: Sequence[str] | None) -> dict[str, Any]:
+def option_overrides(spec: GameSpec, assignments: Sequence[str] | None) -> dict[str, Any]:
     try:
         values = spec.options_type.parse_assignments(list(assignments or []))
     except MonsterballError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     return {k: _from_file(v) for k, v in values.items()}
 
 
@@ -196,36 +196,36 @@ def _from_file(value: Any) -> Any:
     try:
         text = path.read_bytes().decode("utf-8")
     except OSError as exc:
-        _fail(f"cannot read {path}: {exc.strerror or exc}")
+        fail(f"cannot read {path}: {exc.strerror or exc}")
     except UnicodeDecodeError as exc:
-        _fail(f"{path} is not UTF-8 text (byte {exc.start + 1} cannot be read)")
+        fail(f"{path} is not UTF-8 text (byte {exc.start + 1} cannot be read)")
     words = " ".join(text.split())
     if not words:
         # An empty value means "draft" for a Midway roster: that must be said, not read.
-        _fail(f"{path} is empty; give the value itself (e.g. roster_a=) to mean an empty one")
+        fail(f"{path} is empty; give the value itself (e.g. roster_a=) to mean an empty one")
     return words
 
 
-def _one_preset(presets: Sequence[str] | str | None) -> str | None:
+def one_preset(presets: Sequence[str] | str | None) -> str | None:
     """The --preset given, at most once (a second one would silently win otherwise)."""
     if presets is None or isinstance(presets, str):
         return presets
     if len(presets) > 1:
-        _fail(f"--preset given {len(presets)} times ({', '.join(presets)}): give one")
+        fail(f"--preset given {len(presets)} times ({', '.join(presets)}): give one")
     return presets[0] if presets else None
 
 
-def _options(
+def game_options(
     spec: GameSpec, preset: Sequence[str] | str | None, assignments: Sequence[str] | None
 ) -> GameOptions:
-    overrides = _overrides(spec, assignments)
+    overrides = option_overrides(spec, assignments)
     try:
-        return spec.options_type.from_preset(_one_preset(preset), overrides)
+        return spec.options_type.from_preset(one_preset(preset), overrides)
     except MonsterballError as exc:
-        _fail(str(exc))
+        fail(str(exc))
 
 
-def _console() -> Console:
+def make_console() -> Console:
     # Created per command so that it writes to whatever stdout is current (tests swap it).
     from rich.console import Console
 
@@ -260,24 +260,24 @@ def _root(
     """Rules engines for tabletop monster sports games: play, replay and simulate."""
 
 
-def _table(*args: Any, **kwargs: Any) -> Table:
+def make_table(*args: Any, **kwargs: Any) -> Table:
     """A rich table; rich.table is imported when a command prints one, not at start-up."""
     from rich.table import Table
 
     return Table(*args, **kwargs)
 
 
-def _value_text(value: Any) -> str:
+def value_text(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def _check_bot(name: str) -> None:
+def check_bot(name: str) -> None:
     from monsterball.bots import make_bot
 
     try:
         make_bot(name, 0)
     except ValueError as exc:
-        _fail(str(exc))
+        fail(str(exc))
 
 
 def eta_seconds(
@@ -294,7 +294,7 @@ def eta_seconds(
     return max(0.0, (elapsed - start) / (done - counted) * (total - done))
 
 
-def _progress_bar(console: Console) -> Progress:
+def progress_bar(console: Console) -> Progress:
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -336,7 +336,7 @@ def _progress_bar(console: Console) -> Progress:
 
 
 @contextlib.contextmanager
-def _stop_on_sigterm() -> Iterator[None]:
+def stop_on_sigterm() -> Iterator[None]:
     """SIGTERM (kill PID) stops a long run as Ctrl+C does: the finished games are kept and
     the workers stopped and joined, rather than the process vanishing mid-run."""
 
@@ -354,54 +354,54 @@ def _stop_on_sigterm() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def _write_text(path: Path, text: str) -> None:
+def write_text(path: Path, text: str) -> None:
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as exc:
-        _fail(f"cannot write {path}: {exc.strerror or exc}")
+        fail(f"cannot write {path}: {exc.strerror or exc}")
 
 
-def _read_record_file(file: Path) -> GameRecord:
+def read_record_file(file: Path) -> GameRecord:
     """A record from ``file``, or exit with what is wrong with it."""
     from monsterball.core.record import read_record
 
     try:
         return read_record(file)
     except OSError as exc:
-        _fail(f"cannot read {file}: {exc.strerror or exc}")
+        fail(f"cannot read {file}: {exc.strerror or exc}")
     except UnicodeDecodeError:
-        _fail(f"{file}: not a text file")
+        fail(f"{file}: not a text file")
     except RecordError as exc:
-        _fail(f"{file}: malformed record: {exc}")
+        fail(f"{file}: malformed record: {exc}")
 
 
-def _check_output(path: Path, *, force: bool | None = None, what: str = "file") -> None:
+def check_output(path: Path, *, force: bool | None = None, what: str = "file") -> None:
     """Before any work is done: ``path`` can be written (its directory exists, it is not a
     directory). With ``force`` given, an existing file is replaced only when it is True: a
     game record is never clobbered by accident."""
     if path.is_dir():
-        _fail(f"{path} is a directory: give a file name for the {what}")
+        fail(f"{path} is a directory: give a file name for the {what}")
     parent = path.parent
     if not parent.is_dir():
-        _fail(f"cannot write {path}: the directory {parent} does not exist")
+        fail(f"cannot write {path}: the directory {parent} does not exist")
     if not os.access(parent, os.W_OK):
-        _fail(f"cannot write {path}: the directory {parent} is not writable")
+        fail(f"cannot write {path}: the directory {parent} is not writable")
     if force is False and path.exists():
-        _fail(f"{path} exists: give --force to replace it, or another file name")
+        fail(f"{path} exists: give --force to replace it, or another file name")
 
 
-def _check_record_dir(path: Path, *, force: bool) -> None:
+def check_record_dir(path: Path, *, force: bool) -> None:
     """Before any game is played: records can be saved in ``path`` (created if missing, its
     parent must exist), and none already there is replaced without ``force``."""
     if path.exists() and not path.is_dir():
-        _fail(f"{path} is a file: --save-dir takes a directory")
+        fail(f"{path} is a file: --save-dir takes a directory")
     if not path.exists():
         if not path.parent.is_dir():
-            _fail(f"cannot save records in {path}: the directory {path.parent} does not exist")
+            fail(f"cannot save records in {path}: the directory {path.parent} does not exist")
         return
     if not os.access(path, os.W_OK):
-        _fail(f"cannot save records in {path}: the directory is not writable")
+        fail(f"cannot save records in {path}: the directory is not writable")
     records = any(path.glob("game-*.jsonl")) or any(path.glob("setting-*/game-*.jsonl"))
     if records and not force:
-        _fail(f"{path} already holds game records: give --force to replace them, or another "
+        fail(f"{path} already holds game records: give --force to replace them, or another "
               "directory")  # fmt: skip

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from monsterball.cli.common import _fail, app
+from monsterball.cli.common import app, fail
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
@@ -31,7 +31,7 @@ def _engine(url: str) -> Engine:
     try:
         return create_engine(url)
     except Exception as exc:  # a malformed URL or a missing driver: say which
-        _fail(f"cannot open the game store '{url}': {exc}")
+        fail(f"cannot open the game store '{url}': {exc}")
 
 
 @db_app.command()
@@ -49,15 +49,15 @@ def current(db: DbOption = DEFAULT_DB) -> None:
     engine = _engine(db)
     path = engine.url.database if engine.dialect.name == "sqlite" else None
     if path and path != ":memory:" and not Path(path).exists():  # do not create it
-        _fail(f"no such SQLite database: {path}")
+        fail(f"no such SQLite database: {path}")
     try:
         with migration_connection(engine) as connection:
             revisions = check_known(connection, script)
             legacy = None if revisions else legacy_revision(connection)
     except SchemaError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     except Exception as exc:  # an unreachable server, a refused login: one line
-        _fail(f"cannot read the game store '{db}': {exc}")
+        fail(f"cannot read the game store '{db}': {exc}")
     finally:
         engine.dispose()
     if revisions:
@@ -76,9 +76,9 @@ def upgrade(db: DbOption = DEFAULT_DB) -> None:
     try:
         before = migrate(engine)
     except SchemaError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     except Exception as exc:
-        _fail(f"cannot upgrade the game store '{db}': {exc}")
+        fail(f"cannot upgrade the game store '{db}': {exc}")
     finally:
         engine.dispose()
     heads = ", ".join(script_directory().get_heads())
@@ -121,7 +121,7 @@ def revision(
                 migrate(engine)
             with migration_connection(engine) as connection:
                 if set(current_revisions(connection)) != heads:
-                    _fail(f"the game store '{db}' is not at the newest revision: 'db upgrade' it")
+                    fail(f"the game store '{db}' is not at the newest revision: 'db upgrade' it")
                 config = alembic_config(connection)
                 config.attributes["skip_empty"] = True
                 if importlib.util.find_spec("ruff") is not None:  # the project's style
@@ -135,12 +135,12 @@ def revision(
                     )
                 written = command.revision(config, message, autogenerate=True, rev_id=number)
         except SchemaError as exc:
-            _fail(str(exc))
+            fail(str(exc))
         finally:
             engine.dispose()
     scripts = written if isinstance(written, list) else [written]
     if not any(scripts):
-        _fail("the models match the newest revision: no migration written", code=1)
+        fail("the models match the newest revision: no migration written", code=1)
     for done in scripts:
         if done is not None:
             typer.echo(f"wrote {done.path}: review and test it, then commit it")

@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from monsterball.cli.common import (
-    _console,
-    _fail,
-    _spec,
-    _table,
-    _value_text,
     app,
+    fail,
+    game_spec,
+    make_console,
+    make_table,
+    value_text,
 )
 from monsterball.cli.completion import complete_game
 from monsterball.rules_text import rule_entry, rule_ids, rules_document
@@ -29,7 +29,7 @@ def games() -> None:
     """List the registered games."""
     from monsterball.games import all_games
 
-    table = _table(title="Games", show_lines=True)
+    table = make_table(title="Games", show_lines=True)
     for column in ("id", "aliases", "title", "summary", "presets"):
         table.add_column(column, overflow="fold")
     for spec in all_games():
@@ -40,7 +40,7 @@ def games() -> None:
             spec.summary,
             ", ".join(spec.options_type.PRESETS),
         )
-    _console().print(table)
+    make_console().print(table)
 
 
 def _allowed(info: OptionInfo) -> str:
@@ -81,51 +81,51 @@ def rules(
     rules themselves."""
     from rich.markdown import Markdown
 
-    spec = _spec(game)
-    console = _console()
+    spec = game_spec(game)
+    console = make_console()
     if text or rule is not None:
         document = rules_document(spec.id)
         if document is None:
-            _fail(f"the rules document of {spec.id} is not installed")
+            fail(f"the rules document of {spec.id} is not installed")
         if rule is None:
             console.print(Markdown(document))
             return
         if not rule.strip():
-            _fail(f"--id takes a rule id, e.g. {next(iter(rule_ids(spec.id)), 'R1')}")
+            fail(f"--id takes a rule id, e.g. {next(iter(rule_ids(spec.id)), 'R1')}")
         found = rule_entry(spec.id, rule)
         if found is None:
             close = difflib.get_close_matches(rule.upper(), rule_ids(spec.id), n=3)
             hint = f"; did you mean {', '.join(close)}?" if close else ""
-            _fail(f"no rule '{rule}' in the {spec.id} rules{hint}")
+            fail(f"no rule '{rule}' in the {spec.id} rules{hint}")
         console.print(Markdown(found))
         return
     console.print(f"[bold]{spec.title}[/bold] ({spec.id}), rules {spec.rules_version}")
     console.print(spec.summary)
     rulebook = RULEBOOKS.get(spec.id, spec.title)
     console.print(f"Seats: {', '.join(spec.seat_names)}; rulebook: {rulebook}")
-    table = _table(title="Options (set with --opt key=value)", show_lines=True)
+    table = make_table(title="Options (set with --opt key=value)", show_lines=True)
     for column in ("name", "type", "default", "allowed", "doc", "ruling"):
         table.add_column(column, overflow="fold")
     for info in spec.options_type.describe():
         table.add_row(
             info.name,
             info.type_name,
-            _value_text(info.default),
+            value_text(info.default),
             _allowed(info),
             info.doc,
             info.ruling or "",
         )
     console.print(table)
-    presets = _table(title="Presets (use with --preset NAME)", show_lines=True)
+    presets = make_table(title="Presets (use with --preset NAME)", show_lines=True)
     for column in ("preset", "settings", "doc"):
         presets.add_column(column, overflow="fold")
     docs = spec.options_type.PRESET_DOCS
     for name, values in spec.options_type.PRESETS.items():
-        settings = ", ".join(f"{k}={_value_text(v)}" for k, v in values.items()) or "(defaults)"
+        settings = ", ".join(f"{k}={value_text(v)}" for k, v in values.items()) or "(defaults)"
         presets.add_row(name, settings, docs.get(name, ""))
     console.print(presets)
     if spec.rulings:
-        rulings = _table(
+        rulings = make_table(
             title=f"Rulings (the whole text: monsterball rules {spec.id} --id ID, or --text)"
         )
         rulings.add_column("id", no_wrap=True)

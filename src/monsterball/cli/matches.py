@@ -13,18 +13,18 @@ from monsterball.cli.common import (
     MAX_JOBS,
     OptAssignments,
     PresetOption,
-    _check_bot,
-    _check_output,
-    _console,
-    _fail,
-    _one_preset,
-    _options,
-    _overrides,
-    _progress_bar,
-    _spec,
-    _table,
-    _write_text,
     app,
+    check_bot,
+    check_output,
+    fail,
+    game_options,
+    game_spec,
+    make_console,
+    make_table,
+    one_preset,
+    option_overrides,
+    progress_bar,
+    write_text,
 )
 from monsterball.cli.completion import complete_game
 from monsterball.core.errors import (
@@ -82,26 +82,26 @@ def match_cmd(
         save_match,
     )
 
-    spec = _spec(game)
-    overrides = _overrides(spec, opt)
-    _options(spec, preset, opt)
+    spec = game_spec(game)
+    overrides = option_overrides(spec, opt)
+    game_options(spec, preset, opt)
     names = tuple(n.strip().lower() for n in bots.split(",") if n.strip())
     for name in names:
-        _check_bot(name)
+        check_bot(name)
     if len(names) < 2:
-        _fail("give at least two comma-separated bots, e.g. --bots random,heuristic")
+        fail("give at least two comma-separated bots, e.g. --bots random,heuristic")
     if len(set(names)) != len(names):
-        _fail("each bot may appear once (give budgets to tell two search bots apart)")
+        fail("each bot may appear once (give budgets to tell two search bots apart)")
     # Where the results go is checked before the first game is played.
     store = None if no_db else (db if db is not None else default_results_path())
     if store is not None:
         _check_results_db(store, default=db is None)
     for path, what in ((csv_out, "CSV export"), (json_out, "JSON export")):
         if path is not None:
-            _check_output(path, what=what)
+            check_output(path, what=what)
     pairings = len(names) * (len(names) - 1) // 2
-    console = _console()
-    with _progress_bar(console) as bar:
+    console = make_console()
+    with progress_bar(console) as bar:
         task = bar.add_task(f"{spec.id}: {', '.join(names)}", total=games * pairings)
 
         def advance(done: int, total: int) -> None:
@@ -113,16 +113,16 @@ def match_cmd(
                 names,
                 games,
                 seed=seed,
-                preset=_one_preset(preset),
+                preset=one_preset(preset),
                 overrides=overrides,
                 jobs=jobs,
                 progress=advance,
             )
         except (ValueError, MonsterballError) as exc:
-            _fail(str(exc))
+            fail(str(exc))
         except KeyboardInterrupt:
-            _fail("interrupted", 130)
-    table = _table(title=f"{spec.id}: {games} games per pairing, seed {seed}")
+            fail("interrupted", 130)
+    table = make_table(title=f"{spec.id}: {games} games per pairing, seed {seed}")
     for column in (
         "bot A",
         "bot B",
@@ -158,15 +158,15 @@ def match_cmd(
             match_id = save_match(result, path)
             board = leaderboard(path, result.game, result.options)
         except (OSError, sqlite3.Error) as exc:
-            _fail(f"cannot store the results in {path}: {exc}")
+            fail(f"cannot store the results in {path}: {exc}")
         console.print(f"Stored as match {match_id} in {path}")
         title = f"Leaderboard: every stored match of {result.game} with these options"
         console.print(_ratings_table(title, board))
     if csv_out is not None:
-        _write_text(csv_out, games_csv(result))
+        write_text(csv_out, games_csv(result))
         console.print(f"Games written to {csv_out} (CSV)")
     if json_out is not None:
-        _write_text(json_out, match_json(result))
+        write_text(json_out, match_json(result))
         console.print(f"Match written to {json_out} (JSON)")
 
 
@@ -177,17 +177,17 @@ def _check_results_db(path: Path, *, default: bool) -> None:
     """The results file can take this match: an SQLite file or a new one, in a directory
     that exists (only the default one, in the user's data directory, is created)."""
     if path.is_dir():
-        _fail(f"--db {path} is a directory: give an SQLite file")
+        fail(f"--db {path} is a directory: give an SQLite file")
     if path.exists():
         try:
             with path.open("rb") as handle:
                 head = handle.read(len(SQLITE_HEADER))
         except OSError as exc:
-            _fail(f"cannot read {path}: {exc.strerror or exc}")
+            fail(f"cannot read {path}: {exc.strerror or exc}")
         if head and head != SQLITE_HEADER:
-            _fail(f"{path} is not an SQLite database: give another --db, or --no-db")
+            fail(f"{path} is not an SQLite database: give another --db, or --no-db")
     elif not default and not path.parent.is_dir():
-        _fail(f"cannot store the results in {path}: the directory {path.parent} does not exist")
+        fail(f"cannot store the results in {path}: the directory {path.parent} does not exist")
 
 
 def _interval(rating: Any) -> str:
@@ -200,7 +200,7 @@ def _interval(rating: Any) -> str:
 
 
 def _ratings_table(title: str, ratings: Any) -> Table:
-    table = _table(title=title)
+    table = make_table(title=title)
     table.add_column("bot")
     table.add_column("Elo", justify="right")
     table.add_column("95% CI (bootstrap)", justify="right")

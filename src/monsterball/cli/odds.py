@@ -8,11 +8,11 @@ from typing import Annotated
 import typer
 
 from monsterball.cli.common import (
-    _console,
-    _fail,
-    _spec,
-    _table,
     app,
+    fail,
+    game_spec,
+    make_console,
+    make_table,
 )
 from monsterball.cli.completion import complete_game
 
@@ -79,9 +79,9 @@ def odds_cmd(
     """Exact probability that a throw is caught against the given bids (Huck + Monster)."""
     from monsterball.games.huck_monster.odds import UpCallSetup, catch_probability
 
-    spec = _spec(game)
+    spec = game_spec(game)
     if spec.id != "huck-monster":
-        _fail(f"exact odds are available for huck-monster, not {spec.id}")
+        fail(f"exact odds are available for huck-monster, not {spec.id}")
     # The strategy die (or an All-Star) joins a bidder that is in the play: without one the
     # odds would be those of a play nobody set up.
     bidders = {
@@ -92,7 +92,7 @@ def odds_cmd(
     }
     for flag, role in (("--defense-strategy", defense_strategy), ("--all-star", all_star)):
         if role in bidders and bidders[role][1] == 0:
-            _fail(f"{flag} {role} adds to a {role} bid, but there is none: add "
+            fail(f"{flag} {role} adds to a {role} bid, but there is none: add "
                   f"{bidders[role][0]}{'' if role == 'mark' else ' N'}")  # fmt: skip
     try:
         setup = UpCallSetup(
@@ -115,21 +115,21 @@ def odds_cmd(
             remaining=remaining,
         )
     except ValueError as exc:
-        _fail(str(exc))
-    console = _console()
+        fail(str(exc))
+    console = make_console()
     p = catch_probability(setup)
     console.print(
         f"P(catch) = {p.numerator}/{p.denominator} = {float(p):.4%}   "
         f"P(turnover) = {float(1 - p):.4%}"
     )
     if by_count and continue_dice == 1:
-        table = _table("count left", "P(catch)")
+        table = make_table("count left", "P(catch)")
         for left in range(19):
             one = catch_probability(dataclasses.replace(setup, remaining=left))
             table.add_row(str(left), f"{float(one):.4%}")
         console.print(table)
     elif by_count and not continue_dice:
-        table = _table("throw count", "P(catch)")
+        table = make_table("throw count", "P(catch)")
         for count in range(1 if team_pins else 3, 19):
             one = catch_probability(dataclasses.replace(setup, throw_count=count))
             table.add_row(str(count), f"{float(one):.4%}")

@@ -12,12 +12,12 @@ from monsterball.cli.common import (
     EXIT_INTERRUPTED,
     OptAssignments,
     PresetOption,
-    _check_output,
-    _console,
-    _fail,
-    _options,
-    _spec,
     app,
+    check_output,
+    fail,
+    game_options,
+    game_spec,
+    make_console,
 )
 from monsterball.cli.completion import complete_bot, complete_game
 
@@ -35,7 +35,7 @@ def _seat_index(spec: GameSpec, text: str) -> int:
     for index, name in enumerate(spec.seat_names):
         if name.lower() == text.strip().lower():
             return index
-    _fail(f"unknown seat '{text}'; {spec.id} seats: {', '.join(spec.seat_names)}")
+    fail(f"unknown seat '{text}'; {spec.id} seats: {', '.join(spec.seat_names)}")
 
 
 @app.command()
@@ -75,18 +75,18 @@ def play(
     from monsterball.core.dice import SeededSampler
     from monsterball.core.record import Recorder
 
-    spec = _spec(game)
-    options = _options(spec, preset, opt)
+    spec = game_spec(game)
+    options = game_options(spec, preset, opt)
     if hotseat and bot is not None and bot.strip().lower() != "none":
-        _fail(f"--hotseat and --bot {bot} contradict each other: humans play every seat "
+        fail(f"--hotseat and --bot {bot} contradict each other: humans play every seat "
               "in a hot-seat game; drop one")  # fmt: skip
     bot_name = "none" if hotseat else (bot or DEFAULT_BOT).strip().lower()
     if bot_name == "none" and seat is not None:
-        _fail("--seat chooses your seat against a bot; in a hot-seat game you play every seat")
+        fail("--seat chooses your seat against a bot; in a hot-seat game you play every seat")
     if bot_name not in DIFFICULTIES and bot_name != "none":
         _check_play_bot(bot_name)
     if save is not None:
-        _check_output(save, force=force, what="game record")
+        check_output(save, force=force, what="game record")
     human = _seat_index(spec, seat) if seat is not None else 0
     if seed is None:
         seed = secrets.randbits(32)
@@ -110,7 +110,7 @@ def play(
         try:
             stream = save.open("w", encoding="utf-8")
         except OSError as exc:
-            _fail(f"cannot write {save}: {exc.strerror}")
+            fail(f"cannot write {save}: {exc.strerror}")
     try:
         recorder = (
             Recorder(state, seed=seed, players=players, stream=stream)
@@ -120,7 +120,7 @@ def play(
         typer.echo(f"{spec.title}: {', '.join(f'{k} {v}' for k, v in players.items())}.")
         typer.echo(f"Seed {seed} (play the same dice again with --seed {seed}).")
         typer.echo("Type ? for the legal actions, help for the commands.")
-        terminal = TerminalGame(spec, state, bots, SeededSampler(seed), recorder, _console())
+        terminal = TerminalGame(spec, state, bots, SeededSampler(seed), recorder, make_console())
         finished = terminal.run()
     finally:
         if stream is not None:
@@ -152,4 +152,4 @@ def _check_play_bot(name: str) -> None:
         if message.startswith("unknown bot"):
             known = [*sorted(BOTS), *DIFFICULTIES, "none"]
             message = f"unknown bot '{name}'; known bots: {', '.join(known)}"
-        _fail(message)
+        fail(message)

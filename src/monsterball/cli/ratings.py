@@ -10,12 +10,12 @@ import typer
 from monsterball.cli.common import (
     MAX_GAMES,
     MAX_JOBS,
-    _console,
-    _fail,
-    _progress_bar,
-    _spec,
-    _table,
     app,
+    fail,
+    game_spec,
+    make_console,
+    make_table,
+    progress_bar,
 )
 from monsterball.cli.completion import complete_game
 
@@ -38,9 +38,9 @@ def _store(url: str) -> Store:
     try:
         return Store(url)
     except SchemaError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     except Exception as exc:  # a malformed URL, an unreachable server: one line
-        _fail(f"cannot open the game store '{url}': {exc}")
+        fail(f"cannot open the game store '{url}': {exc}")
 
 
 @ratings_app.command("anchor-bots")
@@ -66,14 +66,14 @@ def anchor_bots(
     from monsterball.tournament import run_match
     from monsterball.web.leaderboard import leaderboard, settle
 
-    spec = _spec(game)
+    spec = game_spec(game)
     names = [n.strip().lower() for n in levels.split(",") if n.strip()]
     unknown = [n for n in names if n not in DIFFICULTIES]
     if unknown or len(set(names)) < 2:
-        _fail(f"--levels takes two or more of {', '.join(DIFFICULTIES)}, not '{levels}'")
+        fail(f"--levels takes two or more of {', '.join(DIFFICULTIES)}, not '{levels}'")
     store = _store(db)
     try:
-        with _progress_bar(_console()) as progress:
+        with progress_bar(make_console()) as progress:
             task = progress.add_task("rated bot games", total=None)
             result = run_match(
                 spec.id,
@@ -92,14 +92,14 @@ def anchor_bots(
         board = leaderboard(store, spec.id)
     finally:
         store.close()
-    table = _table(title=f"{spec.title}: ratings after {added} new rated games")
+    table = make_table(title=f"{spec.title}: ratings after {added} new rated games")
     for column in ("rank", "player", "rating", "RD", "games"):
         table.add_column(column, justify="left" if column == "player" else "right")
     for row in board:
         table.add_row(
             str(row["rank"]), row["player"], row["shown"], f"{row['rd']:.0f}", str(row["games"])
         )
-    _console().print(table)
+    make_console().print(table)
     typer.echo(f"{added} games settled ({len(result.games) - added} were already in)")
 
 
@@ -111,7 +111,7 @@ def show(
     """The game's leaderboard ("?": a provisional rating)."""
     from monsterball.web.leaderboard import leaderboard
 
-    spec = _spec(game)
+    spec = game_spec(game)
     store = _store(db)
     try:
         board = leaderboard(store, spec.id)

@@ -10,11 +10,11 @@ import typer
 
 from monsterball.cli.common import (
     EXIT_DIVERGED,
-    _console,
-    _fail,
-    _read_record_file,
-    _table,
     app,
+    fail,
+    make_console,
+    make_table,
+    read_record_file,
 )
 from monsterball.core.errors import (
     MonsterballError,
@@ -45,14 +45,14 @@ def replay_cmd(
     """Replay a game record; exit 1 if it diverges, 2 if it cannot be read."""
     from monsterball.core.record import replay
 
-    record = _read_record_file(file)
+    record = read_record_file(file)
     if ply is not None and ply > len(record.actions):
-        _fail(f"{file} has {len(record.actions)} plies: --ply must be 0..{len(record.actions)}")
+        fail(f"{file} has {len(record.actions)} plies: --ply must be 0..{len(record.actions)}")
     try:
         report = replay(record, verify=verify, upto=ply)
     except RecordError as exc:
         # The header names a game, options or start position this engine cannot set up.
-        _fail(f"{file}: {exc}")
+        fail(f"{file}: {exc}")
     if ply is not None and report.divergence is None:
         typer.echo(report.state.render())
         typer.echo(f"Position after {ply} of {len(record.actions)} plies of {record.game}.")
@@ -66,7 +66,7 @@ def replay_cmd(
         typer.echo(report.state.render())
     if report.divergence is not None:
         typer.echo(f"Replayed {report.plies} plies, then the record diverges.")
-        _fail(f"{file}: {report.divergence}", EXIT_DIVERGED)
+        fail(f"{file}: {report.divergence}", EXIT_DIVERGED)
     checked = "verified" if verify else "not verified; use --verify"
     typer.echo(f"Replayed {report.plies} plies of {record.game} ({checked}).")
     if verify and record.dice_commitment is not None:
@@ -102,17 +102,17 @@ def luck_cmd(
     """Each side's dice against expectation in a recorded game."""
     from monsterball.report import LUCK_EXPLAINED, luck_report
 
-    record = _read_record_file(file)
+    record = read_record_file(file)
     try:
         report = luck_report(record)
     except (RecordError, MonsterballError) as exc:
-        _fail(f"{file}: {exc}")
+        fail(f"{file}: {exc}")
     if json_out:
         typer.echo(json.dumps(report.to_dict(), indent=2))
         return
-    console = _console()
+    console = make_console()
     console.print(f"{report.game}: {report.result}; {report.chance_nodes} chance events")
-    table = _table(title="Luck: how far the dice moved each side's chance of winning")
+    table = make_table(title="Luck: how far the dice moved each side's chance of winning")
     table.add_column("side")
     table.add_column("luck (win-probability points)", justify="right")
     for seat, value in zip(report.seats, report.luck, strict=True):
@@ -120,7 +120,7 @@ def luck_cmd(
     console.print(table)
     console.print(LUCK_EXPLAINED)
     if report.dice:
-        dice = _table(title="Numeric rolls")
+        dice = make_table(title="Numeric rolls")
         for column in ("roll", "count", "mean", "expected", "z"):
             dice.add_column(column, justify="right")
         for label, t in sorted(report.dice.items()):
@@ -129,7 +129,7 @@ def luck_cmd(
             )
         console.print(dice)
     if report.biggest:
-        swings = _table(title=f"Biggest swings (for {report.seats[0]})")
+        swings = make_table(title=f"Biggest swings (for {report.seats[0]})")
         swings.add_column("ply", justify="right")
         swings.add_column("outcome")
         swings.add_column("swing (points)", justify="right")

@@ -7,9 +7,9 @@ from typing import Annotated
 import typer
 
 from monsterball.cli.common import (
-    _console,
-    _fail,
     app,
+    fail,
+    make_console,
 )
 
 # -- serve --------------------------------------------------------------------------------
@@ -123,7 +123,7 @@ def serve(
         except Exception:
             backend = "?"
         if backend != "postgresql":
-            _fail(
+            fail(
                 f"--workers {workers} needs a PostgreSQL --db (postgresql+psycopg://...): "
                 "the SQLite file is one process's; serve it with one worker"
             )
@@ -131,7 +131,7 @@ def serve(
         try:
             ipaddress.ip_network(proxy, strict=False)
         except ValueError:
-            _fail(f"--trusted-proxy {proxy!r} is not an IP address or network (10.0.0.0/8)")
+            fail(f"--trusted-proxy {proxy!r} is not an IP address or network (10.0.0.0/8)")
     limits = Limits(
         games_per_minute=games_per_minute,
         moves_per_second=moves_per_second,
@@ -154,9 +154,9 @@ def serve(
         if application is None:
             Store(db).close()
     except Exception as exc:  # a bad URL or an unreachable database: say which
-        _fail(f"cannot open the game store '{db}': {exc}")
+        fail(f"cannot open the game store '{db}': {exc}")
     more = f", {workers} worker processes" if workers > 1 else ""
-    _console().print(f"monsterball: open http://{host}:{port}/ (games stored in {db}{more})")
+    make_console().print(f"monsterball: open http://{host}:{port}/ (games stored in {db}{more})")
     quiet_tokens()
     os.environ[SETTINGS] = settings_for(db, limits)
     # No permessage-deflate: compressing every state message cost more CPU than the whole move

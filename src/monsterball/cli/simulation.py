@@ -16,21 +16,21 @@ from monsterball.cli.common import (
     MAX_JOBS,
     OptAssignments,
     PresetOption,
-    _check_bot,
-    _check_output,
-    _check_record_dir,
-    _console,
-    _fail,
-    _one_preset,
-    _options,
-    _overrides,
-    _progress_bar,
-    _spec,
-    _stop_on_sigterm,
-    _table,
-    _value_text,
-    _write_text,
     app,
+    check_bot,
+    check_output,
+    check_record_dir,
+    fail,
+    game_options,
+    game_spec,
+    make_console,
+    make_table,
+    one_preset,
+    option_overrides,
+    progress_bar,
+    stop_on_sigterm,
+    value_text,
+    write_text,
 )
 from monsterball.cli.completion import complete_game
 from monsterball.core.errors import (
@@ -49,9 +49,9 @@ if TYPE_CHECKING:
 def _parse_bots(spec: GameSpec, text: str) -> tuple[str, ...]:
     names = tuple(n.strip().lower() for n in text.split(",") if n.strip())
     for name in names:
-        _check_bot(name)
+        check_bot(name)
     if len(names) != spec.num_seats:
-        _fail(
+        fail(
             f"{spec.id} has {spec.num_seats} seats ({', '.join(spec.seat_names)}): "
             f"give {spec.num_seats} comma-separated bots, e.g. --bots "
             + ",".join(["random"] * spec.num_seats)
@@ -60,7 +60,7 @@ def _parse_bots(spec: GameSpec, text: str) -> tuple[str, ...]:
 
 
 def _summary_tables(summary: SimulationSummary) -> list[Table]:
-    seats = _table(title=f"{summary.games} games of {summary.game}, seed {summary.seed}")
+    seats = make_table(title=f"{summary.games} games of {summary.game}, seed {summary.seed}")
     for column in ("seat", "bot", "wins", "win rate", "95% CI", "mean score"):
         seats.add_column(column, justify="right" if column != "bot" else "left")
     for s in summary.seats:
@@ -73,7 +73,7 @@ def _summary_tables(summary: SimulationSummary) -> list[Table]:
             "" if s.mean_score is None else f"{s.mean_score:.2f}",
         )
     seats.add_row("draws", "", str(summary.draws), f"{summary.draw_rate:.1%}", "", "")
-    other = _table(title="Length and speed", show_header=False)
+    other = make_table(title="Length and speed", show_header=False)
     other.add_column("what")
     other.add_column("value", justify="right")
     p = summary.plies
@@ -187,23 +187,23 @@ def simulate_cmd(
     from monsterball.lab import default_bots
     from monsterball.simulate import SimulationInterrupted, simulate
 
-    spec = _spec(game)
-    chosen = _one_preset(preset)
-    overrides = _overrides(spec, opt)
-    _options(spec, chosen, opt)  # report bad options before starting workers
+    spec = game_spec(game)
+    chosen = one_preset(preset)
+    overrides = option_overrides(spec, opt)
+    game_options(spec, chosen, opt)  # report bad options before starting workers
     bot_names = _parse_bots(spec, bots) if bots is not None else default_bots(spec)
     # Every output is checked before the first game: a run never ends in "cannot write".
     for path, what in ((rows, "rows"), (report, "report"), (json_out, "figures")):
         if path is not None:
-            _check_output(path, what=what)
+            check_output(path, what=what)
     if rows is not None and rows.suffix.lower() == ".parquet":
         import importlib.util
 
         if importlib.util.find_spec("pyarrow") is None:
-            _fail("Parquet rows need pyarrow: pip install 'monsterball[rows]' (or write .csv)")
+            fail("Parquet rows need pyarrow: pip install 'monsterball[rows]' (or write .csv)")
     if save_dir is not None:
-        _check_record_dir(save_dir, force=force)
-    console = _console()
+        check_record_dir(save_dir, force=force)
+    console = make_console()
     lab_mode = bool(sweep or baseline or metric or rows or report or json_out)
     lab_mode = lab_mode or until_ci is not None or ray is not None
     if lab_mode:
@@ -212,7 +212,7 @@ def simulate_cmd(
         return
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     interrupted: SimulationSummary | None = None
-    with _progress_bar(console) as bar, _stop_on_sigterm():
+    with progress_bar(console) as bar, stop_on_sigterm():
         task = bar.add_task(f"{spec.id}: {' vs '.join(bot_names)}", total=games)
 
         def advance(done: int, total: int) -> None:
@@ -231,11 +231,11 @@ def simulate_cmd(
                 progress=advance,
             )
         except OSError as exc:
-            _fail(f"cannot write records to {save_dir}: {exc.strerror or exc}")
+            fail(f"cannot write records to {save_dir}: {exc.strerror or exc}")
         except SimulationInterrupted as stop:
             if stop.summary is None:
                 saved = f"; no record in {save_dir}" if save_dir is not None else ""
-                _fail(f"interrupted before the first game ended{saved}", EXIT_INTERRUPTED)
+                fail(f"interrupted before the first game ended{saved}", EXIT_INTERRUPTED)
             summary = interrupted = stop.summary
     if interrupted is not None:
         console.print(
@@ -285,16 +285,16 @@ def _lab(
         varied = parse_sweep(lab.sweep or [])
         base_setting = parse_setting(lab.baseline) if lab.baseline else None
     except ValueError as exc:
-        _fail(str(exc))
-    base = {k: _value_text(v) for k, v in overrides.items()}
+        fail(str(exc))
+    base = {k: value_text(v) for k, v in overrides.items()}
     settings = [{**base, **v} for v in varied]
     if base_setting is not None and len(settings) == 1 and not lab.sweep:
-        _fail("--baseline compares settings: add a --sweep with the baseline among its values")
+        fail("--baseline compares settings: add a --sweep with the baseline among its values")
     for setting in settings:
         try:
             setting_options(spec, preset, setting)
         except MonsterballError as exc:
-            _fail(str(exc))
+            fail(str(exc))
     # The metrics load and the width is checked before the progress bar is drawn.
     from monsterball.metrics import load_metric
 
@@ -302,23 +302,23 @@ def _lab(
         try:
             load_metric(ref)
         except ValueError as exc:
-            _fail(str(exc))
+            fail(str(exc))
     if lab.until_ci is not None and lab.until_ci <= 0:
-        _fail(f"--until-ci {lab.until_ci}: give a positive width, e.g. 0.02")
+        fail(f"--until-ci {lab.until_ci}: give a positive width, e.g. 0.02")
     if lab.report is not None:
         try:
             import matplotlib  # noqa: F401
         except ImportError:
-            _fail("the HTML report needs matplotlib: pip install 'monsterball[report]'")
+            fail("the HTML report needs matplotlib: pip install 'monsterball[report]'")
     if lab.ray is not None:
         from monsterball.lab import connect_ray
 
         try:
             connect_ray(lab.ray)
         except ValueError as exc:
-            _fail(str(exc))
-    console = _console()
-    with _progress_bar(console) as bar:
+            fail(str(exc))
+    console = make_console()
+    with progress_bar(console) as bar:
         task = bar.add_task(f"{spec.id}: {len(settings)} setting(s)", total=games * len(settings))
 
         def advance(done: int, total: int) -> None:
@@ -343,14 +343,14 @@ def _lab(
                 save_dir=save_dir,
             )
         except (ValueError, MonsterballError) as exc:
-            _fail(str(exc))
+            fail(str(exc))
         except OSError as exc:
-            _fail(f"cannot write records to {save_dir}: {exc.strerror or exc}")
+            fail(f"cannot write records to {save_dir}: {exc.strerror or exc}")
         except KeyboardInterrupt:
             # The lab's figures pair settings game by game: a part of a sweep has none to
             # print, but the finished games' records are kept.
             kept = f"; the finished games' records are in {save_dir}" if save_dir else ""
-            _fail(f"interrupted: a sweep's figures need every game{kept}", EXIT_INTERRUPTED)
+            fail(f"interrupted: a sweep's figures need every game{kept}", EXIT_INTERRUPTED)
     for table in lab_tables(result):
         console.print(table)
     if result.stopped:
@@ -366,17 +366,17 @@ def _lab(
         try:
             write_rows(result.rows(), lab.rows)
         except ValueError as exc:
-            _fail(str(exc))
+            fail(str(exc))
         except OSError as exc:
-            _fail(f"cannot write {lab.rows}: {exc.strerror or exc}")
+            fail(f"cannot write {lab.rows}: {exc.strerror or exc}")
         console.print(f"One row per game written to {lab.rows}")
     if lab.json_out is not None:
-        _write_text(lab.json_out, json.dumps(result.to_dict(), indent=2, sort_keys=True))
+        write_text(lab.json_out, json.dumps(result.to_dict(), indent=2, sort_keys=True))
         console.print(f"Figures written to {lab.json_out}")
     if lab.report is not None:
         from monsterball.report import sweep_html
 
-        _write_text(lab.report, sweep_html(result))
+        write_text(lab.report, sweep_html(result))
         console.print(f"Report written to {lab.report}")
 
 
@@ -392,7 +392,7 @@ def lab_tables(result: Any) -> list[Table]:
     """The lab's summary: per setting, each seat's win rate, draws, mean score and the
     lab's figures; with a baseline, a second table of paired differences."""
     seats = result.seat_names
-    table = _table(
+    table = make_table(
         title=f"{result.games} games per setting of {result.game}, seed {result.seed}, "
         f"bots {', '.join(result.bots)} ({result.backend})"
     )
@@ -423,7 +423,7 @@ def lab_tables(result: Any) -> list[Table]:
     out = [table]
     kinds = sorted({k for s in result.settings for k in s.turnovers_per_game})
     if kinds:
-        turnovers = _table(title="Turnovers per game, by the event that ended the possession")
+        turnovers = make_table(title="Turnovers per game, by the event that ended the possession")
         turnovers.add_column("setting", no_wrap=True)
         for kind in kinds:
             turnovers.add_column(kind, justify="right", overflow="fold")
@@ -435,7 +435,7 @@ def lab_tables(result: Any) -> list[Table]:
         base = result.settings[result.baseline]
         names = [f"{seats[0]} wins", "first offense wins", "points per possession", "plies"]
         names += sorted({k for s in result.settings for k in s.metrics} - {"luck"})
-        diff = _table(title=f"Paired differences against the baseline ({base.label}), 95% CI")
+        diff = make_table(title=f"Paired differences against the baseline ({base.label}), 95% CI")
         diff.add_column("setting", no_wrap=True)
         for name in names:
             diff.add_column(f"Δ {name}", overflow="fold")

@@ -12,12 +12,12 @@ from monsterball.cli.common import (
     EXIT_DIVERGED,
     OptAssignments,
     PresetOption,
-    _check_output,
-    _fail,
-    _options,
-    _read_record_file,
-    _spec,
     app,
+    check_output,
+    fail,
+    game_options,
+    game_spec,
+    read_record_file,
 )
 from monsterball.cli.completion import complete_bot, complete_game
 from monsterball.core.errors import MonsterballError, RecordError
@@ -65,12 +65,12 @@ def tui_cmd(
     try:
         from monsterball.tui import GameApp
     except ImportError:
-        _fail("the terminal app needs Textual: pip install 'monsterball[tui]'")
+        fail("the terminal app needs Textual: pip install 'monsterball[tui]'")
 
     if replay_file is not None:
         if save is not None:
-            _fail("--save records a game being played; a --replay is already recorded")
-        record = _read_record_file(replay_file)
+            fail("--save records a game being played; a --replay is already recorded")
+        record = read_record_file(replay_file)
         try:
             spec, state = initial_state(record)
             actions = [spec.parse_action(entry.action) for entry in record.actions]
@@ -78,20 +78,20 @@ def tui_cmd(
             # as 'replay' reports it, never met halfway through as a crash.
             report = replay(record, verify=True)
         except (RecordError, MonsterballError) as exc:
-            _fail(f"{replay_file}: {exc}")
-        if game is not None and _spec(game).id != spec.id:
-            _fail(f"{replay_file} is a game of {spec.id}, not {_spec(game).id}: drop the GAME")
+            fail(f"{replay_file}: {exc}")
+        if game is not None and game_spec(game).id != spec.id:
+            fail(f"{replay_file} is a game of {spec.id}, not {game_spec(game).id}: drop the GAME")
         if report.divergence is not None:
-            _fail(f"{replay_file}: {report.divergence}", EXIT_DIVERGED)
+            fail(f"{replay_file}: {report.divergence}", EXIT_DIVERGED)
         viewer = GameApp(spec, state, bots={}, replay=actions)
         viewer.run()
         raise typer.Exit(viewer.return_code or 0)
     if game is None:
-        _fail("name a game (e.g. monsterball tui pu) or give --replay FILE")
-    spec = _spec(game)
-    options = _options(spec, preset, opt)
+        fail("name a game (e.g. monsterball tui pu) or give --replay FILE")
+    spec = game_spec(game)
+    options = game_options(spec, preset, opt)
     if save is not None:
-        _check_output(save, force=force, what="game record")
+        check_output(save, force=force, what="game record")
     seed = secrets.randbits(32) if seed is None else seed
     name = bot.strip().lower()
     bots: dict[int, Bot] = {}
@@ -104,7 +104,7 @@ def tui_cmd(
                     else make_bot(name, bot_seed(seed, seat))
                 )
         except ValueError as exc:
-            _fail(str(exc))
+            fail(str(exc))
     state = spec.new_game(options)
     stream: IO[str] | None = None
     recorder = None
@@ -112,7 +112,7 @@ def tui_cmd(
         try:
             stream = save.open("w", encoding="utf-8")
         except OSError as exc:
-            _fail(f"cannot write {save}: {exc.strerror or exc}")
+            fail(f"cannot write {save}: {exc.strerror or exc}")
         players = {
             spec.seat_name(s): (bots[s].name if s in bots else "human")
             for s in range(spec.num_seats)

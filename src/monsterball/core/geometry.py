@@ -398,8 +398,8 @@ class HexGrid(Grid):
     kind = "hex"
     direction_names = ("NE", "E", "SE", "SW", "W", "NW")
     # (dc, dr) per direction for even rows and for odd rows.
-    _even = ((0, 1), (1, 0), (0, -1), (-1, -1), (-1, 0), (-1, 1))
-    _odd = ((1, 1), (1, 0), (1, -1), (0, -1), (-1, 0), (0, 1))
+    even_row_steps = ((0, 1), (1, 0), (0, -1), (-1, -1), (-1, 0), (-1, 1))
+    odd_row_steps = ((1, 1), (1, 0), (1, -1), (0, -1), (-1, 0), (0, 1))
 
     def __init__(self, width: int, height: int):
         self.even_rows = 0
@@ -414,7 +414,7 @@ class HexGrid(Grid):
 
     def _step(self, cell: int, direction: int) -> int | None:
         c, r = self.coords(cell)
-        dc, dr = (self._odd if r % 2 else self._even)[direction]
+        dc, dr = (self.odd_row_steps if r % 2 else self.even_row_steps)[direction]
         if self.on_board(c + dc, r + dr):
             return (r + dr) * self.width + c + dc
         return None

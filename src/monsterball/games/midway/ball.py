@@ -489,13 +489,13 @@ class PuntKick(InPlay):
             "punt",
             f"Punt: {n} hexes{' (+1 wind)' if wind else ''} toward {f.name(self.toward)}.",
         )
-        return _place_punt(state, n + wind, landing=False)
+        return place_punt(state, n + wind, landing=False)
 
     def describe(self) -> str:
         return "a punt"
 
 
-def _place_punt(state: State, travel: int, landing: bool) -> Transition:
+def place_punt(state: State, travel: int, landing: bool) -> Transition:
     col, row = divmod(state.punt_path[travel - 1], 100)
     f = state.field
     if not state.on_board(col, row):
@@ -533,7 +533,7 @@ class PuntCarry(InPlayRoll):
         assert isinstance(action, Roll)
         travel = state.punt_travel + int(action.value)
         note(state, "punt", f"The punt carries {action.value} more hexes.")
-        return _place_punt(state, travel, landing=True)
+        return place_punt(state, travel, landing=True)
 
     def describe(self) -> str:
         return "the punt coming down"

@@ -244,7 +244,7 @@ class Phase(PhaseOpen, InPlay):
                 raise IllegalActionError(f"{name} has no movement left in this phase")
             cell = cell_of(state, action.cell)
             if not destination_mask(state, p, self.left[p]) >> cell & 1:
-                raise IllegalActionError(_unreachable(state, p, cell, self.left[p]))
+                raise IllegalActionError(unreachable_reason(state, p, cell, self.left[p]))
             return
         if action in self.legal_actions(state):
             return
@@ -387,7 +387,7 @@ class Phase(PhaseOpen, InPlay):
             if state.caster >= 0:
                 self._touch_counters(state, p, cell)
             if loose_ball and not state.dazed >> p & 1:
-                subs.append(_ball_contact(state, p))
+                subs.append(ball_contact(state, p))
         return (self._then(left, acted, moving, paused), *subs)
 
     def _touch_counters(self, state: State, p: int, cell: int) -> None:
@@ -525,7 +525,7 @@ def allowance(mv: int, mod: int) -> int:
     return mv + mod
 
 
-def _unreachable(state: State, player: int, cell: int, budget: int) -> str:
+def unreachable_reason(state: State, player: int, cell: int, budget: int) -> str:
     name, target = player_name(player), state.field.name(cell)
     if player == state.carrier:
         return f"the ball carrier moves one hex at a time into an empty hex; {target} is not one"
@@ -536,7 +536,7 @@ def _unreachable(state: State, player: int, cell: int, budget: int) -> str:
     return f"{name} cannot reach {target} with {budget} movement left"
 
 
-def _ball_contact(state: State, p: int) -> Procedure[State]:
+def ball_contact(state: State, p: int) -> Procedure[State]:
     """A player entered the hex of a ball nobody holds: a catch attempt on a kick or punt in
     the air (MW-KICK-7, MW-PUNT-6), otherwise a recovery attempt (MW-FUM-2)."""
     if state.ball_state in ("kick", "punt") and state.receivable == team_of(p):

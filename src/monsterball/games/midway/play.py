@@ -30,7 +30,6 @@ from monsterball.games.midway.ball import (
     PuntKick,
     RecoveryRoll,
     Scatter,
-    _place_punt,
     blocked_kick,
 )
 from monsterball.games.midway.contact import (
@@ -69,8 +68,6 @@ from monsterball.games.midway.phases import (
     EndPhase,
     Phase,
     StartPhase,
-    _ball_contact,
-    _unreachable,
     block_pairs,
 )
 
@@ -103,9 +100,6 @@ __all__ = [
     "StartPhase",
     "TackleRoll",
     "TackleRound",
-    "_ball_contact",
-    "_place_punt",
-    "_unreachable",
     "block_pairs",
     "blocked_kick",
     "cell_of",

@@ -373,7 +373,7 @@ class MidwayState(TeamScoreState):
     @staticmethod
     def step_coords(col: int, row: int, direction: int) -> tuple[int, int]:
         """One hex in ``direction`` (0 NE .. 5 NW), possibly off the field."""
-        dc, dr = (HexGrid._odd if row % 2 else HexGrid._even)[direction]
+        dc, dr = (HexGrid.odd_row_steps if row % 2 else HexGrid.even_row_steps)[direction]
         return col + dc, row + dr
 
     def direction_target(self, cell: int, ahead: int, d6: int) -> tuple[int, int]:

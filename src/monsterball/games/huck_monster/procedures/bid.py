@@ -26,12 +26,12 @@ from monsterball.games.huck_monster.field import team_of
 from monsterball.games.huck_monster.procedures.common import (
     MONSTER_MOVE,
     State,
-    _rotate,
-    _star,
-    _stealth,
-    _strategy_outcomes,
-    _sum_outcomes,
     is_all_star,
+    rotate_coaches,
+    star_bonus,
+    stealth_bonus,
+    strategy_outcomes,
+    team_dice_outcomes,
 )
 from monsterball.games.huck_monster.procedures.pro import DoubleTeam
 from monsterball.games.huck_monster.rules import (
@@ -51,9 +51,9 @@ from monsterball.games.huck_monster.rules import (
 )
 
 
-def _bid(state: State, player: int, role: str) -> Bid:
+def new_bid(state: State, player: int, role: str) -> Bid:
     """A new defender joins the play: the defense's coach rotates (HM-4P-3)."""
-    _rotate(state, state.defense, "bid")
+    rotate_coaches(state, state.defense, "bid")
     return Bid(player, role, "declare", "", 0)
 
 
@@ -124,7 +124,7 @@ def role_at(state: State, player: int) -> str:
     return INTERCEPT if any(ring >> c & 1 for c in ahead) else ""
 
 
-def _strategy_open(state: State, team: int) -> bool:
+def strategy_open(state: State, team: int) -> bool:
     # "Neither team may roll strategy dice during Continues" (HM-PRO-1).
     return state.options.strategy_dice and not state.strategy_used[team] and not state.continuing
 
@@ -150,7 +150,7 @@ class Bid(Procedure[State]):
             return state.defense
         if self.stage in ("hotbid-offense", "late-call"):
             return state.offense
-        if self.stage == "declare" and _strategy_open(state, state.defense):
+        if self.stage == "declare" and strategy_open(state, state.defense):
             return state.defense
         return AUTO
 
@@ -204,10 +204,10 @@ class Bid(Procedure[State]):
 
     def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
         if self.stage == "face":
-            return _strategy_outcomes(state, offense=False)
+            return strategy_outcomes(state, offense=False)
         if self.stage == "offense-redice":
-            return _sum_outcomes(state, DICE[state.action])
-        return _sum_outcomes(state, DICE[self.role])
+            return team_dice_outcomes(state, DICE[state.action])
+        return team_dice_outcomes(state, DICE[self.role])
 
     def _with(self, stage: str, face: str | None = None, roll: int | None = None) -> Bid:
         return Bid(
@@ -291,8 +291,8 @@ class Bid(Procedure[State]):
             return self._after_face(state)
         if stage in ("dice", "redice"):
             assert isinstance(action, Roll)
-            bonus = _stealth(state, self.player)
-            roll = int(action.value) + bonus + _star(state, self.player, self.role)
+            bonus = stealth_bonus(state, self.player)
+            roll = int(action.value) + bonus + star_bonus(state, self.player, self.role)
             state.emit(ev.DiceRolled(state.defense, self.role, roll, stage == "redice", bonus))
             if stage == "dice" and dark_effect(self.face, self.role) == "hot-bid":
                 return (self._with("hotbid", roll=roll),)
@@ -301,8 +301,8 @@ class Bid(Procedure[State]):
             assert isinstance(action, Roll)
             # HM-R18 (hot_bid=both): the offense's second roll stands for this action.
             actor = state.thrower if state.action == THROW else state.receiver
-            bonus = _stealth(state, actor)
-            state.base = int(action.value) + bonus + _star(state, actor, state.action)
+            bonus = stealth_bonus(state, actor)
+            state.base = int(action.value) + bonus + star_bonus(state, actor, state.action)
             state.emit(ev.DiceRolled(state.offense, state.action, state.base, True, bonus))
             return (self._with("decide"),)
         if stage == "late-call":

@@ -30,7 +30,7 @@ FLOW: Flow[State] = Flow()
 MONSTER_MOVE = 5  # HM-SD-12: "up to 5 spaces"
 
 
-def _sum_outcomes(state: State, dice: int) -> list[tuple[Action, Fraction]]:
+def team_dice_outcomes(state: State, dice: int) -> list[tuple[Action, Fraction]]:
     """Team dice as one chance event per total; a Team Pin spin instead (HM-TPIN-1)."""
     pins = state.options.team_pins
     table = state.actions.spin if pins else state.actions.sums[dice]
@@ -46,7 +46,7 @@ def _sum_outcomes(state: State, dice: int) -> list[tuple[Action, Fraction]]:
 _SUMS: dict[tuple[int, int, bool], tuple[object, tuple[tuple[Action, Fraction], ...]]] = {}
 
 
-def _strategy_outcomes(state: State, offense: bool) -> list[tuple[Action, Fraction]]:
+def strategy_outcomes(state: State, offense: bool) -> list[tuple[Action, Fraction]]:
     """The strategy die's faces, or the Playmaker Pin / Game Disc outcomes (HM-PIN-4)."""
     equipment = state.options.strategy_equipment
     faces = strategy_faces(equipment, offense)
@@ -58,7 +58,7 @@ def _strategy_outcomes(state: State, offense: bool) -> list[tuple[Action, Fracti
     return uniform(table)
 
 
-def _stealth(state: State, player: int) -> int:
+def stealth_bonus(state: State, player: int) -> int:
     """HM-STEALTH-1: +1 to the count of a player acting from a Stealth Space."""
     return 1 if player >= 0 and state.stealth >> state.pos[player] & 1 else 0
 
@@ -91,14 +91,14 @@ def receivers(state: State, count: int, light: str) -> dict[int, int]:
     return {r: m for r, m in targets.items() if not star_spent(state, r)}
 
 
-def _star(state: State, player: int, action: str) -> int:
+def star_bonus(state: State, player: int, action: str) -> int:
     """HM-STAR-2..4: an All-Star adds his stat for ``action`` in his team's current role."""
     if not is_all_star(state, player):
         return 0
     return all_star_stat(action, team_of(player) == state.offense)
 
 
-def _rotate(state: State, team: int, moment: str) -> None:
+def rotate_coaches(state: State, team: int, moment: str) -> None:
     """Four-coach rotation (HM-4P-1..4, HM-R28): counts turn units per team; the seating
     layer maps them to coaches. 'rulebook' switches the offense at each catch and the defense
     at each new defender; 'every-action' at every team action."""
@@ -109,7 +109,7 @@ def _rotate(state: State, team: int, moment: str) -> None:
         state.coach_turn[team] += 1
 
 
-def _claim_if_next_to(state: State) -> None:
+def claim_if_next_to(state: State) -> None:
     """HM-POSS-2: an offensive player next to the loose disc takes possession."""
     if state.holder != NOBODY:
         return
@@ -119,7 +119,7 @@ def _claim_if_next_to(state: State) -> None:
         state.emit(ev.Claimed(near[0]))
 
 
-def _nearest_open_next_to(state: State, player: int, near: int, within: int) -> int:
+def nearest_open_next_to(state: State, player: int, near: int, within: int) -> int:
     """The open space next to ``player`` nearest ``near`` (inside ``within`` if given)."""
     disc, state.disc = state.disc, NOBODY
     ring = state.adjacent(state.pos[player]) & state.open_spaces()
@@ -132,12 +132,12 @@ def _nearest_open_next_to(state: State, player: int, near: int, within: int) -> 
     return min(iter_bits(ring), key=lambda c: (dist[c], c))
 
 
-def _uncontested(state: State, player: int) -> bool:
+def is_uncontested(state: State, player: int) -> bool:
     """No player of the other team beside ``player`` (HM-CALL-3, HM-RETHROW-1)."""
     return not state.players_in(state.adjacent(state.pos[player]), 1 - team_of(player))
 
 
-def _finish(state: State, *, by_cap: bool) -> Transition:
+def finish_game(state: State, *, by_cap: bool) -> Transition:
     if by_cap:
         a, b = state.score
         state.winner = 0 if a > b else 1 if b > a else 2

@@ -23,13 +23,13 @@ from monsterball.games.huck_monster.options import PLAYERS_PER_TEAM, TEAM_NAMES
 from monsterball.games.huck_monster.procedures.common import (
     FLOW,
     State,
-    _nearest_open_next_to,
-    _rotate,
-    _star,
-    _sum_outcomes,
     is_all_star,
+    nearest_open_next_to,
+    rotate_coaches,
+    star_bonus,
+    team_dice_outcomes,
 )
-from monsterball.games.huck_monster.procedures.kits.hot_hex import _one_inside_the_hex
+from monsterball.games.huck_monster.procedures.kits.hot_hex import one_inside_the_hex
 from monsterball.games.huck_monster.procedures.pro import Pivot
 from monsterball.games.huck_monster.procedures.upcall import UpCall
 from monsterball.games.huck_monster.state import NOBODY
@@ -50,7 +50,7 @@ class TeamMoves(Procedure[State]):
 
     def resolve(self, state: State) -> Transition:
         if self.stage == 0:
-            _rotate(state, state.offense, "move")
+            rotate_coaches(state, state.offense, "move")
             return (TeamMoves(self.kind, self.round, 1), MoveRoll(state.offense))
         if self.stage == 1:
             if state.holder == NOBODY and self.kind == "stall":
@@ -61,7 +61,7 @@ class TeamMoves(Procedure[State]):
             if self.kind == "catch" and state.options.handler_pivot and state.pivot_spaces():
                 return (TeamMoves(self.kind, self.round, 3), Pivot())  # HM-PIVOT-2
         if self.stage in (1, 3):
-            _rotate(state, state.defense, "move")
+            rotate_coaches(state, state.defense, "move")
             return (TeamMoves(self.kind, self.round, 2), MoveRoll(state.defense))
         if state.holder == NOBODY:
             return (TeamMoves(self.kind, self.round + 1, 0),)  # HM-POSS-3: move again
@@ -76,7 +76,7 @@ def _nearest_takes(state: State) -> None:
     the disc takes it, and the disc goes to the open space next to him nearest its spot."""
     dist = state.field.distance_row(state.disc)
     player = min(state.roster(state.offense), key=lambda p: (dist[state.pos[p]], p))
-    spot = _nearest_open_next_to(state, player, state.disc, 0)
+    spot = nearest_open_next_to(state, player, state.disc, 0)
     if spot != NOBODY:
         state.disc = spot
     state.holder = player
@@ -95,13 +95,13 @@ class MoveRoll(Procedure[State]):
         return CHANCE
 
     def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
-        return _sum_outcomes(state, self.dice)
+        return team_dice_outcomes(state, self.dice)
 
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, Roll)
         count = int(action.value)
         state.emit(ev.MoveRolled(self.team, count))
-        free = _star(state, self.team * 7, "move")  # HM-STAR-5: the guaranteed move stat
+        free = star_bonus(state, self.team * 7, "move")  # HM-STAR-5: the guaranteed move stat
         return (Moving(self.team, count, free),)
 
     def describe(self) -> str:
@@ -139,7 +139,7 @@ class Moving(Procedure[State]):
                 budget = left + free if free and is_all_star(state, p) else left
                 reach[p] = reachable(pos[p], budget, open_) if budget > 0 else 0
         if self.team == state.offense and state.style == "hot-hex":
-            reach = _one_inside_the_hex(state, reach, self.entered)
+            reach = one_inside_the_hex(state, reach, self.entered)
         reach = {p: m for p, m in reach.items() if m}
         if state.disc < 0:
             return reach, ""

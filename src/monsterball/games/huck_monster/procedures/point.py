@@ -18,7 +18,11 @@ from monsterball.games.huck_monster.actions import (
 )
 from monsterball.games.huck_monster.field import cone_push_start, pothole_start
 from monsterball.games.huck_monster.options import TEAM_NAMES
-from monsterball.games.huck_monster.procedures.common import State, _claim_if_next_to, _sum_outcomes
+from monsterball.games.huck_monster.procedures.common import (
+    State,
+    claim_if_next_to,
+    team_dice_outcomes,
+)
 from monsterball.games.huck_monster.procedures.kits.cone_push import ConePushSetUp
 from monsterball.games.huck_monster.procedures.moves import TeamMoves
 from monsterball.games.huck_monster.rules import (
@@ -206,7 +210,7 @@ class PullRoll(Procedure[State]):
         return CHANCE
 
     def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
-        return _sum_outcomes(state, 3)
+        return team_dice_outcomes(state, 3)
 
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, Roll)
@@ -245,7 +249,7 @@ class PullLanding(Procedure[State]):
         assert isinstance(action, PullTo)
         state.disc = action_cell(state.field, action.cell)
         state.emit(ev.Pulled(state.defense, self.count, action.cell))
-        _claim_if_next_to(state)
+        claim_if_next_to(state)
         return (TeamMoves("loose", 1, 0),)
 
     def describe(self) -> str:

@@ -26,13 +26,13 @@ from monsterball.games.huck_monster.actions import (
 from monsterball.games.huck_monster.procedures.common import (
     FLOW,
     State,
-    _rotate,
-    _star,
-    _stealth,
-    _sum_outcomes,
-    _uncontested,
     is_all_star,
+    is_uncontested,
+    rotate_coaches,
+    star_bonus,
     star_spent,
+    stealth_bonus,
+    team_dice_outcomes,
 )
 from monsterball.games.huck_monster.rules import (
     THROW,
@@ -142,7 +142,7 @@ class DoubleTeam(Procedure[State]):
         return out
 
     def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
-        return _sum_outcomes(state, 3)
+        return team_dice_outcomes(state, 3)
 
     def check(self, state: State, action: Action) -> None:
         if self.stage == "move" and isinstance(action, MoveTo):
@@ -175,8 +175,8 @@ class DoubleTeam(Procedure[State]):
         assert isinstance(action, Roll)
         # HM-DT-3 "re-roll 3 team dice for a new Throw count": a new count as the first was
         # made, Stealth Space and All-Star stats included (HM-STEALTH-1, HM-STAR-2).
-        bonus = _stealth(state, state.holder)
-        state.base = int(action.value) + bonus + _star(state, state.holder, THROW)
+        bonus = stealth_bonus(state, state.holder)
+        state.base = int(action.value) + bonus + star_bonus(state, state.holder, THROW)
         state.emit(ev.DiceRolled(state.offense, THROW, state.base, True, bonus))
         return ()
 
@@ -202,7 +202,7 @@ def continuers(state: State, index: int) -> list[int]:
         p
         for p in near
         if p not in (state.thrower, state.receiver)
-        and _uncontested(state, p)
+        and is_uncontested(state, p)
         and not star_spent(state, p)  # HM-STAR-6
     ]
 
@@ -272,7 +272,7 @@ class ContinueChoice(Procedure[State]):
             return ()
         assert isinstance(action, ContinueBy)
         player = action.player
-        _rotate(state, state.offense, "catch")  # the co-coach "acts to receive Continues"
+        rotate_coaches(state, state.offense, "catch")  # the co-coach "acts to receive Continues"
         remaining = remaining_count(state)
         if self._counted(state) and action.count != remaining:
             state.emit(ev.CountContested(player, action.count or 0, remaining))
@@ -333,15 +333,15 @@ class ContinueRoll(Procedure[State]):
         return CHANCE
 
     def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
-        return _sum_outcomes(state, self.dice)
+        return team_dice_outcomes(state, self.dice)
 
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, Roll)
         value = int(action.value)
         if state.options.team_pins:
             value = (value + 1) // 2
-        bonus = _stealth(state, state.holder)
-        state.base += value + bonus + _star(state, state.holder, "continue")
+        bonus = stealth_bonus(state, state.holder)
+        state.base += value + bonus + star_bonus(state, state.holder, "continue")
         state.emit(ev.DiceRolled(state.offense, "continue", state.base, False, bonus))
         return ()
 

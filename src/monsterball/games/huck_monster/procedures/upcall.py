@@ -22,23 +22,23 @@ from monsterball.games.huck_monster.actions import (
     player_name,
 )
 from monsterball.games.huck_monster.field import team_of
-from monsterball.games.huck_monster.procedures.bid import _bid, _strategy_open
+from monsterball.games.huck_monster.procedures.bid import new_bid, strategy_open
 from monsterball.games.huck_monster.procedures.common import (
     FLOW,
     State,
-    _claim_if_next_to,
-    _finish,
-    _nearest_open_next_to,
-    _rotate,
-    _star,
-    _stealth,
-    _strategy_outcomes,
-    _sum_outcomes,
-    _uncontested,
+    claim_if_next_to,
+    finish_game,
     is_all_star,
+    is_uncontested,
     must_dump,
+    nearest_open_next_to,
     receivers,
+    rotate_coaches,
+    star_bonus,
     star_spent,
+    stealth_bonus,
+    strategy_outcomes,
+    team_dice_outcomes,
 )
 from monsterball.games.huck_monster.procedures.kits.all_stars import UpMove
 from monsterball.games.huck_monster.procedures.kits.potholes import Potholes
@@ -81,14 +81,14 @@ class UpCall(Procedure[State]):
     def _start(self, state: State) -> Transition:
         cap = state.options.max_up_calls
         if cap and state.up_calls >= cap:
-            return _finish(state, by_cap=True)
+            return finish_game(state, by_cap=True)
         state.up_calls += 1
         state.strategy_used = [False, False]  # HM-SD-1: once per Up Call
         state.up_moved = False  # HM-R43: one Up Move per Up Call
         state.poach = False
         state.clear_action()
         state.emit(ev.UpCallStarted(state.up_calls, state.holder))
-        _rotate(state, state.offense, "throw")
+        rotate_coaches(state, state.offense, "throw")
         return (UpCall("aim"), OffenseAction(THROW, "declare"))
 
     def _aim(self, state: State) -> Transition:
@@ -156,7 +156,7 @@ class UpCall(Procedure[State]):
             for p in iter_bits(state.marks):
                 state.marks &= ~(1 << p)
                 if not state.bidders >> p & 1 and ring >> state.pos[p] & 1:
-                    return (UpCall("fly"), _bid(state, p, MARK))
+                    return (UpCall("fly"), new_bid(state, p, MARK))
         path = state.path
         final = path[-1]
         guards = state.catch_guards(final, state.receiver)
@@ -176,7 +176,7 @@ class UpCall(Procedure[State]):
                 state.progress = i
                 if not state.all_occupied() >> cell & 1:
                     state.disc = cell  # (over a hammered defender it stays in the air)
-                return (UpCall("fly"), _bid(state, p, INTERCEPT))
+                return (UpCall("fly"), new_bid(state, p, INTERCEPT))
             if continues and i >= state.continue_from and continuers(state, i):
                 state.progress = i
                 state.disc = cell
@@ -197,7 +197,7 @@ class UpCall(Procedure[State]):
         return self._catch_now(state)
 
     def _catch_now(self, state: State) -> Transition:
-        _rotate(state, state.offense, "catch")
+        rotate_coaches(state, state.offense, "catch")
         if not self._guards(state):
             state.emit(ev.Caught(state.receiver, False))  # HM-CATCH-2: no roll
             state.outcome = "catch"
@@ -227,7 +227,7 @@ class UpCall(Procedure[State]):
             state.outcome = "catch"
             return (UpCall("end"),)
         player, role = guards[0]
-        return (UpCall("guarded"), _bid(state, player, role))
+        return (UpCall("guarded"), new_bid(state, player, role))
 
     def _continue(self, state: State) -> Transition:
         """After the offense's Continue decision (HM-PRO-1, HM-R48/R49)."""
@@ -244,7 +244,7 @@ class UpCall(Procedure[State]):
         rolls 3 team dice, without strategy dice (HM-R49)."""
         cap = state.options.max_up_calls
         if cap and state.up_calls >= cap:
-            return _finish(state, by_cap=True)
+            return finish_game(state, by_cap=True)
         state.up_calls += 1
         state.strategy_used = [False, False]
         state.up_moved = False
@@ -253,7 +253,7 @@ class UpCall(Procedure[State]):
         state.continuing = True
         state.action = THROW
         state.emit(ev.UpCallStarted(state.up_calls, state.holder))
-        _rotate(state, state.offense, "throw")
+        rotate_coaches(state, state.offense, "throw")
         return (UpCall("aim-now"), ContinueRoll(3))
 
     def _end(self, state: State) -> Transition:
@@ -315,7 +315,7 @@ def _score(state: State, player: int, *, switch_ends: bool) -> Transition:
     state.emit(ev.Scored(team, player, (state.score[0], state.score[1])))
     if state.options.wins(state.score[team], state.score[1 - team]):
         state.winner = team
-        return _finish(state, by_cap=False)
+        return finish_game(state, by_cap=False)
     if switch_ends:
         state.north_team = 1 - state.north_team
     return (FLOW.step("StartPoint", 1 - team, False),)
@@ -326,7 +326,7 @@ def _is_callahan(state: State) -> bool:
     count", HM-R51) inside the common hex, with or without the Pro option."""
     taker = state.taker
     zone = state.hex_zone if state.style == "hot-hex" else state.end_zone(team_of(taker))
-    return bool(zone >> state.pos[taker] & 1) and _uncontested(state, taker)
+    return bool(zone >> state.pos[taker] & 1) and is_uncontested(state, taker)
 
 
 def _callahan(state: State) -> Transition:
@@ -354,7 +354,7 @@ def _change_possession(state: State) -> Transition:
     offer_rethrow = (
         kind == "intercepted"
         and not state.poach
-        and (rethrow == "any" or (rethrow == "uncontested" and _uncontested(state, taker)))
+        and (rethrow == "any" or (rethrow == "uncontested" and is_uncontested(state, taker)))
     )
     poach = state.poach
     old_spot = state.disc
@@ -364,7 +364,7 @@ def _change_possession(state: State) -> Transition:
     state.clear_action()
     state.emit(ev.TurnedOver(state.offense, taker, "defensive" if taker >= 0 else "stall"))
     if taker == NOBODY:
-        _claim_if_next_to(state)
+        claim_if_next_to(state)
         return (FLOW.step("TeamMoves", "stall", 1, 0),)
     state.holder = taker
     zone = next(
@@ -374,10 +374,10 @@ def _change_possession(state: State) -> Transition:
     if zone != NOBODY:
         _end_zone_turnover(state, taker, zone)
     elif not state.adjacent(state.disc) >> state.pos[taker] & 1:
-        spot = _nearest_open_next_to(state, taker, state.disc, 0)
+        spot = nearest_open_next_to(state, taker, state.disc, 0)
         if spot == NOBODY:
             state.holder = NOBODY  # HM-R14: nowhere to put it: the disc is loose
-            _claim_if_next_to(state)
+            claim_if_next_to(state)
             return (FLOW.step("TeamMoves", "stall", 1, 0),)
         state.disc = spot
         state.emit(
@@ -410,7 +410,7 @@ def _end_zone_turnover(state: State, taker: int, zone: int) -> None:
     spots = sorted(iter_bits(open_line), key=lambda c: (dist[c], from_disc[c], c))
     for spot in spots:
         state.move_player(taker, spot)
-        disc_spot = _nearest_open_next_to(state, taker, disc, line)
+        disc_spot = nearest_open_next_to(state, taker, disc, line)
         if disc_spot != NOBODY:
             state.disc = disc_spot
             if (spot, disc_spot) != (home, disc):
@@ -590,7 +590,7 @@ class OffenseAction(Procedure[State]):
     def actor(self, state: State) -> int:
         if self.stage in ("face", "dice", "redice"):
             return CHANCE
-        if self.stage == "declare" and not _strategy_open(state, state.offense):
+        if self.stage == "declare" and not strategy_open(state, state.offense):
             return AUTO
         return state.offense
 
@@ -601,8 +601,8 @@ class OffenseAction(Procedure[State]):
 
     def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
         if self.stage == "face":
-            return _strategy_outcomes(state, offense=True)
-        return _sum_outcomes(state, DICE[self.kind])
+            return strategy_outcomes(state, offense=True)
+        return team_dice_outcomes(state, DICE[self.kind])
 
     def resolve(self, state: State) -> Transition:
         self._begin(state)
@@ -636,9 +636,9 @@ class OffenseAction(Procedure[State]):
         if self.stage in ("dice", "redice"):
             assert isinstance(action, Roll)
             actor = state.holder if self.kind == THROW else state.receiver
-            bonus = _stealth(state, actor)
+            bonus = stealth_bonus(state, actor)
             first = state.base
-            state.base = int(action.value) + bonus + _star(state, actor, self.kind)
+            state.base = int(action.value) + bonus + star_bonus(state, actor, self.kind)
             again = self.stage == "redice"
             state.emit(ev.DiceRolled(state.offense, self.kind, state.base, again, bonus))
             if again and state.options.strip == "best" and first > state.base:

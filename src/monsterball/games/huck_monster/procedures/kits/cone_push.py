@@ -23,9 +23,9 @@ from monsterball.games.huck_monster.options import TEAM_NAMES
 from monsterball.games.huck_monster.procedures.common import (
     FLOW,
     State,
-    _finish,
-    _star,
-    _sum_outcomes,
+    finish_game,
+    star_bonus,
+    team_dice_outcomes,
 )
 from monsterball.games.huck_monster.rules import (
     THROW,
@@ -87,7 +87,7 @@ class ConeTurn(Procedure[State]):
         if self.stage == "start":
             cap = state.options.max_up_calls
             if cap and state.up_calls >= cap:
-                return _finish(state, by_cap=True)
+                return finish_game(state, by_cap=True)
             state.up_calls += 1
             state.offense = self.team
             return (ConeTurn(self.team, "move"), ConeThrowRoll(self.team))
@@ -113,11 +113,11 @@ class ConeThrowRoll(Procedure[State]):
         return CHANCE
 
     def chance_outcomes(self, state: State) -> list[tuple[Action, Fraction]]:
-        return _sum_outcomes(state, 3)
+        return team_dice_outcomes(state, 3)
 
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, Roll)
-        count = int(action.value) + _star(state, self.team * 7, THROW)
+        count = int(action.value) + star_bonus(state, self.team * 7, THROW)
         state.emit(ev.DiceRolled(self.team, THROW, count, False))
         return (ConeThrows(self.team, count),)
 
@@ -211,7 +211,7 @@ class ConeThrows(Procedure[State]):
         state.emit(ev.ConesScored(scorer, total, (state.score[0], state.score[1])))
         if state.score[scorer] >= CONE_PUSH_TARGET:
             state.winner = scorer
-            return _finish(state, by_cap=False)
+            return finish_game(state, by_cap=False)
         return (*more, ConeBack(zone, total))  # "Defense Moves cone back to the line"
 
     def describe(self) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from monsterball.games.huck_monster.procedures.common import State
 
 
-def _one_inside_the_hex(state: State, reach: dict[int, int], entered: bool) -> dict[int, int]:
+def one_inside_the_hex(state: State, reach: dict[int, int], entered: bool) -> dict[int, int]:
     """HM-KIT-1 / HM-R52: "Only one offensive players is allowed inside the hex per team
     move": no offensive player may step into the hex while a teammate stands inside it; with
     ``hex_limit=per-move``, none once a teammate has stepped into it in this team move."""
