@@ -16,7 +16,7 @@ version = release
 extensions = ["myst_parser", "sphinx.ext.autodoc"]
 source_suffix = {".md": "markdown"}
 root_doc = "index"
-exclude_patterns = ["strength", "*.json", "*.jsonl"]
+exclude_patterns = ["*.json", "*.jsonl"]
 
 # Links like [Clocks](web.md#clocks) resolve to the headings' anchors (as on a code host).
 myst_heading_anchors = 4

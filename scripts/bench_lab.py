@@ -30,7 +30,7 @@ from monsterball.bots import bot_seed, make_bot, play_game
 from monsterball.core.dice import derive_seed
 from monsterball.games import get_game
 
-QUIET_CHESS = 12_681.0  # moves/s of python-chess on a quiet core (docs/benchmarks.md)
+QUIET_CHESS = 12_681.0  # moves/s of python-chess on a quiet core (CHANGELOG.md 0.1.0)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -32,9 +32,9 @@ raise OptionsError or give options that start a game.
     python scripts/fuzz.py [--actions 2000] [--seconds S] [--game G] [--preset P]
                            [--seed 0] [--mutations 50] [--jobs 1] [--json FILE]
     python scripts/fuzz.py --repro KIND:GAME:PRESET:SEED     # rerun one case, traceback
-    python scripts/fuzz.py --ledger docs/fuzz-ledger.json --seed next [--chunks N]
+    python scripts/fuzz.py --ledger scripts/ledgers/fuzz.json --seed next [--chunks N]
                            [--skip-done] [--stop-file F]  # a campaign, in chunks
-    python scripts/fuzz.py --ledger docs/fuzz-ledger.json --report   # its totals (markdown)
+    python scripts/fuzz.py --ledger scripts/ledgers/fuzz.json --report   # its totals (markdown)
 
 Exit status 1 when a failure is found that is not on the KNOWN allow-list.
 """
@@ -97,7 +97,7 @@ MAX_SKIP = 2000  # a checked window starts before this ply (and before the longe
 KNOWN: dict[tuple[str, str, str], str] = {
     # Empty: the entries for the Cone Push negative count and the unvalidated Midway and
     # Huck + Monster board fields went when hm-rules and midway-rules were merged (their
-    # reproducers in docs/benchmarks.md "Fuzzing" now pass). Example of an entry:
+    # reproducers in CHANGELOG.md 0.1.0 "Fuzzing" now pass). Example of an entry:
     # ("position", "huck-monster", "'ConeThrows' field 'left' is out of range"): "hm-rules",
 }
 

@@ -1,4 +1,4 @@
-"""The fuzz campaign's ledger (docs/fuzz-ledger.json): every finished chunk of
+"""The fuzz campaign's ledger (scripts/ledgers/fuzz.json): every finished chunk of
 ``scripts/fuzz.py --ledger FILE`` adds one entry per game x preset, so runs made in parts,
 on several days and machines, add up.
 
@@ -25,7 +25,7 @@ from typing import Any
 
 FORMAT = 1
 GOAL = 1_000_000  # checked actions per game x preset (issue 13)
-FIRST_SEED = 100  # ledger seeds start here, clear of the ad-hoc runs in docs/benchmarks.md
+FIRST_SEED = 100  # ledger seeds start here, clear of the ad-hoc runs in CHANGELOG.md 0.1.0
 # The harness's version, written into every entry: bump it when a change makes checked play
 # faster or slower, so that the time to go is worked out at the new rate. Entries written
 # before it existed are version 1; version 2 is the harness that shares each ply's work

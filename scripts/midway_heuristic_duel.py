@@ -88,7 +88,7 @@ def main() -> None:
         print(f"game {k}: new heuristic in seat {new_seat}: {state.view()['score']}", flush=True)
     n = won + lost + drawn
     score = won + drawn / 2
-    lo, hi = wilson(score, n)  # draws count half, as in docs/benchmarks.md
+    lo, hi = wilson(score, n)  # draws count half, as in CHANGELOG.md 0.1.0
     print(
         f"new vs old heuristic, {n} games ({args.preset}, seed {args.seed}): "
         f"{won} - {lost} - {drawn}, score {score / n:.0%} (95% CI {lo:.0%} - {hi:.0%})"

@@ -1,7 +1,7 @@
 """Draw every observation plane of one position (the picture in docs/rl.md).
 
     PYTHONPATH=src python scripts/rl_planes.py --game huck-monster --preset small --plies 260 \
-        --out docs/images/rl-observation-huck-monster.png
+        --out docs/img/rl-observation-huck-monster.png
 """
 
 from __future__ import annotations

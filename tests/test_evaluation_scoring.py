@@ -3,7 +3,7 @@
 Before the position weights (``POSITION_WEIGHT`` in the Huck + Monster and Paper Ultimate
 heuristics), a point in a full-length game was worth less than the position it gave up
 (the disc at the goal line with open receivers), so the hard bot, a better optimiser of the
-evaluation than the heuristic bot, learned not to score and lost to it (docs/benchmarks.md,
+evaluation than the heuristic bot, learned not to score and lost to it (CHANGELOG.md 0.1.0,
 "A point outweighs a position"). Here, over whole heuristic-vs-heuristic games, every point
 must leave the scorer's value at least as high as at any of the plies just before it.
 """

@@ -102,7 +102,7 @@ def test_fast_observation_hides_what_the_reference_hides():
 
 
 def ledger_rows():
-    for line in (ROOT / "docs/strength/ledger.jsonl").read_text().splitlines():
+    for line in (ROOT / "scripts/ledgers/strength.jsonl").read_text().splitlines():
         if line.strip():
             yield json.loads(line)
 

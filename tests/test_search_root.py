@@ -157,7 +157,7 @@ def _midway_player_move() -> GameState:
 
 
 def test_the_default_search_skips_the_root_pass_only_in_the_games_that_turn_it_off() -> None:
-    # search.ROOT_PASS_OFF: in Midway the pass cost wins (docs/benchmarks.md).
+    # search.ROOT_PASS_OFF: in Midway the pass cost wins (CHANGELOG.md 0.1.0).
     assert search.ROOT_PASS and {"midway"} == search.ROOT_PASS_OFF
     midway = _midway_player_move()
     bot = MCTSBot(2, iterations=60, plan_tries=0)

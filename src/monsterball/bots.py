@@ -22,7 +22,7 @@ DEFAULT_MAX_PLIES = 200_000
 # Play-outs of a game's planner (Heuristic.plan: Midway's offense phase) for the heuristic
 # bot. Off for a while because planned phases left defenses idle; the cause (every planned
 # pass was a throwaway) is fixed, and with 16 it won 51, lost 41, drew 8 of 100 games
-# against its one-step self, 1,838 points to 1,086 (docs/benchmarks.md, "Midway's phase
+# against its one-step self, 1,838 points to 1,086 (CHANGELOG.md 0.1.0, "Midway's phase
 # planner"), at several times the time per game.
 HEURISTIC_PLAN_TRIES = 16
 

@@ -11,7 +11,7 @@
   one step ahead as the heuristic bot judges its sample, each evaluation charged as an
   iteration; the best (or the game's rule) is the default choice, which the search
   replaces only with a child visited at least ``MIN_VISITS`` times whose mean beats it by
-  ``MARGIN`` (docs/benchmarks.md, "The root's one-step pass and default"). Not in the
+  ``MARGIN`` (CHANGELOG.md 0.1.0, "The root's one-step pass and default"). Not in the
   games of ``ROOT_PASS_OFF`` (Midway), where it cost wins.
 - **Leaves** are judged by the game's heuristic evaluation, after an optional short
   rollout (random or heuristic moves): the games are thousands of plies long, so search
@@ -57,7 +57,7 @@ from monsterball.heuristic import (
 
 DEFAULT_ITERATIONS = 400
 # Rollout plies of a search bot built without a depth (the hard bot), per game: where a
-# rollout paid in strength for the same time (docs/benchmarks.md, "Rollouts for the hard
+# rollout paid in strength for the same time (CHANGELOG.md 0.1.0, "Rollouts for the hard
 # bot"); 0 elsewhere.
 HARD_ROLLOUTS: dict[str, int] = {}
 # A game's planner (Heuristic.plan, e.g. Midway's offense phase) gets one play-out per this
@@ -65,7 +65,7 @@ HARD_ROLLOUTS: dict[str, int] = {}
 PLAN_PER_ITERATIONS = 25
 PLAN_SECONDS = 0.02
 PLAN_MIN = 16  # play-outs at the least (Midway's planner outscored the one-step heuristic
-# with 16: docs/benchmarks.md, "Midway's phase planner")
+# with 16: CHANGELOG.md 0.1.0, "Midway's phase planner")
 EXPLORATION = 0.1
 # The root's one-step look-ahead (a superset of the heuristic bot's): every legal action
 # is judged by the evaluation after it (the dice it brings averaged exactly), up to this
@@ -74,7 +74,7 @@ ROOT_SHARE = 0.5
 ROOT_PASS = True  # the search bot's default (MCTSBot(root_pass=None)), except in:
 # Midway, where it cost wins: a player's one-step best of all his moves (100 - 300) finds
 # positions the evaluation overrates; the hard bot at 200 iterations won 40% against the
-# heuristic with it, about 70% without (docs/benchmarks.md, "Midway: kickoffs fielded,
+# heuristic with it, about 70% without (CHANGELOG.md 0.1.0, "Midway: kickoffs fielded,
 # no backward safeties, and no root pass").
 ROOT_PASS_OFF = frozenset({"midway"})
 # The search overrules the default only with a root child visited at least this often

@@ -294,6 +294,20 @@ def eta_seconds(
     return max(0.0, (elapsed - start) / (done - counted) * (total - done))
 
 
+class TimeLeftEstimate:
+    """The progress bar's time left for one task, asked with the task's elapsed time and
+    games done at each redraw (scripts/bench_eta.py replays it on real runs): the mean pace
+    since it first saw a game done."""
+
+    def __init__(self) -> None:
+        self.first: tuple[float, int] | None = None
+
+    def seconds_left(self, elapsed: float, done: int, total: int) -> float | None:
+        if done and self.first is None:
+            self.first = (elapsed, done)
+        return eta_seconds(elapsed, done, total, self.first or (0.0, 0))
+
+
 def progress_bar(console: Console) -> Progress:
     from rich.progress import (
         BarColumn,
@@ -309,16 +323,13 @@ def progress_bar(console: Console) -> Progress:
     class TimeLeft(ProgressColumn):
         def __init__(self) -> None:
             super().__init__()
-            self.first: dict[object, tuple[float, int]] = {}  # task: when games first ended
+            self.estimates: dict[object, TimeLeftEstimate] = {}  # one per task
 
         def render(self, task: Task) -> Text:
             left = None
             if task.total is not None and task.elapsed is not None:
-                done = int(task.completed)
-                if done and task.id not in self.first:
-                    self.first[task.id] = (task.elapsed, done)
-                since = self.first.get(task.id, (0.0, 0))
-                left = eta_seconds(task.elapsed, done, int(task.total), since)
+                estimate = self.estimates.setdefault(task.id, TimeLeftEstimate())
+                left = estimate.seconds_left(task.elapsed, int(task.completed), int(task.total))
             if left is None:
                 return Text("left -:--:--", style="progress.remaining")
             minutes, seconds = divmod(round(left), 60)

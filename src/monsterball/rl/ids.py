@@ -24,7 +24,7 @@ from monsterball.rl.encode import ENCODER_VERSION
 # Decisions (both seats) after which an unfinished game is truncated by default: about
 # twice the longest of 40 random games with the default options (random play is the slowest
 # to finish: 13,361 Paper Ultimate, 3,390 Huck + Monster, 12,560 Midway decisions) and above
-# every game of docs/strength/ledger.jsonl (at most 9,184, 2,109 and 15,454).
+# every game of scripts/ledgers/strength.jsonl (at most 9,184, 2,109 and 15,454).
 DEFAULT_MAX_DECISIONS = {"paper-ultimate": 30_000, "huck-monster": 8_000, "midway": 30_000}
 
 

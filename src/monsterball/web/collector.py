@@ -4,7 +4,7 @@ CPython starts a young collection when allocations minus deallocations pass a th
 A busy server frees about as many old objects (last ply's messages, slid-off log views) as
 it makes, so the count rises slowly while the young generation fills with survivors: with
 1,000 live rooms each young collection scanned 100,000+ objects and stopped every room for
-50-150 ms, and a full collection (over a million objects) for 300-400 ms (docs/benchmarks.md,
+50-150 ms, and a full collection (over a million objects) for 300-400 ms (CHANGELOG.md 0.1.0,
 "The 1,000-room pauses"). On a clock the young generation is bounded by time instead: a
 young collection every YOUNG_EVERY seconds, the middle one every MIDDLE_EVERY young ones
 (10-30 ms at 1,000 rooms), and a full one every FULL_EVERY young ones (10 minutes), so the

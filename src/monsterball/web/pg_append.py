@@ -6,7 +6,7 @@ run in autocommit: one round trip, committed (``synchronous_commit`` as the site
 before the call returns. The appends that arrive while one statement is at the database are
 stored together by the next (group commit, ``PostgresAppender``). The SQLAlchemy Core path
 this replaces spent about 4 ms of server CPU per move, most of it building and compiling
-four statements, and its commits capped a site's moves/s (docs/benchmarks.md, "Several
+four statements, and its commits capped a site's moves/s (CHANGELOG.md 0.1.0, "Several
 servers on one PostgreSQL").
 
 The statement changes nothing unless the game is at the move before the first: the ``UPDATE``
@@ -193,7 +193,7 @@ class PostgresAppender:
     moves are committed (or refused). Without this, each move's commit held PostgreSQL's lock
     on the notification queue through its disk flush (commits that notify are serialized),
     which capped a site at a few hundred moves/s whatever its servers' CPU
-    (docs/benchmarks.md)."""
+    (CHANGELOG.md 0.1.0)."""
 
     def __init__(self, engine: Engine, stale: type[Exception]):
         import psycopg  # the `postgres` extra: only servers on PostgreSQL need it

@@ -1,7 +1,7 @@
 """``Store.append`` on SQLite through the driver's own connection: the same two statements
 (the guarded ``UPDATE`` of the game's move count, the ``INSERT`` of its moves) in one
 transaction, without SQLAlchemy's per-statement machinery, which cost about 15 times the
-database's own work per move (0.67 ms against 0.04 ms, docs/benchmarks.md "Server CPU per
+database's own work per move (0.67 ms against 0.04 ms, CHANGELOG.md 0.1.0 "Server CPU per
 move"). Values are converted by the dialect's own type processors, so rows read the same
 through SQLAlchemy as before. SQLite only: PostgreSQL keeps the Core path.
 

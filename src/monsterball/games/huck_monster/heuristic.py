@@ -185,7 +185,7 @@ VERSION = "2"
 # 1 or so near the other) is worth. Under one: scoring must always raise the scorer's value,
 # or a search that maximises the evaluation learns to stand at the goal line and never
 # score. At full weight it did, in a 7-point game: a point was worth 2.5 / 7 = 0.36, less
-# than the position it gave up (docs/benchmarks.md, "A point outweighs a position").
+# than the position it gave up (CHANGELOG.md 0.1.0, "A point outweighs a position").
 POSITION_WEIGHT = 0.5
 
 

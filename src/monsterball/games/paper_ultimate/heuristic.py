@@ -58,7 +58,7 @@ VERSION = "2"
 # into the end zone open) is worth: little enough that scoring always raises the scorer's
 # value. At full weight a point (2.5 / 5 of the squashed scale) was worth less than an open
 # pass to the end zone, and a search maximising the evaluation held the disc instead of
-# scoring (docs/benchmarks.md, "A point outweighs a position").
+# scoring (CHANGELOG.md 0.1.0, "A point outweighs a position").
 POSITION_WEIGHT = 0.4
 
 
