@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from monsterball.web import accounts, challenges
+from monsterball.web import accounts, pairing
 from monsterball.web.app import create_app
 from monsterball.web.leaderboard import settle
 from test_web_accounts import one_line_error, sign_up
@@ -119,8 +119,8 @@ def test_a_second_rated_game_adds_a_history_point_and_an_unrated_one_none(alice,
 
 def test_quick_pairing_takes_the_closer_rated_of_two_waiting_players(alice, monkeypatch):
     # Alice (1500) reaches both waiting players; they are too far apart to pair each other.
-    monkeypatch.setattr(challenges, "PAIR_WINDOW", 300.0)
-    monkeypatch.setattr(challenges, "PAIR_WIDENS_PER_SECOND", 0.0)
+    monkeypatch.setattr(pairing, "PAIR_WINDOW", 300.0)
+    monkeypatch.setattr(pairing, "PAIR_WIDENS_PER_SECOND", 0.0)
     dave, carol = another(alice, "Dave"), another(alice, "Carol")
     store = alice.app.state.rooms.store
     for n in range(3):  # Dave loses three games, Carol wins one: she is nearer Alice's 1500

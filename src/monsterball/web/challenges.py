@@ -4,14 +4,12 @@ A challenge is posted by an account and listed in every lobby until someone acce
 its poster withdraws it, or it expires. Accepting starts an online game at once: colours are
 drawn with ``secrets`` unless the poster chose a seat, and each account's chair is bound to it
 (its session acts there; no link needed). An anonymous player may accept an unrated challenge
-and gets a seat link; rated ones need accounts on both sides. Quick pairing is a challenge
-that is not listed: the next player asking for the same game, clock and rating mode, of close
-rating, is matched with it.
+and gets a seat link; rated ones need accounts on both sides. Quick pairing (an unlisted
+challenge) is web/pairing.py.
 """
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import secrets
 import time
@@ -43,12 +41,9 @@ from monsterball.web.security import SocketCounter, origin_allowed
 from monsterball.web.store import Store
 
 CHALLENGE_TTL = dt.timedelta(minutes=30)
-QUICK_TTL = dt.timedelta(minutes=5)
 OPEN_PER_ACCOUNT = 5
 EXPIRY_SWEEP = 30.0  # seconds
 DEFAULT_RATING = 1500.0
-# Quick pairing matches ratings this close, and the window widens as a player waits.
-PAIR_WINDOW, PAIR_WIDENS_PER_SECOND, PAIR_WINDOW_MAX = 200.0, 10.0, 1000.0
 router = APIRouter()
 
 
@@ -105,13 +100,6 @@ class NewChallenge(BaseModel):
     clock: Clock | None = None
     rated: StrictBool = False
     seat: str | None = Field(default=None, max_length=16)  # the poster's seat; None: random
-
-
-class Pairing(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    game: str = Field(max_length=40)
-    clock: Clock | None = None
-    rated: StrictBool = False
 
 
 def rooms_of(request: Request) -> Rooms:
@@ -171,7 +159,7 @@ async def announce(own: Social) -> None:
 
 
 async def start_game(
-    request: Request, own: Social, row: ChallengeRow, taker: Account | None
+    rooms: Rooms, own: Social, row: ChallengeRow, taker: Account | None
 ) -> tuple[Room, dict[str, Any]]:
     """Start the game of an accepted challenge; the taker's chair as handed out (with a seat
     link only when the taker has no account)."""
@@ -182,7 +170,7 @@ async def start_game(
     if taker is not None:
         other = next(i for i in range(spec.num_seats) if i != poster_seat)
         players[spec.seat_names[other]] = player_key(taker.id)
-    room = await rooms_of(request).create(
+    room = await rooms.create(
         game=row.game,
         preset=row.preset,
         options=row.options,
@@ -239,7 +227,7 @@ async def take(
     closed = await anyio.to_thread.run_sync(own.people.close_challenge, row.id, "accepted")
     if not closed:
         raise Rejected("gone", "that challenge was taken, withdrawn or has expired")
-    _, answer = await start_game(request, own, row, taker)
+    _, answer = await start_game(rooms_of(request), own, row, taker)
     await announce(own)
     return answer
 
@@ -344,97 +332,6 @@ async def withdraw(challenge_id: str, request: Request) -> dict[str, Any]:
         raise Rejected("gone", f"that challenge was {row.status} already")
     await announce(own)
     return {"id": row.id, "status": "withdrawn"}
-
-
-# -- quick pairing -----------------------------------------------------------------------
-
-PAIRING_LOCK = "pairing_lock"
-
-
-def pairing_lock(request: Request) -> asyncio.Lock:
-    lock: asyncio.Lock | None = getattr(request.app.state, PAIRING_LOCK, None)
-    if lock is None:
-        lock = asyncio.Lock()
-        setattr(request.app.state, PAIRING_LOCK, lock)
-    return lock
-
-
-def window(waiting: ChallengeRow) -> float:
-    waited = (now() - aware(waiting.created_at)).total_seconds()
-    return min(PAIR_WINDOW + PAIR_WIDENS_PER_SECOND * max(0.0, waited), PAIR_WINDOW_MAX)
-
-
-@router.post("/api/pairing")
-async def quick_pair(body: Pairing, request: Request) -> dict[str, Any]:
-    """Match with the closest-rated player waiting for the same game, clock and rating
-    mode, or wait (the lobby's socket says ``started`` when someone comes)."""
-    account = await require(request)
-    own = social(request)
-    check_game(body.game, None, {}, None)
-    time_control(request, body.clock)
-    request.app.state.limits.new_game(address(request))
-    game = get_game(body.game).id
-    clock = body.clock.model_dump() if body.clock else None
-    store = store_of(request)
-    mine = rating_value(await anyio.to_thread.run_sync(rating_of, store, account.id, game))
-    async with pairing_lock(request):
-        waiting = await anyio.to_thread.run_sync(lambda: own.people.open_challenges(quick=True))
-        for row in waiting:
-            if row.account_id == account.id:  # asking again: the old entry is replaced
-                await anyio.to_thread.run_sync(own.people.close_challenge, row.id, "withdrawn")
-        candidates = []
-        for row in waiting:
-            if (
-                row.account_id == account.id
-                or row.game != game
-                or row.clock != clock
-                or row.rated != body.rated
-            ):
-                continue
-            theirs = await anyio.to_thread.run_sync(rating_of, store, row.account_id, game)
-            gap = abs(rating_value(theirs) - mine)
-            if gap > window(row):
-                continue
-            blocked = await anyio.to_thread.run_sync(
-                own.people.blocked_by_any, {row.account_id}, account.id
-            ) or await anyio.to_thread.run_sync(
-                own.people.blocked_by_any, {account.id}, row.account_id
-            )
-            if not blocked:
-                candidates.append((gap, aware(row.created_at), row))
-        for _, _, row in sorted(candidates, key=lambda c: (c[0], c[1])):
-            if await anyio.to_thread.run_sync(own.people.close_challenge, row.id, "accepted"):
-                _, answer = await start_game(request, own, row, account)
-                return {"status": "started", **answer}
-        row = ChallengeRow(
-            id=secrets.token_hex(8),
-            account_id=account.id,
-            game=game,
-            preset=None,
-            options={},
-            clock=clock,
-            rated=body.rated,
-            seat=None,
-            quick=True,
-            status="open",
-            expires_at=now() + QUICK_TTL,
-        )
-        await anyio.to_thread.run_sync(own.people.add_challenge, row)
-    return {"status": "waiting", "challenge": row.id, "expires": aware(row.expires_at).isoformat()}
-
-
-@router.delete("/api/pairing")
-async def stop_pairing(request: Request) -> dict[str, Any]:
-    account = await require(request)
-    own = social(request)
-    waiting = await anyio.to_thread.run_sync(lambda: own.people.open_challenges(quick=True))
-    stopped = 0
-    for row in waiting:
-        if row.account_id == account.id:
-            stopped += await anyio.to_thread.run_sync(
-                own.people.close_challenge, row.id, "withdrawn"
-            )
-    return {"stopped": stopped}
 
 
 # -- the lobby's socket ------------------------------------------------------------------

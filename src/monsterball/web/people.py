@@ -152,6 +152,10 @@ class Session:
     csrf_hash: str
 
 
+class _Undo(Exception):
+    """Rolls a write transaction back (raised inside ``Store.writing``)."""
+
+
 class NameTaken(Exception):
     pass
 
@@ -368,6 +372,46 @@ class People:
                 update(ChallengeRow)
                 .where(ChallengeRow.id == challenge_id, ChallengeRow.status == "open")
                 .values(status=status, game_id=game_id)
+            )
+            return int(getattr(done, "rowcount", 0) or 0) == 1
+
+    def close_pair(self, first: str, second: str, status: str) -> bool:
+        """Close two open challenges together (two waiting quick pairings matched), or
+        neither: False if either was no longer open."""
+        try:
+            with self.store.writing() as session:
+                done = session.execute(
+                    update(ChallengeRow)
+                    .where(ChallengeRow.id.in_((first, second)), ChallengeRow.status == "open")
+                    .values(status=status)
+                )
+                if int(getattr(done, "rowcount", 0) or 0) != 2:
+                    raise _Undo  # one was taken meanwhile: leave the other open
+        except _Undo:
+            return False
+        return True
+
+    def newest_quick(self, account_id: int) -> ChallengeRow | None:
+        """The account's latest quick pairing (open, matched, withdrawn or lapsed)."""
+        with self.store.reading() as session:
+            return session.scalars(
+                select(ChallengeRow)
+                .where(ChallengeRow.account_id == account_id, ChallengeRow.quick.is_(True))
+                .order_by(ChallengeRow.created_at.desc())
+                .limit(1)
+            ).first()
+
+    def keep_waiting(self, challenge_id: str, until: dt.datetime) -> bool:
+        """Push an open quick pairing's lapse on to ``until``; False if it is not open."""
+        with self.store.writing() as session:
+            done = session.execute(
+                update(ChallengeRow)
+                .where(
+                    ChallengeRow.id == challenge_id,
+                    ChallengeRow.status == "open",
+                    ChallengeRow.expires_at > now(),
+                )
+                .values(expires_at=until)
             )
             return int(getattr(done, "rowcount", 0) or 0) == 1
 

@@ -1,4 +1,5 @@
 // A player's page (docs/web.md, "Player pages"): ratings over time, record, recent games.
+import { scrollTable, tableRow } from "./tables.js";
 import { api, el, errorPage, svg } from "./util.js";
 
 // One game's rating history as an inline SVG line: the start (1500) then the rating after each
@@ -149,55 +150,32 @@ export async function playerPage(main, where, name) {
         { class: "card" },
         el("h2", {}, "Recent games"),
         data.games.length
-          ? el(
-              "div",
-              { class: "table-scroll" },
-              el(
-                "table",
-                { class: "games", "data-testid": "player-games" },
-                el(
-                  "tr",
-                  {},
-                  el("th", {}, "game"),
-                  el("th", {}, "seat"),
-                  el("th", {}, "against"),
-                  el("th", {}, "moves"),
-                  el("th", {}, "result"),
-                  el("th", {}),
-                ),
-                data.games.map((g) =>
-                  el(
-                    "tr",
-                    { "data-testid": `player-game-${g.id}` },
-                    // The game's name opens it: on a phone the table scrolls, and the
-                    // last column (its links) starts out of view.
-                    el("td", {}, el("a", { href: g.url, "data-testid": `open-${g.id}` }, g.title)),
-                    el("td", {}, g.seat),
-                    el("td", {}, g.opponents.join(", ")),
-                    el("td", {}, g.moves),
-                    el(
-                      "td",
-                      {},
-                      g.status === "playing" ? "being played" : g.result,
-                      ratingChange(g),
-                    ),
-                    el(
-                      "td",
-                      {},
-                      el("a", { href: g.url }, g.status === "playing" ? "watch" : "replay"),
-                      g.record
-                        ? [
-                            " · ",
-                            el(
-                              "a",
-                              { href: g.record, download: "", "data-testid": `record-${g.id}` },
-                              "record",
-                            ),
-                          ]
-                        : null,
-                    ),
-                  ),
-                ),
+          ? scrollTable(
+              { "data-testid": "player-games" },
+              ["game", "seat", "against", "moves", "result", ""],
+              data.games.map((g) =>
+                tableRow({ "data-testid": `player-game-${g.id}` }, [
+                  // The game's name opens it: on a phone the table scrolls, and the last
+                  // column (its links) starts out of view.
+                  el("a", { href: g.url, "data-testid": `open-${g.id}` }, g.title),
+                  g.seat,
+                  g.opponents.join(", "),
+                  g.moves,
+                  [g.status === "playing" ? "being played" : g.result, ratingChange(g)],
+                  [
+                    el("a", { href: g.url }, g.status === "playing" ? "watch" : "replay"),
+                    g.record
+                      ? [
+                          " · ",
+                          el(
+                            "a",
+                            { href: g.record, download: "", "data-testid": `record-${g.id}` },
+                            "record",
+                          ),
+                        ]
+                      : null,
+                  ],
+                ]),
               ),
             )
           : el("p", { class: "muted", "data-testid": "no-player-games" }, "No games yet."),

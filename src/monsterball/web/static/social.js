@@ -4,26 +4,12 @@ import { api, el } from "./util.js";
 import { lobbyOffer } from "./rematch.js";
 import { chatForm, chatLine, dropMessage } from "./chat-panel.js";
 import { accountCard } from "./account.js";
+import { challengeControls } from "./challenge-controls.js";
+import { scrollTable, tableRow } from "./tables.js";
+import { clockText } from "./time-controls.js";
 export { accountCorner, whoAmI } from "./account.js";
 export { playerPage, ratingPlot } from "./player-page.js";
 export { chatPanel, dropMessage } from "./chat-panel.js";
-
-export const CLOCKS = [
-  ["none", "no clock", null],
-  ["1+0", "1 min", { kind: "realtime", minutes: 1, increment: 0 }],
-  ["5+3", "5 min + 3 s", { kind: "realtime", minutes: 5, increment: 3 }],
-  ["10+5", "10 min + 5 s", { kind: "realtime", minutes: 10, increment: 5 }],
-  ["30+20", "30 min + 20 s", { kind: "realtime", minutes: 30, increment: 20 }],
-  ["1d", "1 day a move", { kind: "correspondence", days: 1 }],
-  ["3d", "3 days a move", { kind: "correspondence", days: 3 }],
-];
-
-export function clockText(clock) {
-  if (!clock) return "no clock";
-  return clock.kind === "realtime"
-    ? `${clock.minutes} min + ${clock.increment} s`
-    : `${clock.days} day${clock.days === 1 ? "" : "s"} a move`;
-}
 
 function yourGames(games, titles) {
   if (!games.length)
@@ -32,42 +18,69 @@ function yourGames(games, titles) {
       { class: "muted", "data-testid": "no-your-games" },
       "None yet: post or take a challenge.",
     );
-  return el(
-    "div",
-    { class: "table-scroll" },
-    el(
-      "table",
-      { class: "games", "data-testid": "your-games" },
-      el(
-        "tr",
-        {},
-        el("th", {}, "game"),
-        el("th", {}, "seat"),
-        el("th", {}, "moves"),
-        el("th", {}, "result"),
-        el("th", {}),
-      ),
-      games.map((g) =>
+  return scrollTable(
+    { "data-testid": "your-games" },
+    ["game", "seat", "moves", "result", ""],
+    games.map((g) =>
+      tableRow({}, [
+        titles[g.game] || g.game,
+        g.seat,
+        g.moves,
+        g.result,
         el(
-          "tr",
-          {},
-          el("td", {}, titles[g.game] || g.game),
-          el("td", {}, g.seat),
-          el("td", {}, g.moves),
-          el("td", {}, g.result),
-          el(
-            "td",
-            {},
-            el(
-              "a",
-              { href: g.url, "data-testid": `your-game-${g.id}` },
-              g.status === "playing" ? "resume" : "replay",
-            ),
-          ),
+          "a",
+          { href: g.url, "data-testid": `your-game-${g.id}` },
+          g.status === "playing" ? "resume" : "replay",
         ),
-      ),
+      ]),
     ),
   );
+}
+
+function challengeRow(c, run) {
+  const act = c.mine
+    ? el(
+        "button",
+        {
+          type: "button",
+          "data-testid": `withdraw-${c.id}`,
+          onclick: () => run(api(`/api/challenges/${c.id}`, { method: "DELETE" })),
+        },
+        "withdraw",
+      )
+    : el(
+        "button",
+        {
+          type: "button",
+          class: "primary",
+          "data-testid": `accept-${c.id}`,
+          onclick: () =>
+            run(
+              api(`/api/challenges/${c.id}/accept`, { method: "POST" }).then((g) => {
+                location.href = g.url;
+              }),
+            ),
+        },
+        "accept",
+      );
+  return tableRow({ "data-testid": "challenge" }, [
+    [
+      el("a", { href: `/players/${encodeURIComponent(c.by)}` }, c.by),
+      el(
+        "span",
+        {
+          class: "muted",
+          "data-testid": "challenge-rating",
+          title: "rating in this game (? while provisional)",
+        },
+        ` (${c.rating_shown})`,
+      ),
+    ],
+    [c.title, c.preset ? el("span", { class: "tag" }, ` ${c.preset}`) : null],
+    clockText(c.clock),
+    [c.rated ? "rated" : "casual", c.seat ? ` · plays ${c.seat}` : ""],
+    act,
+  ]);
 }
 
 // The lobby's people: sign-up/log-in, your games, open challenges, quick pairing, lobby chat.
@@ -82,79 +95,14 @@ export async function lobbySocial(me, catalog, titles) {
 
   async function showChallenges() {
     const { challenges } = await api("/api/challenges");
-    if (!challenges.length) {
-      list.replaceChildren(
-        el("p", { class: "muted", "data-testid": "no-challenges" }, "No open challenges."),
-      );
-      return;
-    }
     list.replaceChildren(
-      el(
-        "div",
-        { class: "table-scroll" },
-        el(
-          "table",
-          { class: "games" },
-          el(
-            "tr",
+      challenges.length
+        ? scrollTable(
             {},
-            el("th", {}, "by"),
-            el("th", {}, "game"),
-            el("th", {}, "clock"),
-            el("th", {}, ""),
-            el("th", {}),
-          ),
-          challenges.map((c) => {
-            const act = c.mine
-              ? el(
-                  "button",
-                  {
-                    type: "button",
-                    "data-testid": `withdraw-${c.id}`,
-                    onclick: () => run(api(`/api/challenges/${c.id}`, { method: "DELETE" })),
-                  },
-                  "withdraw",
-                )
-              : el(
-                  "button",
-                  {
-                    type: "button",
-                    class: "primary",
-                    "data-testid": `accept-${c.id}`,
-                    onclick: () =>
-                      run(
-                        api(`/api/challenges/${c.id}/accept`, { method: "POST" }).then((g) => {
-                          location.href = g.url;
-                        }),
-                      ),
-                  },
-                  "accept",
-                );
-            return el(
-              "tr",
-              { "data-testid": "challenge" },
-              el(
-                "td",
-                {},
-                el("a", { href: `/players/${encodeURIComponent(c.by)}` }, c.by),
-                el(
-                  "span",
-                  {
-                    class: "muted",
-                    "data-testid": "challenge-rating",
-                    title: "rating in this game (? while provisional)",
-                  },
-                  ` (${c.rating_shown})`,
-                ),
-              ),
-              el("td", {}, c.title, c.preset ? el("span", { class: "tag" }, ` ${c.preset}`) : null),
-              el("td", {}, clockText(c.clock)),
-              el("td", {}, c.rated ? "rated" : "casual", c.seat ? ` · plays ${c.seat}` : ""),
-              el("td", {}, act),
-            );
-          }),
-        ),
-      ),
+            ["by", "game", "clock", "", ""],
+            challenges.map((c) => challengeRow(c, run)),
+          )
+        : el("p", { class: "muted", "data-testid": "no-challenges" }, "No open challenges."),
     );
   }
   async function run(promise) {
@@ -167,78 +115,8 @@ export async function lobbySocial(me, catalog, titles) {
     }
   }
 
-  const gameSelect = el(
-    "select",
-    { "data-testid": "challenge-game", "aria-label": "game" },
-    catalog.games.map((g) => el("option", { value: g.id }, g.title)),
-  );
-  const clockSelect = el(
-    "select",
-    { "data-testid": "challenge-clock", "aria-label": "clock" },
-    CLOCKS.map(([v, label]) => el("option", { value: v }, label)),
-  );
-  const rated = el("input", { type: "checkbox", "data-testid": "challenge-rated" });
-  const seatSelect = el(
-    "select",
-    { "data-testid": "challenge-seat", "aria-label": "your seat" },
-    el("option", { value: "" }, "random side"),
-    el("option", { value: "A" }, "I play A"),
-    el("option", { value: "B" }, "I play B"),
-  );
-  const clock = () => CLOCKS.find(([v]) => v === clockSelect.value)[2];
-  const waiting = el("span", { class: "muted", "data-testid": "pairing" });
-  const post = el(
-    "button",
-    { type: "button", class: "primary", "data-testid": "post-challenge" },
-    "Post challenge",
-  );
-  post.onclick = () =>
-    run(
-      api("/api/challenges", {
-        method: "POST",
-        body: {
-          game: gameSelect.value,
-          clock: clock(),
-          rated: rated.checked,
-          seat: seatSelect.value || null,
-        },
-      }),
-    );
-  const quick = el(
-    "button",
-    {
-      type: "button",
-      "data-testid": "quick-pair",
-      title: "play the next player who asks for this game and clock, of close rating",
-    },
-    "Quick pair",
-  );
-  quick.onclick = async () => {
-    message.textContent = "";
-    try {
-      const answer = await api("/api/pairing", {
-        method: "POST",
-        body: { game: gameSelect.value, clock: clock(), rated: rated.checked },
-      });
-      if (answer.status === "started") location.href = answer.url;
-      else
-        waiting.textContent = `waiting for an opponent (${titles[gameSelect.value]}, ${clockText(clock())})…`;
-    } catch (error) {
-      message.textContent = error.message;
-    }
-  };
   const controls = me
-    ? el(
-        "div",
-        { class: "row" },
-        gameSelect,
-        clockSelect,
-        seatSelect,
-        el("label", { class: "inline" }, rated, " rated"),
-        post,
-        quick,
-        waiting,
-      )
+    ? challengeControls(catalog, titles, run, message)
     : el(
         "p",
         { class: "muted" },
