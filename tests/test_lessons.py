@@ -12,7 +12,6 @@ from fastapi.testclient import TestClient
 from monsterball.core.game import CHANCE
 from monsterball.games import get_game
 from monsterball.lessons import (
-    PACKAGES,
     LessonError,
     check_attempt,
     hint_for,
@@ -20,12 +19,13 @@ from monsterball.lessons import (
     lessons,
     replay,
     said_for,
+    taught,
 )
 from web_helpers import app_at
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-GAMES = tuple(PACKAGES)
+GAMES = tuple(taught())
 
 
 def decisions_seen(game: str, preset: str | None, seed: int, plies: int) -> set[str]:

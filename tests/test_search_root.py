@@ -11,7 +11,7 @@ import pytest
 
 import monsterball.search as search
 from monsterball.core.game import Action, GameState
-from monsterball.games import get_game
+from monsterball.games import all_games, get_game
 from monsterball.heuristic import heuristic_for
 from monsterball.search import MCTS, MCTSBot, Node
 
@@ -157,8 +157,9 @@ def _midway_player_move() -> GameState:
 
 
 def test_the_default_search_skips_the_root_pass_only_in_the_games_that_turn_it_off() -> None:
-    # search.ROOT_PASS_OFF: in Midway the pass cost wins (CHANGELOG.md 0.1.0).
-    assert search.ROOT_PASS and {"midway"} == search.ROOT_PASS_OFF
+    # BotHooks.root_pass: in Midway the pass cost wins (CHANGELOG.md 0.1.0).
+    assert search.ROOT_PASS
+    assert [s.id for s in all_games() if s.bot and not s.bot.root_pass] == ["midway"]
     midway = _midway_player_move()
     bot = MCTSBot(2, iterations=60, plan_tries=0)
     bot.choose(midway, midway.current_player())

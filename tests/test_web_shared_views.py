@@ -90,11 +90,11 @@ def test_MW_R10_shared_messages_keep_the_real_caster_to_its_seat(real):
 
 @pytest.mark.parametrize("game", ["paper-ultimate", "huck-monster", "midway"])
 def test_a_game_drawn_once_for_every_seat_shows_every_seat_the_same(game):
-    """``public_view`` (one board drawing per move for all seats, web/live.py) is only said
-    of games where every seat's board and text are the same, move after move; Midway's
-    hidden caster (MW-MAGIC-2) keeps it per seat."""
+    """A game without hidden information (``spec.hidden_information``; one board drawing
+    per move for all seats, web/live.py) is one where every seat's board and text are the
+    same, move after move; Midway's hidden caster (MW-MAGIC-2) keeps it per seat."""
     spec = get_game(game)
-    assert bool(spec.extra.get("public_view")) == (game != "midway")
+    assert spec.hidden_information == (game == "midway")
     if game == "midway":
         return
     state = spec.new_game(spec.options(None))

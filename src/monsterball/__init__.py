@@ -103,32 +103,33 @@ def __dir__() -> list[str]:
 
 def _compiled() -> bool:
     """Whether the compiled kernels run (``monsterball.fast``): cheap, it loads the core
-    kernel's module (no game) and looks for Midway's. :func:`kernels` says which, loading
-    each (it also catches a kernel left stale by editing its ``.pyx`` without ``make fast``)."""
+    kernel's module (no game) and looks for a build of each game's kernel source (a
+    ``.pyx`` in a game's folder). :func:`kernels` says which, loading each (it also catches
+    a kernel left stale by editing its ``.pyx`` without ``make fast``)."""
     global _fast
     if _fast is None:
-        import os.path
         from importlib.machinery import PathFinder
+        from pathlib import Path
 
         from monsterball.core import kernels as rule
 
-        midway = os.path.join(os.path.dirname(__file__), "games", "midway")
-        _fast = (
-            rule.load("monsterball.core._fastgeo") is not None
-            and PathFinder.find_spec("_fastmw", [midway]) is not None
+        sources = sorted((Path(__file__).parent / "games").glob("*/*.pyx"))
+        _fast = rule.load("monsterball.core._fastgeo") is not None and all(
+            PathFinder.find_spec(pyx.stem, [str(pyx.parent)]) is not None for pyx in sources
         )
     return _fast
 
 
 def kernels() -> dict[str, bool]:
-    """Each compiled kernel module and whether it runs (imports the games to find out)."""
+    """Each compiled kernel module and whether it runs (imports the games to find out: each
+    declares its own, ``GameSpec.kernels``)."""
     from monsterball.core import geometry
-    from monsterball.games.midway import state as midway
+    from monsterball.games import all_games
 
-    return {
-        "monsterball.core._fastgeo": geometry.FAST,
-        "monsterball.games.midway._fastmw": midway.FAST,
-    }
+    found = {"monsterball.core._fastgeo": geometry.FAST}
+    for spec in all_games():
+        found.update(spec.kernels)
+    return found
 
 
 if TYPE_CHECKING:  # what type checkers and editors see; at run time __getattr__ loads these

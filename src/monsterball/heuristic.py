@@ -1,163 +1,67 @@
-"""The game-independent half of the heuristic bots: how a game's own heuristic is found,
-and the greedy one-step look-ahead that turns a position evaluation into a policy.
+"""The game-independent half of the heuristic bots: the greedy one-step look-ahead that
+turns a game's position evaluation into a policy, and the helpers every bot shares.
 
-Each game may ship a ``heuristic`` module in its own package (for example
-``monsterball.games.huck_monster.heuristic``); this module never names a game. The module
-may define:
-
-``evaluate(state) -> float``
-    How good the position is for seat 0, in [-1, 1] (+1 a sure win). Two-seat zero-sum
-    games only need this one number; seat 1's value is its negation.
-``policy(state, seat, legal, rng) -> Action | None``
-    A rule for some decisions (which throw, whether to add a strategy die); None leaves the
-    decision to the greedy look-ahead.
-``determinize(state, seat, rng) -> GameState``
-    A copy of ``state`` in which everything ``seat`` may not see (``view(seat)``) is
-    sampled afresh, consistent with what it does see. Games with hidden information must
-    define it; search bots call it instead of reading the truth.
-``candidates(state, seat, legal, rng, k) -> list[Action]``
-    Which few of a long legal list are worth a look (default: a seeded sample plus the
-    'end' action).
-``VERSION``
-    A string to change whenever the bots' decisions change on purpose (default "1"):
-    strength ledgers (``scripts/strength.py``) count games per version.
-``plan(heuristic, state, seat, rng, tries) -> list[Action] | None`` and ``plan_key(state)``
-    A plan for a stretch of decisions (Midway: the offense's whole movement phase), made
-    from ``tries`` play-outs on determinized copies, or None where the game does not plan;
-    ``plan_key`` names the stretch a plan belongs to. Bots follow it with
-    :class:`PlanFollower`.
-``final(state) -> float``
-    Seat 0's value of a finished game, within [-1, 1] (default: the result, +-1), for an
-    evaluation that goes on telling results apart by the score once the winner is sure.
-``binding(state, legal) -> bool``
-    Whether ``policy`` decides here for the search bot too (default: never): decisions the
-    evaluation cannot tell apart, where a search only finds which choice reaches the next
-    evaluated position soonest (Midway: the draft and the formations).
-
-A game without the module gets :data:`GENERIC`: the score and the final result only.
+A game declares its heuristic on its spec (``spec.bot``, a
+:class:`monsterball.core.contract.BotHooks`: ``evaluate``, and optionally ``policy``,
+``determinize``, ``candidates``, ``plan``/``plan_key``, ``final``, ``binding``, ``version``,
+``root_pass``; docs/architecture.md, "The game contract"); this module never names a game.
+A game without one gets :data:`GENERIC`: the score and the final result only.
 """
 
 from __future__ import annotations
 
-import importlib
 import math
 import random
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from functools import cache
+from collections.abc import Sequence
 from typing import Any
 
 from monsterball.core.actions import Action
+from monsterball.core.contract import (
+    Binding,
+    BotHooks,
+    Candidates,
+    Determinize,
+    Evaluate,
+    PlanKey,
+    Planner,
+    Policy,
+    sample_candidates,
+    score_evaluate,
+    terminal_value,
+)
 from monsterball.core.dice import SeededSampler
 from monsterball.core.game import CHANCE, GameSpec, GameState
 
-Evaluate = Callable[[GameState], float]
-Policy = Callable[[GameState, int, Sequence[Action], random.Random], Action | None]
-Determinize = Callable[[GameState, int, random.Random], GameState]
-Candidates = Callable[[GameState, int, Sequence[Action], random.Random, int], list[Action]]
-# The game's planner is handed the heuristic it plays out with (games sit below this module).
-Planner = Callable[["Heuristic", GameState, int, random.Random, int], list[Action] | None]
-PlanKey = Callable[[GameState], Any]
-Binding = Callable[[GameState, Sequence[Action]], bool]
+# The bots' name for a game's hooks (one class: core.contract.BotHooks).
+Heuristic = BotHooks
+
+__all__ = [
+    "GENERIC",
+    "MAX_STREAK",
+    "Binding",
+    "Candidates",
+    "Determinize",
+    "Evaluate",
+    "Heuristic",
+    "PlanFollower",
+    "PlanKey",
+    "Planner",
+    "Policy",
+    "StreakGuard",
+    "greedy_choice",
+    "heuristic_for",
+    "sample_candidates",
+    "score_evaluate",
+    "settle_value",
+    "terminal_value",
+]
+
+GENERIC = BotHooks("generic", score_evaluate)
 
 
-def terminal_value(state: GameState, seat: int) -> float:
-    return float(state.returns()[seat])
-
-
-def score_evaluate(state: GameState) -> float:
-    """The fallback evaluation: the result when over, else a squashed score difference."""
-    if state.is_terminal():
-        return terminal_value(state, 0)
-    score = state.view().get("score")
-    values: list[float] = []
-    if isinstance(score, dict):
-        values = [float(v) for v in score.values()]
-    elif isinstance(score, list | tuple):
-        values = [float(v) for v in score]
-    if len(values) < 2:
-        return 0.0
-    return math.tanh((values[0] - values[1]) / 3.0)
-
-
-def sample_candidates(
-    state: GameState, seat: int, legal: Sequence[Action], rng: random.Random, k: int
-) -> list[Action]:
-    """Up to ``k`` distinct legal actions drawn at random, plus any 'end' action (stopping
-    is always worth weighing against moving on)."""
-    if len(legal) <= k:
-        return list(legal)
-    picked = rng.sample(range(len(legal)), k)
-    out = [legal[i] for i in picked]
-    for action in legal[-2:]:
-        if action.notation() == "end" and action not in out:
-            out.append(action)
-    return out
-
-
-@dataclass(frozen=True)
-class Heuristic:
-    """A game's heuristic, with defaults filled in."""
-
-    game: str
-    evaluate: Evaluate
-    policy: Policy | None = None
-    determinize: Determinize | None = None
-    candidates: Candidates = sample_candidates
-    plan: Planner | None = None
-    plan_key: PlanKey | None = None
-    version: str = "1"
-    # Seat 0's value of a finished game, for a game whose evaluation goes on telling
-    # results apart by the score (None: the result alone, +-1). With the result alone a
-    # side that has lost either way judged any move that ended the game worse than one
-    # that kept it going.
-    final: Evaluate | None = None
-    # Decisions the policy makes for the search bot too (None: none).
-    binding: Binding | None = None
-
-    def value(self, state: GameState, seat: int) -> float:
-        """The evaluation from ``seat``'s side (two-seat zero-sum games)."""
-        if state.is_terminal():
-            if self.final is None:
-                return terminal_value(state, seat)
-            v = self.final(state)
-        else:
-            v = self.evaluate(state)
-        return v if seat == 0 else -v
-
-    @property
-    def hidden_information(self) -> bool:
-        return self.determinize is not None
-
-
-GENERIC = Heuristic("generic", score_evaluate)
-
-
-def heuristic_for(spec: GameSpec) -> Heuristic:
-    """The heuristic in ``spec``'s package, or :data:`GENERIC` if it has none."""
-    return _heuristic_in(spec.id, spec.state_type.__module__.rsplit(".", 1)[0])
-
-
-@cache
-def _heuristic_in(game: str, package: str) -> Heuristic:
-    try:
-        module: Any = importlib.import_module(f"{package}.heuristic")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"{package}.heuristic":
-            raise
-        return GENERIC
-    return Heuristic(
-        game,
-        module.evaluate,
-        getattr(module, "policy", None),
-        getattr(module, "determinize", None),
-        getattr(module, "candidates", sample_candidates),
-        getattr(module, "plan", None),
-        getattr(module, "plan_key", None),
-        str(getattr(module, "VERSION", "1")),
-        getattr(module, "final", None),
-        getattr(module, "binding", None),
-    )
+def heuristic_for(spec: GameSpec) -> BotHooks:
+    """The heuristic ``spec`` declares (``spec.bot``), or :data:`GENERIC` if it has none."""
+    return spec.bot if spec.bot is not None else GENERIC
 
 
 def settle_value(

@@ -23,26 +23,25 @@ from typing import Any
 
 from monsterball.core.errors import MonsterballError
 from monsterball.core.game import CHANCE, GameState
-from monsterball.games import get_game
-
-PACKAGES = {
-    "huck-monster": "huck_monster",
-    "midway": "midway",
-    "paper-ultimate": "paper_ultimate",
-}
+from monsterball.games import all_games, get_game
 
 
 class LessonError(MonsterballError):
     """A lesson that does not replay: names the lesson, the step and the engine's reason."""
 
 
+def taught() -> list[str]:
+    """The ids of the games with teaching material (``spec.docs.lessons_package``)."""
+    return [spec.id for spec in all_games() if spec.docs.lessons_package is not None]
+
+
 @cache
 def learning_data(game: str) -> dict[str, Any]:
     """The game's lessons.json (empty parts when the game has none)."""
-    package = PACKAGES.get(game)
+    package = get_game(game).docs.lessons_package
     if package is None:
         return {"hints": [], "lessons": [], "guide": []}
-    source = resources.files(f"monsterball.games.{package}").joinpath("lessons.json")
+    source = resources.files(package).joinpath("lessons.json")
     data: dict[str, Any] = json.loads(source.read_text(encoding="utf-8"))
     return data
 
@@ -54,7 +53,7 @@ def _patterns(game: str) -> tuple[tuple[re.Pattern[str], str], ...]:
 
 def all_hints() -> dict[str, list[list[str]]]:
     """Every game's hint list, as the browser receives it."""
-    return {game: learning_data(game)["hints"] for game in PACKAGES}
+    return {game: learning_data(game)["hints"] for game in taught()}
 
 
 def hint_for(game: str, notation: str) -> str | None:
@@ -73,7 +72,7 @@ def _said(game: str) -> tuple[tuple[re.Pattern[str], str], ...]:
 
 def all_said() -> dict[str, list[list[str]]]:
     """Every game's log words: for a move the engine tells nothing about, what it was."""
-    return {game: learning_data(game).get("said", []) for game in PACKAGES}
+    return {game: learning_data(game).get("said", []) for game in taught()}
 
 
 def said_for(game: str, notation: str) -> str | None:

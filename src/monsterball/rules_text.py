@@ -2,7 +2,8 @@
 terminal's `monsterball rules GAME --text` and the web app's "How to play" pages.
 
 A wheel carries them as ``monsterball/rules_docs/`` (pyproject's force-include); a source
-checkout reads docs/rules/ directly.
+checkout reads docs/rules/ directly. Which file is a game's, its spec says
+(``spec.docs.rules_file``).
 """
 
 from __future__ import annotations
@@ -11,17 +12,14 @@ import re
 from functools import cache
 from pathlib import Path
 
-RULE_FILES = {
-    "huck-monster": "huck-monster.md",
-    "midway": "monsters-of-the-midway.md",
-    "paper-ultimate": "paper-ultimate.md",
-}
-
 
 @cache
 def rules_document(game: str) -> str | None:
-    """The rules document of the game with this id, or None when it is not shipped."""
-    name = RULE_FILES.get(game)
+    """The rules document of the game with this id (its spec's ``docs.rules_file``), or
+    None when it has none or it is not shipped."""
+    from monsterball.games import get_game  # here: the CLI starts without the games
+
+    name = get_game(game).docs.rules_file
     if name is None:
         return None
     from importlib import resources  # here: it costs a tenth of a second at start-up

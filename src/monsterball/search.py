@@ -11,8 +11,8 @@
   one step ahead as the heuristic bot judges its sample, each evaluation charged as an
   iteration; the best (or the game's rule) is the default choice, which the search
   replaces only with a child visited at least ``MIN_VISITS`` times whose mean beats it by
-  ``MARGIN`` (CHANGELOG.md 0.1.0, "The root's one-step pass and default"). Not in the
-  games of ``ROOT_PASS_OFF`` (Midway), where it cost wins.
+  ``MARGIN`` (CHANGELOG.md 0.1.0, "The root's one-step pass and default"). Not in a
+  game whose hooks say ``root_pass=False`` (Midway), where it cost wins.
 - **Leaves** are judged by the game's heuristic evaluation, after an optional short
   rollout (random or heuristic moves): the games are thousands of plies long, so search
   never plays a game out.
@@ -71,12 +71,8 @@ EXPLORATION = 0.1
 # is judged by the evaluation after it (the dice it brings averaged exactly), up to this
 # share of the budget; the best is the search's default choice.
 ROOT_SHARE = 0.5
-ROOT_PASS = True  # the search bot's default (MCTSBot(root_pass=None)), except in:
-# Midway, where it cost wins: a player's one-step best of all his moves (100 - 300) finds
-# positions the evaluation overrates; the hard bot at 200 iterations won 40% against the
-# heuristic with it, about 70% without (CHANGELOG.md 0.1.0, "Midway: kickoffs fielded,
-# no backward safeties, and no root pass").
-ROOT_PASS_OFF = frozenset({"midway"})
+ROOT_PASS = True  # the search bot's default (MCTSBot(root_pass=None)), except in a game
+# whose hooks turn it off (``BotHooks.root_pass``: Midway, where it cost wins).
 # The search overrules the default only with a root child visited at least this often
 # (and at least as often as the default) whose mean beats the default's by MARGIN.
 MIN_VISITS = 20
@@ -545,7 +541,7 @@ class MCTSBot:
         self.rollout_depth = rollout_depth
         self.rollout_policy = rollout_policy
         self.exploration = exploration
-        self.root_pass = root_pass  # None: ROOT_PASS unless the game is in ROOT_PASS_OFF
+        self.root_pass = root_pass  # None: ROOT_PASS unless the game turns it off
         self.inner = inner
         self.last: SearchStats | None = None
         self.guard = StreakGuard()
@@ -588,9 +584,7 @@ class MCTSBot:
             ),
             rollout_policy=self.rollout_policy,
             root_pass=(
-                ROOT_PASS and state.spec.id not in ROOT_PASS_OFF
-                if self.root_pass is None
-                else self.root_pass
+                ROOT_PASS and heuristic.root_pass if self.root_pass is None else self.root_pass
             ),
             inner=HARD_INNER.get(state.spec.id, 0) if self.inner is None else self.inner,
         )

@@ -357,7 +357,7 @@ class GameApp(App[None]):
         else:
             events = self.state.apply(action, seat=seat)
         name = "dice" if seat is None else self.spec.seat_name(seat)
-        public = getattr(action, "public_text", action.notation)()
+        public = action.public_text()
         self.log_line(f"{name}: {public}")
         for event in events:
             self.log_line(f"  {event.describe()}")

@@ -1,31 +1,28 @@
 """Tab completion of game names, presets and bots, without loading the games: completing a
 word must be instant (scripts/bench_startup.py), and importing the three engines is not.
 
-The names are written out here; tests/test_cli_startup.py fails when they differ from the
-registry's, so a new game, alias or preset cannot be forgotten.
+The names are data beside the games (``games/names.json``); tests/test_cli_startup.py fails
+when they differ from the registry's, so a new game, alias or preset cannot be forgotten.
 """
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import typer
 
-GAMES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    # id: (aliases, presets)
-    "huck-monster": (
-        ("hm", "huck", "huck-and-monster", "huck+monster"),
-        ("starting-7", "scrimmage", "basic", "straight-throws", "square-field", "small",
-         "midnight-pickup", "emergency-pickup", "game-disc", "all-stars", "pothole", "hot-hex",
-         "cone-push", "pro", "pro-continue"),
-    ),
-    "midway": (
-        ("motm", "monsters-of-the-midway", "monsters"),
-        ("standard", "compass", "short", "match", "exhibition"),
-    ),
-    "paper-ultimate": (
-        ("pu", "paper", "ultimade"),
-        ("standard", "no-monster", "coins", "quick", "open-field", "small"),
-    ),
-}  # fmt: skip
+# The built-in games' names, read as data (games/names.json, beside the games) so that no
+# engine is imported; a plug-in game is completed once registered in this process.
+NAMES_FILE = Path(__file__).resolve().parents[1] / "games" / "names.json"
+
+
+def _names() -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
+    data = json.loads(NAMES_FILE.read_text(encoding="utf-8"))
+    return {g: (tuple(v["aliases"]), tuple(v["presets"])) for g, v in data.items()}
+
+
+GAMES = _names()
 
 BOT_WORDS = ("heuristic", "random", "mcts:200", "mcts:0.5s", "easy", "medium", "hard", "none")
 

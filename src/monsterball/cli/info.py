@@ -55,14 +55,6 @@ def _allowed(info: OptionInfo) -> str:
     return ""
 
 
-RULEBOOKS = {
-    # The printed rulebook each engine follows, as a player knows it.
-    "paper-ultimate": 'Paper Ultimate ("ULTIMADE"), the paper-and-pencil rules',
-    "huck-monster": "Huck + Monster, the Starting 7 Pickup rulebook with its kits and Pro rules",
-    "midway": "Monsters of the Midway Rulebook",
-}
-
-
 @app.command()
 def rules(
     game: Annotated[
@@ -101,7 +93,7 @@ def rules(
         return
     console.print(f"[bold]{spec.title}[/bold] ({spec.id}), rules {spec.rules_version}")
     console.print(spec.summary)
-    rulebook = RULEBOOKS.get(spec.id, spec.title)
+    rulebook = spec.docs.rulebook_title or spec.title
     console.print(f"Seats: {', '.join(spec.seat_names)}; rulebook: {rulebook}")
     table = make_table(title="Options (set with --opt key=value)", show_lines=True)
     for column in ("name", "type", "default", "allowed", "doc", "ruling"):

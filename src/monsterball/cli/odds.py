@@ -1,8 +1,8 @@
-"""``odds``: exact catch probabilities (Huck + Monster)."""
+"""``odds``: exact catch probabilities, for a game whose spec offers a catch calculator
+(``spec.odds.calculator``; Huck + Monster's throws)."""
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Annotated
 
 import typer
@@ -15,6 +15,7 @@ from monsterball.cli.common import (
     make_table,
 )
 from monsterball.cli.completion import complete_game
+from monsterball.core.contract import Calculator
 
 
 @app.command("odds")
@@ -77,11 +78,13 @@ def odds_cmd(
     ] = False,
 ) -> None:
     """Exact probability that a throw is caught against the given bids (Huck + Monster)."""
-    from monsterball.games.huck_monster.odds import UpCallSetup, catch_probability
-
     spec = game_spec(game)
-    if spec.id != "huck-monster":
-        fail(f"exact odds are available for huck-monster, not {spec.id}")
+    calculator = _catch_calculator(spec.odds.calculator if spec.odds else None)
+    if calculator is None:
+        from monsterball.games import all_games
+
+        offered = [s.id for s in all_games() if s.odds and _catch_calculator(s.odds.calculator)]
+        fail(f"exact odds are available for {', '.join(offered)}, not {spec.id}")
     # The strategy die (or an All-Star) joins a bidder that is in the play: without one the
     # odds would be those of a play nobody set up.
     bidders = {
@@ -94,30 +97,30 @@ def odds_cmd(
         if role in bidders and bidders[role][1] == 0:
             fail(f"{flag} {role} adds to a {role} bid, but there is none: add "
                   f"{bidders[role][0]}{'' if role == 'mark' else ' N'}")  # fmt: skip
+    settings = dict(
+        mark=mark,
+        intercepts=intercepts,
+        catch_marks=catch_marks,
+        challenges=challenges,
+        throw_count=throw,
+        offense_strategy=offense_strategy,
+        defense_strategy=defense_strategy,
+        ties=ties,
+        equipment=equipment,
+        team_pins=team_pins,
+        stealth_offense=stealth_offense,
+        stealth_defense=stealth_defense,
+        all_star_throw=all_star == "throw",
+        all_star_catch=all_star == "catch",
+        all_star_bid=all_star if all_star not in ("throw", "catch") else "none",
+        continue_dice=continue_dice,
+        remaining=remaining,
+    )
     try:
-        setup = UpCallSetup(
-            mark=mark,
-            intercepts=intercepts,
-            catch_marks=catch_marks,
-            challenges=challenges,
-            throw_count=throw,
-            offense_strategy=offense_strategy,
-            defense_strategy=defense_strategy,
-            ties=ties,
-            equipment=equipment,
-            team_pins=team_pins,
-            stealth_offense=stealth_offense,
-            stealth_defense=stealth_defense,
-            all_star_throw=all_star == "throw",
-            all_star_catch=all_star == "catch",
-            all_star_bid=all_star if all_star not in ("throw", "catch") else "none",
-            continue_dice=continue_dice,
-            remaining=remaining,
-        )
+        p = calculator.probability(**settings)
     except ValueError as exc:
         fail(str(exc))
     console = make_console()
-    p = catch_probability(setup)
     console.print(
         f"P(catch) = {p.numerator}/{p.denominator} = {float(p):.4%}   "
         f"P(turnover) = {float(1 - p):.4%}"
@@ -125,12 +128,16 @@ def odds_cmd(
     if by_count and continue_dice == 1:
         table = make_table("count left", "P(catch)")
         for left in range(19):
-            one = catch_probability(dataclasses.replace(setup, remaining=left))
+            one = calculator.probability(**{**settings, "remaining": left})
             table.add_row(str(left), f"{float(one):.4%}")
         console.print(table)
     elif by_count and not continue_dice:
         table = make_table("throw count", "P(catch)")
         for count in range(1 if team_pins else 3, 19):
-            one = catch_probability(dataclasses.replace(setup, throw_count=count))
+            one = calculator.probability(**{**settings, "throw_count": count})
             table.add_row(str(count), f"{float(one):.4%}")
         console.print(table)
+
+
+def _catch_calculator(calculator: Calculator | None) -> Calculator | None:
+    return calculator if calculator is not None and calculator.name == "catch" else None

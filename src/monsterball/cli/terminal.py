@@ -48,19 +48,6 @@ LIST_ALL_UP_TO = 60
 
 TEAM_STYLES = ("bold red", "bold blue", "bold green", "bold magenta")
 
-BOARD_LEGENDS = {
-    # What the games' text boards draw (their render modules say the same).
-    "paper-ultimate": (
-        "Legend: A1 team A, B1 team B, A1* holds the disc, () the disc on the ground, "
-        ": end zone, . field, ==== end-zone line. 'board' shows this again."
-    ),
-    "huck-monster": (
-        "Legend: A1 team A, B1 team B, A1* the Handler, () the disc, :: end zone, "
-        "== line space, .. field, ~~ the disc's path, /\\ a cone, ** a Stealth Space. "
-        "'board' shows this again."
-    ),
-}
-
 
 class _Leave(Exception):
     """The human left the game (``quit`` or end of input)."""
@@ -238,8 +225,7 @@ class TerminalGame:
     def _shown(self, action: Action) -> str:
         # A game may hide part of an action from the other seat (a secret choice); with
         # another human at this terminal, only the public part is printed.
-        public: Callable[[], str] = getattr(action, "public_text", action.notation)
-        return public()
+        return action.public_text()
 
     def draw(self, seat: int | None, *, legend: bool = False) -> None:
         """The board as ``seat`` sees it: teams in their colours, the pieces of the last
@@ -261,8 +247,9 @@ class TerminalGame:
         carrier = self.state.view(seat).get("carrier")
         if isinstance(carrier, str) and carrier:  # Midway's 2-letter cells show 'A*' only
             typer.echo(f"{carrier[0]}* on the field: {carrier} carries the ball.")
-        key = BOARD_LEGENDS.get(self.spec.id)
-        if key is not None and (legend or not self.legend_shown):
+        # What the game's text board draws (its spec's ``docs.legend``; its render says so).
+        key = self.spec.docs.legend
+        if key and (legend or not self.legend_shown):
             typer.echo(key)
             self.legend_shown = True
         self.stale = False

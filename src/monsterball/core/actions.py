@@ -23,6 +23,11 @@ class Action:
     def notation(self) -> str:  # pragma: no cover - every subclass overrides
         raise NotImplementedError
 
+    def public_text(self) -> str:
+        """What the other seats may be told of this action: all of it, unless the game hides
+        part of it (a secret choice overrides this)."""
+        return self.notation()
+
     def __str__(self) -> str:
         return self.notation()
 

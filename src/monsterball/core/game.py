@@ -24,6 +24,15 @@ from typing import Any, ClassVar, Self
 
 from monsterball.core.actions import Action, ActionTable, Event, Roll, parse_roll
 from monsterball.core.board import Board
+from monsterball.core.contract import (
+    NO_DOCS,
+    NO_VIEWS,
+    BotHooks,
+    GameDocs,
+    OddsHooks,
+    RLHooks,
+    ViewHooks,
+)
 from monsterball.core.errors import (
     GameOverError,
     IllegalActionError,
@@ -194,6 +203,11 @@ class GameState:
         """What ``seat`` may see, as JSON-ready data (None: spectators' public view)."""
         raise NotImplementedError
 
+    def hidden_from(self, seat: int | None) -> set[int]:
+        """The pieces whose place ``seat`` may not see now (None: spectators); a game with
+        ``spec.hidden_information`` overrides it, every other game hides nothing."""
+        return set()
+
     # -- positions --------------------------------------------------------------------------
 
     def board(self, seat: int | None = None) -> Board:
@@ -308,9 +322,20 @@ class GameSpec:
     # Ruling id -> one-line summary; the full ruling (quote, choice, reason) is in
     # docs/rules/<game>.md, and the traceability test keeps the two in step.
     rulings: Mapping[str, str] = field(default_factory=dict)
-    extra: Mapping[str, Any] = field(default_factory=dict)
     # Draws a position as ``seat`` may see it, in the shared format of core.board (for UIs).
     board: Callable[[GameState, int | None], Board] | None = None
+    # The one declaration of hidden information: True when some seat may not see part of
+    # the state (``GameState.hidden_from``, ``Action.public_text``); then ``bot.determinize``
+    # must sample it. False: every seat's view is the same (servers draw it once per move).
+    hidden_information: bool = False
+    # What the layers above ask of the game beyond its rules (core/contract.py).
+    bot: BotHooks | None = None
+    odds: OddsHooks | None = None
+    docs: GameDocs = NO_DOCS
+    views: ViewHooks = NO_VIEWS
+    rl: RLHooks | None = None
+    # The game's compiled kernel modules and whether each runs (``monsterball.kernels()``).
+    kernels: Mapping[str, bool] = field(default_factory=dict)
 
     @property
     def num_seats(self) -> int:

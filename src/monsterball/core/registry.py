@@ -3,7 +3,7 @@
 Core never imports a game: the built-in games are registered by :mod:`monsterball.games`
 (an explicit list), which the registry loads by name on the first lookup, so
 ``get_game("huck-monster")`` works whatever was imported before it. A plug-in game calls
-:func:`register`.
+:func:`register` (and a test that registers one, :func:`unregister` when it is done).
 
 Imports: core only (the built-in games are loaded by module name, at run time).
 """
@@ -32,6 +32,14 @@ def register(spec: GameSpec) -> GameSpec:
         _NAMES[key] = spec.id
     _GAMES[spec.id] = spec
     return spec
+
+
+def unregister(name: str) -> None:
+    """Forget the game with this id or alias (a test's plug-in game, when the test ends)."""
+    spec = get_game(name)
+    for key in [k for k, owner in _NAMES.items() if owner == spec.id]:
+        del _NAMES[key]
+    del _GAMES[spec.id]
 
 
 def get_game(name: str) -> GameSpec:

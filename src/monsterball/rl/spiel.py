@@ -41,8 +41,6 @@ from monsterball.games import all_games, get_game
 from monsterball.rl import ids
 from monsterball.rl.encode import Encoder, encoder_for
 
-HIDDEN_INFORMATION = {"midway"}
-
 
 def default_max_game_length(spec: GameSpec) -> int:
     """Plies: twice the decision cut, for the dice between decisions."""
@@ -79,7 +77,7 @@ def short_name(spec: GameSpec) -> str:
 
 def _game_type(spec: GameSpec, name: str) -> Any:
     info = pyspiel.GameType.Information
-    hidden = spec.id in HIDDEN_INFORMATION
+    hidden = spec.hidden_information
     return pyspiel.GameType(
         short_name=name,
         long_name=f"Python monsterball {spec.title} ({ids.version(spec.id)})",

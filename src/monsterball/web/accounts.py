@@ -18,6 +18,7 @@ import re
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, TypeVar
 
 import anyio
@@ -28,6 +29,7 @@ from pydantic import BaseModel, Field
 from starlette.requests import HTTPConnection
 from zxcvbn import zxcvbn
 
+from monsterball.games import all_games
 from monsterball.web.limits import ClientLimits, Hashing, Limits, RateLimiter
 from monsterball.web.live import Rejected
 from monsterball.web.lobby import Hub
@@ -48,7 +50,7 @@ MIN_PASSWORD, MAX_PASSWORD = 8, 128
 # random characters, 344 ms at 72), with the site's own words as the guesser's first guesses.
 MIN_STRENGTH = 3
 STRENGTH_PREFIX = 24
-SITE_WORDS = ("monsterball", "monster", "huck", "frisbee", "ultimate", "paper", "midway")
+SITE_WORDS = ("monsterball", "monster", "frisbee")
 # argon2-cffi's defaults (RFC 9106's second recommended option: Argon2id, 3 passes, 64 MiB);
 # the tests lower them to keep a sign-up cheap.
 HASH_PARAMS: dict[str, Any] = {}
@@ -277,9 +279,17 @@ def check_password(name: str, password: str) -> None:
         raise Rejected("bad-request", "that password is too easy to guess: it is the name")
 
 
+@cache
+def site_words() -> tuple[str, ...]:
+    """Words a password must not lean on: the site's, and every game's names."""
+    names = (n for spec in all_games() for n in (spec.id, *spec.aliases, spec.title))
+    words = (w for n in names for w in re.split(r"[^a-z]+", n.lower()) if len(w) > 3)
+    return tuple(dict.fromkeys([*SITE_WORDS, *words]))
+
+
 def weak_reason(name: str, password: str) -> str | None:
     """Why zxcvbn finds the password guessable (one line), or None if it is strong enough."""
-    judged = zxcvbn(password[:STRENGTH_PREFIX], user_inputs=[name, *SITE_WORDS])
+    judged = zxcvbn(password[:STRENGTH_PREFIX], user_inputs=[name, *site_words()])
     if judged["score"] >= MIN_STRENGTH:
         return None
     feedback = judged["feedback"]

@@ -20,7 +20,6 @@ from pydantic import BaseModel, Field
 from monsterball.core.game import GameState
 from monsterball.games import get_game
 from monsterball.lessons import (
-    PACKAGES,
     Lesson,
     LessonError,
     all_hints,
@@ -31,9 +30,9 @@ from monsterball.lessons import (
     lesson,
     lessons,
     replay,
+    taught,
 )
 from monsterball.web.live import Rejected, action_hint
-from monsterball.web.ui import huck_odds, midway_roster
 
 STATIC = resources.files("monsterball.web") / "static"
 GameName = Annotated[str, Path(max_length=40)]
@@ -49,7 +48,7 @@ def _game(name: str) -> str:
         spec = get_game(name)
     except Exception:
         raise Rejected("not-found", f"no game '{name}'") from None
-    if spec.id not in PACKAGES:
+    if spec.id not in taught():
         raise Rejected("not-found", f"no lessons for '{spec.id}'")
     return spec.id
 
@@ -75,36 +74,25 @@ def scene(state: GameState, seat: int, do: str | None = None) -> dict[str, Any]:
 
 
 def throw_odds_of(state: GameState, do: str | None) -> dict[str, Any] | None:
-    """Huck + Monster, a lesson step that aims a throw: that throw's exact catch chance and
-    what the figure leaves out (the game page's catch odds, for the one target)."""
-    if state.spec.id != "huck-monster" or not do or not do.startswith("throw "):
+    """A lesson step that aims (Huck + Monster's throw): that target's exact chance and
+    what the figure leaves out (the game page's odds, ``spec.odds.targets``, for the one
+    target)."""
+    hooks = state.spec.odds
+    if hooks is None or hooks.targets is None or not do:
         return None
-    odds = huck_odds(state)
+    odds = hooks.targets(state)
     target = next((t for t in odds["targets"] if t["action"] == do), None)
     return {**target, "caveats": odds["caveats"]} if target else None
 
 
 def draft_left(state: GameState, seat: int) -> dict[str, Any] | None:
-    """Monsters of the Midway while the seat drafts: its points and picks left, and what each
-    type is good at (the lessons data's words), cheapest first."""
-    if state.spec.id != "midway" or not mine(state, seat) or not state.stack:
+    """While the seat drafts (Monsters of the Midway): its points and picks left, and what
+    each type is good at, cheapest first (the game's ``spec.views.draft_help``)."""
+    draft_help = state.spec.views.draft_help
+    if draft_help is None or not mine(state, seat) or not state.stack:
         return None
-    roster = midway_roster(state)
-    if roster["drafting"] != state.spec.seat_name(seat):
-        return None
-    team = roster["teams"][seat]
-    good_at = learning_data("midway").get("good_at", {})
-    types = sorted(roster["types"], key=lambda t: (t["points"], t["type"]))
-    return {
-        "points": team["points"],
-        "slots": team["slots"],
-        "max_points": roster["max_points"],
-        "types": [
-            {"type": t["type"], "points": t["points"], "good_at": good_at.get(t["type"], "")}
-            for t in types
-            if t["affordable"]
-        ],
-    }
+    found = draft_help(state, seat)
+    return dict(found) if found is not None else None
 
 
 def mine(state: GameState, seat: int) -> bool:

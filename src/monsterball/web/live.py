@@ -254,7 +254,7 @@ class LiveGame:
             {"name": c.name, "seat": c.seat, "kind": c.kind, "bot": c.bot} for c in self.chairs
         ]
         self._commitment = seed_commitment(row.game_seed)
-        self._public_view = bool(self.spec.extra.get("public_view"))
+        self._public_view = not self.spec.hidden_information
         self.log: list[LogEntry] = []
         # What clients see, built once per ply (cleared by ``commit``) and shared between
         # the messages and recipients that see the same thing: the parts every view has in
@@ -340,9 +340,7 @@ class LiveGame:
         chairs = [c for c in self.chairs if c.seat == actor]
         if len(chairs) == 1 or self.seating is None:
             return chairs[0]
-        coach_of: Callable[[GameState, Seating], str | None] | None = self.spec.extra.get(
-            "acting_coach"
-        )
+        coach_of = self.spec.views.acting_coach
         name = coach_of(self.state, self.seating) if coach_of else None
         return next((c for c in chairs if c.name == name), chairs[0])
 
@@ -425,7 +423,7 @@ class LiveGame:
         actor = self.state.current_player()
         chair = self.acting_chair()
         by = "dice" if actor == CHANCE else (chair.name if chair else self.spec.seat_name(actor))
-        public = getattr(action, "public_text", action.notation)()
+        public = action.public_text()
         events = self.state.apply_unchecked(action)
         self.forget_views()
         self.log.append(
@@ -634,7 +632,7 @@ class LiveGame:
         }
 
     def _board(self, seat: int | None) -> Board:
-        # A game whose every view is the same (``public_view``) is drawn once for all seats.
+        # A game without hidden information (every view the same) is drawn once for all seats.
         key = None if self._public_view else seat
         board = self._boards.get(key)
         if board is None:

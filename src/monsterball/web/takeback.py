@@ -45,8 +45,7 @@ class Ask:
 
 def hidden_from(state: GameState, seat: int) -> set[int]:
     """What ``seat`` may not see (Midway's hidden players; other games hide nothing)."""
-    hidden = getattr(state, "hidden_from", None)
-    return set(hidden(seat)) if hidden is not None else set()
+    return state.hidden_from(seat)
 
 
 class Takebacks:

@@ -23,7 +23,6 @@ from pydantic import BaseModel, Field
 from monsterball.core.game import CHANCE
 from monsterball.games import all_games, get_game
 from monsterball.heuristic import heuristic_for
-from monsterball.lessons import learning_data
 from monsterball.rules_text import rules_document
 from monsterball.web.accounts import seat_account
 from monsterball.web.live import Rejected
@@ -45,74 +44,6 @@ def start_boards() -> dict[str, Any]:
     return {spec.id: spec.new_game(spec.options(None)).board(None) for spec in all_games()}
 
 
-def midway_roster(state: Any) -> dict[str, Any]:
-    """Monsters of the Midway's draft chart, what each team has drafted, and every drafted
-    player's type (public: both coaches see the draft screen)."""
-    from monsterball.games.midway.actions import player_name
-    from monsterball.games.midway.draft import Draft, affordable, draft_left
-    from monsterball.games.midway.options import TEAM_NAMES
-
-    chart = state.chart
-    good_at = learning_data("midway").get("good_at", {})
-    top = state.stack[-1] if state.stack else None
-    team = top.team if isinstance(top, Draft) else None
-    ok = set(affordable(state, team)) if team is not None else set()
-    per_team = chart.team_size
-    teams = []
-    for side, name in enumerate(TEAM_NAMES):
-        slots, points = draft_left(state, side)
-        picked = [k for k in state.roster[side * per_team : (side + 1) * per_team] if k]
-        teams.append({"team": name, "slots": slots, "points": points, "picked": picked})
-    return {
-        "drafting": TEAM_NAMES[team] if team is not None else None,
-        "max_points": chart.max_points,
-        "types": [
-            {
-                "type": name,
-                "points": row.points,
-                "mv": row.mv,
-                "size": row.size,
-                "qb": row.qb_range,
-                "rec": row.rec_mod,
-                "magic": row.magic,
-                "affordable": name in ok,
-                "good_at": good_at.get(name, ""),
-            }
-            for name, row in ((n, chart.types[n]) for n in chart.names)
-        ],
-        "teams": teams,
-        "players": {player_name(p): kind for p, kind in enumerate(state.roster) if kind},
-    }
-
-
-def huck_odds(state: Any) -> dict[str, Any]:
-    from monsterball.games.huck_monster.throw_odds import caveats, throw_odds
-
-    targets = throw_odds(state)
-    return {
-        "ply": state.ply,
-        "targets": [
-            {
-                "action": o.action,
-                "cell": o.cell,
-                "receiver": o.receiver,
-                "p": float(o.p_catch),
-                "exact": f"{o.p_catch.numerator}/{o.p_catch.denominator}",
-                "count": o.setup.throw_count,
-                "mark": o.setup.mark,
-                "intercepts": o.setup.intercepts,
-                "catch_marks": o.setup.catch_marks,
-                "challenges": o.setup.challenges,
-            }
-            for o in targets
-        ],
-        "caveats": caveats(state) if targets else [],
-    }
-
-
-# Decisions whose die the page prices (Midway: the printed tables behind each); moves are
-# left out (a few hundred a phase, and a move only rarely rolls).
-PRICED = ("tackle", "block", "pass", "fg", "kick", "onside", "punt", "handoff")
 SHOWN_OUTCOMES = 6  # kinds of outcome listed per decision; the rarer ones are summed up
 
 
@@ -148,10 +79,11 @@ def decision_odds(state: Any, seat: int) -> dict[str, Any]:
     heuristic = heuristic_for(state.spec)
     if heuristic.determinize is not None:
         state = heuristic.determinize(state, seat, random.Random(state.ply))
+    priced = state.spec.odds.priced if state.spec.odds else ()
     out = []
     for action in state.legal_actions():
         text = action.notation()
-        if text.split()[0] not in PRICED:
+        if text.split()[0] not in priced:
             continue
         after = state.clone()
         after.apply_unchecked(action)
@@ -257,13 +189,14 @@ def install(
 
     @app.get("/api/games/{game_id}/odds")
     async def odds(game_id: GameId) -> dict[str, Any]:
-        """Huck + Monster, while the Handler aims: the exact chance each target is caught
-        against the bidders the engine's path would meet (`monsterball odds` arithmetic)."""
+        """While a decision is aimed (Huck + Monster's throw): the exact chance of each target
+        (the game's ``spec.odds.targets``; none for a game without)."""
         room = await rooms.get(game_id)
-        if room.live.spec.id != "huck-monster":
+        hooks = room.live.spec.odds
+        if hooks is None or hooks.targets is None:
             return {"targets": [], "caveats": []}
         state = room.live.state.clone()  # the room may move on while this is computed
-        return await anyio.to_thread.run_sync(huck_odds, state)
+        return dict(await anyio.to_thread.run_sync(hooks.targets, state))
 
     chance_cache: dict[str, dict[str, Any]] = {}
 
@@ -287,13 +220,13 @@ def install(
     async def outcomes(
         game_id: GameId, token: Annotated[str | None, Depends(seat_token)], request: Request
     ) -> dict[str, Any]:
-        """Monsters of the Midway: the odds of the decisions the token's chair may take now
-        (tackle, block, pass, field goal, kick ...), from the tables the engine rolls on; none
-        without a token."""
+        """The odds of the priced decisions (``spec.odds.priced``; Monsters of the Midway:
+        tackle, block, pass, field goal, kick ...) the token's chair may take now, from the
+        tables the engine rolls on; none without a token."""
         room = await rooms.get(game_id)
         live = room.live
         chair = live.chair_for(token, None if token else await seat_account(request))
-        if live.spec.id != "midway" or not live.may_act(chair):
+        if live.spec.odds is None or not live.spec.odds.priced or not live.may_act(chair):
             return {"ply": live.state.ply, "decisions": []}
         state = live.state.clone()  # the room may move on while this is computed
         seat = state.current_player()
@@ -318,9 +251,11 @@ def install(
     @app.get("/api/games/{game_id}/roster")
     async def roster(game_id: GameId) -> dict[str, Any]:
         room = await rooms.get(game_id)
-        if room.live.spec.id != "midway":
-            raise Rejected("bad-request", "only Monsters of the Midway drafts a roster")
-        return midway_roster(room.live.state)
+        roster = room.live.spec.views.roster
+        panel = roster(room.live.state) if roster is not None else None
+        if panel is None:
+            raise Rejected("bad-request", f"{room.live.spec.title} has no roster to show")
+        return dict(panel)
 
     rematches = Rematches(rooms, store)
 

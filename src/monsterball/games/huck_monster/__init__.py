@@ -11,6 +11,7 @@ import sys
 from typing import cast
 
 from monsterball.core.actions import ActionTable
+from monsterball.core.contract import Calculator, GameDocs, OddsHooks, ViewHooks
 from monsterball.core.fastinit import fast_inits, module_dataclasses
 from monsterball.core.game import GameSpec, GameState
 from monsterball.core.options import GameOptions
@@ -18,10 +19,13 @@ from monsterball.core.procedures import stack_kinds
 from monsterball.games.huck_monster.actions import action_table, parse_decision
 from monsterball.games.huck_monster.board import board_view
 from monsterball.games.huck_monster.coaching import acting_coach
+from monsterball.games.huck_monster.heuristic import BOT
+from monsterball.games.huck_monster.odds import catch_odds
 from monsterball.games.huck_monster.options import HuckMonsterOptions
 from monsterball.games.huck_monster.procedures import ALL_STEPS, first_steps
 from monsterball.games.huck_monster.render import render_text
 from monsterball.games.huck_monster.state import HuckMonsterState, Wiring, bind
+from monsterball.games.huck_monster.throw_odds import odds_targets
 from monsterball.games.huck_monster.validate import validate_position
 
 RULES_VERSION = "huck-monster/1.4.0"
@@ -149,9 +153,23 @@ SPEC = GameSpec(
     coaches=(2, 4),
     rulings=RULINGS,
     board=board_view,
-    # Servers and UIs ask which of a team's two coaches acts now (HM-R28). Everything is
-    # public: every seat's view is the same, so servers draw it once per move.
-    extra={"acting_coach": acting_coach, "public_view": True},
+    bot=BOT,
+    odds=OddsHooks(
+        targets=odds_targets,
+        calculator=Calculator(
+            "catch", "Exact probability that a throw is caught against the given bids.", catch_odds
+        ),
+    ),
+    docs=GameDocs(
+        rules_file="huck-monster.md",
+        rulebook_title="Huck + Monster, the Starting 7 Pickup rulebook with its kits and Pro rules",
+        lessons_package=__name__,
+        legend="Legend: A1 team A, B1 team B, A1* the Handler, () the disc, :: end zone, "
+        "== line space, .. field, ~~ the disc's path, /\\ a cone, ** a Stealth Space. "
+        "'board' shows this again.",
+    ),
+    # Servers and UIs ask which of a team's two coaches acts now (HM-R28).
+    views=ViewHooks(acting_coach=acting_coach),
 )
 bind(SPEC, Wiring(first_steps, render_text, validate_position))
 # Steps, events and actions are frozen dataclasses built at nearly every action: give them

@@ -7,6 +7,7 @@ rotation rule, see ``procedures.common._rotate``); this module maps the count to
 
 from __future__ import annotations
 
+from monsterball.core.game import GameState
 from monsterball.core.seating import Seating
 from monsterball.games.huck_monster.procedures.bid import Bid
 from monsterball.games.huck_monster.procedures.kits.cone_push import ConeThrowRoll
@@ -33,8 +34,9 @@ def acting_team(state: HuckMonsterState) -> int | None:
     return None
 
 
-def acting_coach(state: HuckMonsterState, seating: Seating) -> str | None:
+def acting_coach(state: GameState, seating: Seating) -> str | None:
     """The coach who must act (or roll) now; None while nobody does (set-up bookkeeping)."""
+    assert isinstance(state, HuckMonsterState)
     team = acting_team(state)
     if team is None:
         return None

@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 
 from monsterball.core.actions import Action
+from monsterball.core.contract import BotHooks
 from monsterball.core.game import GameState
 from monsterball.games.huck_monster.actions import (
     STRATEGY,
@@ -258,3 +259,7 @@ def policy(
             return next(a for a in legal if a != STRATEGY)
         return STRATEGY
     return None
+
+
+# The bots' hooks (core.contract), declared on SPEC.
+BOT = BotHooks("huck-monster", evaluate, policy, version=VERSION)

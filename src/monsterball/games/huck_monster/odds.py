@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
+from typing import Any
 
 from monsterball.games.huck_monster.rules import (
     CATCH,
@@ -462,3 +463,14 @@ def clear_setup_caches() -> None:
     faces alone), so the next query is computed from scratch: for benchmarks."""
     for fn in (_bids_value, _catch_phase, _throw_phase):
         fn.cache_clear()
+
+
+def catch_odds(**settings: Any) -> Fraction:
+    """The terminal's calculator (``spec.odds.calculator``, ``monsterball odds``): the exact
+    catch chance of the throw :class:`UpCallSetup` describes by these settings (ValueError
+    naming a bad one)."""
+    names = {f.name for f in dataclasses.fields(UpCallSetup)}
+    unknown = sorted(set(settings) - names)
+    if unknown:
+        raise ValueError(f"unknown setting(s) {', '.join(unknown)}")
+    return catch_probability(UpCallSetup(**settings))

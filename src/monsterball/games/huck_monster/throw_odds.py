@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
+from monsterball.core.game import GameState
 from monsterball.games.huck_monster.actions import ThrowTo
 from monsterball.games.huck_monster.odds import UpCallSetup, catch_probability
 from monsterball.games.huck_monster.procedures.upcall import Aim
@@ -119,3 +121,29 @@ def throw_odds(state: HuckMonsterState) -> list[ThrowOdds]:
             )
         )
     return out
+
+
+def odds_targets(state: GameState) -> dict[str, Any]:
+    """The pages' catch odds while the Handler aims (``spec.odds.targets``): each target's
+    exact chance and what the figures leave out; no targets when nobody aims."""
+    assert isinstance(state, HuckMonsterState)
+    targets = throw_odds(state)
+    return {
+        "ply": state.ply,
+        "targets": [
+            {
+                "action": o.action,
+                "cell": o.cell,
+                "receiver": o.receiver,
+                "p": float(o.p_catch),
+                "exact": f"{o.p_catch.numerator}/{o.p_catch.denominator}",
+                "count": o.setup.throw_count,
+                "mark": o.setup.mark,
+                "intercepts": o.setup.intercepts,
+                "catch_marks": o.setup.catch_marks,
+                "challenges": o.setup.challenges,
+            }
+            for o in targets
+        ],
+        "caveats": caveats(state) if targets else [],
+    }

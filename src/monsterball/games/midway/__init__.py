@@ -10,16 +10,19 @@ from __future__ import annotations
 from typing import cast
 
 from monsterball.core.actions import ActionTable
+from monsterball.core.contract import GameDocs, OddsHooks, ViewHooks
 from monsterball.core.game import GameSpec, GameState
 from monsterball.core.options import GameOptions
 from monsterball.core.procedures import stack_kinds
 from monsterball.games.midway.actions import action_table, parse_decision
 from monsterball.games.midway.board import board_view
+from monsterball.games.midway.heuristic import BOT
 from monsterball.games.midway.options import MidwayOptions
 from monsterball.games.midway.position_check import check_board, check_stack
 from monsterball.games.midway.procedures import ALL_STEPS, first_steps
 from monsterball.games.midway.render import render_text
-from monsterball.games.midway.state import MidwayState, Wiring, bind
+from monsterball.games.midway.roster import draft_help, roster
+from monsterball.games.midway.state import FAST, MidwayState, Wiring, bind
 
 RULES_VERSION = "monsters-of-the-midway/0.8.0"
 
@@ -120,6 +123,19 @@ SPEC = GameSpec(
     aliases=("motm", "monsters-of-the-midway", "monsters"),
     rulings=RULINGS,
     board=board_view,
+    # Mirror images and invisibility (MW-R10, MW-R11): a coach's secret choices.
+    hidden_information=True,
+    bot=BOT,
+    # The decisions whose die the pages price (the printed tables behind each); moves are
+    # left out (a few hundred a phase, and a move only rarely rolls).
+    odds=OddsHooks(priced=("tackle", "block", "pass", "fg", "kick", "onside", "punt", "handoff")),
+    docs=GameDocs(
+        rules_file="monsters-of-the-midway.md",
+        rulebook_title="Monsters of the Midway Rulebook",
+        lessons_package=__name__,
+    ),
+    views=ViewHooks(roster=roster, draft_help=draft_help),
+    kernels={f"{__name__}._fastmw": FAST},
 )
 bind(SPEC, Wiring(first_steps, render_text, check_board, check_stack))
 

@@ -86,10 +86,6 @@ def parse_player(text: str) -> int:
 class MidwayAction(Action):
     __slots__ = ()
 
-    def public_text(self) -> str:
-        """What the other coach may be told about this action (hidden moves override)."""
-        return self.notation()
-
 
 @dataclass(frozen=True, slots=True)
 class DraftPick(MidwayAction):

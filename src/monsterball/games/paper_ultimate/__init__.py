@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from typing import cast
 
+from monsterball.core.contract import GameDocs
 from monsterball.core.game import GameSpec, GameState
 from monsterball.core.options import GameOptions
 from monsterball.core.procedures import stack_kinds
 from monsterball.games.paper_ultimate.actions import action_table, parse_decision
 from monsterball.games.paper_ultimate.board import board_view
+from monsterball.games.paper_ultimate.heuristic import BOT
 from monsterball.games.paper_ultimate.options import PaperUltimateOptions
 from monsterball.games.paper_ultimate.procedures import ALL_STEPS, first_steps
 from monsterball.games.paper_ultimate.render import render_text
@@ -72,8 +74,14 @@ SPEC = GameSpec(
     aliases=("pu", "paper", "ultimade"),
     rulings=RULINGS,
     board=board_view,
-    # Everything is public: every seat's view is the same, so servers draw it once per move.
-    extra={"public_view": True},
+    bot=BOT,
+    docs=GameDocs(
+        rules_file="paper-ultimate.md",
+        rulebook_title='Paper Ultimate ("ULTIMADE"), the paper-and-pencil rules',
+        lessons_package=__name__,
+        legend="Legend: A1 team A, B1 team B, A1* holds the disc, () the disc on the ground, "
+        ": end zone, . field, ==== end-zone line. 'board' shows this again.",
+    ),
 )
 bind(SPEC, Wiring(first_steps, render_text))
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 
+from monsterball.core.contract import BotHooks
 from monsterball.core.game import GameState
 from monsterball.games.paper_ultimate.state import NOBODY, PaperUltimateState, team_players
 
@@ -71,3 +72,7 @@ def evaluate(state: GameState) -> float:
     team = _offense_value(state)
     points = (a - b) + POSITION_WEIGHT * (team if state.offense == 0 else -team)
     return math.tanh(2.5 * points / max(1, state.options.points_to_win))
+
+
+# The bots' hooks (core.contract), declared on SPEC.
+BOT = BotHooks("paper-ultimate", evaluate, version=VERSION)
