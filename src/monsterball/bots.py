@@ -146,7 +146,7 @@ def hard_bot(
     """The hard bot: the search bot with an interactive budget, ``seconds`` per decision
     (capped at :data:`HARD_ITERATIONS` iterations per second of it), or a fixed
     ``iterations`` count instead (then it is fully determined by its seed). Rollouts:
-    each game's measured default (``search.HARD_ROLLOUTS``) unless ``rollout_depth``
+    each game's measured default (``BotHooks.rollout_depth``) unless ``rollout_depth``
     says otherwise."""
     from monsterball.search import MCTSBot
 

@@ -56,10 +56,9 @@ from monsterball.heuristic import (
 )
 
 DEFAULT_ITERATIONS = 400
-# Rollout plies of a search bot built without a depth (the hard bot), per game: where a
-# rollout paid in strength for the same time (CHANGELOG.md 0.1.0, "Rollouts for the hard
-# bot"); 0 elsewhere.
-HARD_ROLLOUTS: dict[str, int] = {}
+# Rollout plies of a search bot built without a depth (the hard bot) are the game's
+# ``BotHooks.rollout_depth``: where a rollout paid in strength for the same time (none
+# today: CHANGELOG.md 0.1.0, "Rollouts for the hard bot"); 0 elsewhere.
 # A game's planner (Heuristic.plan, e.g. Midway's offense phase) gets one play-out per this
 # many iterations of the budget (per this many seconds: PLAN_SECONDS), at least PLAN_MIN.
 PLAN_PER_ITERATIONS = 25
@@ -77,9 +76,8 @@ ROOT_PASS = True  # the search bot's default (MCTSBot(root_pass=None)), except i
 # (and at least as often as the default) whose mean beats the default's by MARGIN.
 MIN_VISITS = 20
 MARGIN = 0.02
-# Per game: how many candidates a new inner decision node judges one step ahead to open
-# them best first (0: the game's candidates unjudged, then random ones).
-HARD_INNER: dict[str, int] = {}
+# How many candidates a new inner decision node judges one step ahead to open them best
+# first is the game's ``BotHooks.inner`` (0: the game's candidates unjudged, then random).
 CANDIDATES = 12  # how many of a game's own candidates a new decision node tries first
 WIDEN = 2.0  # a decision node with n visits may have 1 + WIDEN * sqrt(n) children
 
@@ -508,7 +506,7 @@ class MCTSBot:
 
     ``iterations`` and ``time_limit`` (seconds) bound each decision (default: 400
     iterations); a decision with one legal action is played without searching.
-    ``rollout_depth=None`` takes the game's entry in :data:`HARD_ROLLOUTS`. Where the game
+    ``rollout_depth=None`` takes the game's ``BotHooks.rollout_depth``. Where the game
     plans (``Heuristic.plan``), the bot follows a plan made from ``plan_tries`` play-outs
     (default: from the budget, at least :data:`PLAN_MIN`; 0 turns planning off).
     """
@@ -578,7 +576,7 @@ class MCTSBot:
             self.rng,
             exploration=self.exploration,
             rollout_depth=(
-                HARD_ROLLOUTS.get(state.spec.id, 0)
+                heuristic.rollout_depth
                 if self.rollout_depth is None
                 else self.rollout_depth
             ),
@@ -586,7 +584,7 @@ class MCTSBot:
             root_pass=(
                 ROOT_PASS and heuristic.root_pass if self.root_pass is None else self.root_pass
             ),
-            inner=HARD_INNER.get(state.spec.id, 0) if self.inner is None else self.inner,
+            inner=heuristic.inner if self.inner is None else self.inner,
         )
         action, self.last = search.search(
             state, seat, iterations=self.iterations, time_limit=self.time_limit

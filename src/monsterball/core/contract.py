@@ -134,6 +134,11 @@ class BotHooks:
     # Whether the search bot's root judges every legal action one step ahead by default
     # (search.py, "root pass"); a game where that finds overrated positions turns it off.
     root_pass: bool = True
+    # The hard bot's random rollout after each leaf, in plies (where one paid in strength for
+    # the same time), and how many candidates a new inner decision node judges one step
+    # ahead to open them best first (0: the game's candidates unjudged, then random ones).
+    rollout_depth: int = 0
+    inner: int = 0
 
     def value(self, state: GameState, seat: int) -> float:
         """The evaluation from ``seat``'s side (two-seat zero-sum games)."""
