@@ -131,8 +131,8 @@ def texts(events: list[Any]) -> list[str]:
     return [e.describe() for e in events]
 
 
-def whats(events: list[Any]) -> list[str]:
-    return [e.what for e in events]
+def kinds(events: list[Any]) -> list[str]:
+    return [type(e).__name__ for e in events]
 
 
 # -- hidden-information scenarios (mirror image, MW-MAGIC-2) -----------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from monsterball.games.midway.events import EttinAttacked
 from mw_scenarios import SPEC, act, legal, setup, start_phase, texts, top
 
 
@@ -142,7 +143,7 @@ def test_MW_SPEC_8_MW_R12_the_ettin_tackles_a_teammate_carrying_the_ball():
     the attempt succeeds (as a block, +1 = 2, it would have failed); the play goes on."""
     state = _ettin_next_to("centaur", carrier=True)
     events = act(state, "d6=1")
-    assert texts(events)[0].startswith("Tackle: d6 1 -1 = 0: it succeeds")
+    assert events[0] == EttinAttacked(1, 0, True, 1, -1, 0, True)
     assert not state.dead and state.carrier == 0
     assert not any(a.startswith("A1-") for a in legal(state))
     # d6 6: 5, slowed: still a success; nobody is slowed or hurt.
@@ -155,7 +156,7 @@ def test_MW_SPEC_8_MW_R12_the_ettin_blocks_a_teammate_without_the_ball():
     """Not the carrier: a block (ettin G on centaur L: +1) that succeeds on neutralize."""
     state = _ettin_next_to("centaur", carrier=False)
     events = act(state, "d6=1")  # 2: blocker defeated
-    assert texts(events)[0].startswith("Block: d6 1 +1 = 2: it fails")
+    assert events[0] == EttinAttacked(1, 2, False, 1, 1, 2, False)
     assert any(a.startswith("A3-") for a in legal(state))
     state = _ettin_next_to("centaur", carrier=False)
     events = act(state, "d6=2")  # 3: neutralize

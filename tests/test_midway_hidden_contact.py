@@ -15,6 +15,7 @@ import pytest
 from monsterball.core.dice import SeededSampler
 from monsterball.core.errors import IllegalActionError
 from monsterball.games.midway.actions import parse_player
+from monsterball.games.midway.events import BlockRolled, CatchTried, PassIncomplete
 from mw_scenarios import (
     SPEC,
     act,
@@ -152,7 +153,7 @@ def test_MW_R10_a_hidden_caster_blocks_by_shifting_into_a_defender():
     act(state, "end")
     assert top(state) == "BlockRoll"
     events = act(state, "d6=6")  # S on M: -1 = 5, neutralize
-    assert texts(events)[0] == "A2 blocks B1: d6 6 -1 = 5, neutralize."
+    assert events[0] == BlockRolled(1, 10, 6, -1, 5, "neutralize")
     barred = setup(
         {"A1": "g8", "A2": "f10", "B1": "g11", "B2": "m20"},
         types={"A2": "brownie"},
@@ -317,7 +318,7 @@ def test_MW_R21_the_pass_question_for_a_hidden_caster_shows_nothing():
     for seat in (0, None):
         assert public(states["g14"], seat) == public(states["h14"], seat)
     for state in states.values():
-        assert "The pass is incomplete." in texts(act(state, "no"))
+        assert PassIncomplete() in (act(state, "no"))
     assert public(states["g14"]) == public(states["h14"])
 
 
@@ -328,7 +329,7 @@ def test_MW_R21_MW_PASS_8_the_real_caster_intercepts_and_the_spell_ends():
     assert texts(events) == ["B1 comes out from among his counters to intercept."]
     assert state.caster == -1 and state.images == []
     events = act(state, "d6=4")  # 0 opponents: 1-4, +3 brownie receiving modifier
-    assert texts(events)[0] == "B1 tries an interception: d6 4 (needs 1-7): caught."
+    assert events[0] == CatchTried(10, "intercept", 4, 7, True)
     assert state.carrier == 10 and state.field.name(state.ball) == "g14"
     assert top(state) == "Phase" and state.stack[-1].team == 1  # the interceptors move next
 
@@ -340,14 +341,14 @@ def test_MW_R21_MW_MAGIC_3_an_image_cannot_intercept():
     act(state, "end")
     with pytest.raises(IllegalActionError):
         act(state, "intercept B1")
-    assert "The pass is incomplete." in texts(act(state, "no"))
+    assert PassIncomplete() in (act(state, "no"))
     assert state.down == 2
 
 
 def test_MW_R21_option_barred_asks_nothing_and_the_caster_does_not_try():
     for real in ("g14", "h14"):
         state = pass_to_hidden(real, hidden_contact="barred")
-        assert "The pass is incomplete." in texts(act(state, "end"))
+        assert PassIncomplete() in (act(state, "end"))
         assert state.down == 2 and top(state) != "HiddenIntercept"
 
 
@@ -380,12 +381,10 @@ def test_MW_R21_MW_PASS_6_a_hidden_receiver_is_asked_whatever_is_real():
     for seat in (1, None):
         assert public(states["g14"], seat) == public(states["h14"], seat)
     events = act(states["g14"], "catch A2", "d6=1")
-    assert texts(events)[:2] == [
-        "A2 comes out from among his counters to catch the pass.",
-        "A2 tries a catch: d6 1 (needs 1-7): caught.",
-    ]
+    assert texts(events)[0] == "A2 comes out from among his counters to catch the pass."
+    assert events[1] == CatchTried(1, "pass", 1, 7, True)
     assert states["g14"].carrier == 1 and states["g14"].caster == -1
-    assert "The pass is incomplete." in texts(act(states["h14"], "no"))
+    assert PassIncomplete() in (act(states["h14"], "no"))
 
 
 # -- no mirror image in contact ----------------------------------------------------------------

@@ -9,6 +9,7 @@ import pytest
 from monsterball.bots import HeuristicBot, RandomBot, bot_seed, play_game
 from monsterball.core.dice import derive_seed
 from monsterball.core.game import CHANCE
+from monsterball.games.midway.events import RecoveryTried
 from mw_scenarios import SPEC, act, legal, moves_of, setup, start_phase, texts, top
 
 
@@ -34,7 +35,7 @@ def test_MW_FUM_2_MW_R22_occupants_roll_at_the_end_of_a_phase_nobody_entered():
     assert "scramble" in texts(events)[-1]
     # The ball is on the kickers' (offense's) side: B1 then B2, 2 in the hex need 1-4.
     events = act(state, "d6=5")
-    assert texts(events)[-1].startswith("B1 dives for the loose ball: d6 5 (needs 1-4, 2 in")
+    assert events[-1] == RecoveryTried(10, 5, 4, 2)
     events = act(state, "d6=4")
     assert texts(events)[-1].startswith("B2 dives") and state.carrier == 11
     assert top(state) == "Phase" and state.stack[-1].team == 1  # B's phase follows
@@ -70,7 +71,7 @@ def test_MW_R22_any_number_may_enter_a_loose_balls_hex():
     start_phase(state, 0)
     assert "g12" in moves_of(state, "A3")
     act(state, "A3-g12")
-    assert texts(act(state, "d6=6"))[-1].endswith("(needs 1-1, 5 in the hex): missed.")
+    assert act(state, "d6=6")[-1] == RecoveryTried(10, 6, 1, 5)
     # The 0.3.0 reading: two of a team at most, and no scramble at the phase's end.
     state = setup(players, ball="g12", ball_state="loose", los="g10", loose_ball="enter")
     start_phase(state, 0)

@@ -28,6 +28,7 @@ from monsterball.core.errors import (
 from monsterball.core.game import CHANCE, GameState
 from monsterball.core.record import Recorder, read_record, replay
 from monsterball.games.midway import MidwayOptions, MidwayState
+from monsterball.games.midway.events import ConversionLinedUp, KickoffLinedUp, ScrimmageLinedUp
 from mw_scenarios import SPEC, act, legal, setup, start_phase, top
 
 PRESETS = sorted(MidwayOptions.PRESETS)
@@ -112,6 +113,13 @@ def test_full_25_play_games_end_after_25_plays(seed: int) -> None:
     assert state.is_terminal() and state.plays == 25
 
 
+LINE_UPS = {
+    ScrimmageLinedUp: "scrimmage",
+    KickoffLinedUp: "kickoff",
+    ConversionLinedUp: "conversion",
+}
+
+
 def test_downs_and_plays_are_counted_through_a_game() -> None:
     """At the start of every play: the play count grew by one (conversions excepted), a new
     offense starts on first down, the same offense without a score is one down further,
@@ -127,19 +135,20 @@ def test_downs_and_plays_are_counted_through_a_game() -> None:
             else:
                 events = state.apply(rng.choice(state.legal_actions()))
             for e in events:
-                if e.what not in ("scrimmage", "kickoff", "conversion"):
+                kind_now = LINE_UPS.get(type(e))
+                if kind_now is None:
                     continue
-                now = (e.what, state.plays, state.offense, state.down, tuple(state.score))
+                now = (kind_now, state.plays, state.offense, state.down, tuple(state.score))
                 starts.append(now)
-                if previous is not None and e.what != "conversion":
+                if previous is not None and kind_now != "conversion":
                     kind, plays, offense, down, score = previous
                     assert state.plays == plays + 1, (previous, now)
-                    if e.what == "scrimmage" and kind == "scrimmage":
+                    if kind_now == "scrimmage" and kind == "scrimmage":
                         if state.offense != offense:
                             assert state.down == 1
                         elif tuple(state.score) == score:
                             assert state.down == down + 1 <= 4, (previous, now)
-                if e.what != "conversion":
+                if kind_now != "conversion":
                     previous = now
         assert state.plays == 12
     assert len(starts) > 40

@@ -14,10 +14,12 @@ import pytest
 
 from monsterball.core.errors import IllegalActionError
 from monsterball.core.game import CHANCE
+from monsterball.games.midway.events import CatchTried, FieldGoalRolled
 from mw_scenarios import (
     SPEC,
     act,
     cell,
+    kinds,
     legal,
     moves_of,
     running,
@@ -25,7 +27,6 @@ from mw_scenarios import (
     start_phase,
     texts,
     top,
-    whats,
 )
 
 # -- item 1: a kick or punt coming down on a receiver (MW-PUNT-6, MW-KICK-7, ruling MW-R24) ----
@@ -56,13 +57,13 @@ def test_MW_PUNT_6_MW_R24_a_punt_coming_down_on_a_receiver_is_a_reception():
     act(state, "end", "end")  # A's phase, then B's: B1 stays on the ball
     assert top(state) == "KickCatch" and legal(state) == {"catch B1", "no"}
     events = act(state, "catch B1", "d6=5")  # a human (+1), no opponent there: 1-5
-    assert "punt catch" in texts(events)[-1] and state.carrier == 10
+    assert events[-1] == CatchTried(10, "punt", 5, 5, True) and state.carrier == 10
     assert top(state) == "Phase" and state.stack[-1].team == 0
     # A miss is a fumble: the punting team's direction modifier.
     state = punt_landing_on_b1()
     act(state, "end", "end", "catch B1")
     events = act(state, "d6=6")
-    assert "drop" in whats(events) and state.ball_state == "loose"
+    assert "CatchTried" in kinds(events) and not events[-1].caught and state.ball_state == "loose"
     assert state.current_player() == CHANCE and top(state) == "Scatter"
     # Or he lets it fall: the punt hits the ground and bounces (MW-PUNT-7).
     state = punt_landing_on_b1()
@@ -86,7 +87,7 @@ def test_MW_KICK_7_MW_R24_a_receiver_standing_where_the_kickoff_lands_gets_his_a
     act(state, "end")
     assert top(state) == "KickCatch" and legal(state) == {"catch B1", "no"}
     events = act(state, "catch B1", "d6=4")  # 0 opponents: 1-4
-    assert "kick catch" in texts(events)[-1] and state.carrier == 10
+    assert events[-1] == CatchTried(10, "kick", 4, 4, True) and state.carrier == 10
     # Letting it fall leaves a loose ball (MW-KICK-7: "the ball is considered a fumble").
     state = setup({"B1": "f22", "A1": "g15"}, ball="f22", ball_state="kick", kind="kickoff")
     state.receivable = 1
@@ -184,7 +185,7 @@ def test_MW_CHART_4_MW_R27_three_defenders_on_a_pass_reach_the_tables_last_row()
     assert "g14" in moves_of(state, "B3")
     act(state, "B3-g14", "end")
     events = act(state, "d6=2")  # a human receiver (+1) against 3 opponents: 1-2
-    assert "needs 1-2" in texts(events)[-1] and state.carrier == 1
+    assert events[-1] == CatchTried(1, "pass", 2, 2, True) and state.carrier == 1
 
 
 # -- item 6: a bolt never reverses possession (MW-MAGIC-5, ruling MW-R19) ------------------------
@@ -342,7 +343,7 @@ def test_MW_CHART_4_MW_CHART_3_MW_R7_the_literal_reading_of_the_modifiers_is_an_
         start_phase(state, 0)
         act(state, "pass g14", "A2-g14", "end", "end")
         events = act(state, "d6=2")
-        assert any(f"needs 1-{need})" in t for t in texts(events))
+        assert any(isinstance(e, CatchTried) and e.need == need for e in events)
     state = setup(
         {"A1": "g20", "A2": "f20", "A3": "h20", "A4": "g19", "A5": "g18"},
         types={"A5": "halfling"},
@@ -353,7 +354,7 @@ def test_MW_CHART_4_MW_CHART_3_MW_R7_the_literal_reading_of_the_modifiers_is_an_
     state.stack = (kinds["SnapStep"](0), kinds["Announce"](0))
     act(state, "fg", "fg")
     events = act(state, "d6=4")  # 5 hexes: 1-4, less the halfling's +1 added to the roll
-    assert any("needs 1-3): no good" in t for t in texts(events))
+    assert any(isinstance(e, FieldGoalRolled) and e.need == 3 and not e.good for e in events)
 
 
 def test_MW_MAGIC_7_MW_R11_an_invisible_player_can_block():

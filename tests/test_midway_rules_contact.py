@@ -11,6 +11,7 @@ import pytest
 
 from monsterball.core.game import CHANCE
 from monsterball.games.midway import chart
+from monsterball.games.midway.events import BlockRolled
 from monsterball.games.midway.state import FOREVER
 from mw_scenarios import (
     act,
@@ -38,7 +39,7 @@ def test_MW_BLOCK_1_MW_BLOCK_3_MW_CHART_2_block_roll_with_size_modifier():
     state = blocking(types={"A2": "bugbear", "B1": "human"})  # L blocks M: +1
     act(state, "A2-g11", "end")
     events = act(state, "d6=2")
-    assert texts(events)[0] == "A2 blocks B1: d6 2 +1 = 3, neutralize."
+    assert events[0] == BlockRolled(1, 10, 2, 1, 3, "neutralize")
     assert chart.size_modifier("S", "G") == -3 and chart.size_modifier("G", "S") == 3
 
 
@@ -115,10 +116,10 @@ def test_MW_BLOCK_4_MW_R6_MW_TACK_11_blocking_example_two_blockers_on_D1():
     assert top(state) == "BlockOrder" and legal(state) == {"block A2", "block A3"}
     act(state, "block A3")  # A3 first
     events = act(state, "d6=4")
-    assert texts(events) == ["A3 blocks B1: d6 4 +0 = 4, neutralize."]
+    assert events == [BlockRolled(2, 10, 4, 0, 4, "neutralize")]
     assert top(state) == "SecondBlock" and legal(state) == {"block A2", "no"}
     events = act(state, "block A2", "d6=6")  # he goes for the successful block too
-    assert texts(events)[-1] == "A2 blocks B1: d6 6 +0 = 6, successful block."
+    assert events[-1] == BlockRolled(1, 10, 6, 0, 6, "successful block")
     state = blocking()
     act(state, "A2-g11", "A3-g11", "end", "block A2", "d6=1", "no")  # defeated; called off
     assert top(state) == "Phase" and state.stack[-1].team == 1
@@ -126,12 +127,12 @@ def test_MW_BLOCK_4_MW_R6_MW_TACK_11_blocking_example_two_blockers_on_D1():
     state = blocking(options={"block_order": "auto"})
     act(state, "A2-g11", "A3-g11", "end")
     events = act(state, "d6=4")  # A2: neutralize, so A3's block is called off
-    assert texts(events) == ["A2 blocks B1: d6 4 +0 = 4, neutralize."]
+    assert events == [BlockRolled(1, 10, 4, 0, 4, "neutralize")]
     assert top(state) == "Phase" and state.stack[-1].team == 1
     state = blocking(options={"block_order": "auto"})
     act(state, "A2-g11", "A3-g11", "end", "d6=1")  # A2 defeated: A3 tries
     events = act(state, "d6=6")
-    assert texts(events)[0] == "A3 blocks B1: d6 6 +0 = 6, successful block."
+    assert events[0] == BlockRolled(2, 10, 6, 0, 6, "successful block")
 
 
 def test_MW_CHART_1_MW_R2_table_rows():

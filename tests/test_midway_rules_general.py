@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from monsterball.core.errors import IllegalActionError
+from monsterball.games.midway.events import StunnedReturn
 from monsterball.games.midway.state import FOREVER
 from mw_scenarios import (
     SPEC,
@@ -155,7 +156,7 @@ def test_MW_R15_a_team_with_no_fit_player_forfeits():
     for p in range(10, 20):
         state.out_through[p] = state.play_no + 1  # stunned by lightning bolts
     events = act(state, "A1-a10", "out")
-    assert not state.is_terminal() and "the stunned return" in " ".join(texts(events))
+    assert not state.is_terminal() and StunnedReturn(1) in events
     assert all(state.available(p) for p in range(10, 20))
 
 

@@ -15,6 +15,7 @@ import pytest
 from monsterball.core.errors import IllegalActionError, OptionsError
 from monsterball.core.game import CHANCE
 from monsterball.games.midway.chart import default_chart
+from monsterball.games.midway.events import CatchTried, RecoveryTried
 from mw_scenarios import (
     ROSTER,
     SPEC,
@@ -27,7 +28,6 @@ from mw_scenarios import (
     start_phase,
     texts,
     top,
-    whats,
 )
 
 # -- the field, the counters, the draft ---------------------------------------------------------
@@ -252,13 +252,13 @@ def test_MW_KICK_7_MW_FUM_1_reception_roll_and_fumble():
     state.receivable = 1
     start_phase(state, 1)
     events = act(state, "B1-f22", "d6=4")  # 0 opponents: 1-4 catches
-    assert "catch" in whats(events) and state.carrier == 10
+    assert CatchTried(10, "kick", 4, 5, True) in events and state.carrier == 10
     assert top(state) == "Phase" and state.stack[-1].team == 0  # the catch ended B's phase
     state = setup({"B1": "f21", "A1": "g15"}, ball="f22", ball_state="kick", kind="kickoff")
     state.receivable = 1
     start_phase(state, 1)
     events = act(state, "B1-f22", "d6=6")  # a human receiver (+1) needs 1-5
-    assert "drop" in whats(events) and state.current_player() == CHANCE
+    assert CatchTried(10, "kick", 6, 5, False) in events and state.current_player() == CHANCE
     act(state, "d6=4")  # the kickers' direction modifier: 4 = south-west for a ball going north
     assert state.ball_state == "loose" and state.field.name(state.ball) == "f21"
     assert "recover" not in legal(state)
@@ -286,7 +286,7 @@ def test_MW_KICK_9_receivers_roll_first_and_short_kicks_are_theirs():
     start_phase(state, 1)
     events = act(state, "B1-g12", "d6=1")
     # A1 already stood there but the kick is short of midfield: only B1 may recover.
-    assert texts(events)[-1].startswith("B1 dives for the loose ball: d6 1 (needs 1-4, 2 in")
+    assert events[-1] == RecoveryTried(10, 1, 4, 2)
     assert state.carrier == 10
 
 

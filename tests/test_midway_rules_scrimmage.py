@@ -13,6 +13,7 @@ import pytest
 from monsterball.core.errors import IllegalActionError
 from monsterball.core.game import CHANCE
 from monsterball.games.midway import chart
+from monsterball.games.midway.events import CatchTried
 from mw_scenarios import (
     SPEC,
     act,
@@ -165,7 +166,7 @@ def test_MW_PASS_3_MW_PASS_6_lineman_catches_one_attempt():
     act(state, "end")  # the defense does not come
     assert state.current_player() == CHANCE
     events = act(state, "d6=4")
-    assert "A3 tries a catch: d6 4 (needs 1-5): caught." in texts(events)  # human +1
+    assert CatchTried(2, "pass", 4, 5, True) in events  # human +1
     assert state.carrier == 2 and top(state) == "Phase" and state.stack[-1].team == 0
 
 

@@ -4,6 +4,7 @@ are given explicitly."""
 
 from __future__ import annotations
 
+from monsterball.games.midway.events import TackleRolled
 from mw_scenarios import SPEC, act, legal, running, setup, start_phase, texts, top
 
 
@@ -40,7 +41,7 @@ def test_MW_R23_a_tackle_tried_is_play_but_a_tackle_declined_is_not():
     act(state, "end", "end")
     assert "no" in legal(state) and state.idle == 2
     events = act(state, "tackle B1 g10", "d6=6")  # tried and missed: the count starts again
-    assert texts(events)[-1] == "B1 tackles A1: d6 6 +0 = 6, miss."
+    assert events[-1] == TackleRolled(10, 0, 6, 0, 6, "miss")
     assert state.idle == 0 and state.dead == "" and top(state) == "Phase"
     declining = running(A1="g10", B1="g11")
     act(declining, "end", "end", "no", "end")

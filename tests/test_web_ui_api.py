@@ -143,7 +143,7 @@ def test_midway_decision_odds_are_the_tables_exact_chances():
 
     from monsterball.core.game import CHANCE
     from monsterball.games import get_game
-    from monsterball.web.ui import _outcome_class, decision_odds
+    from monsterball.web.ui import decision_odds
 
     spec = get_game("midway")
     rng = random.Random(3)
@@ -170,9 +170,9 @@ def test_midway_decision_odds_are_the_tables_exact_chances():
     by_class: dict[str, Fraction] = {}
     for outcome, p in after.chance_outcomes():
         trial = after.clone()
-        first = trial.apply_unchecked(outcome)[0].describe()
-        assert "tackle" in first
-        key = _outcome_class(first)
+        first = trial.apply_unchecked(outcome)[0]
+        assert "tackle" in first.describe()
+        key = first.in_brief()
         by_class[key] = by_class.get(key, Fraction(0)) + Fraction(p)
     shown = {o["what"]: Fraction(o["exact"]) for o in found["outcomes"]}
     assert shown == by_class and sum(shown.values()) == 1

@@ -115,6 +115,11 @@ class Event:
     def describe(self) -> str:
         return type(self).__name__
 
+    def in_brief(self) -> str:
+        """What a die gave, in a few words, for the odds a page lists beside a decision
+        ('ball carrier tackled'): events that end a die roll override it."""
+        return self.describe().rstrip(".")
+
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"event": type(self).__name__}
         for f in dataclasses.fields(self):

@@ -8,7 +8,6 @@ Kept apart from :mod:`monsterball.web.app` (the documented game API) and added b
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Callable
 from fractions import Fraction
 from functools import cache
@@ -47,22 +46,6 @@ def start_boards() -> dict[str, Any]:
 SHOWN_OUTCOMES = 6  # kinds of outcome listed per decision; the rarer ones are summed up
 
 
-def _outcome_class(text: str) -> str:
-    """What an outcome's first event says happened, without the die's arithmetic:
-    'A10 tackles B6: d6 1 +1 = 2, ball carrier tackled.' -> 'ball carrier tackled',
-    'The kickoff lands out of bounds: 5-yard penalty, kick again.' -> the part before ':'.
-    Where the ball comes down and by how much a carrier is slowed are the outcome itself, so
-    they are kept ('the kick comes down on e12', 'ball carrier slowed (-2)')."""
-    head, _, rest = text.rstrip(".").partition(": ")
-    if re.search(r"\bd6\b|=", rest):
-        what = re.split(r"[:,] ", rest)[-1]
-    elif rest and re.search(r"modifier|roll", head, re.IGNORECASE):
-        what = rest
-    else:
-        what = head
-    return what.strip()
-
-
 def _summed(classes: dict[str, Fraction]) -> list[tuple[str, Fraction]]:
     """The likeliest kinds first; past SHOWN_OUTCOMES, the rest as one line."""
     ranked = sorted(classes.items(), key=lambda kv: (-kv[1], kv[0]))
@@ -93,7 +76,7 @@ def decision_odds(state: Any, seat: int) -> dict[str, Any]:
         for outcome, p in after.chance_outcomes():
             trial = after.clone()
             events = trial.apply_unchecked(outcome)
-            key = _outcome_class(events[0].describe()) if events else outcome.notation()
+            key = events[0].in_brief() if events else outcome.notation()
             classes[key] = classes.get(key, Fraction(0)) + Fraction(p)
         out.append(
             {

@@ -13,16 +13,31 @@ from monsterball.games.midway import chart
 from monsterball.games.midway.actions import (
     Name,
     Word,
-    player_name,
 )
 from monsterball.games.midway.contact import BlockRoll, DesignateBlock, TackleRound
+from monsterball.games.midway.events import (
+    BallOut,
+    CatchTried,
+    KickBlocked,
+    KickUncaught,
+    LateralDropped,
+    MirrorEnded,
+    PassIncomplete,
+    PuntBounced,
+    PuntCarried,
+    Punted,
+    Reappeared,
+    RecoveryTried,
+    Scattered,
+    Scramble,
+    Touchback,
+)
 from monsterball.games.midway.inplay import (
     FLOW,
     InPlay,
     InPlayRoll,
     State,
     end_mirror,
-    note,
     past_midfield,
     recovery_order,
     seen_at,
@@ -99,13 +114,13 @@ class PassResolution(InPlay):
 
     def _incomplete(self, state: State) -> Transition:
         if not state.beyond(state.offense, state.row(state.ball), state.thrower_row):
-            note(state, "lateral", "The lateral or backward pass is not caught: a fumble.")
+            state.emit(LateralDropped())
             state.ball_state = "loose"
             return (
                 FLOW.step("StartPhase", state.offense),
                 Scatter("fumble", state.last_dir, 1 - state.offense),
             )
-        note(state, "incomplete", "The pass is incomplete.")
+        state.emit(PassIncomplete())
         state.dead = "incomplete"
         return ()
 
@@ -210,14 +225,14 @@ class HiddenIntercept(InPlay):
         p = self.player
         hexname = state.field.name(state.ball)
         if p == state.caster:
-            why = "catch the pass" if self.purpose == "pass" else "intercept"
-            end_mirror(state, f"{player_name(p)} comes out from among his counters to {why}.")
+            why = "catch" if self.purpose == "pass" else "intercept"
+            end_mirror(state, MirrorEnded(why, caster=p))
         else:
             # He shows himself on the ball's hex now, not at the start of the next phase.
             state.pos[p] = state.ball
             state.invisible = state.vanish = state.appear_at = NOBODY
             state.vanish_reach = 0
-            note(state, "appear", f"{player_name(p)} reappears on {hexname} to intercept.")
+            state.emit(Reappeared(p, hexname, "intercept"))
         return (CatchRoll(p, self.purpose, ()),)
 
     def describe(self) -> str:
@@ -249,18 +264,7 @@ class CatchRoll(InPlayRoll):
         p = self.player
         need = self.target(state)
         ok = int(action.value) <= need
-        what = {
-            "pass": "a catch",
-            "intercept": "an interception",
-            "kick": "a kick catch",
-            "punt": "a punt catch",
-        }
-        note(
-            state,
-            "catch" if ok else "drop",
-            f"{player_name(p)} tries {what[self.purpose]}: d6 {action.value} "
-            f"(needs 1-{need}): {'caught' if ok else 'missed'}.",
-        )
+        state.emit(CatchTried(p, self.purpose, int(action.value), need, ok))
         if ok:
             take_ball(state, p)
             if self.purpose in ("kick", "punt"):
@@ -301,7 +305,7 @@ class KickCatch(InPlay):
         state.receivable = NOBODY
         if purpose == "punt":
             return (BounceCount(),)
-        note(state, "loose", "Nobody tries to catch the kickoff: it is a loose ball.")
+        state.emit(KickUncaught())
         state.ball_state = "loose"
         return ()
 
@@ -343,12 +347,7 @@ class RecoveryRoll(InPlay):
         count = len(seen_at(state, state.ball))
         need = chart.recovery_target(count)
         ok = int(action.value) <= need
-        note(
-            state,
-            "recover" if ok else "no-recover",
-            f"{player_name(p)} dives for the loose ball: d6 {action.value} (needs 1-{need}, "
-            f"{count} in the hex): {'recovered' if ok else 'missed'}.",
-        )
+        state.emit(RecoveryTried(p, int(action.value), need, count))
         if ok:
             moving = state.stack[-2] if len(state.stack) >= 2 else None
             take_ball(state, p)
@@ -383,7 +382,7 @@ class LooseBallRound(InPlay):
         order = tuple(p for p in recovery_order(state, NOBODY) if p != self.barred)
         if not order:
             return ()
-        note(state, "scramble", f"The players on {state.field.name(ball)} scramble for the ball.")
+        state.emit(Scramble(state.field.name(ball)))
         return (RecoveryRoll(order),)
 
     def describe(self) -> str:
@@ -407,10 +406,10 @@ class Scatter(InPlayRoll):
         f = state.field
         if not state.on_board(col, row):
             if 0 <= row < f.height:
-                note(state, "out", "The loose ball bounces out of bounds.")
+                state.emit(BallOut("bounce"))
                 state.dead = "ball-out"
             else:
-                note(state, "out", "The loose ball goes out over the end line.")
+                state.emit(BallOut("end-line"))
                 state.dead = "end-line"
             return ()
         state.ball = row * f.width + col
@@ -419,11 +418,7 @@ class Scatter(InPlayRoll):
             # MW-KICK-10: a bounce past midfield makes the kickers eligible; once eligible
             # they stay so, since the kick went its 10 yards.
             state.onside_ok = state.onside_ok or past_midfield(state, state.offense)
-        note(
-            state,
-            "scatter",
-            f"Direction modifier {action.value}: the ball is on {f.name(state.ball)}.",
-        )
+        state.emit(Scattered(int(action.value), f.name(state.ball)))
         if state.ball_state != "punt" and state.players_at(state.ball):
             # A punt coming down on receivers is theirs to catch (ruling MW-R24), at the
             # end of their phase: no fumble recovery before anyone has touched it.
@@ -447,7 +442,7 @@ class BounceCount(InPlayRoll):
         assert isinstance(action, Roll)
         state.ball_state = "loose"
         state.bounces = int(action.value) - 1
-        note(state, "bounce", f"The punt hits the ground and bounces ({action.value} phases).")
+        state.emit(PuntBounced(int(action.value)))
         return (Scatter("bounce", state.last_dir, state.offense),)
 
     def describe(self) -> str:
@@ -484,11 +479,7 @@ class PuntKick(InPlay):
         state.punt_travel = n + wind
         state.receivable = NOBODY
         state.last_dir = travel_dir(state, state.ball, self.toward, state.offense)
-        note(
-            state,
-            "punt",
-            f"Punt: {n} hexes{' (+1 wind)' if wind else ''} toward {f.name(self.toward)}.",
-        )
+        state.emit(Punted(n, int(wind), f.name(self.toward)))
         return place_punt(state, n + wind, landing=False)
 
     def describe(self) -> str:
@@ -500,7 +491,7 @@ def place_punt(state: State, travel: int, landing: bool) -> Transition:
     f = state.field
     if not state.on_board(col, row):
         if 0 <= row < f.height:
-            note(state, "out", "The punt goes out of bounds.")
+            state.emit(BallOut("punt"))
             state.dead = "punt-out"
             last = [
                 divmod(v, 100)
@@ -511,7 +502,7 @@ def place_punt(state: State, travel: int, landing: bool) -> Transition:
                 c, r = last[-1]
                 state.ball = r * f.width + c
         else:
-            note(state, "touchback", "The punt goes out of the end zone: touchback.")
+            state.emit(Touchback("punt"))
             state.dead = "touchback"
         return ()
     state.ball = row * f.width + col
@@ -532,7 +523,7 @@ class PuntCarry(InPlayRoll):
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, Roll)
         travel = state.punt_travel + int(action.value)
-        note(state, "punt", f"The punt carries {action.value} more hexes.")
+        state.emit(PuntCarried(int(action.value)))
         return place_punt(state, travel, landing=True)
 
     def describe(self) -> str:
@@ -542,7 +533,7 @@ class PuntCarry(InPlayRoll):
 def blocked_kick(state: State, what: str, blocker: int) -> Procedure[State]:
     """MW-PUNT-3/MW-SCORE-8: a blocked kick: the blocking coach's direction modifier from the
     kicker's hex; the punter may not recover in the next phase."""
-    note(state, "blocked", f"{player_name(blocker)} blocks the {what}!")
+    state.emit(KickBlocked(blocker, what))
     kicker = state.carrier
     state.carrier = NOBODY
     state.ball_state = "loose"

@@ -16,6 +16,15 @@ from monsterball.games.midway.actions import (
     Word,
     player_name,
 )
+from monsterball.games.midway.events import (
+    BlockRolled,
+    EttinAttacked,
+    EttinTurns,
+    ImageTouched,
+    MirrorEnded,
+    SecondBlockOff,
+    TackleRolled,
+)
 from monsterball.games.midway.inplay import (
     InPlay,
     InPlayRoll,
@@ -23,7 +32,6 @@ from monsterball.games.midway.inplay import (
     cell_of,
     end_mirror,
     injure,
-    note,
     wrong,
 )
 from monsterball.games.midway.moves import (
@@ -61,12 +69,7 @@ class BlockRoll(InPlay):
         mod = block_modifier(state, blocker, defender)
         total = chart.clamp_roll(int(action.value) + mod)
         result = chart.BLOCK_RESULTS[total]
-        note(
-            state,
-            "block",
-            f"{player_name(blocker)} blocks {player_name(defender)}: d6 {action.value} "
-            f"{mod:+d} = {total}, {result}.",
-        )
+        state.emit(BlockRolled(blocker, defender, int(action.value), mod, total, result))
         bit = 1 << defender
         if result == "blocker injured for game":
             injure(state, blocker, True)
@@ -180,7 +183,7 @@ class SecondBlock(InPlay):
     def apply(self, state: State, action: Action) -> Transition:
         if isinstance(action, Name):
             return (BlockRoll((self.blocker, self.defender)),)
-        note(state, "block", f"The second block on {player_name(self.defender)} is called off.")
+        state.emit(SecondBlockOff(self.defender))
         return ()
 
     def describe(self) -> str:
@@ -229,18 +232,14 @@ class TackleRound(InPlay):
         state.idle = 0  # a tackle tried is play (MW-R23)
         if p == state.caster:
             # A hidden caster who tackles makes contact: the spell ends (MW-MAGIC-2).
-            end_mirror(state, f"{player_name(p)} comes out from among his counters to tackle.")
+            end_mirror(state, MirrorEnded("tackle", player=p))
         if state.caster >= 0 and state.carrier == state.caster:
             if cell in state.images:
                 state.images.remove(cell)
                 state.dazed |= 1 << p
-                note(
-                    state,
-                    "image",
-                    f"{player_name(p)} tackles the counter on {action.cell}: only a mirror image.",
-                )
+                state.emit(ImageTouched(p, action.cell, tackled=True))
                 return (self,)
-            end_mirror(state, f"{player_name(p)} finds the real ball carrier on {action.cell}.")
+            end_mirror(state, MirrorEnded("found", player=p, cell=action.cell))
         return (self, TackleRoll(p))
 
     def describe(self) -> str:
@@ -260,12 +259,7 @@ class TackleRoll(InPlayRoll):
         mod = tackle_modifier(state, carrier, self.tackler)
         total = chart.clamp_roll(int(action.value) + mod)
         result = chart.TACKLE_RESULTS[total]
-        note(
-            state,
-            "tackle",
-            f"{player_name(self.tackler)} tackles {player_name(carrier)}: d6 {action.value} "
-            f"{mod:+d} = {total}, {result}.",
-        )
+        state.emit(TackleRolled(self.tackler, carrier, int(action.value), mod, total, result))
         if result == "ball carrier tackled":
             state.dead = "tackle"
         elif result == "ball carrier injured for game":
@@ -330,11 +324,7 @@ class EttinRoll(InPlayRoll):
         assert isinstance(action, Roll)
         if action.value != "6":
             return ()
-        note(
-            state,
-            "ettin",
-            f"The ettin {player_name(self.ettin)} turns on {player_name(self.mate)}!",
-        )
+        state.emit(EttinTurns(self.ettin, self.mate))
         return (EttinAttack(self.ettin, self.mate),)
 
     def describe(self) -> str:
@@ -363,13 +353,7 @@ class EttinAttack(InPlayRoll):
             mod = block_modifier(state, self.ettin, self.mate)
         total = chart.clamp_roll(int(action.value) + mod)
         ok = total <= 5 if tackle else total >= 3
-        note(
-            state,
-            "ettin",
-            f"{'Tackle' if tackle else 'Block'}: d6 {action.value} {mod:+d} = {total}: "
-            f"{'it succeeds' if ok else 'it fails'}; "
-            f"{player_name(self.mate)} {'can do nothing this phase' if ok else 'shrugs it off'}.",
-        )
+        state.emit(EttinAttacked(self.ettin, self.mate, tackle, int(action.value), mod, total, ok))
         if ok:
             state.dazed |= 1 << self.mate
         return ()

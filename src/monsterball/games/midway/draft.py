@@ -13,12 +13,14 @@ from monsterball.core.procedures import Procedure, Transition
 from monsterball.games.midway import chart
 from monsterball.games.midway.actions import (
     DraftPick,
-    player_name,
+)
+from monsterball.games.midway.events import (
+    Drafted,
+    RosterComplete,
 )
 from monsterball.games.midway.kickoff import CoinToss
 from monsterball.games.midway.options import TEAM_NAMES
 from monsterball.games.midway.play import (
-    note,
     wrong,
 )
 from monsterball.games.midway.state import (
@@ -76,7 +78,7 @@ def best_pick(state: State, team: int) -> str:
 def assign(state: State, team: int, kind: str) -> None:
     p = next(q for q in team_players(team) if not state.roster[q])
     state.roster[p] = kind
-    note(state, "draft", f"Team {TEAM_NAMES[team]} drafts {player_name(p)}: {kind}.")
+    state.emit(Drafted(team, p, kind))
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,12 +95,7 @@ class Draft(Procedure[State]):
     def resolve(self, state: State) -> Transition:
         roster = ",".join(state.roster[p] for p in team_players(self.team))
         key = "roster_a" if self.team == 0 else "roster_b"
-        note(
-            state,
-            "roster",
-            f"Team {TEAM_NAMES[self.team]}'s roster: {roster.replace(',', ', ')} (to draft it "
-            f"again, give a new game the option {key}={roster}).",
-        )
+        state.emit(RosterComplete(self.team, tuple(roster.split(",")), key))
         if self.team == 0:
             return (Draft(1),)
         return (CoinToss(),)

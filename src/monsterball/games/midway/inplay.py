@@ -14,20 +14,14 @@ from monsterball.games.midway.actions import (
     LENGTH,
     PER_TEAM,
     WIDTH,
-    player_name,
 )
-from monsterball.games.midway.events import Happened
-from monsterball.games.midway.options import TEAM_NAMES
+from monsterball.games.midway.events import MirrorEnded, Reappeared, Touchdown
 from monsterball.games.midway.state import FOREVER, NOBODY, MidwayState, team_of
 
 State = MidwayState
 # Steps by name, for a step that hands back to a step of a module above (wired by
 # ``procedures``).
 FLOW: Flow[State] = Flow()
-
-
-def note(state: State, what: str, text: str) -> None:
-    state.emit(Happened(what, text))
 
 
 _FIELD = grid("hex", WIDTH, LENGTH)
@@ -64,11 +58,7 @@ def check_score(state: State) -> None:
     team = team_of(state.carrier)
     if state.own_end_zone(1 - team, state.row(state.ball)):
         state.dead = "td"
-        note(
-            state,
-            "touchdown",
-            f"Touchdown! {player_name(state.carrier)} scores for {TEAM_NAMES[team]}.",
-        )
+        state.emit(Touchdown(state.carrier, team))
 
 
 def take_ball(state: State, player: int) -> None:
@@ -140,11 +130,11 @@ def team_bits(team: int) -> int:
     return ((1 << PER_TEAM) - 1) << (team * PER_TEAM)
 
 
-def end_mirror(state: State, text: str) -> None:
+def end_mirror(state: State, event: MirrorEnded) -> None:
     state.caster = NOBODY
     state.images = []
     state.image_phases = 0
-    note(state, "mirror-end", text)
+    state.emit(event)
 
 
 def reappear(state: State) -> None:
@@ -164,7 +154,7 @@ def reappear(state: State) -> None:
     state.vanish = NOBODY
     state.vanish_reach = 0
     state.appear_at = NOBODY
-    note(state, "appear", f"{player_name(p)} reappears on {state.field.name(target)}.")
+    state.emit(Reappeared(p, state.field.name(target)))
     check_score(state)
 
 
@@ -213,8 +203,8 @@ def recovery_order(state: State, mover: int) -> tuple[int, ...]:
     return tuple(ok)
 
 
-def score_text(state: State) -> str:
-    return f"A {state.score[0]} - B {state.score[1]}"
+def score_of(state: State) -> tuple[int, int]:
+    return (state.score[0], state.score[1])
 
 
 def past_midfield(state: State, team: int) -> bool:

@@ -19,6 +19,21 @@ from monsterball.games.midway.actions import (
     Word,
     player_name,
 )
+from monsterball.games.midway.events import (
+    BallOut,
+    EndChosen,
+    FormationSet,
+    FreeKickPunted,
+    KickedOff,
+    KickLanded,
+    KickoffLinedUp,
+    OnsideRolled,
+    OnsideTried,
+    StunnedReturn,
+    TossChosen,
+    TossWon,
+    Touchback,
+)
 from monsterball.games.midway.inplay import FLOW, DieRoll
 from monsterball.games.midway.moves import hobgoblin_setup_filter
 from monsterball.games.midway.options import TEAM_NAMES
@@ -26,7 +41,6 @@ from monsterball.games.midway.play import (
     PuntKick,
     StartPhase,
     cell_of,
-    note,
     past_midfield,
     wrong,
 )
@@ -57,7 +71,7 @@ class CoinToss(Procedure[State]):
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, Roll)
         winner = TEAM_NAMES.index(action.value)
-        note(state, "toss", f"Team {action.value} wins the coin toss.")
+        state.emit(TossWon(str(action.value)))
         return (TossChoice(winner, NOBODY, False),)
 
     def describe(self) -> str:
@@ -104,19 +118,13 @@ class TossChoice(Procedure[State]):
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, Word)
         kicker, ends = self.kicker, self.ends_set
-        name = TEAM_NAMES[self.team]
         if action.word in ("receive", "kickoff"):
             kicker = 1 - self.team if action.word == "receive" else self.team
-            note(state, "toss", f"Team {name} chooses to {action.word}.")
+            state.emit(TossChosen(self.team, action.word))
         else:
             state.north_team = self.team if action.word == "north" else 1 - self.team
             ends = True
-            note(
-                state,
-                "toss",
-                f"Team {name} defends the {action.word} end zone; team "
-                f"{TEAM_NAMES[state.north_team]} has the wind at its back.",
-            )
+            state.emit(EndChosen(self.team, action.word, state.north_team))
         if kicker >= 0 and ends:
             return (StartKickoff(kicker, state.yard_row(kicker, 40), True),)
         return (TossChoice(1 - self.team, kicker, ends),)
@@ -140,9 +148,7 @@ def new_play(state: State, kind: str, counts: bool) -> None:
             for p in back:
                 state.out_through[p] = NOBODY
             if back:
-                note(
-                    state, "return", f"Team {TEAM_NAMES[team]} has nobody fit: the stunned return."
-                )
+                state.emit(StunnedReturn(team))
     for p in range(NUM_PLAYERS):
         state.pos[p] = NOBODY
         state.form[p] = ""
@@ -194,12 +200,7 @@ class StartKickoff(Procedure[State]):
         state.spot = state.ball
         state.los_row = self.row
         state.down = 1
-        note(
-            state,
-            "kickoff",
-            f"Play {state.plays}: team {TEAM_NAMES[self.team]} kicks off from "
-            f"{state.field.name(state.ball)}.",
-        )
+        state.emit(KickoffLinedUp(state.plays, self.team, state.field.name(state.ball)))
         return (
             KickoffKick(self.team, self.safety),
             SetUp(1 - self.team, "receive"),
@@ -330,7 +331,7 @@ class SetUp(Procedure[State]):
                 row = f.distance_row(state.ball)
                 cell = min((c for c in range(f.size) if mask >> c & 1), key=lambda c: (row[c], c))
                 state.pos[p] = cell
-            note(state, "setup", f"Team {TEAM_NAMES[self.team]} sets up ({self.mode}).")
+            state.emit(FormationSet(self.team, self.mode))
             return ()
         assert isinstance(action, Place)
         state.pos[action.player] = cell_of(state, action.cell)
@@ -424,23 +425,23 @@ class KickoffKick(Procedure[State]):
     def apply(self, state: State, action: Action) -> Transition:
         team = self.team
         if isinstance(action, Punt):
-            note(state, "punt", f"Team {TEAM_NAMES[team]} punts the free kick.")
+            state.emit(FreeKickPunted(team))
             return (FLOW.step("Play"), StartPhase(team), PuntKick(cell_of(state, action.cell)))
         state.first_phase = team  # MW-KICK-2: +2 on the kicking team's first phase
         if isinstance(action, Kick):
             state.ball = cell_of(state, action.cell)
             state.ball_state = "kick"
             state.last_dir = state.ahead(team)
-            note(state, "kick", f"Team {TEAM_NAMES[team]} kicks off toward {action.cell}.")
+            state.emit(KickedOff(team, action.cell))
             return (FLOW.step("Play"), StartPhase(team), KickLanding(team))
         assert isinstance(action, Word)
         if action.word == "deep":
-            note(state, "touchback", "The kickoff sails beyond the end zone: touchback.")
+            state.emit(Touchback("deep"))
             state.dead = "touchback"
             return (FLOW.step("Play"),)
         state.kind = "onside"
         bonus = 0 if action.word == "onside" else int(action.word[-1])
-        note(state, "kick", f"Team {TEAM_NAMES[team]} tries an onside kick.")
+        state.emit(OnsideTried(team))
         return (FLOW.step("Play"), StartPhase(team), OnsideRoll(team, bonus))
 
     def describe(self) -> str:
@@ -461,19 +462,15 @@ class KickLanding(DieRoll):
         f = state.field
         if not state.on_board(col, row):
             if 0 <= row < f.height:
-                note(state, "out", "The kickoff lands out of bounds: 5-yard penalty, kick again.")
+                state.emit(BallOut("kickoff"))
                 state.dead = "rekick"
             else:
-                note(state, "touchback", "The kickoff goes beyond the end zone: touchback.")
+                state.emit(Touchback("kickoff"))
                 state.dead = "touchback"
             return ()
         state.ball = row * f.width + col
         state.receivable = 1 - self.team
-        note(
-            state,
-            "kick",
-            f"Direction modifier {action.value}: the kick comes down on {f.name(state.ball)}.",
-        )
+        state.emit(KickLanded(int(action.value), f.name(state.ball)))
         return ()
 
     def describe(self) -> str:
@@ -500,7 +497,7 @@ class OnsideRoll(DieRoll):
         state.last_dir = state.ahead(self.team)
         state.onside_ok = past_midfield(state, self.team)
         state.bounces = 1  # MW-KICK-10: one direction modifier if nobody recovers
-        note(state, "kick", f"The onside kick rolls {n} hexes to {f.name(state.ball)}.")
+        state.emit(OnsideRolled(n, f.name(state.ball)))
         return ()
 
     def describe(self) -> str:

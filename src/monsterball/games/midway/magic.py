@@ -11,12 +11,17 @@ from monsterball.core.procedures import Transition
 from monsterball.games.midway.actions import (
     AtHex,
 )
+from monsterball.games.midway.events import (
+    CountersStand,
+    ImagePlaced,
+    MirrorRolled,
+    MovedUnseen,
+)
 from monsterball.games.midway.inplay import (
     InPlay,
     InPlayRoll,
     State,
     cell_of,
-    note,
 )
 from monsterball.games.midway.moves import (
     group_cells,
@@ -40,12 +45,12 @@ class MirrorRoll(InPlayRoll):
             # that will represent the actual player".
             n -= 1
             if n == 0:
-                note(state, "mirror", f"d6 {action.value}: one blank counter, no image.")
+                state.emit(MirrorRolled(int(action.value), 0))
                 return ()
         state.caster = self.caster
         state.images = []
         state.image_phases = 4
-        note(state, "mirror", f"d6 {action.value}: {n} mirror image{'s' if n > 1 else ''}.")
+        state.emit(MirrorRolled(int(action.value), n))
         return (PickReal(team_of(self.caster)), PlaceImage(team_of(self.caster), n))
 
     def describe(self) -> str:
@@ -80,7 +85,7 @@ class PlaceImage(InPlay):
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, AtHex)
         state.images = sorted([*state.images, cell_of(state, action.cell)])
-        note(state, "image", f"A mirror image appears on {action.cell}.")
+        state.emit(ImagePlaced(action.cell))
         return (PlaceImage(self.team, self.count - 1),) if self.count > 1 else ()
 
     def describe(self) -> str:
@@ -112,7 +117,7 @@ class PickReal(InPlay):
         if state.caster == state.carrier:
             state.ball = cell
         state.images = [c for c in group if c != cell]
-        note(state, "mirror", f"{len(group)} blank counters stand on the field; one is real.")
+        state.emit(CountersStand(len(group)))
         return ()
 
     def describe(self) -> str:
@@ -174,7 +179,7 @@ class AppearPick(InPlay):
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, AtHex)
         state.appear_at = cell_of(state, action.cell)
-        note(state, "invisible", "The invisible player moves unseen.")
+        state.emit(MovedUnseen())
         return ()
 
     def describe(self) -> str:

@@ -13,7 +13,6 @@ from monsterball.core.procedures import Procedure, Transition
 from monsterball.games.midway.actions import (
     DIRECTIONS,
     PER_TEAM,
-    PLAYER_NAMES,
     Cast,
     Hand,
     Move,
@@ -37,13 +36,30 @@ from monsterball.games.midway.ball import (
     kick_catchers,
 )
 from monsterball.games.midway.contact import EttinRoll, TackleRound, block_step
+from monsterball.games.midway.events import (
+    BoltStruck,
+    Changed,
+    CountersShifted,
+    FormTaken,
+    HandedOff,
+    ImageLeft,
+    ImageTouched,
+    MirrorEnded,
+    Moved,
+    PassThrown,
+    PhaseEnded,
+    PlayStalled,
+    Reappeared,
+    SpellCast,
+    SteppedOut,
+    Touchback,
+)
 from monsterball.games.midway.inplay import (
     InPlay,
     State,
     cell_of,
     check_score,
     end_mirror,
-    note,
     reappear,
     recovery_order,
     take_ball,
@@ -78,12 +94,12 @@ class StartPhase(InPlay):
         if stall and state.idle >= stall:
             # Ruling MW-R23: a play nobody plays on is over, the ball dead where it is.
             state.dead = "stall"
-            note(state, "stall", f"Nobody has acted for {stall} phases: the play is over.")
+            state.emit(PlayStalled(stall, cap=False))
             return ()
         cap = state.options.max_phases
         if cap and state.phases >= cap:
             state.dead = "cap"
-            note(state, "cap", f"The play is stopped after {cap} phases (simulation cap).")
+            state.emit(PlayStalled(cap, cap=True))
             return ()
         state.phases += 1
         state.dazed = 0
@@ -98,7 +114,7 @@ class StartPhase(InPlay):
         if state.caster >= 0:
             state.image_phases -= 1
             if state.image_phases <= 0:
-                end_mirror(state, "The mirror image spell runs out.")
+                end_mirror(state, MirrorEnded("expired"))
         if state.invisible >= 0:
             reappear(state)
         own_only = state.options.change_self_count == "own"
@@ -108,7 +124,7 @@ class StartPhase(InPlay):
                 state.form_left[p] -= 1
                 if state.form_left[p] <= 0:
                     state.form[p] = ""
-                    note(state, "change", f"{player_name(p)} changes back.")
+                    state.emit(Changed(p, ""))
         # Movement factors.
         mod = 0
         if state.first_phase == team:
@@ -296,14 +312,14 @@ class Phase(PhaseOpen, InPlay):
             return self._move(state, action, left, acted)
         if isinstance(action, Word):
             if action.word == "end":
-                note(state, "phase-end", f"Team {TEAM_NAMES[self.team]} ends its movement phase.")
+                state.emit(PhaseEnded(self.team))
                 return (EndPhase(self.team, acted),)
             if action.word == "out":
-                note(state, "out", f"{player_name(state.carrier)} steps out of bounds.")
+                state.emit(SteppedOut(state.carrier))
                 state.dead = "out"
                 return ()
             if action.word == "touchback":
-                note(state, "touchback", f"{player_name(state.carrier)} downs the ball: touchback.")
+                state.emit(Touchback("downed", player=state.carrier))
                 state.dead = "touchback"
                 return ()
         if isinstance(action, Shift):
@@ -314,9 +330,7 @@ class Phase(PhaseOpen, InPlay):
             # MW-TACK-3's exception: a defender who tried the old carrier may try the new
             # one "at the end of the current defensive movement phase", not before.
             state.retry |= state.tried
-            note(
-                state, "handoff", f"{player_name(giver)} hands off to {player_name(action.player)}."
-            )
+            state.emit(HandedOff(giver, action.player))
             # Both keep what movement they have left; neither is moving now.
             return (self._then(left, acted | 1 << giver | 1 << action.player, NOBODY, NOBODY),)
         if isinstance(action, Throw):
@@ -330,7 +344,7 @@ class Phase(PhaseOpen, InPlay):
             state.ball = target
             state.ball_state = "pass"
             state.last_dir = travel_dir(state, start, target, self.team)
-            note(state, "pass", f"{player_name(thrower)} passes to {action.cell}.")
+            state.emit(PassThrown(thrower, action.cell))
             return (self._then(left, acted | 1 << thrower),)
         if isinstance(action, Punt):
             punter = state.carrier
@@ -369,13 +383,12 @@ class Phase(PhaseOpen, InPlay):
         subs: list[Procedure[State]] = []
         if p == state.carrier:
             state.ball = cell
-            note(state, "move", f"{PLAYER_NAMES[p]} carries the ball to {action.cell}.")
+            state.emit(Moved(p, state.field.names[start], action.cell, carrying=True))
             check_score(state)
             if not state.dead and tackle_question(state):
                 subs.append(TackleRound(1 - self.team, False, True))
         else:
-            text = f"{PLAYER_NAMES[p]} moves {state.field.names[start]}-{action.cell}."
-            note(state, "move", text)
+            state.emit(Moved(p, state.field.names[start], action.cell, carrying=False))
             if (
                 not state.passed
                 and team_of(p) == state.offense
@@ -397,18 +410,9 @@ class Phase(PhaseOpen, InPlay):
         if cell in state.images:
             state.images.remove(cell)
             state.dazed |= 1 << p
-            note(
-                state,
-                "image",
-                f"The counter on {state.field.name(cell)} was only a mirror image; "
-                f"{player_name(p)} can do nothing more this phase.",
-            )
+            state.emit(ImageTouched(p, state.field.name(cell), tackled=False))
         elif cell == state.pos[state.caster]:
-            end_mirror(
-                state,
-                f"{player_name(p)} touches the real {player_name(state.caster)}: "
-                "the images vanish.",
-            )
+            end_mirror(state, MirrorEnded("touched", player=p, caster=state.caster))
 
     def _shift(self, state: State, d: int, left: list[int], acted: int) -> Transition:
         moving, paused = self._begin(state, state.caster, left)
@@ -430,21 +434,17 @@ class Phase(PhaseOpen, InPlay):
                 if not opp >> n & 1:
                     moved.append(n)
                     continue
-            note(state, "image", f"A mirror image leaves play at {f.name(c)}.")
+            state.emit(ImageLeft(f.name(c)))
         c2, r2 = state.step_coords(state.col(state.pos[caster]), state.row(state.pos[caster]), d)
         target = r2 * f.width + c2
         state.pos[caster] = target
         state.images = sorted(set(moved) - {target})
         left[caster] -= 1
         acted |= 1 << caster
-        note(state, "shift", f"The mirror-image counters move {DIRECTIONS[d].upper()}.")
+        state.emit(CountersShifted(DIRECTIONS[d]))
         if counters_of(state, 1 - self.team) >> target & 1:
             left[caster] = 0  # MW-MOVE-2: entering an occupied hex ends the move
-            end_mirror(
-                state,
-                f"{player_name(caster)} comes out from among his counters on "
-                f"{f.name(target)} to make contact.",
-            )
+            end_mirror(state, MirrorEnded("contact", caster=caster, cell=f.name(target)))
         subs: list[Procedure[State]] = []
         if caster == state.carrier:
             state.ball = target
@@ -456,20 +456,19 @@ class Phase(PhaseOpen, InPlay):
     def _cast(self, state: State, action: Cast, left: list[int], acted: int) -> Transition:
         moving, paused = self._begin(state, action.player, left)
         p = action.player
-        name = player_name(p)
         acted |= 1 << p
         here = self._then(left, acted, moving, paused)
         if action.spell in ("bolt", "mirror", "invisible", "change"):
             state.spent |= 1 << p  # MW-R18
         if action.spell == "bolt":
             if action.target == "ball":
-                note(state, "bolt", f"{name}'s lightning bolt strikes the ball dead.")
+                state.emit(BoltStruck(p, ""))
                 state.dead = "bolt"  # MW-MAGIC-5: as an incomplete pass (ruling MW-R19)
                 return ()
             from monsterball.games.midway.actions import parse_player
 
             q = parse_player(action.target)
-            note(state, "bolt", f"{name}'s lightning bolt stuns {action.target}.")
+            state.emit(BoltStruck(p, action.target))
             state.out_through[q] = state.play_no + 1
             if q == state.carrier:
                 state.dead = "tackle"  # no fumble: the carrier is down where he stood
@@ -477,7 +476,7 @@ class Phase(PhaseOpen, InPlay):
             state.remove(q)
             return () if state.dead else (here,)
         if action.spell == "mirror":
-            note(state, "mirror", f"{name} casts mirror image.")
+            state.emit(SpellCast(p, "mirror"))
             return (here, MirrorRoll(p))
         if action.spell == "invisible":
             state.invisible = p
@@ -486,22 +485,22 @@ class Phase(PhaseOpen, InPlay):
             # neutralized, 2 less after the snap), which both coaches know.
             state.vanish_reach = left[p]
             left[p] = 0
-            note(state, "invisible", f"{name} turns invisible.")
+            state.emit(SpellCast(p, "invisible"))
             return (self._then(left, acted, moving, paused), AppearPick(p))
         old_mv = state.mtype(p).mv
         if action.spell == "change":
             state.form[p] = action.target
             state.form_left[p] = 2
-            note(state, "change", f"{name} changes into a {action.target}.")
+            state.emit(Changed(p, action.target))
         elif action.spell == "revert":
             state.form[p] = ""
-            note(state, "change", f"{name} changes back.")
+            state.emit(Changed(p, ""))
         elif action.spell in ("were", "human"):
             if action.spell == "were":
                 state.were |= 1 << p
             else:
                 state.were &= ~(1 << p)
-            note(state, "were", f"{name} takes {action.spell} form.")
+            state.emit(FormTaken(p, action.spell))
         else:
             raise wrong(self, action)
         # Ruling MW-R28: the new form's movement factor, with this phase's kickoff or snap
@@ -618,7 +617,7 @@ def unseen_blocker(state: State, team: int) -> None:
     state.pos[p] = target
     state.invisible = state.vanish = state.appear_at = NOBODY
     state.vanish_reach = 0
-    note(state, "appear", f"{player_name(p)} reappears on {state.field.name(target)} to block.")
+    state.emit(Reappeared(p, state.field.name(target), "block"))
 
 
 def block_pairs(state: State, team: int, acted: int) -> tuple[int, ...]:

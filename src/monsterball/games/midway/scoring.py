@@ -11,14 +11,19 @@ from monsterball.core.procedures import Procedure, Transition
 from monsterball.games.midway import chart
 from monsterball.games.midway.actions import (
     Name,
-    player_name,
 )
-from monsterball.games.midway.inplay import DieRoll, score_text
+from monsterball.games.midway.events import (
+    ExtraPointRolled,
+    FieldGoalRolled,
+    KickBlockTried,
+    Scored,
+    StunnedByKick,
+)
+from monsterball.games.midway.inplay import DieRoll, score_of
 from monsterball.games.midway.options import TEAM_NAMES
 from monsterball.games.midway.play import (
     Scatter,
     StartPhase,
-    note,
 )
 from monsterball.games.midway.state import (
     MidwayState,
@@ -53,12 +58,7 @@ class FieldGoalRoll(DieRoll):
         if state.kind_of(self.kicker) == "halfling":
             need += 1 if state.options.roll_modifiers == "widen" else -1  # ruling MW-R7
         ok = int(action.value) <= need
-        note(
-            state,
-            "fg",
-            f"Field goal from {self.distance} hexes: d6 {action.value} (needs 1-{need}): "
-            f"{'good' if ok else 'no good'}.",
-        )
+        state.emit(FieldGoalRolled(self.distance, int(action.value), need))
         if not ok:
             state.dead = "fg-miss"
             return ()
@@ -120,9 +120,9 @@ class KickBlockRoll(DieRoll):
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, Roll)
         if action.value != "6":
-            note(state, "kick-block", f"{player_name(self.blocker)} fails to block the kick.")
+            state.emit(KickBlockTried(self.blocker, blocked=False))
             return (PatScore(1),) if self.what == "pat" else fg_good(state)
-        note(state, "kick-block", f"{player_name(self.blocker)} blocks the kick!")
+        state.emit(KickBlockTried(self.blocker, blocked=True))
         return (StunRoll(self.blocker, self.what, self.kicker),)
 
     def describe(self) -> str:
@@ -142,7 +142,7 @@ class StunRoll(DieRoll):
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, Roll)
         if action.value == "6":
-            note(state, "stun", f"{player_name(self.blocker)} is stunned by the kick.")
+            state.emit(StunnedByKick(self.blocker))
             state.out_through[self.blocker] = state.play_no + 1
             if self.what == "fg":
                 state.remove(self.blocker)
@@ -169,7 +169,7 @@ class PatRoll(DieRoll):
     def apply(self, state: State, action: Action) -> Transition:
         assert isinstance(action, Roll)
         ok = action.value != "6"
-        note(state, "pat", f"Extra point kick: d6 {action.value}: {'good' if ok else 'missed'}.")
+        state.emit(ExtraPointRolled(self.kicker, int(action.value), ok))
         if not ok:
             return (PatScore(0),)
         return pat_block_or_score(state, team_of(self.kicker), self.kicker)
@@ -189,7 +189,7 @@ class PatScore(Procedure[State]):
     def resolve(self, state: State) -> Transition:
         if self.points:
             state.score[state.offense] += self.points
-            note(state, "score", f"Extra point: {score_text(state)}.")
+            state.emit(Scored("extra-point", state.offense, score_of(state)))
         return ()
 
 

@@ -14,7 +14,13 @@ from monsterball.games.midway.actions import (
     Move,
     Snap,
     Word,
-    player_name,
+)
+from monsterball.games.midway.events import (
+    ConversionLinedUp,
+    FieldGoalCalled,
+    ScrimmageLinedUp,
+    Shifted,
+    Snapped,
 )
 from monsterball.games.midway.inplay import FLOW
 from monsterball.games.midway.kickoff import SetUp, new_play, wind
@@ -23,7 +29,6 @@ from monsterball.games.midway.options import TEAM_NAMES
 from monsterball.games.midway.play import (
     StartPhase,
     cell_of,
-    note,
 )
 from monsterball.games.midway.scoring import FieldGoalRoll
 from monsterball.games.midway.state import (
@@ -50,14 +55,9 @@ class StartScrimmage(Procedure[State]):
         state.los_row = state.row(state.spot)
         o = state.offense
         if self.conversion:
-            note(state, "conversion", f"Team {TEAM_NAMES[o]} tries a two-point conversion.")
+            state.emit(ConversionLinedUp(o))
         else:
-            note(
-                state,
-                "scrimmage",
-                f"Play {state.plays}: team {TEAM_NAMES[o]}, down {state.down}, ball on "
-                f"{state.field.name(state.spot)}.",
-            )
+            state.emit(ScrimmageLinedUp(state.plays, o, state.down, state.field.name(state.spot)))
         return (
             SnapStep(o),
             Adjust(1 - o, 0),
@@ -94,7 +94,7 @@ class Announce(Procedure[State]):
         assert isinstance(action, Word)
         if action.word == "fg":
             state.kind = "field goal"
-            note(state, "fg", f"Team {TEAM_NAMES[self.team]} announces a field goal attempt.")
+            state.emit(FieldGoalCalled(self.team, announced=True))
         return ()
 
     def describe(self) -> str:
@@ -184,9 +184,9 @@ class ShiftStep(Procedure[State]):
             state.pos[action.player] = cell_of(state, action.cell)
             moved = self._moved() | 1 << action.player
             if state.options.shift == "formation":
-                note(state, "shift", f"{player_name(action.player)} shifts to {action.cell}.")
+                state.emit(Shifted(action.player, action.cell, motion=False))
                 return (ShiftMore(self.team, moved),)
-            note(state, "shift", f"{player_name(action.player)} goes in motion to {action.cell}.")
+            state.emit(Shifted(action.player, action.cell, motion=True))
         return ()
 
     def describe(self) -> str:
@@ -289,7 +289,7 @@ class SnapStep(Procedure[State]):
         if isinstance(action, Word):
             hk = holder_kicker(state, self.team)
             assert hk is not None  # the holder and kicker stay put (ShiftStep)
-            note(state, "fg", f"Team {TEAM_NAMES[self.team]} tries a field goal.")
+            state.emit(FieldGoalCalled(self.team, announced=False))
             return (FLOW.step("Play"), FieldGoalRoll(hk[1], fg_distance(state, self.team)))
         assert isinstance(action, Snap)
         p = action.player
@@ -298,7 +298,7 @@ class SnapStep(Procedure[State]):
         state.ball_state = "held"
         state.punter = p
         state.first_phase = self.team
-        note(state, "snap", f"The ball is snapped to {player_name(p)}.")
+        state.emit(Snapped(p))
         return (FLOW.step("Play"), StartPhase(self.team))
 
     def describe(self) -> str:

@@ -10,14 +10,19 @@ from monsterball.core.game import AUTO
 from monsterball.core.procedures import Procedure, Transition
 from monsterball.games.midway.actions import (
     Name,
-    player_name,
 )
-from monsterball.games.midway.inplay import score_text
+from monsterball.games.midway.events import (
+    ConversionFailed,
+    ExtraPointRolled,
+    FinalWhistle,
+    Forfeited,
+    Scored,
+    Touchback,
+    TurnoverOnDowns,
+)
+from monsterball.games.midway.inplay import score_of
 from monsterball.games.midway.kickoff import StartKickoff
 from monsterball.games.midway.options import TEAM_NAMES
-from monsterball.games.midway.play import (
-    note,
-)
 from monsterball.games.midway.scoring import PatRoll, pat_block_or_score
 from monsterball.games.midway.scrimmage import StartScrimmage
 from monsterball.games.midway.state import (
@@ -54,7 +59,7 @@ class Conversion(Procedure[State]):
         state.offense = self.team
         if isinstance(action, Name):
             if state.kind_of(action.player) == "halfling":
-                note(state, "pat", f"{player_name(action.player)} (halfling) kicks: automatic.")
+                state.emit(ExtraPointRolled(action.player, 0, True))
                 return (
                     AfterConversion(self.team),
                     *pat_block_or_score(state, self.team, action.player),
@@ -87,7 +92,7 @@ def short_handed(state: State) -> bool:
     """Ruling MW-R15: a team whose players are all out for the game cannot go on."""
     for team in (0, 1):
         if not any(state.out_through[p] < FOREVER for p in team_players(team) if state.roster[p]):
-            note(state, "forfeit", f"Team {TEAM_NAMES[team]} has no fit player left for the game.")
+            state.emit(Forfeited(team))
             return True
     return False
 
@@ -113,7 +118,7 @@ class GameOver(Procedure[State]):
         fit = [any(state.out_through[p] < FOREVER for p in team_players(t)) for t in (0, 1)]
         if fit[0] != fit[1]:
             state.winner = 0 if fit[0] else 1  # MW-R15: the side that cannot play loses
-        note(state, "final", f"Final whistle: {state.result_text()}.")
+        state.emit(FinalWhistle(state.result_text()))
         return ()
 
 
@@ -130,9 +135,9 @@ def settle(state: State) -> Transition:
     if kind == "conversion":
         if reason == "td":
             state.score[offense] += 2
-            note(state, "score", f"Two-point conversion good: {score_text(state)}.")
+            state.emit(Scored("conversion", offense, score_of(state)))
         else:
-            note(state, "conversion", "The two-point try fails.")
+            state.emit(ConversionFailed(offense))
         return ()  # AfterConversion below takes over
     if reason == "rekick":
         row = state.row(state.spot) - state.forward(offense)
@@ -140,11 +145,11 @@ def settle(state: State) -> Transition:
         return (StartKickoff(offense, row, True),)
     if reason == "td":
         state.score[team] += 6
-        note(state, "score", f"Touchdown team {TEAM_NAMES[team]}: {score_text(state)}.")
+        state.emit(Scored("touchdown", team, score_of(state)))
         return (Conversion(team),)
     if reason == "fg-good":
         state.score[offense] += 3
-        note(state, "score", f"Field goal: {score_text(state)}.")
+        state.emit(Scored("field-goal", offense, score_of(state)))
         return next_kickoff_or_end(state, offense, state.yard_row(offense, 40))
     if reason == "bolt":
         # MW-R19: the bolt ends the play "just as if an incomplete pass had occurred" for
@@ -177,7 +182,7 @@ def settle(state: State) -> Transition:
                 reason = "touchback"
             else:
                 state.score[1 - t] += 2
-                note(state, "safety", f"Safety! {score_text(state)}.")
+                state.emit(Scored("safety", 1 - t, score_of(state)))
                 return next_kickoff_or_end(state, t, state.yard_row(t, 20), safety=True)
     if reason == "end-line":
         # A loose ball out over an end line (MW-R13): a safety if the team that last held it
@@ -187,7 +192,7 @@ def settle(state: State) -> Transition:
         )
         if defender == state.poss:
             state.score[1 - defender] += 2
-            note(state, "safety", f"Safety! {score_text(state)}.")
+            state.emit(Scored("safety", 1 - defender, score_of(state)))
             return next_kickoff_or_end(state, defender, state.yard_row(defender, 20), safety=True)
         team, reason = defender, "touchback-to"
     if reason in ("touchback", "touchback-to"):
@@ -195,7 +200,7 @@ def settle(state: State) -> Transition:
         state.offense = receiver
         state.down = 1
         state.spot = state.yard_row(receiver, 20) * f.width + MID_COL
-        note(state, "touchback", f"Touchback: team {TEAM_NAMES[receiver]} at its 20.")
+        state.emit(Touchback("spot", team=receiver))
         return next_scrimmage(state)
     spot = state.hash_spot(state.ball) if state.ball >= 0 else state.spot
     if reason in ("incomplete", "fg-miss"):
@@ -214,11 +219,7 @@ def settle(state: State) -> Transition:
         state.spot = spot
         state.down += 1
         if state.down > 4:
-            note(
-                state,
-                "downs",
-                f"Four downs without a score: team {TEAM_NAMES[1 - offense]} takes over.",
-            )
+            state.emit(TurnoverOnDowns(1 - offense))
             change(state, 1 - offense, spot)
     return next_scrimmage(state)
 
