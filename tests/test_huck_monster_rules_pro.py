@@ -245,7 +245,9 @@ def test_HM_PIN_1_HM_PIN_2_HM_PIN_4_HM_R36_the_shared_pin_adds_its_numbers() -> 
     # HM-PIN-4: an outcome meant for the other team is invalid.
     wrong = lane(strategy=True, strategy_equipment="pin")
     events = play(wrong, "strategy", "pin=pin-strike")
-    assert texts(events) == ["Team A rolls strategy: pin-strike (no effect on this action)."]
+    assert texts(events) == [
+        "Team A rolls its strategy die: pin-strike (no effect on this action)."
+    ]
 
 
 def test_HM_PIN_3_HM_R37_pin_words_huck_doink_and_the_defensive_numbers() -> None:
@@ -352,7 +354,7 @@ def test_HM_PIN_5_HM_R41_a_pin_monster_moves_only_the_acting_player_and_acts_twi
     play(twice, "3d6=10", "throw A2 d11", "strategy", "pin=pin-monster")
     # To c10, beside the disc's stop: nothing to do now (he waits for the catch) ...
     events = play(twice, "monster B1 c10", "2d6=3", "2d6=3", "3d6=12", "3d6=5", "3d6=5", "2d6=2")
-    assert "B1 cannot bid (Mark): no action from his new space." in texts(events)
+    assert "B1 may not roll as the Mark: no action from his new space." in texts(events)
     # ... and he bids as a Mark at the catch.
     assert ("B1", "catch-mark", False) in bids(events)
 
@@ -366,7 +368,7 @@ def test_HM_PIN_5_HM_R41_a_matched_bidder_bids_in_the_role_his_new_space_gives_h
                  strategy_equipment="pin")  # fmt: skip
     events = play(state, "3d6=10", "throw A2 d11", "strategy", "pin=pin-match")
     assert name(state, "B1") == "g9"
-    assert "B1 cannot bid (Mark): no action from his new space." in texts(events)
+    assert "B1 may not roll as the Mark: no action from his new space." in texts(events)
     assert bids(events) == [] and isinstance(top(state), OffenseAction)
     # "Only one Mark may roll against a single Handler Throw": B3, the Mark (f8), spins Match;
     # B1 (d9), numbered below him, is matched beside A1 on d8, next to the disc. B3 bids as
@@ -386,7 +388,9 @@ def test_HM_PIN_5_HM_R41_a_matched_bidder_bids_in_the_role_his_new_space_gives_h
     play(catch, "3d6=12", "strategy")
     events = play(catch, "pin=pin-match")
     assert name(catch, "B4") == "c2"
-    assert "B4 cannot bid (Mark at the catch): no action from his new space." in texts(events)
+    assert "B4 may not roll as the Mark at the catch: no action from his new space." in texts(
+        events
+    )
     assert catch.holder == 1  # nobody else guards the catch: A2 has it
 
 
@@ -528,7 +532,7 @@ def offense_total(state: HuckMonsterState) -> int:
 def test_HM_EXP_1_HM_R44_ruled_out_results_count_for_nothing() -> None:
     state = lane(strategy=True, expert_disabled="huck, no-big")
     events = play(state, "strategy", "light=huck", "3d6=6")
-    assert "Team A rolls strategy: huck (no effect on this action)." in texts(events)
+    assert "Team A rolls its strategy die: huck (no effect on this action)." in texts(events)
     assert state.light == "" and state.strategy_used[0]
     events = play(state, "throw A2 d11", "strategy", "dark=no-big", "3d6=7")
     assert bids(events) == [("B1", "mark", True)]  # a plain 7 beats the un-doubled 6

@@ -164,7 +164,7 @@ def test_HM_MOVE_1_offense_rolls_and_moves_first_then_defense() -> None:
 def test_HM_MOVE_2_HM_R5_the_count_is_split_and_may_be_left_unused() -> None:
     state = moving({"A1": "e7", "A2": "b5"}, 0, 10, disc="e8", holder="A1")
     events = play(state, "A2-b8")
-    assert texts(events) == ["A2 moves 3 to b8 (7 left)."]
+    assert texts(events) == ["A2 moves 3 spaces to b8 (7 left to move)."]
     play(state, "A3-c4")  # A3 from c1: 3 spaces
     play(state, "A2-b9")  # a player may move again
     assert top(state) == Moving(0, 3)

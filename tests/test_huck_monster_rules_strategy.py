@@ -100,7 +100,7 @@ def test_HM_SD_9_HM_R23_layout_clears_the_catch_and_is_spent_on_a_throw() -> Non
     assert state.holder == 1
     thrown = lane(strategy=True)
     events = play(thrown, "strategy", "light=layout")
-    assert texts(events) == ["Team A rolls strategy: layout (no effect on this action)."]
+    assert texts(events) == ["Team A rolls its strategy die: layout (no effect on this action)."]
 
 
 def test_HM_SD_10_HM_R20_hammer_passes_over_one_defender_who_does_not_bid() -> None:
@@ -160,7 +160,7 @@ def test_HM_SD_12_HM_R22_a_monster_who_moves_himself_bids_from_his_new_space() -
     away = lane({"B3": "h5"}, strategy=True, used=(True, False))
     events = play(away, "3d6=10", "throw A2 d11", "strategy", "dark=monster", "monster B1 h9")
     # Nowhere near the disc, its path or the Receiver: no bid at all.
-    assert "B1 cannot bid (Mark): no action from his new space." in texts(events)
+    assert "B1 may not roll as the Mark: no action from his new space." in texts(events)
     events = play(away, "2d6=2", "3d6=12", "3d6=3", "2d6=2")
     assert [b[0] for b in bids(events)] == ["B2", "B4", "B5"]
 

@@ -107,7 +107,11 @@ class Moved(Event):
     left: int
 
     def describe(self) -> str:
-        return f"{player_name(self.player)} moves {self.cost} to {self.cell} ({self.left} left)."
+        spaces = "space" if self.cost == 1 else "spaces"
+        return (
+            f"{player_name(self.player)} moves {self.cost} {spaces} to {self.cell} "
+            f"({self.left} left to move)."
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +141,7 @@ class StrategyRolled(Event):
 
     def describe(self) -> str:
         note = "" if self.effective else " (no effect on this action)"
-        return f"{_Team(self.team)} rolls strategy: {self.face}{note}."
+        return f"{_Team(self.team)} rolls its strategy die: {self.face}{note}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,7 +222,7 @@ class BidPrevented(Event):
     reason: str
 
     def describe(self) -> str:
-        return f"{player_name(self.player)} cannot bid ({_role(self.role)}): {self.reason}."
+        return f"{player_name(self.player)} may not roll as the {_role(self.role)}: {self.reason}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,11 +235,12 @@ class BidDecided(Event):
     cancelled: bool
 
     def describe(self) -> str:
-        note = " (strategy results cancel)" if self.cancelled else ""
-        winner = "wins" if self.defense_wins else "is beaten"
+        note = " (the strategy dice cancel out)" if self.cancelled else ""
+        winner = "the defence wins" if self.defense_wins else "the offence wins"
         return (
-            f"{player_name(self.player)} bids {self.defense} as the {_role(self.role)} against "
-            f"{self.offense}: {winner}{note}."
+            f"{player_name(self.player)} tries the {_role(self.role)}: a count of "
+            f"{self.defense} for the defence against {self.offense} for the offence: "
+            f"{winner}{note}."
         )
 
 
@@ -256,7 +261,7 @@ class TurnedOver(Event):
     kind: str
 
     def describe(self) -> str:
-        who = f" to {player_name(self.player)}" if self.player >= 0 else ""
+        who = f": {player_name(self.player)} has it" if self.player >= 0 else ""
         return f"{self.kind.capitalize()} turnover: {_team(self.team)} takes the disc{who}."
 
 
@@ -282,7 +287,7 @@ class Scored(Event):
 
     def describe(self) -> str:
         a, b = self.score
-        return f"Point {_team(self.team)} ({player_name(self.player)})! A {a} - B {b}."
+        return f"Point for {_team(self.team)} ({player_name(self.player)} scores)! A {a} - B {b}."
 
 
 @dataclass(frozen=True, slots=True)

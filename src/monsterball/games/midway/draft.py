@@ -93,9 +93,9 @@ class Draft(Procedure[State]):
         return self.team if affordable(state, self.team) else AUTO
 
     def resolve(self, state: State) -> Transition:
-        roster = ",".join(state.roster[p] for p in team_players(self.team))
-        key = "roster_a" if self.team == 0 else "roster_b"
-        state.emit(RosterComplete(self.team, tuple(roster.split(",")), key))
+        state.emit(
+            RosterComplete(self.team, tuple(state.roster[p] for p in team_players(self.team)))
+        )
         if self.team == 0:
             return (Draft(1),)
         return (CoinToss(),)

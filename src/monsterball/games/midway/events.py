@@ -66,12 +66,12 @@ class Drafted(Event):
 class RosterComplete(Event):
     team: int
     roster: tuple[str, ...]
-    option: str  # the game option that drafts this roster again
 
     def describe(self) -> str:
+        team = TEAM_NAMES[self.team]
         return (
-            f"{_Team(self.team)}'s roster is complete: {', '.join(self.roster)} (to play this "
-            f"roster again, give a new game the option {self.option}={','.join(self.roster)})."
+            f"Team {team}'s roster is complete: {', '.join(self.roster)}. To play it again, "
+            f"paste {','.join(self.roster)} into a new game's saved roster for team {team}."
         )
 
 
@@ -423,7 +423,7 @@ class Scattered(Event):
 _OUT = {
     "bounce": "The loose ball bounces out of bounds: the play is over.",
     "end-line": "The loose ball goes out over the end line: the play is over.",
-    "punt": "The punt goes out of bounds: the receivers take over where it went out.",
+    "punt": "The punt goes out of bounds: the play is over.",
     "kickoff": (
         "The kickoff lands out of bounds: a 5-yard penalty, and the kicking team kicks again."
     ),
@@ -519,8 +519,8 @@ _TACKLE_MEANS = {
     "ball carrier injured for game": "{c} is out for the rest of the game; the play is over",
     "ball carrier injured for next play": "{c} is out for the next play; the play is over",
     "ball carrier tackled": "the play is over",
-    "ball carrier slowed (-2)": "{c} has 2 hexes less to move",
-    "ball carrier slowed (-1)": "{c} has 1 hex less to move",
+    "ball carrier slowed (-2)": "{c} has 2 fewer hexes to move",
+    "ball carrier slowed (-1)": "{c} has 1 fewer hex to move",
     "miss": "{c} runs on",
     "tackler injured for next play": "{t} is out for the next play",
     "tackler injured for game": "{t} is out for the rest of the game",
@@ -635,7 +635,7 @@ class SpellCast(Event):
         name = player_name(self.caster)
         if self.spell == "invisible":
             return f"{name} turns invisible: he moves unseen and reappears later."
-        return f"{name} casts mirror image: copies of him appear to fool the defence."
+        return f"{name} casts mirror image: copies of him appear to fool the other team."
 
 
 @dataclass(frozen=True, slots=True)

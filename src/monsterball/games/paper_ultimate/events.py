@@ -63,7 +63,7 @@ class Ran(Event):
     end: str
 
     def describe(self) -> str:
-        return f"{player_name(self.player)} runs {self.start} -> {self.end}."
+        return f"{player_name(self.player)} runs from {self.start} to {self.end}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,8 +91,8 @@ class Passed(Event):
 
     def describe(self) -> str:
         return (
-            f"{player_name(self.thrower)} throws {self.start} -> {self.end}; "
-            f"{player_name(self.receiver)} catches."
+            f"{player_name(self.thrower)} throws from {self.start} to "
+            f"{player_name(self.receiver)} on {self.end}, who catches it."
         )
 
 
@@ -101,7 +101,10 @@ class MonsterCalled(Event):
     marker: int
 
     def describe(self) -> str:
-        return f"Monster defense! {player_name(self.marker)} challenges the catch."
+        return (
+            f"Monster defense! {player_name(self.marker)} challenges the catch: a 1 or a 6 "
+            "on the die (or two heads on the coins) turns the disc over."
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,12 +115,18 @@ class MonsterRolled(Event):
 
     def describe(self) -> str:
         if self.turn:
-            verdict = "a turn!" + (" No point." if self.scoring else "")
+            verdict = "a turn! The defence takes the disc." + (" No point." if self.scoring else "")
         elif self.scoring:
             verdict = "the catch stands."
         else:
             verdict = "the catch stands; only the marker may move next."
-        return f"Monster defense roll {self.outcome}: {verdict}"
+        label, _, value = self.outcome.partition("=")
+        if label == "coins":
+            faces = ", ".join("heads" if c == "H" else "tails" for c in value)
+            shown = f"The monster defense coins show {faces}"
+        else:
+            shown = f"The monster defense die shows {value}"
+        return f"{shown}: {verdict}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +134,9 @@ class PullStalled(Event):
     steps: int
 
     def describe(self) -> str:
-        return f"Stall: the pull lay loose for {self.steps} offensive running steps."
+        return (
+            f"Stall: the receiving team left the pull lying for {self.steps} of its running steps."
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +145,10 @@ class Turnover(Event):
     reason: str
 
     def describe(self) -> str:
-        return f"Turn ({self.reason}): {player_name(self.player)} gets the disc."
+        return (
+            f"A turn ({self.reason}): the disc changes sides, and {player_name(self.player)} "
+            "takes it."
+        )
 
 
 @dataclass(frozen=True, slots=True)
