@@ -118,6 +118,10 @@ test("results in the player's words", () => {
     "You lost — team A wins: team B resigned",
   );
   assert.equal(resultForYou("draw, A 1 - B 1", "A"), "A draw — draw, A 1 - B 1");
+  assert.equal(
+    resultForYou("draw by agreement, A 1 - B 1", "B"),
+    "A draw by agreement — A 1 - B 1",
+  );
   assert.equal(resultForYou("team A wins, A 2 - B 1", null), "team A wins, A 2 - B 1");
 });
 

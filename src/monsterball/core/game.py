@@ -193,6 +193,10 @@ class GameState:
     def result_text(self) -> str:
         raise NotImplementedError
 
+    def score_text(self) -> str:
+        """The score in a few words ("A 2 - B 1"), or "" for a game without one."""
+        return ""
+
     # -- views ------------------------------------------------------------------------------
 
     def render(self, seat: int | None = None) -> str:
@@ -268,26 +272,33 @@ class TeamScoreState(GameState):
             return (1.0, -1.0) if self.winner == 0 else (-1.0, 1.0)
         return (0.0, 0.0)
 
-    def result_text(self) -> str:
+    def score_text(self) -> str:
         a, b = self.score
+        return f"A {a} - B {b}"
+
+    def result_text(self) -> str:
         if self.winner < 0:
-            return f"in progress, A {a} - B {b}"
+            return f"in progress, {self.score_text()}"
         if self.winner == 2:
-            return f"draw, A {a} - B {b}"
-        return f"team {self.spec.seat_name(self.winner)} wins, A {a} - B {b}"
+            return f"draw, {self.score_text()}"
+        return f"team {self.spec.seat_name(self.winner)} wins, {self.score_text()}"
 
 
-# Ways a game can end off the board (the rules never end it so): the seat named loses.
+# Ways a game can end off the board (the rules never end it so). The seat named loses:
 # "time": its clock ran out; "abandoned": it made no move in time (docs/web.md, "Clocks");
-# "resigned": its player gave the game up (docs/web.md, "Resign").
-TERMINATIONS = ("time", "abandoned", "resigned")
+# "resigned": its player gave the game up (docs/web.md, "Resign"). Nobody loses: "agreed":
+# the players agreed a draw, only where the rules can end level (docs/web.md, "Draw offers").
+LOSING_TERMINATIONS = ("time", "abandoned", "resigned")
+DRAWN_TERMINATIONS = ("agreed",)
+TERMINATIONS = LOSING_TERMINATIONS + DRAWN_TERMINATIONS
 
 
 def forfeit_result(spec: GameSpec, loser: int, termination: str) -> tuple[str, tuple[float, ...]]:
     """The result text and returns of a game ``loser`` lost off the board: it gets -1, every
     other seat +1 (the same returns as a win on the board)."""
-    if termination not in TERMINATIONS:
-        raise ValueError(f"unknown termination {termination!r} ({', '.join(TERMINATIONS)})")
+    if termination not in LOSING_TERMINATIONS:
+        known = ", ".join(LOSING_TERMINATIONS)
+        raise ValueError(f"unknown termination {termination!r} ({known})")
     if not 0 <= loser < spec.num_seats:
         raise ValueError(f"no seat {loser} in {spec.id}")
     others = [spec.seat_name(s) for s in range(spec.num_seats) if s != loser]
@@ -300,6 +311,27 @@ def forfeit_result(spec: GameSpec, loser: int, termination: str) -> tuple[str, t
         "resigned": f"{winners} {verb}: team {name} resigned",
     }[termination]
     return text, tuple(-1.0 if s == loser else 1.0 for s in range(spec.num_seats))
+
+
+def agreed_draw_result(state: GameState) -> tuple[str, tuple[float, ...]]:
+    """The result text and returns of a game its players agreed to draw where it stands:
+    0 for every seat (the returns of a draw on the board). ValueError where the game cannot
+    end level (``GameOptions.can_draw``) or is over."""
+    if not state.options.can_draw():
+        raise ValueError(f"{state.spec.id} as played cannot end in a draw")
+    if state.is_terminal():
+        raise ValueError("the game is already over")
+    score = state.score_text()
+    return f"draw by agreement{', ' + score if score else ''}", (0.0,) * state.spec.num_seats
+
+
+def ending_result(state: GameState, ending: Mapping[str, Any]) -> tuple[str, tuple[float, ...]]:
+    """The result text and returns of a game ended off the board as ``ending`` says
+    (``{"termination": ..., "loser": seat name}``; no loser for an agreed draw)."""
+    termination = ending["termination"]
+    if termination in DRAWN_TERMINATIONS:
+        return agreed_draw_result(state)
+    return forfeit_result(state.spec, state.spec.seat_names.index(ending["loser"]), termination)
 
 
 @dataclass(frozen=True)

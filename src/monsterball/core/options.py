@@ -136,6 +136,11 @@ class GameOptions:
     def validate(self) -> None:
         """Cross-field checks; subclasses override and raise OptionsError."""
 
+    def can_draw(self) -> bool:
+        """Whether a game under these options can end level by its rules: only then may
+        its players agree a draw (docs/web.md, "Draw offers")."""
+        return False
+
     # -- construction helpers -------------------------------------------------------------
 
     @classmethod

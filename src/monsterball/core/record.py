@@ -13,8 +13,9 @@
 
 A game that ends off the board (a clock ran out, a resignation: docs/web.md) is written in
 format 2: its end line adds ``"termination"`` ("time", "abandoned" or "resigned") and
-``"loser"`` (a seat name), and the replay stops short of a finished game. Format 1 records
-read as before.
+``"loser"`` (a seat name), and the replay stops short of a finished game. A game its
+players agreed to draw (where its rules can end level) is written in format 3: its end line
+says ``"termination": "agreed"`` and names no loser. Format 1 and 2 records read as before.
 
 A record may commit to its dice instead (games played online): the header carries
 ``"seed": null`` and ``"dice_commitment"`` (SHA-256 of the seed's decimal text) and the end
@@ -52,12 +53,22 @@ from monsterball.core.dice import (
     seed_commitment,
 )
 from monsterball.core.errors import MonsterballError, RecordError
-from monsterball.core.game import CHANCE, TERMINATIONS, GameSpec, GameState, forfeit_result
+from monsterball.core.game import (
+    CHANCE,
+    DRAWN_TERMINATIONS,
+    TERMINATIONS,
+    GameSpec,
+    GameState,
+    agreed_draw_result,
+    ending_result,
+    forfeit_result,
+)
 from monsterball.core.registry import get_game
 
 RECORD_FORMAT = 1
 ENDINGS_FORMAT = 2  # the first format whose end line may say how a game ended off the board
-READ_FORMATS = (1, 2)
+DRAWS_FORMAT = 3  # the first whose end line may say the players agreed a draw
+READ_FORMATS = (1, 2, 3)
 HASH_EVERY = 16
 MAX_LINE_BYTES = 1 << 20
 # Positions nest a few levels (start -> board -> players -> ...); anything deeper is junk.
@@ -249,6 +260,25 @@ class Recorder:
             "hash": state.state_hash(),
             "termination": termination,
             "loser": state.spec.seat_name(loser),
+        }
+        self._close()
+
+    def agree_draw(self) -> None:
+        """End a game the rules have not ended as a draw its players agreed (format 3; only
+        where its rules can end level: ValueError otherwise, or for a streamed record)."""
+        if self.stream is not None:
+            raise ValueError("a streamed record cannot end off the board")
+        if self.record.end is not None:
+            raise ValueError("the game is already over")
+        state = self.state
+        result, returns = agreed_draw_result(state)
+        self.record.format = DRAWS_FORMAT
+        self.record.end = {
+            "plies": len(self.record.actions),
+            "result": result,
+            "returns": list(returns),
+            "hash": state.state_hash(),
+            "termination": "agreed",
         }
         self._close()
 
@@ -445,11 +475,22 @@ def _end_line(data: dict[str, Any], number: int, version: int) -> dict[str, Any]
         raise RecordError(
             f"an end off the board needs format {ENDINGS_FORMAT}", line=number, field="termination"
         )
-    if ("termination" in end) != ("loser" in end):
-        raise RecordError("termination and loser come together", line=number, field="termination")
+    if "loser" in end and "termination" not in end:
+        raise RecordError("a loser needs a termination", line=number, field="termination")
     if "termination" in end and end["termination"] not in TERMINATIONS:
         raise RecordError(
             f"must be one of {', '.join(TERMINATIONS)}", line=number, field="termination"
+        )
+    drawn = end.get("termination") in DRAWN_TERMINATIONS
+    if drawn and version < DRAWS_FORMAT:
+        raise RecordError(
+            f"an agreed draw needs format {DRAWS_FORMAT}", line=number, field="termination"
+        )
+    if "termination" in end and drawn == ("loser" in end):
+        raise RecordError(
+            "an agreed draw names no loser" if drawn else "termination and loser come together",
+            line=number,
+            field="loser" if drawn else "termination",
         )
     if "loser" in end and not isinstance(end["loser"], str):
         raise RecordError("must be a seat name", line=number, field="loser")
@@ -657,7 +698,7 @@ def replay(record: GameRecord, *, verify: bool = True, upto: int | None = None) 
                         field="termination",
                     ),
                 )
-            if end["loser"] not in spec.seat_names:
+            if "loser" in end and end["loser"] not in spec.seat_names:
                 return ReplayReport(
                     state,
                     done,
@@ -665,9 +706,17 @@ def replay(record: GameRecord, *, verify: bool = True, upto: int | None = None) 
                         f"no seat '{end['loser']}' in {spec.id}", line=end_line, field="loser"
                     ),
                 )
-            text, returns = forfeit_result(
-                spec, spec.seat_names.index(end["loser"]), end["termination"]
-            )
+            if "loser" not in end and not state.options.can_draw():
+                return ReplayReport(
+                    state,
+                    done,
+                    RecordError(
+                        f"{spec.id} as played cannot end in a draw: no draw can be agreed",
+                        line=end_line,
+                        field="termination",
+                    ),
+                )
+            text, returns = ending_result(state, end)
             expected_result, expected_returns = text, list(returns)
         elif not state.is_terminal():
             return ReplayReport(

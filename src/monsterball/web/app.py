@@ -25,7 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from monsterball.core.record import record_to_string
 from monsterball.games import all_games
-from monsterball.web import accounts, challenges, chat, pairing, players
+from monsterball.web import accounts, challenges, chat, draws, pairing, players
 from monsterball.web.abandon import install as install_abandon
 from monsterball.web.clocks import BadClock, Clock, TimeControl
 from monsterball.web.cluster import Cluster, janitor
@@ -283,6 +283,7 @@ def create_app(
     app.include_router(accounts.router)
     app.include_router(challenges.router)
     app.include_router(pairing.router)
+    app.include_router(draws.router)  # draw offers (issue 32)
     app.include_router(chat.router)
     app.include_router(players.router)
 

@@ -21,7 +21,7 @@ from monsterball.core.actions import Action
 from monsterball.core.board import Board
 from monsterball.core.dice import HmacSampler, SeededSampler, derive_seed, seed_commitment
 from monsterball.core.errors import MonsterballError
-from monsterball.core.game import CHANCE, TERMINAL, GameSpec, GameState, forfeit_result
+from monsterball.core.game import CHANCE, TERMINAL, GameSpec, GameState, ending_result
 from monsterball.core.seating import Seating
 from monsterball.games import get_game
 from monsterball.web import fairdice
@@ -441,14 +441,12 @@ class LiveGame:
 
     def result_text(self) -> str:
         if self.ending is not None:
-            loser = self.spec.seat_names.index(self.ending["loser"])
-            return forfeit_result(self.spec, loser, self.ending["termination"])[0]
+            return ending_result(self.state, self.ending)[0]
         return self.state.result_text()
 
     def returns(self) -> tuple[float, ...]:
         if self.ending is not None:
-            loser = self.spec.seat_names.index(self.ending["loser"])
-            return forfeit_result(self.spec, loser, self.ending["termination"])[1]
+            return ending_result(self.state, self.ending)[1]
         return self.state.returns()
 
     def clock_side(self, state: GameState | None = None) -> int | None:

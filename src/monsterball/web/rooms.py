@@ -903,7 +903,9 @@ class Rooms(Timekeeping):
             recorder.apply(live.spec.parse_action(text), checked=False)
         if recorder.state.is_terminal():
             recorder.finish()
-        elif live.ending is not None:  # lost on time: a format 2 end line
+        elif live.ending is not None and "loser" not in live.ending:  # agreed: format 3
+            recorder.agree_draw()
+        elif live.ending is not None:  # lost on time, resigned: a format 2 end line
             loser = live.spec.seat_names.index(live.ending["loser"])
             recorder.forfeit(loser, live.ending["termination"])
         return recorder.record

@@ -7,12 +7,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
 from monsterball.bots import DIFFICULTIES
-from monsterball.core.game import forfeit_result
+from monsterball.core.game import ending_result
 from monsterball.web.clocks import Clock
 from monsterball.web.leaderboard import settle, unsettled
 from monsterball.web.live import Chair, LiveGame, Rejected
@@ -112,14 +112,30 @@ class Timekeeping:
         if ended:
             await self._ended(room)
 
-    async def _end_off_board(self, room: Room, loser: int, termination: str, now: int) -> bool:
-        """(Under the room's lock.) Store and apply ``loser``'s loss off the board."""
+    async def end_drawn(self, room: Room) -> bool:
+        """The players agreed a draw (web/draws.py checked who may): stored, then told
+        (a rated game settles as a draw). False if the game was over already."""
+        async with room.lock:
+            if room.live.over():
+                return False
+            ended = await self._end_off_board(room, None, "agreed", self.now_ms())
+        if ended:
+            await self._ended(room)
+        return ended
+
+    async def _end_off_board(
+        self, room: Room, loser: int | None, termination: str, now: int
+    ) -> bool:
+        """(Under the room's lock.) Store and apply ``loser``'s loss off the board (None: an
+        agreed draw)."""
         live = room.live
         clock = live.clock.run(None, now) if live.clock is not None else None
-        if clock is not None:
-            clock.left_ms[loser] = max(0, clock.left_ms[loser])
-        ending = {"termination": termination, "loser": live.spec.seat_name(loser)}
-        result = forfeit_result(live.spec, loser, termination)[0]
+        ending: dict[str, Any] = {"termination": termination}
+        if loser is not None:
+            if clock is not None:
+                clock.left_ms[loser] = max(0, clock.left_ms[loser])
+            ending["loser"] = live.spec.seat_name(loser)
+        result = ending_result(live.state, ending)[0]
         try:
             await anyio.to_thread.run_sync(
                 lambda: self.store.end(

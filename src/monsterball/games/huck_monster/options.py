@@ -292,11 +292,11 @@ class HuckMonsterOptions(GameOptions):
         "straight-throws": "Discs fly in straight lines only.",
         "square-field": "Square spaces with 8 neighbours instead of hexes.",
         "small": "A 13-row field with 2-row end zones, first to 3: a quick game.",
-        "midnight-pickup": "The Midnight Pickup kit: the Strategy Playmaker Pin and the field's "
-        "Stealth Spaces.",
-        "emergency-pickup": "The Emergency Pickup kit: the Strategy Playmaker Pin and the "
-        "Chilly-O / Electric-D Team Pins instead of team dice.",
-        "game-disc": "The Strategy Game Discs instead of strategy dice.",
+        "midnight-pickup": "The Midnight Pickup set: the Playmaker Pin pinned to the field "
+        "stands in for the strategy dice, and the field has hidden Stealth Spaces.",
+        "emergency-pickup": "The Emergency Pickup set: Playmaker Pins stand in for the "
+        "strategy dice and for each team's dice.",
+        "game-disc": "Strategy Game Discs stand in for the strategy dice.",
         "all-stars": "The Mini Sideline kit: a Sideline All-Star on each team (A1, B1).",
         "pothole": "The Mini Cone kit's Pothole Markers game: cones as obstacles.",
         "hot-hex": "The Mini Cone kit's Hot Hex game: 5 a side, score inside the centre hex.",
@@ -313,6 +313,11 @@ class HuckMonsterOptions(GameOptions):
         if self.cone_push:
             return "cone-push"
         return "pothole" if self.potholes else "hot-hex" if self.hot_hex else "standard"
+
+    def can_draw(self) -> bool:
+        """First to so many points never ends level; only the simulations' cap can
+        (``max_up_calls``, HM-R31: level scores at the cap draw)."""
+        return self.max_up_calls > 0
 
     def wins(self, mine: int, theirs: int) -> bool:
         """Whether a team with ``mine`` points against ``theirs`` has won (HM-R27)."""

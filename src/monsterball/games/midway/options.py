@@ -168,6 +168,10 @@ class MidwayOptions(GameOptions):
         ruling="MW-R14",
     )
 
+    def can_draw(self) -> bool:
+        """MW-GEN-4: a game of so many plays; level scores at the end draw."""
+        return True
+
     def validate(self) -> None:
         for text in (self.roster_a, self.roster_b):
             if text:
@@ -187,9 +191,11 @@ class MidwayOptions(GameOptions):
     }
     PRESET_DOCS: ClassVar[dict[str, str]] = {
         "standard": "The rulebook's game: draft your team, then 25 plays.",
-        "compass": "Direction modifiers numbered by compass instead of by travel.",
-        "short": "6 plays, each at most 12 movement phases: a quick game.",
-        "match": "16 plays, plays capped at 16 phases: long enough for each side to have "
-        "the ball a few times, short enough for bot matches.",
-        "exhibition": "Two saved rosters (no draft), 8 plays, with magic users on team B.",
+        "compass": "The standard game, with the blocking table's directions counted from "
+        "north instead of from the way the ball travels (another reading of the rulebook).",
+        "short": "6 plays, each stopped after 12 moves a side: a game of a few minutes.",
+        "match": "16 plays, each stopped after 16 moves a side: each team has the ball a "
+        "few times, in well under the full game's time.",
+        "exhibition": "No draft: two ready-made teams (team B with spell casters), 8 plays. "
+        "A good first game.",
     }

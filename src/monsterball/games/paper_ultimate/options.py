@@ -94,12 +94,20 @@ class PaperUltimateOptions(GameOptions):
         "open-field": {"run_through_players": True, "turn_pickup": "any"},
         "small": {"width": 7, "length": 14, "points_to_win": 3},
     }
+
+    def can_draw(self) -> bool:
+        """First to so many points never ends level; only the simulations' cap can
+        (``max_throws``, PU-R10: level scores at the cap draw)."""
+        return self.max_throws > 0
+
     PRESET_DOCS: ClassVar[dict[str, str]] = {
         "standard": "The rulebook's game: first to 5, with the monster-defence die.",
-        "no-monster": "Without the optional 'monster Defense' rule.",
-        "coins": "'monster Defense' with two coins instead of a die.",
-        "quick": "First to 3 points.",
-        "open-field": "Runners pass through occupied fields; the new offense picks who takes "
-        "the disc on a turn.",
+        "no-monster": "Without the monster-defence die: a throw is only stopped by the "
+        "defenders in its way.",
+        "coins": "The monster defence with two coins instead of a die (two heads: the "
+        "throw is lost).",
+        "quick": "The standard game, first to 3 points.",
+        "open-field": "Runners may pass through occupied boxes, and after a turnover the new "
+        "offence picks who takes the disc.",
         "small": "A 7 x 14 pitch, first to 3: a quick game, good for a first try.",
     }

@@ -233,6 +233,7 @@ export function renderGame(page, main, where, act) {
                 )
               : null,
             page.takeback ? page.takeback.node(state) : null,
+            page.draw ? page.draw.node(state) : null,
             page.abandon ? page.abandon.node(state) : null,
             el(
               "button",

@@ -164,6 +164,8 @@ export function guide(legal, selected, cellTargets) {
  */
 export function resultForYou(result, yourTeam) {
   if (!yourTeam) return result;
+  const agreed = /^draw by agreement,?\s*/i.exec(result);
+  if (agreed) return `A draw by agreement — ${result.slice(agreed[0].length)}`;
   if (/^draw\b/i.test(result)) return `A draw — ${result}`;
   const winner = /^team ([A-Z]) wins?\b|^team ([A-Z])(?: and team [A-Z])* win/i.exec(result);
   const team = winner && (winner[1] || winner[2]);

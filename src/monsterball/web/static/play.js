@@ -17,6 +17,7 @@ import { endPanel as endCard } from "./game-view.js";
 import { renderGame, yourSeat, yourTeam } from "./game-layout.js";
 import { rematchControl } from "./rematch.js";
 import { takebackControl } from "./takeback.js";
+import { drawControl } from "./draw.js";
 import { abandonControl } from "./abandon.js";
 import { remember } from "./seats.js";
 import { beep, pageKeys } from "./page-controls.js";
@@ -62,6 +63,7 @@ export function playPage(main, where, connection, gameId) {
     ratingsAfter: false,
     rematch: null,
     takeback: null,
+    draw: null,
     abandon: null,
     flipped: null, // null: automatic (seat B sees its end at the bottom)
     settings: {
@@ -71,6 +73,7 @@ export function playPage(main, where, connection, gameId) {
     },
   };
   page.takeback = takebackControl({ gameId, token, onChange: () => page.state && render() });
+  page.draw = drawControl({ gameId, token, onChange: () => page.state && render() });
   page.abandon = abandonControl({
     ...{ gameId, token, current: () => page.state, onChange: () => page.state && render() },
   });
@@ -107,6 +110,7 @@ export function playPage(main, where, connection, gameId) {
       else if (message.type === "chat-deleted") dropMessage(message.id);
       else if (message.type === "rematch") page.rematch?.receive(message);
       else if (message.type === "takeback") page.takeback.receive(message);
+      else if (message.type === "draw") page.draw.receive(message);
       else if (message.type === "speed" && page.state) {
         page.state = { ...page.state, game: { ...page.state.game, speed: message.speed } };
         render();
