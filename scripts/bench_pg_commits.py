@@ -1,6 +1,6 @@
 """Moves/s PostgreSQL commits, from many threads at once, with and without announcing them.
 
-Each thread stores moves of a game of its own straight through web/pg_append.py (no game
+Each thread stores moves of a game of its own straight through web/store/pg_append.py (no game
 rules, no sockets), for a few seconds, on a throw-away PostgreSQL cluster
 (tests/web_helpers.py), a listener hearing the announcements. Three ways, interleaved:
 ``alone``: one commit per move, not announced; ``alone+notify``: one commit per move, each
@@ -23,9 +23,9 @@ from pathlib import Path
 import psycopg
 from sqlalchemy.engine import make_url
 
-from monsterball.web.bus import CHANNEL, payload
-from monsterball.web.pg_append import Announce, PostgresAppender, _Append, libpq_url
-from monsterball.web.store import GameRow, Store, StoredMove
+from monsterball.web.cluster.bus import CHANNEL, payload
+from monsterball.web.store.games import GameRow, Store, StoredMove
+from monsterball.web.store.pg_append import Announce, PostgresAppender, _Append, libpq_url
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))

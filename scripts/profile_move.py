@@ -24,10 +24,10 @@ from pathlib import Path
 from typing import Any
 
 import monsterball.games  # noqa: F401  (registers the games)
-from monsterball.web.live import Chair
-from monsterball.web.rooms import Rooms, Watcher
-from monsterball.web.store import Store
-from monsterball.web.thinking import ThinkingPool
+from monsterball.web.live.bot_pool import ThinkingPool
+from monsterball.web.live.game import Chair
+from monsterball.web.live.rooms import Rooms, Watcher
+from monsterball.web.store.games import Store
 
 WATCHER_FIELDS = {f.name for f in dataclasses.fields(Watcher)}
 HAS_SEND_TEXT = "send_text" in WATCHER_FIELDS

@@ -32,11 +32,11 @@ from typing import Any
 import anyio.to_thread
 
 import monsterball.games  # noqa: F401  (registers the games)
-from monsterball.web.cluster import Cluster
-from monsterball.web.live import Chair
-from monsterball.web.rooms import Rooms, Watcher
-from monsterball.web.store import Store
-from monsterball.web.thinking import ThinkingPool
+from monsterball.web.cluster.site import Cluster
+from monsterball.web.live.bot_pool import ThinkingPool
+from monsterball.web.live.game import Chair
+from monsterball.web.live.rooms import Rooms, Watcher
+from monsterball.web.store.games import Store
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from web_helpers import scratch_postgres

@@ -66,7 +66,7 @@ class Watched:
 
 
 try:
-    from monsterball.web.delta import apply
+    from monsterball.web.live.delta import apply
 except ImportError:  # an older monsterball (to compare with) sends whole states only
     apply = None  # type: ignore[assignment]
 
@@ -161,8 +161,8 @@ def check_store(db_url: str, rooms: list[tuple[str, Tally]]) -> dict[str, int]:
     """Every acknowledged move stored once at its place, every stored game replays, and
     every watcher saw every move (read from the store after the run)."""
     import monsterball.games  # noqa: F401  (registers the games)
-    from monsterball.web.live import LiveGame
-    from monsterball.web.store import Store
+    from monsterball.web.live.game import LiveGame
+    from monsterball.web.store.games import Store
 
     store = Store(db_url)
     found = {"lost_moves": 0, "unacknowledged_moves": 0, "unreplayable_games": 0}
@@ -207,7 +207,7 @@ def postmaster_pid(db_url: str) -> int:
     import psycopg
     from sqlalchemy.engine import make_url
 
-    # (not web/pg_append.py's libpq_url: the script also measures older servers' code)
+    # (not web/store/pg_append.py's libpq_url: the script also measures older servers' code)
     dsn = make_url(db_url).set(drivername="postgresql").render_as_string(hide_password=False)
     with psycopg.connect(dsn) as connection:
         row = connection.execute("SELECT pg_backend_pid()").fetchone()

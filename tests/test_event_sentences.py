@@ -101,8 +101,10 @@ def test_the_numbers_stay_in_the_words() -> None:
     assert catch == "A3 tries to catch the pass: he rolls a 4 and needed 5 or less: caught."
     sure = CatchTried(10, "intercept", 4, 7, True).describe()
     assert "7 or less was needed, so any roll does" in sure and "an interception" in sure
-    assert MonsterRolled("coins=HT", False).describe().startswith(
-        "The monster defense coins show heads, tails: the catch stands"
+    assert (
+        MonsterRolled("coins=HT", False)
+        .describe()
+        .startswith("The monster defense coins show heads, tails: the catch stands")
     )
     assert MonsterRolled("d6=6", True, True).describe() == (
         "The monster defense die shows 6: a turn! The defence takes the disc. No point."

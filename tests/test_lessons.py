@@ -145,7 +145,7 @@ FORBIDDEN = re.compile(r"src/|tests/|\.\./shared|--opt|`")
 
 @pytest.mark.parametrize("game", GAMES)
 def test_guide_is_written_for_players_with_a_diagram_per_mechanic(game):
-    from monsterball.web.learn import guide_view
+    from monsterball.web.api.learn import guide_view
 
     guide = guide_view(game)
     words = [guide["summary"]]

@@ -1,5 +1,5 @@
 """Glicko-2 ratings (monsterball.ratings) against Glickman's worked example, and the store's
-ratings (web/leaderboard.py): a game settled once, leaderboards, provisional marks, who may
+ratings (web/store/ratings.py): a game settled once, leaderboards, provisional marks, who may
 name a rated game's players."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from fastapi.testclient import TestClient
 
 from monsterball.ratings import PROVISIONAL_RD, Rating, rate_game, scores, update
 from monsterball.web.app import create_app
-from monsterball.web.leaderboard import history, leaderboard, rating_of, settle
-from monsterball.web.store import Store
+from monsterball.web.store.games import Store
+from monsterball.web.store.ratings import history, leaderboard, rating_of, settle
 from web_helpers import NO_CLIENT_LIMITS
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

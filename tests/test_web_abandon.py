@@ -9,7 +9,7 @@ import time
 import pytest
 from fastapi.testclient import TestClient
 
-from monsterball.web import abandon
+from monsterball.web.live import abandon
 from web_helpers import app_at
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

@@ -7,7 +7,7 @@ import httpx
 import pytest
 
 from browser_helpers import new_page, shot
-from monsterball.web import abandon
+from monsterball.web.live import abandon
 
 pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 pytest.importorskip("playwright.sync_api")

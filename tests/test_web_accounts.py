@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from monsterball.web import accounts, challenges
+from monsterball.web.api import accounts, challenges
 from web_helpers import CHEAP_HASHING, app_at, first_move
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

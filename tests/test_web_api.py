@@ -14,8 +14,8 @@ from fastapi.testclient import TestClient
 
 from monsterball.core.record import read_record, replay
 from monsterball.games import get_game
-from monsterball.web.live import LiveGame, Rejected
-from monsterball.web.store import GameRow, StaleMove, Store, StoredMove
+from monsterball.web.live.game import LiveGame, Rejected
+from monsterball.web.store.games import GameRow, StaleMove, Store, StoredMove
 from web_helpers import app_at, first_move, server
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

@@ -24,13 +24,13 @@ from typer.testing import CliRunner
 from monsterball.cli import app as cli_app
 from monsterball.core.dice import HmacSampler, dice_key
 from monsterball.core.record import initial_state, read_record, replay
-from monsterball.web import accounts
-from monsterball.web import rooms as rooms_module
+from monsterball.web.api import accounts
 from monsterball.web.app import create_app
-from monsterball.web.limits import Limits
-from monsterball.web.live import Rejected
-from monsterball.web.store import CorruptStore, Store
-from monsterball.web.thinking import Decision, FairSlots, ThinkingPool
+from monsterball.web.hardening.limits import Limits
+from monsterball.web.live import rooms as rooms_module
+from monsterball.web.live.bot_pool import Decision, FairSlots, ThinkingPool
+from monsterball.web.live.game import Rejected
+from monsterball.web.store.games import CorruptStore, Store
 from test_web_accounts import PASSWORD, one_line_error, sign_up
 from test_web_chat import admin, challenge_game
 from web_helpers import CHEAP_HASHING, NO_CLIENT_LIMITS, app_at, first_move, free_port, server
@@ -302,7 +302,7 @@ def test_a_weak_password_is_refused_with_a_reason_and_no_account_made(app, passw
 HASHING_SERVER = """
 import sys, uvicorn
 from monsterball.web.app import create_app
-from monsterball.web.limits import Limits
+from monsterball.web.hardening.limits import Limits
 limits = Limits(logins_per_minute=10_000, name_logins_per_minute=10_000)
 uvicorn.run(create_app(sys.argv[1], limits=limits), port=int(sys.argv[2]), log_level="warning")
 """
@@ -352,7 +352,7 @@ def test_many_log_ins_at_once_keep_the_servers_memory_bounded(tmp_path):
 
 
 def test_the_hashing_pool_refuses_past_its_queue_before_any_work():
-    from monsterball.web.limits import Hashing
+    from monsterball.web.hardening.limits import Hashing
 
     hashing = Hashing(workers=2, queue=3)
     for _ in range(5):

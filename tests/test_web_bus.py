@@ -1,4 +1,4 @@
-"""The move bus (web/bus.py) on a throw-away PostgreSQL: a server hears the other servers'
+"""The move bus (web/cluster/bus.py) on a throw-away PostgreSQL: a server hears the other servers'
 moves with the moves they brought, not its own, and when its listening connection is cut it
 reconnects, says so (so its rooms catch up) and hears the moves sent after."""
 
@@ -10,9 +10,9 @@ import psycopg
 import pytest
 from sqlalchemy.engine import make_url
 
-from monsterball.web.bus import CHANNEL, Bus, payload
-from monsterball.web.pg_append import libpq_url
-from monsterball.web.store import StoredMove
+from monsterball.web.cluster.bus import CHANNEL, Bus, payload
+from monsterball.web.store.games import StoredMove
+from monsterball.web.store.pg_append import libpq_url
 from test_web_postgres import postgres_url  # noqa: F401  (the throw-away cluster fixture)
 
 

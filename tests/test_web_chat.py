@@ -12,7 +12,7 @@ from sqlalchemy import create_engine, text
 from typer.testing import CliRunner
 
 from monsterball.cli import app as cli_app
-from monsterball.web import accounts
+from monsterball.web.api import accounts
 from monsterball.web.app import create_app
 from test_web_accounts import PASSWORD, one_line_error, sign_up
 from test_web_postgres import postgres_url  # noqa: F401  (the throw-away cluster fixture)

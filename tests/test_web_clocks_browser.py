@@ -10,8 +10,8 @@ import time
 import pytest
 
 from browser_helpers import move_number, new_page, shot, thread_server
-from monsterball.web.leaderboard import settle
-from monsterball.web.store import Store
+from monsterball.web.store.games import Store
+from monsterball.web.store.ratings import settle
 
 pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 pytest.importorskip("playwright.sync_api")

@@ -28,8 +28,8 @@ from sqlalchemy.orm import Session
 from websockets.sync.client import ClientConnection, connect
 
 from monsterball.core.record import read_record, replay
-from monsterball.web.live import LiveGame
-from monsterball.web.store import GameRow, MoveRow, Store, StoredMove
+from monsterball.web.live.game import LiveGame
+from monsterball.web.store.games import GameRow, MoveRow, Store, StoredMove
 from test_web_postgres import postgres_url  # noqa: F401  (the throw-away cluster fixture)
 from web_helpers import NO_CLIENT_LIMIT_FLAGS, NO_CLIENT_LIMITS, app_at, server
 
@@ -318,7 +318,7 @@ def test_a_killed_server_loses_nothing_and_the_other_carries_on(two_servers, pos
     stored_moves(postgres_url, bots)
 
 
-# -- contributed dice (web/fairdice.py) on several servers -----------------------------------
+# -- contributed dice (web/live/fair_dice.py) on several servers -----------------------------------
 
 NONCES = {"A": "0f" * 16, "B": "c4" * 16}
 

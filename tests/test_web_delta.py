@@ -1,4 +1,4 @@
-"""State deltas (web/delta.py, docs/web.md): a delta applied to the message a socket holds
+"""State deltas (web/live/delta.py, docs/web.md): a delta applied to the message a socket holds
 gives exactly the message it would have been sent whole, for every chair and the spectators,
 ply after ply of random games of every game (and after batches of dice), through the room's
 own path (LiveGame.text_since); the other seat's deltas hide Midway's hidden caster
@@ -13,8 +13,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from monsterball.core.game import CHANCE
-from monsterball.web import delta
-from monsterball.web.live import LiveGame
+from monsterball.web.live import delta
+from monsterball.web.live.game import LiveGame
 from test_web_hidden import GROUP, after_choice, live_before_the_secret_choice
 from test_web_shared_views import new_live
 from web_helpers import app_at

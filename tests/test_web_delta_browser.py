@@ -1,5 +1,5 @@
 """The browser's delta client (web/static/delta.js, docs/web.md) in Chromium: it rebuilds the
-server's messages from deltas exactly as web/delta.py does, and a game clicked through in
+server's messages from deltas exactly as web/live/delta.py does, and a game clicked through in
 the page is drawn from deltas (the page's pieces and move number are the server's).
 Fixtures and helpers: browser_helpers.py."""
 

@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from monsterball.web.live import LiveGame
-from monsterball.web.store import GameRow
+from monsterball.web.live.game import LiveGame
+from monsterball.web.store.games import GameRow
 from mw_scenarios import (
     SPEC,
     act,

@@ -33,16 +33,18 @@ from sqlalchemy import (
 )
 from typer.testing import CliRunner
 
-import monsterball.web.migrations as migrations
+import monsterball.web.store.migrations as migrations
 from monsterball.cli import app as cli_app
 from monsterball.web.app import create_app
-from monsterball.web.store import Base, SchemaError, Store
+from monsterball.web.store.games import Base, SchemaError, Store
 from test_web_postgres import postgres_url  # noqa: F401  (the throw-away cluster fixture)
 from web_helpers import NO_CLIENT_LIMITS, first_move
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 HEAD = "0009_nonce_deadline"
-REVISIONS = 9  # files in web/migrations/versions; `db revision` numbers the next one REVISIONS + 1
+REVISIONS = (
+    9  # files in web/store/migrations/versions; `db revision` numbers the next one REVISIONS + 1
+)
 NEXT = f"{REVISIONS + 1:04d}"
 
 
@@ -241,7 +243,7 @@ def test_servers_starting_at_once_on_postgresql_migrate_once(postgres_url):  # n
     url = postgres_url.rsplit("/", 1)[0] + f"/{name}"
     # Processes, as servers are (alembic's op and context are one per process); each opens
     # the store, so each would create the tables if the lock did not make the others wait.
-    program = f"from monsterball.web.store import Store; Store({url!r}).close()"
+    program = f"from monsterball.web.store.games import Store; Store({url!r}).close()"
     starts = [
         subprocess.Popen([sys.executable, "-c", program], stderr=subprocess.PIPE) for _ in range(3)
     ]
@@ -287,10 +289,10 @@ def test_the_documented_recipe_writes_a_revision_from_the_models_that_upgrades(t
     program = """
 import shlex, sys
 from pathlib import Path
-import monsterball.web.migrations as migrations
+import monsterball.web.store.migrations as migrations
 migrations.HERE = Path(sys.argv[1])
 from sqlalchemy import Column, String
-from monsterball.web.store import Base
+from monsterball.web.store.games import Base
 Base.metadata.tables["games"].append_column(Column("note", String(50), nullable=True))
 from monsterball.cli import app
 for line in sys.argv[2:]:

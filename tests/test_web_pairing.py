@@ -11,9 +11,10 @@ import datetime as dt
 import pytest
 from fastapi.testclient import TestClient
 
-from monsterball.web import accounts, pairing, people
+from monsterball.web.api import accounts, pairing
 from monsterball.web.app import create_app
-from monsterball.web.leaderboard import settle
+from monsterball.web.store import people
+from monsterball.web.store.ratings import settle
 from test_web_accounts import sign_up
 from test_web_rated import GAME, TWO_MINUTES, another, key
 from web_helpers import CHEAP_HASHING, NO_CLIENT_LIMITS

@@ -11,10 +11,10 @@ import time
 import pytest
 
 from browser_helpers import new_page, shot, thread_server
-from monsterball.web import pairing
-from monsterball.web.leaderboard import rating_of, settle
-from monsterball.web.people import People
-from monsterball.web.store import Store
+from monsterball.web.api import pairing
+from monsterball.web.store.games import Store
+from monsterball.web.store.people import People
+from monsterball.web.store.ratings import rating_of, settle
 from test_web_accounts_browser import sign_up
 
 pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings("ignore::DeprecationWarning")]

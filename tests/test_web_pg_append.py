@@ -1,5 +1,5 @@
 """PostgreSQL appends in one statement on psycopg's connections, committed in groups
-(web/pg_append.py): they store exactly what the SQLAlchemy Core path stores (games, moves,
+(web/store/pg_append.py): they store exactly what the SQLAlchemy Core path stores (games, moves,
 bot leases, notifications), refuse a stale or doubled move with nothing of that game changed
 and the other games of its group stored, and two servers racing for one move store it once.
 
@@ -15,9 +15,9 @@ import psycopg
 import pytest
 from sqlalchemy.engine import make_url
 
-from monsterball.web.bus import CHANNEL, payload
-from monsterball.web.pg_append import Announce, PostgresAppender, libpq_url
-from monsterball.web.store import StaleMove, Store, StoredMove
+from monsterball.web.cluster.bus import CHANNEL, payload
+from monsterball.web.store.games import StaleMove, Store, StoredMove
+from monsterball.web.store.pg_append import Announce, PostgresAppender, libpq_url
 from test_web_postgres import postgres_url  # noqa: F401  (the throw-away cluster fixture)
 from web_helpers import game_row
 

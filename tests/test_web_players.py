@@ -8,7 +8,7 @@ from fastapi.testclient import TestClient
 
 from monsterball.bots import bot_for_difficulty
 from monsterball.core.record import read_record
-from monsterball.web import accounts
+from monsterball.web.api import accounts
 from test_web_accounts import one_line_error, sign_up
 from web_helpers import CHEAP_HASHING, app_at
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from monsterball.web import accounts, pairing
+from monsterball.web.api import accounts, pairing
 from monsterball.web.app import create_app
-from monsterball.web.leaderboard import settle
+from monsterball.web.store.ratings import settle
 from test_web_accounts import one_line_error, sign_up
 from test_web_clocks import FakeTime
 from web_helpers import CHEAP_HASHING, NO_CLIENT_LIMITS
@@ -191,7 +191,7 @@ def test_a_rematch_seats_both_accounts_swapped_unrated_with_the_same_clock(alice
 def test_a_message_a_moderator_deletes_leaves_the_open_game_and_lobby_pages(alice):
     """`monsterball admin delete-message` writes the store from another process; the server's
     sweep finds the deletion and tells the sockets of that channel (chat.announce_deletions)."""
-    from monsterball.web import chat
+    from monsterball.web.api import chat
 
     bob = another(alice, "Bob")
     cid = alice.post("/api/challenges", json={"game": GAME}).json()["id"]

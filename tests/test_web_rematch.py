@@ -12,7 +12,7 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
-from monsterball.web import accounts
+from monsterball.web.api import accounts
 from monsterball.web.app import create_app
 from test_web_accounts import sign_up
 from test_web_clocks import FakeTime

@@ -19,7 +19,7 @@ from schemathesis.checks import (
     unsupported_method,
 )
 
-from monsterball.web import accounts
+from monsterball.web.api import accounts
 from web_helpers import CHEAP_HASHING, app_at
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

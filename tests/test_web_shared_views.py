@@ -1,4 +1,4 @@
-"""The state messages a room builds once per ply and shares (web/live.py) equal messages
+"""The state messages a room builds once per ply and shares (web/live/game.py) equal messages
 built afresh, for every chair and the spectators, move after move: over random games of each
 game, and over Midway's hidden choice (MW-MAGIC-2, ruling MW-R10), where the seats see
 different boards."""
@@ -12,8 +12,8 @@ import pytest
 
 from monsterball.core.game import CHANCE
 from monsterball.core.registry import get_game
-from monsterball.web.live import LiveGame
-from monsterball.web.store import GameRow
+from monsterball.web.live.game import LiveGame
+from monsterball.web.store.games import GameRow
 from test_web_hidden import GROUP, after_choice, live_before_the_secret_choice
 
 CHAIRS = [
@@ -91,7 +91,7 @@ def test_MW_R10_shared_messages_keep_the_real_caster_to_its_seat(real):
 @pytest.mark.parametrize("game", ["paper-ultimate", "huck-monster", "midway"])
 def test_a_game_drawn_once_for_every_seat_shows_every_seat_the_same(game):
     """A game without hidden information (``spec.hidden_information``; one board drawing
-    per move for all seats, web/live.py) is one where every seat's board and text are the
+    per move for all seats, web/live/game.py) is one where every seat's board and text are the
     same, move after move; Midway's hidden caster (MW-MAGIC-2) keeps it per seat."""
     spec = get_game(game)
     assert spec.hidden_information == (game == "midway")

@@ -1,4 +1,4 @@
-"""SQLite appends on the driver's connection (web/sqlite_append.py) store exactly what the
+"""SQLite appends on the driver's connection (web/store/sqlite_append.py) store exactly what the
 SQLAlchemy Core path stores, refuse a stale or doubled move with nothing changed, and store a
 batch all or none."""
 
@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from monsterball.web.sqlite_append import CHECKPOINT_EVERY
-from monsterball.web.store import StaleMove, Store, StoredMove
+from monsterball.web.store.games import StaleMove, Store, StoredMove
+from monsterball.web.store.sqlite_append import CHECKPOINT_EVERY
 from web_helpers import game_row
 
 

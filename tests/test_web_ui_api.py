@@ -1,4 +1,4 @@
-"""The browser client's own routes (issue 14, web/ui.py): rules pages, board pictures, the
+"""The browser client's own routes (issue 14, web/api/ui.py): rules pages, board pictures, the
 full move list, rematches with the seats swapped, presence, the Midway roster and the catch
 odds while aiming."""
 
@@ -9,7 +9,7 @@ import random
 import pytest
 from fastapi.testclient import TestClient
 
-from monsterball.web.live import LOG_TAIL
+from monsterball.web.live.game import LOG_TAIL
 from web_helpers import app_at
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -143,7 +143,7 @@ def test_midway_decision_odds_are_the_tables_exact_chances():
 
     from monsterball.core.game import CHANCE
     from monsterball.games import get_game
-    from monsterball.web.ui import decision_odds
+    from monsterball.web.api.ui import decision_odds
 
     spec = get_game("midway")
     rng = random.Random(3)

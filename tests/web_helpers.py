@@ -18,8 +18,8 @@ import httpx
 
 import monsterball.games  # noqa: F401  (registers the games)
 from monsterball.web.app import create_app
-from monsterball.web.limits import Limits
-from monsterball.web.store import GameRow
+from monsterball.web.hardening.limits import Limits
+from monsterball.web.store.games import GameRow
 
 # Tests play faster than people: the per-client limits are off unless a test is about them.
 NO_CLIENT_LIMITS = Limits(

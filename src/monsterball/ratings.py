@@ -3,7 +3,7 @@ deviation (RD: how unsure it is) and a volatility per player and game.
 
 Each rated game is one rating period for its players, against every other seat's pre-game
 rating, as online sites do (a new player's rating moves fast, then settles). A rating with an
-RD above PROVISIONAL_RD is shown with "?". Pure: no store, no clock (web/leaderboard.py keeps
+RD above PROVISIONAL_RD is shown with "?". Pure: no store, no clock (web/store/ratings.py keeps
 the ratings; docs/web.md, "Ratings").
 """
 

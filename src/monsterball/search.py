@@ -576,9 +576,7 @@ class MCTSBot:
             self.rng,
             exploration=self.exploration,
             rollout_depth=(
-                heuristic.rollout_depth
-                if self.rollout_depth is None
-                else self.rollout_depth
+                heuristic.rollout_depth if self.rollout_depth is None else self.rollout_depth
             ),
             rollout_policy=self.rollout_policy,
             root_pass=(

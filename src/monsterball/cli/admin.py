@@ -11,7 +11,7 @@ import typer
 from monsterball.cli.common import app, fail
 
 if TYPE_CHECKING:
-    from monsterball.web.people import People
+    from monsterball.web.store.people import People
 
 admin_app = typer.Typer(
     help="Moderate the web app: lock accounts, delete chat messages, read reports.",
@@ -26,8 +26,8 @@ DEFAULT_DB = "sqlite:///monsterball.db"
 def _people(db: str) -> People:
     from sqlalchemy.engine import make_url
 
-    from monsterball.web.people import People
-    from monsterball.web.store import SchemaError, Store
+    from monsterball.web.store.games import SchemaError, Store
+    from monsterball.web.store.people import People
 
     try:
         url = make_url(db)

@@ -1,4 +1,4 @@
-"""``db``: the web app's game store schema (alembic migrations in monsterball.web.migrations)."""
+"""``db``: the web app's game store schema (its alembic migrations: web/store/migrations)."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def _engine(url: str) -> Engine:
 @db_app.command()
 def current(db: DbOption = DEFAULT_DB) -> None:
     """Show the store's schema revision and the newest one this monsterball knows."""
-    from monsterball.web.migrations import (
+    from monsterball.web.store.migrations import (
         SchemaError,
         check_known,
         legacy_revision,
@@ -70,7 +70,7 @@ def current(db: DbOption = DEFAULT_DB) -> None:
 @db_app.command()
 def upgrade(db: DbOption = DEFAULT_DB) -> None:
     """Upgrade the store to the newest revision ('serve' does this on start)."""
-    from monsterball.web.migrations import SchemaError, migrate, script_directory
+    from monsterball.web.store.migrations import SchemaError, migrate, script_directory
 
     engine = _engine(db)
     try:
@@ -96,13 +96,13 @@ def revision(
         ),
     ] = None,
 ) -> None:
-    """Write a migration from the models' changes (web/store.py).
+    """Write a migration from the models' changes (web/store/games.py).
 
-    It goes into the package's web/migrations/versions (in a source checkout): review it, test
+    It goes into the package's web/store/migrations/versions (in a source checkout): review it, test
     it, commit it."""
     from alembic import command
 
-    from monsterball.web.migrations import (
+    from monsterball.web.store.migrations import (
         SchemaError,
         alembic_config,
         current_revisions,

@@ -20,7 +20,7 @@ from monsterball.cli.common import (
 from monsterball.cli.completion import complete_game
 
 if TYPE_CHECKING:
-    from monsterball.web.store import Store
+    from monsterball.web.store.games import Store
 
 ratings_app = typer.Typer(
     help="The web app's ratings: leaderboards, and bot ratings anchored by bot matches.",
@@ -33,7 +33,7 @@ DbOption = Annotated[str, typer.Option(help="SQLAlchemy URL of the game store (a
 
 
 def _store(url: str) -> Store:
-    from monsterball.web.store import SchemaError, Store
+    from monsterball.web.store.games import SchemaError, Store
 
     try:
         return Store(url)
@@ -64,7 +64,7 @@ def anchor_bots(
     game is settled once: running it again with the same seed adds nothing."""
     from monsterball.bots import DIFFICULTIES
     from monsterball.tournament import run_match
-    from monsterball.web.leaderboard import leaderboard, settle
+    from monsterball.web.store.ratings import leaderboard, settle
 
     spec = game_spec(game)
     names = [n.strip().lower() for n in levels.split(",") if n.strip()]
@@ -109,7 +109,7 @@ def show(
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """The game's leaderboard ("?": a provisional rating)."""
-    from monsterball.web.leaderboard import leaderboard
+    from monsterball.web.store.ratings import leaderboard
 
     spec = game_spec(game)
     store = _store(db)

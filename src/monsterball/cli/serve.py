@@ -113,8 +113,8 @@ def serve(
     from sqlalchemy.engine import make_url
 
     from monsterball.web.app import create_app
-    from monsterball.web.limits import Limits, default_bot_workers
-    from monsterball.web.store import Store
+    from monsterball.web.hardening.limits import Limits, default_bot_workers
+    from monsterball.web.store.games import Store
     from monsterball.web.workers import SETTINGS, quiet_tokens, settings_for
 
     if workers > 1:

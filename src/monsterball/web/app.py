@@ -25,18 +25,15 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from monsterball.core.record import record_to_string
 from monsterball.games import all_games
-from monsterball.web import accounts, challenges, chat, draws, pairing, players
-from monsterball.web.abandon import install as install_abandon
-from monsterball.web.clocks import BadClock, Clock, TimeControl
-from monsterball.web.cluster import Cluster, janitor
-from monsterball.web.collector import collect_on_a_timer
-from monsterball.web.leaderboard import router as ratings_router
-from monsterball.web.learn import install as install_learn
-from monsterball.web.limits import ClientLimits, Limits
-from monsterball.web.live import BOT_LEVELS, MODES, Rejected, wall_ms
-from monsterball.web.rooms import Room, Rooms, Watcher
-from monsterball.web.schema import install as install_schema
-from monsterball.web.security import (
+from monsterball.web.api import accounts, challenges, chat, draws, pairing, player_pages
+from monsterball.web.api.learn import install as install_learn
+from monsterball.web.api.openapi import install as install_schema
+from monsterball.web.api.server_status import status_router
+from monsterball.web.api.ui import install as install_ui
+from monsterball.web.cluster.site import Cluster, janitor
+from monsterball.web.hardening.gc_timer import collect_on_a_timer
+from monsterball.web.hardening.limits import ClientLimits, Limits
+from monsterball.web.hardening.security import (
     HEADERS,
     MAX_JSON_DEPTH,
     MAX_TOKEN,
@@ -50,11 +47,14 @@ from monsterball.web.security import (
     origin_allowed,
     seat_token,
 )
-from monsterball.web.status import status_router
-from monsterball.web.store import DEFAULT_DB_URL, Store
-from monsterball.web.takeback import install as install_takeback
-from monsterball.web.thinking import ThinkingPool
-from monsterball.web.ui import install as install_ui
+from monsterball.web.live.abandon import install as install_abandon
+from monsterball.web.live.bot_pool import ThinkingPool
+from monsterball.web.live.game import BOT_LEVELS, MODES, Rejected, wall_ms
+from monsterball.web.live.rooms import Room, Rooms, Watcher
+from monsterball.web.live.takeback import install as install_takeback
+from monsterball.web.live.time_control import BadClock, Clock, TimeControl
+from monsterball.web.store.games import DEFAULT_DB_URL, Store
+from monsterball.web.store.ratings import router as ratings_router
 
 MAX_BODY_BYTES = 64 * 1024
 MAX_MESSAGE_BYTES = 4 * 1024
@@ -116,12 +116,13 @@ class NewGame(BaseModel):
     # Hot-seat and bot games only: online, the server chooses the dice in secret.
     seed: int | None = Field(default=None, ge=0, lt=2**62)
     # {"kind": "realtime", "minutes": M, "increment": S} or {"kind": "correspondence",
-    # "days": D}; checked by web/clocks.py (one-line errors).
+    # "days": D}; checked by web/live/time_control.py (one-line errors).
     clock: dict[Annotated[str, Field(max_length=16)], OptionValue] | None = Field(
         default=None, max_length=4
     )
     rated: bool = False
-    # A bots-only room's pace for its watchers (web/rooms.py PACES; docs/web.md "Watching bots").
+    # A bots-only room's pace for its watchers (web/live/rooms.py PACES; docs/web.md "Watching
+    # bots").
     speed: Literal["slow", "normal", "fast", "max"] = "max"
     # Seat name -> player key: refused from clients (only server code, accounts, names
     # players), accepted only by a test server (create_app(trust_client_players=True)).
@@ -131,7 +132,7 @@ class NewGame(BaseModel):
 
 
 class Act(BaseModel):
-    # Empty: the logged-in account's chair (web/accounts.py; the CSRF header is then needed).
+    # Empty: the logged-in account's chair (web/api/accounts.py; the CSRF header is then needed).
     token: str = Field(default="", max_length=MAX_TOKEN)
     action: str = Field(max_length=200)
     ply: int = Field(ge=0, le=MAX_PLY)
@@ -178,7 +179,7 @@ def create_app(
     store = store or Store(db_url)
     limits = limits or Limits()
     pool = ThinkingPool(limits.bot_workers, limits.max_bot_seconds)
-    # Servers on one PostgreSQL share its games (web/cluster.py); SQLite is one server's.
+    # Servers on one PostgreSQL share its games (web/cluster/site.py); SQLite is one server's.
     cluster = Cluster(store, lease_seconds=limits.lease_seconds) if store.shared else None
     rooms = Rooms(
         store,
@@ -205,7 +206,7 @@ def create_app(
         running.append(asyncio.create_task(accounts.watch_sessions(app)))  # ended sessions
         # What is loaded by now (modules, tables, caches) lives as long as the process: out of
         # the cyclic collector's scans; and its collections on a clock, not by counts (see
-        # web/collector.py: counted ones paused every room for up to 150 ms).
+        # web/hardening/gc_timer.py: counted ones paused every room for up to 150 ms).
         gc.collect()  # (garbage frozen would never be freed)
         gc.freeze()
         running.append(asyncio.create_task(collect_on_a_timer()))
@@ -285,7 +286,7 @@ def create_app(
     app.include_router(pairing.router)
     app.include_router(draws.router)  # draw offers (issue 32)
     app.include_router(chat.router)
-    app.include_router(players.router)
+    app.include_router(player_pages.router)
 
     def admit_new_game(request: Request) -> str:
         """Counts a new game against its address's limit (429 past it); the address."""
@@ -299,7 +300,7 @@ def create_app(
     install_takeback(app, rooms, store)  # takeback by the stated policy (issue 32)
     install_abandon(app, rooms)  # claiming a game the opponent left (issue 32)
     app.include_router(ratings_router)
-    install_schema(app)  # the OpenAPI schema as the API answers (web/schema.py)
+    install_schema(app)  # the OpenAPI schema as the API answers (web/api/openapi.py)
     app.include_router(status_router(rooms, pool, cluster))
 
     # -- API -----------------------------------------------------------------------------
@@ -549,8 +550,8 @@ def create_app(
         raw = received.get("text")
         size = len(raw.encode()) if raw is not None else len(received.get("bytes") or b"")
         if size > MAX_MESSAGE_BYTES:
-            # Longer messages are cut short before they get here (web/frames.py), still longer
-            # than this, so the reply is the same at any size.
+            # Longer messages are cut short before they get here (web/hardening/frames.py),
+            # still longer than this, so the reply is the same at any size.
             return ws_error("too-large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
         if raw is None:
             return ws_error("bad-json", "messages are JSON text, not binary")
@@ -573,7 +574,7 @@ def create_app(
             return {"type": "pong"}
         if kind == "state":
             return state_text(room, watcher)
-        if kind == "speed":  # a watcher of a bots-only room sets its pace (web/rooms.py)
+        if kind == "speed":  # a watcher of a bots-only room sets its pace (web/live/rooms.py)
             try:
                 await rooms.set_pace(room, message.get("speed"))
             except Rejected as exc:
@@ -589,7 +590,7 @@ def create_app(
                 return ws_error(exc.code, exc.message)
             watcher.session = None  # seated by the token now, not by a session
             return state_text(room, watcher)
-        if kind == "nonce":  # the seat's part of the dice (web/fairdice.py)
+        if kind == "nonce":  # the seat's part of the dice (web/live/fair_dice.py)
             refused = await rooms.contribute(room, chair, message.get("nonce"))
             return {"type": "nonce", "accepted": refused is None, "message": refused or ""}
         if kind != "act":

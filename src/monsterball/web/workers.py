@@ -4,7 +4,7 @@ uvicorn's supervisor binds the port once and starts N worker processes that shar
 listening socket (the kernel hands each new connection to one of them), and starts a worker
 again if one dies. Each worker is a whole server (its own rooms, bot pool and bus listener)
 over the same PostgreSQL, so they act as one site like servers on several machines
-(web/cluster.py); a client's requests and sockets may reach different workers.
+(web/cluster/site.py); a client's requests and sockets may reach different workers.
 
 A spawned worker cannot be handed the app or a class made at run time, so it builds both
 from here: the settings come through the environment (``SETTINGS``).
@@ -29,9 +29,9 @@ from typing import Any
 from fastapi import FastAPI
 
 from monsterball.web.app import MAX_MESSAGE_BYTES, create_app
-from monsterball.web.frames import message_limited_protocol
-from monsterball.web.limits import Limits
-from monsterball.web.security import RedactTokens
+from monsterball.web.hardening.frames import message_limited_protocol
+from monsterball.web.hardening.limits import Limits
+from monsterball.web.hardening.security import RedactTokens
 
 SETTINGS = "MONSTERBALL_SERVE"
 SUPERVISOR_CHECK_SECONDS = 1.0

@@ -1,0 +1,1 @@
+"""The HTTP API: one module of routes per resource (docs/web.md)."""

@@ -1,0 +1,190 @@
+"""Per-client limits (docs/web.md, "Limits"): how fast one address or one seat token may create
+games and make moves, how many live rooms one address may hold, and what bots may cost.
+
+Counted in the server's memory, so they start afresh when it restarts. The address is the
+connection's own, or the one a proxy named by ``serve --trusted-proxy`` forwards (uvicorn's
+proxy headers are off otherwise: X-Forwarded-For from anyone else is ignored).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from monsterball.web.live.game import Rejected
+
+T = TypeVar("T")
+KEYS_KEPT = 10_000  # buckets kept before idle (full) ones are forgotten
+
+
+def default_bot_workers() -> int:
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The server's limits; 0 turns a rate limit or the room cap off."""
+
+    games_per_minute: float = 20.0  # per address (a fork counts as a new game)
+    moves_per_second: float = 10.0  # per seat token
+    address_moves_per_second: float = 30.0  # per address, all its tokens together
+    rooms_per_address: int = 20  # games in progress created from one address
+    max_bot_seconds: float = 2.0  # a bot's thinking per decision
+    # Bots thinking at once (one process each): one core is left to answer people (measured:
+    # docs/benchmarks.md, "Human-paced rooms beside thinking bots").
+    bot_workers: int = field(default_factory=default_bot_workers)
+    sockets_per_address: int = 50  # WebSockets open at once from one address
+    # Origins (besides the server's own host) whose pages may open sockets, for a site served
+    # under another name by a proxy: "https://games.example".
+    allowed_origins: tuple[str, ...] = ()
+    # Accounts and chat (web/api/accounts.py, web/api/chat.py): log-in attempts per address and per
+    # name (against guessing passwords), new accounts per address, chat messages per author.
+    logins_per_minute: float = 10.0
+    name_logins_per_minute: float = 5.0
+    accounts_per_hour: float = 20.0
+    chat_per_minute: float = 12.0
+    # Password hashes (Argon2id, 64 MiB each) computed at once, and how many more may wait for
+    # one; a log-in or sign-up past them is answered 503 busy at once (web/api/accounts.py).
+    # Replays and records rebuilt (a long game's costs ~0.2 s of CPU; one kept in memory costs
+    # nothing) per address: a minute's worth, and bursts of up to this many.
+    rebuilds_per_minute: float = 30.0
+    # API reads (GET /api/...) per address per second, in bursts of twice as many.
+    reads_per_second: float = 50.0
+    hash_workers: int = 2
+    hash_queue: int = 8
+    # Contributed dice (web/live/fair_dice.py): how long an online room's first die waits for its
+    # human chairs' nonces before it rolls without the missing ones (0: it never waits).
+    nonce_seconds: float = 5.0
+    # The shortest real-time clock a game may have (tests go lower to see flags fall fast).
+    min_clock_seconds: float = 30.0
+    # Rooms nobody watches or asks about are evicted after this long (0: never); servers on one
+    # PostgreSQL hold a game's automatic moves for this long at a time (web/cluster/leases.py).
+    idle_seconds: float = 600.0
+    lease_seconds: float = 10.0
+
+
+class Bucket:
+    __slots__ = ("stamp", "tokens")
+
+    def __init__(self, tokens: float, stamp: float):
+        self.tokens = tokens
+        self.stamp = stamp
+
+
+class RateLimiter:
+    """Token buckets: ``rate`` actions per second on average, up to ``burst`` at once."""
+
+    def __init__(
+        self, rate: float, burst: float, what: str, clock: Callable[[], float] = time.monotonic
+    ):
+        self.rate = rate
+        self.burst = max(1.0, burst)
+        self.what = what
+        self.clock = clock
+        self.buckets: dict[str, Bucket] = {}
+
+    def take(self, key: str) -> None:
+        """Count one action for ``key``; Rejected('too-many', retry_after=...) if over."""
+        if self.rate <= 0:
+            return
+        now = self.clock()
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            if len(self.buckets) >= KEYS_KEPT:
+                self._forget_idle(now)
+            bucket = self.buckets[key] = Bucket(self.burst, now)
+        bucket.tokens = min(self.burst, bucket.tokens + (now - bucket.stamp) * self.rate)
+        bucket.stamp = now
+        if bucket.tokens < 1:
+            wait = (1 - bucket.tokens) / self.rate
+            raise Rejected(
+                "too-many",
+                f"too many {self.what}; try again in {math.ceil(wait)} s",
+                retry_after=math.ceil(wait),
+            )
+        bucket.tokens -= 1
+
+    def _forget_idle(self, now: float) -> None:
+        for key, bucket in list(self.buckets.items()):
+            if bucket.tokens + (now - bucket.stamp) * self.rate >= self.burst:
+                del self.buckets[key]
+
+
+class ClientLimits:
+    """The rate limits of one server."""
+
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic):
+        self.limits = limits
+        games = limits.games_per_minute
+        self.games = RateLimiter(games / 60, games, "new games from this address", clock)
+        self.moves = RateLimiter(
+            limits.moves_per_second, limits.moves_per_second, "moves from this seat", clock
+        )
+        reads = limits.reads_per_second
+        self.reads = RateLimiter(reads, 2 * reads, "reads from this address", clock)
+        rebuilt = limits.rebuilds_per_minute
+        self.rebuilds = RateLimiter(
+            rebuilt / 60, rebuilt / 3, "replays of games not viewed lately from this address", clock
+        )
+        self.address_moves = RateLimiter(
+            limits.address_moves_per_second,
+            limits.address_moves_per_second,
+            "moves from this address",
+            clock,
+        )
+
+    def read(self, address: str) -> None:
+        """An API read (GET) from this address."""
+        self.reads.take(address)
+
+    def rebuild(self, address: str) -> None:
+        """A replay or record that must be rebuilt from the store for this address."""
+        self.rebuilds.take(address)
+
+    def new_game(self, address: str) -> None:
+        self.games.take(address)
+
+    def move(self, address: str) -> None:
+        self.address_moves.take(address)
+
+    def move_by(self, seat: str | None) -> None:
+        """A move by a seat (its game and chair: the limit per seat token)."""
+        if seat:
+            self.moves.take(seat)
+
+
+class Hashing:
+    """A bounded pool for password hashing: at most ``workers`` Argon2 computations at once
+    (each holds 64 MiB), at most ``queue`` more waiting; past that, Rejected('busy') before
+    any work, so many log-ins at once cost bounded memory and time."""
+
+    def __init__(self, workers: int, queue: int):
+        self.workers = max(1, workers)
+        self.queue = max(0, queue)
+        self.slots = threading.BoundedSemaphore(self.workers)
+        self.admitted = 0
+        self.count_lock = threading.Lock()
+
+    def admit(self) -> None:
+        with self.count_lock:
+            if self.admitted >= self.workers + self.queue:
+                raise Rejected(
+                    "busy",
+                    "the server is checking too many passwords at once; try again in 1 s",
+                    retry_after=1,
+                )
+            self.admitted += 1
+
+    def release(self) -> None:
+        with self.count_lock:
+            self.admitted -= 1
+
+    def run(self, work: Callable[[], T]) -> T:
+        """``work`` in this (worker) thread once a slot is free; called after ``admit``."""
+        with self.slots:
+            return work()
