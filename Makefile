@@ -92,9 +92,12 @@ test: $(STAMP) $(FAST) chromium js
 audit: $(STAMP)
 	$(BIN)/python scripts/audit_deps.py
 
-## The quick edit-test loop: everything but tests marked slow.
+## The quick edit-test loop (about a minute on 2 quiet cores): all but the tests marked slow,
+## browser, postgres (a PostgreSQL server of their own) or tty (a real terminal); markers in
+## pyproject.toml, the fixture-implied ones set by tests/conftest.py.
+FAST_TESTS := not slow and not browser and not postgres and not tty
 test-fast: $(STAMP) $(FAST)
-	$(BIN)/pytest -n 2 -q -m "not slow and not browser"
+	$(BIN)/pytest -n 2 -q -m "$(FAST_TESTS)"
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests scripts setup.py docs/conf.py

@@ -158,6 +158,7 @@ WHOLE_GAMES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["hotseat", "vs-bot-as-B"])
 @pytest.mark.parametrize(("game", "args"), WHOLE_GAMES)
 def test_a_whole_game(tmp_path: Path, mode: str, game: str, args: list[str]) -> None:
@@ -281,6 +282,7 @@ def summary_lines(output: str) -> list[str]:
     ]
 
 
+@pytest.mark.slow
 def test_simulate_is_the_same_with_one_or_two_jobs() -> None:
     args = ["simulate", "pu", "--games", "4", "--seed", "7", *SMALL]
     one = invoke(*args, "--jobs", "1")

@@ -48,6 +48,7 @@ def test_version_imports_neither_the_games_nor_the_web_stack() -> None:
     assert out.startswith("monsterball ") and "HEAVY []" in out, out
 
 
+@pytest.mark.slow
 def test_tab_completes_games_presets_and_bots(tmp_path: Path) -> None:
     (tmp_path / "pu-notes.txt").write_text("", encoding="utf-8")
     assert complete("monsterball play p") == ["paper-ultimate", "pu", "paper"]

@@ -212,6 +212,7 @@ def test_the_default_bot_picks_up_the_pull() -> None:
 # -- item 9: rules --id -------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_rules_id_prints_that_id_and_its_rulings_only() -> None:
     out = invoke("rules", "pu", "--id", "PU-R7").output
     assert "PU-R7 First possession" in out and "first_receiver" in out

@@ -106,6 +106,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_the_site_builds_with_every_page(site: Path) -> None:
     for page in ("index", "guide/players", "guide/designers", "guide/researchers", "api"):
         assert (site / f"{page}.html").is_file(), page

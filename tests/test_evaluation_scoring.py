@@ -26,6 +26,7 @@ def score_of(state: GameState) -> list[int]:
     return [int(v) for v in (score.values() if isinstance(score, dict) else score)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("game", "preset", "seed"),
     [

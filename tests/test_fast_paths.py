@@ -159,6 +159,7 @@ def test_steps_to_and_nth_agree_with_the_plain_kernels() -> None:
 # -- compiled kernels against the pure-Python reference ------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not geometry.FAST, reason="compiled kernels not built (make setup)")
 def test_compiled_kernels_match_the_pure_python_ones() -> None:
     rng = random.Random(8)
@@ -306,6 +307,7 @@ print(FAST, out.hexdigest())
 """
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not geometry.FAST, reason="compiled kernels not built (make setup)")
 def test_games_with_compiled_kernels_match_the_pure_python_reference() -> None:
     """Every legal list and the final positions of random games, in two fresh processes."""

@@ -99,6 +99,7 @@ def test_golden_files_are_small() -> None:
     assert set(sizes) == expected, "stale or unexpected golden files"
 
 
+@pytest.mark.slow
 def test_script_check_mode_reports_no_change(capsys: pytest.CaptureFixture[str]) -> None:
     assert MAKE.main(["--check"]) == 0
     out = capsys.readouterr().out

@@ -99,6 +99,7 @@ def test_quiet_path_is_the_general_search_without_hammer(preset: str | None) -> 
     assert checked > 500
 
 
+@pytest.mark.slow
 @needs_fast
 def test_fused_hex_reach_matches_the_reference_on_every_word_count() -> None:
     rng = random.Random(31)

@@ -74,6 +74,7 @@ def trace(preset: str, seed: int) -> tuple[str, int]:
     return digest.hexdigest(), plies
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("preset", "seed"), CASES)
 def test_the_heuristic_plays_the_recorded_game(preset: str, seed: int) -> None:
     assert trace(preset, seed) == RECORDED[preset, seed]

@@ -220,6 +220,7 @@ def continue_position(**opts: object) -> HuckMonsterState:
     return state
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("pins", [False, True])
 def test_the_engine_agrees_on_a_one_die_continue(pins: bool) -> None:
     state = continue_position(continues="one-die", team_pins=pins)
@@ -230,6 +231,7 @@ def test_the_engine_agrees_on_a_one_die_continue(pins: bool) -> None:
     assert catch_probability(setup) < catch_probability(UpCallSetup(mark=True, challenges=1))
 
 
+@pytest.mark.slow
 def test_the_engine_agrees_on_a_rethrow_continue_with_an_all_star() -> None:
     state = continue_position(continues="rethrow", all_stars=True)
     for text in ("monster stay", "continue A3", "rethrow"):

@@ -17,6 +17,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from monsterball.games.huck_monster.odds import UpCallSetup, catch_probability, clear_setup_caches
 
 GOLDEN = Path(__file__).parent / "golden" / "huck-monster.odds.json"
@@ -65,6 +67,7 @@ def cases() -> Iterator[dict[str, Any]]:
                 yield {**who, **variant}
 
 
+@pytest.mark.slow
 def test_odds_match_the_first_implementation_for_every_combination() -> None:
     golden = json.loads(GOLDEN.read_text())
     assert [g["setup"] for g in golden] == list(cases())
@@ -73,6 +76,7 @@ def test_odds_match_the_first_implementation_for_every_combination() -> None:
         assert got == Fraction(g["catch"]), g["setup"]
 
 
+@pytest.mark.slow
 def test_odds_do_not_depend_on_what_was_asked_before() -> None:
     """The phases and bid chains are cached across queries (shared by bidder combinations):
     each answer must be the same computed alone, after others, or in the other order."""

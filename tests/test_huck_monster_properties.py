@@ -131,6 +131,7 @@ def option_sets(draw: Any) -> HuckMonsterOptions:
     return opts
 
 
+@pytest.mark.slow
 @given(data=st.data(), seed=SEEDS)
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_random_option_combinations_keep_the_invariants(data: st.DataObject, seed: int) -> None:

@@ -259,6 +259,7 @@ def _game(setting: int, index: int, winner: int, plies: int) -> LabGame:
                    (1.0, 0.0), {"luck": 5.0 - winner * 10})  # fmt: skip
 
 
+@pytest.mark.slow
 def test_report_on_a_constructed_run() -> None:
     """Two settings, four games each on the same seeds: the paired interval in the report is
     the interval of the four per-game differences, and every plot is there."""

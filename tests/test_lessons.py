@@ -45,6 +45,7 @@ def decisions_seen(game: str, preset: str | None, seed: int, plies: int) -> set[
     return seen
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_every_decision_met_in_play_has_a_hint(game):
     spec = get_game(game)

@@ -256,6 +256,7 @@ print(FAST, out.hexdigest())
 """
 
 
+@pytest.mark.slow
 @needs_kernels
 def test_midway_games_with_kernels_match_the_pure_python_reference() -> None:
     digests = {}

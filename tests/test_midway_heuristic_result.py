@@ -58,6 +58,7 @@ def test_a_carrier_scores_a_two_point_try_in_mid_game(seed: int) -> None:
     assert state.kind == "kickoff"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [2, 5])  # games with touchdowns (bots version 6 tackle)
 def test_the_bots_kick_the_extra_point_in_mid_game(seed: int) -> None:
     # MW-SCORE-2/3: a kick is good on 1 - 5 of a d6 (automatic for a halfling); a 2-point

@@ -259,7 +259,7 @@ def _compare(state, twin, action, watcher, kind) -> bool:
 
 
 @pytest.mark.parametrize(
-    "seed", [0, 1, *(pytest.param(n, marks=pytest.mark.slow) for n in range(2, 8))]
+    "seed", [0, *(pytest.param(n, marks=pytest.mark.slow) for n in range(1, 8))]
 )
 def test_MW_R10_MW_R11_random_play_the_question_pattern_reveals_nothing(seed):
     """Random play with casters on both sides, the ball carriers running a lot. Whenever a

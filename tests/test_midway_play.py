@@ -368,6 +368,7 @@ def scripted_game(seed: int, bots, options) -> tuple[list[str], GameState]:
     return lines, state
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["hotseat", "vs-bot"])
 def test_a_whole_midway_game_in_the_terminal(tmp_path: Path, mode: str) -> None:
     seed = 33

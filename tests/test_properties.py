@@ -364,6 +364,7 @@ def test_random_play_every_preset(preset: str, seed: int, cap: int) -> None:
     assert watcher.state.is_terminal()
 
 
+@pytest.mark.slow
 @given(options=options_strategy(), seed=SEEDS)
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_random_play_random_options(options: PaperUltimateOptions, seed: int) -> None:
@@ -527,6 +528,7 @@ class RandomGames(RuleBasedStateMachine):
 
 
 TestRandomGames = RandomGames.TestCase
+TestRandomGames.pytestmark = [pytest.mark.slow]
 TestRandomGames.settings = settings(
     max_examples=10,
     stateful_step_count=40,

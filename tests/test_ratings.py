@@ -118,6 +118,7 @@ def test_clients_cannot_name_players_and_rated_games_need_them(tmp_path):
         assert unknown.status_code == 404 and "no game 'chess'" in unknown.json()["message"]
 
 
+@pytest.mark.slow
 def test_a_rated_game_against_a_bot_that_ends_on_the_board_rates_both(tmp_path):
     """Two bot levels play it out: the server names their seats bot:easy and bot:medium
     itself, and the game's end (on the board) settles it."""

@@ -319,6 +319,7 @@ def test_readme_example_runs(capsys):
     assert "A " in out and "(" in out  # the result text and the observation's shape
 
 
+@pytest.mark.slow
 def test_training_example_smoke(tmp_path):
     import subprocess
     import sys

@@ -262,6 +262,7 @@ def test_openspiel_state_serializes_and_pickles(game, preset):
 # -- ids, versions, registration, game strings -------------------------------------------------
 
 
+@pytest.mark.slow
 def test_every_id_loads_in_a_fresh_interpreter_after_import():
     code = """
 import gymnasium, pyspiel
@@ -427,6 +428,7 @@ def test_vector_env_matches_single_envs_and_separates_truncation(options):
                 assert reward == 0.0 and not term  # cut, not drawn
 
 
+@pytest.mark.slow
 def test_vector_env_same_results_in_one_process_or_two_workers():
     assert vector_trace(2, "compact", "self") == vector_trace(0, "compact", "self")
 
@@ -434,6 +436,7 @@ def test_vector_env_same_results_in_one_process_or_two_workers():
 # -- MaskablePPO (sb3-contrib) on the Gymnasium env, no wrapper -------------------------------
 
 
+@pytest.mark.slow
 def test_maskable_ppo_runs_on_the_gym_env_with_no_wrapper(monkeypatch, capsys):
     """sb3-contrib's MaskablePPO on the env as it is (its ``action_masks()``), through the
     example's own code (``--smoke``: a few hundred steps, two evaluation games)."""

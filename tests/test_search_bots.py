@@ -88,6 +88,7 @@ def test_bots_are_reproducible(game: str, name: str) -> None:
     assert run() == run()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", sorted(SHORT))
 def test_heuristic_beats_random(game: str) -> None:
     spec = get_game(game)

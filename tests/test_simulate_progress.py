@@ -8,12 +8,15 @@ import re
 import sys
 from pathlib import Path
 
+import pytest
+
 from monsterball.cli.common import eta_seconds
 from monsterball.core.record import read_record, replay
 from monsterball.simulate import simulate
-from tty_helpers import Pane, needs_tmux
+from tty_helpers import Pane
 
 
+@pytest.mark.slow
 def test_progress_moves_game_by_game_on_workers() -> None:
     calls: list[tuple[int, int]] = []
     simulate(
@@ -65,7 +68,8 @@ def test_time_left_is_within_a_quarter_after_the_first_tenth() -> None:
     assert eta_seconds(1.0, 0, 10) is None and eta_seconds(5.0, 10, 10) == 0.0
 
 
-@needs_tmux
+@pytest.mark.slow
+@pytest.mark.tty
 def test_ctrl_c_keeps_the_finished_games_and_says_where(tmp_path: Path) -> None:
     monsterball = Path(sys.executable).with_name("monsterball")
     out = tmp_path / "out"
@@ -90,6 +94,7 @@ def test_ctrl_c_keeps_the_finished_games_and_says_where(tmp_path: Path) -> None:
         assert replay(read_record(path), verify=True).divergence is None
 
 
+@pytest.mark.slow
 def test_sigterm_stops_a_run_cleanly(tmp_path: Path) -> None:
     """``kill PID`` during a run on workers: the finished games are kept, the workers are
     stopped and joined, and Python's resource tracker finds no leaked semaphore."""

@@ -6,13 +6,15 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 from monsterball.core.dice import SeededSampler
 from monsterball.core.game import CHANCE
 from mw_scenarios import SPEC, caster_carrying_for_b, top
-from tty_helpers import Pane, needs_tmux
+from tty_helpers import Pane
 
 TESTS = Path(__file__).resolve().parent
-pytestmark = needs_tmux
+pytestmark = pytest.mark.tty
 
 SECRET_GAME = f"""
 import sys

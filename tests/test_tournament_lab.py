@@ -63,6 +63,7 @@ def test_round_robin_swaps_seats_and_shares_dice() -> None:
     assert result.elo["heuristic"] > result.elo["random"]
 
 
+@pytest.mark.slow
 def test_matches_are_the_same_with_one_or_two_jobs() -> None:
     args = {"seed": 1, "preset": "small", "overrides": PU_OVERRIDES}
     one = run_match("pu", ["random", "heuristic"], 3, jobs=1, **args)  # type: ignore[arg-type]
@@ -174,6 +175,7 @@ def test_html_report_is_self_contained(tmp_path: Path) -> None:
     assert 'src="http' not in page and "<script" not in page
 
 
+@pytest.mark.slow
 def test_simulate_sweep_command(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     report, figures = tmp_path / "r.html", tmp_path / "r.json"

@@ -24,6 +24,7 @@ def human_moves(app: GameApp) -> list[str]:
     return [line for line in app.query_one("#events").lines if line.startswith("A:")]
 
 
+@pytest.mark.slow
 def test_keys_place_select_and_move() -> None:
     async def scenario() -> None:
         app = pu_app()
@@ -82,6 +83,7 @@ def test_move_list_plays_any_action() -> None:
     asyncio.run(scenario())
 
 
+@pytest.mark.slow
 def test_replay_stepper(tmp_path) -> None:
     spec = get_game("pu")
     options = spec.options("small", points_to_win=1, max_throws=6)
@@ -114,6 +116,7 @@ def test_replay_stepper(tmp_path) -> None:
     asyncio.run(scenario())
 
 
+@pytest.mark.slow
 def test_hot_seat_hands_over_and_keeps_secrets() -> None:
     """Monsters of the Midway, two coaches at one terminal: after B's secret choice the board
     is covered until coach A is ready, and the event log never names the real counter."""

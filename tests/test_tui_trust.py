@@ -43,6 +43,7 @@ def pu_turnover_state():
     raise AssertionError("no game with a turnover")
 
 
+@pytest.mark.slow
 def test_tab_then_enter_plays_the_first_listed_action() -> None:
     async def scenario() -> None:
         spec = get_game("pu")
@@ -63,6 +64,7 @@ def test_tab_then_enter_plays_the_first_listed_action() -> None:
     asyncio.run(scenario())
 
 
+@pytest.mark.slow
 def test_footer_shows_tab_and_replay_keys_only_in_a_replay(tmp_path: Path) -> None:
     async def scenario() -> None:
         spec = get_game("pu")

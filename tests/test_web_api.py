@@ -162,6 +162,7 @@ def test_spectators_watch_but_cannot_act_and_bad_tokens_are_refused(client):
     assert response.status_code == 403 and response.json()["error"] == "bad-token"
 
 
+@pytest.mark.slow
 def test_four_coaches_take_turns_and_the_server_names_the_acting_coach(client):
     created = create(client, game="huck-monster", mode="online", coaches=4)
     t = tokens(created)
@@ -245,6 +246,7 @@ def test_a_new_server_over_the_same_database_continues_every_game(tmp_path):
         assert moved.status_code == 200
 
 
+@pytest.mark.slow
 def test_killed_server_process_restarts_with_no_move_lost(tmp_path):
     db = tmp_path / "games.db"
     http = httpx.Client(timeout=60)

@@ -182,6 +182,7 @@ def forwarded(number: int) -> dict[str, str]:
     return {"x-forwarded-for": f"203.0.113.{number}", "x-real-ip": f"203.0.113.{number}"}
 
 
+@pytest.mark.slow
 def test_a_forged_x_forwarded_for_escapes_no_per_address_limit(tmp_path):
     game = {"game": "paper-ultimate"}
     with server(tmp_path / "games.db", flags=LIMITED) as (base, _):
@@ -202,6 +203,7 @@ def test_a_forged_x_forwarded_for_escapes_no_per_address_limit(tmp_path):
         assert set(logins) == {401, 429} and logins.count(401) <= 12, logins
 
 
+@pytest.mark.slow
 def test_behind_a_trusted_proxy_each_forwarded_client_has_its_own_limit(tmp_path):
     game = {"game": "paper-ultimate"}
     flags = [*LIMITED, "--trusted-proxy", "127.0.0.1"]
@@ -316,6 +318,7 @@ def memory_kib(pid: int, field: str) -> int:
     raise AssertionError(f"no {field} for process {pid}")
 
 
+@pytest.mark.slow
 def test_many_log_ins_at_once_keep_the_servers_memory_bounded(tmp_path):
     """16 log-ins at once (the red team sent 15, then 40) with production Argon2 (64 MiB each):
     the server's peak memory grows by at most hash_workers x 64 MiB plus 64 MiB, not 16 x 64;
@@ -583,6 +586,7 @@ def test_older_records_keep_verifying_with_the_old_dice(tmp_path):
 # -- item 7: replays rebuilt are limited per address; kept ones cost nothing ---------------
 
 
+@pytest.mark.slow
 def test_cycling_replays_of_many_finished_games_is_limited_per_address(tmp_path, monkeypatch):
     monkeypatch.setattr(rooms_module, "HISTORIES_KEPT", 1)  # every other game: a rebuild
     test_app = app_at(tmp_path / "g.db")

@@ -113,6 +113,7 @@ def test_bad_time_controls_are_refused_in_one_line_and_nothing_is_stored(tmp_pat
 # -- who is charged -----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_time_is_charged_to_the_deciding_side_only_and_never_while_the_dice_roll(
     tmp_path, monkeypatch
 ):

@@ -91,6 +91,7 @@ def test_an_online_room_commits_to_a_secret_seed_of_128_bits_from_its_first_mess
     assert record.status_code == 409  # no record, so no seed, before the end
 
 
+@pytest.mark.slow
 def test_bot_vs_bot_game_is_watched_live_finishes_and_reveals_the_committed_seed(client, tmp_path):
     created = client.post(
         "/api/games",
@@ -132,6 +133,7 @@ def fair_dice_recipe() -> list[str]:
     return [line for line in block.splitlines() if line.strip() and not line.startswith("#")]
 
 
+@pytest.mark.slow
 def test_the_documented_fair_dice_recipe_checks_a_finished_game(client, tmp_path):
     """Runs docs/web.md's recipe by hand, as a player would, on a finished online game."""
     created = client.post(
@@ -262,6 +264,7 @@ def pending_bot_game(db: Path) -> str:
     return row.id
 
 
+@pytest.mark.slow
 def test_a_get_starts_no_bot_and_a_restarted_server_resumes_the_bots_turn(tmp_path):
     db = tmp_path / "games.db"
     gid = pending_bot_game(db)
@@ -278,6 +281,7 @@ def test_a_get_starts_no_bot_and_a_restarted_server_resumes_the_bots_turn(tmp_pa
     assert final["game"]["dice_seed"] == str(2**100 + 5)
 
 
+@pytest.mark.slow
 def test_a_store_failure_during_a_bot_move_is_retried_and_the_game_finishes(client, monkeypatch):
     store = client.app.state.rooms.store
     real_append = store.append
@@ -307,6 +311,7 @@ def test_a_store_failure_during_a_bot_move_is_retried_and_the_game_finishes(clie
     )
 
 
+@pytest.mark.slow
 def test_a_decision_that_overruns_is_cut_off_and_made_by_the_seeded_fallback():
     spec = get_game("huck-monster")
     state = spec.new_game(spec.options())
@@ -394,6 +399,7 @@ def test_an_address_may_hold_only_so_many_live_rooms(tmp_path):
 # -- WebSocket messages over the limit ------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_socket_messages_of_any_size_get_too_large_and_the_socket_stays_open(tmp_path):
     """Through `monsterball serve` (uvicorn closed the socket with 1009 past 64 KiB)."""
     with server(tmp_path / "games.db") as (base, _):

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "web_load.py"
 
@@ -23,6 +25,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_a_short_run_plays_and_checks_the_store(tmp_path):
     out = tmp_path / "out.json"
     done = run("--games", "2", "--seconds", "3", "--watchers", "1", "--json", str(out))
@@ -35,6 +38,7 @@ def test_a_short_run_plays_and_checks_the_store(tmp_path):
     assert figures["server_cores"] == "unlimited"
 
 
+@pytest.mark.slow
 def test_server_cores_needs_servers_it_starts_and_a_positive_share():
     for args in (("--server-cores", "0"), ("--server-cores", "1", "--url", "http://x:1")):
         done = run(*args)

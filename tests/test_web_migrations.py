@@ -89,7 +89,7 @@ def old_schema(with_fair_dice_columns: bool) -> MetaData:
     return metadata
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def db_url(request, tmp_path):
     """A new, empty database on each backend."""
     if request.param == "sqlite":
@@ -279,6 +279,7 @@ def documented_recipe() -> list[str]:
     return [line.strip() for line in block.splitlines()[1:] if line.strip()]
 
 
+@pytest.mark.slow
 def test_the_documented_recipe_writes_a_revision_from_the_models_that_upgrades(tmp_path):
     recipe = documented_recipe()
     assert recipe[0].startswith("monsterball db revision -m")

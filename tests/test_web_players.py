@@ -15,6 +15,7 @@ from web_helpers import CHEAP_HASHING, app_at
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
+@pytest.mark.slow
 def test_a_finished_game_shows_on_both_player_pages_with_replay_and_record(tmp_path, monkeypatch):
     monkeypatch.setattr(accounts, "HASH_PARAMS", CHEAP_HASHING)
     app = app_at(tmp_path / "games.db")

@@ -98,6 +98,7 @@ def test_the_store_keeps_only_a_hash_of_each_seat_token(client, tmp_path):
     assert client.get(f"/api/games/{gid}", params={"token": "x" + tokens["B"]}).status_code == 403
 
 
+@pytest.mark.slow
 def test_a_token_appears_nowhere_in_the_servers_log(tmp_path):
     """A game played to its end over HTTP and a WebSocket, each way a token may travel (old
     ?token= links, the Seat-Token header, bodies, the socket's seat message), then a rematch:

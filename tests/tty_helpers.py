@@ -6,16 +6,11 @@ from __future__ import annotations
 
 import os
 import shlex
-import shutil
 import subprocess
 import time
 import uuid
 from collections.abc import Callable, Mapping
 from pathlib import Path
-
-import pytest
-
-needs_tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
 
 class Pane:
