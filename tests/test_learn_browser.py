@@ -88,6 +88,25 @@ def test_a_wrong_move_is_refused_with_the_engines_reason(browser, base_url):
     assert errors == []
 
 
+def test_a_side_switch_is_announced_and_the_set_up_step_hinted(browser, base_url):
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    page.goto(f"{base_url}/learn/paper-ultimate?lesson=run")
+    side = page.wait_for_selector("[data-testid=lesson-side]")
+    assert side.get_attribute("data-switched") == "false"
+    assert "You play team A (blue), the offence." in side.inner_text()
+    page.goto(f"{base_url}/learn/paper-ultimate?lesson=mark")  # A in the lesson before
+    side = page.wait_for_selector("[data-testid=lesson-side]")
+    assert side.get_attribute("data-switched") == "true"
+    assert "Side switch: now you play team B (orange), the defence" in side.inner_text()
+    shot(page, "learn-side-switch")
+    page.goto(f"{base_url}/learn/midway?lesson=kickoff")
+    hint = page.wait_for_selector("[data-testid=step-hint]")
+    assert "Click g4 and A2 stands there" in hint.inner_text() and "auto" in hint.inner_text()
+    shot(page, "learn-set-up-hint")
+    assert errors == []
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_guide_reads_for_players_with_a_board_per_mechanic(browser, base_url, game):
     errors: list[str] = []

@@ -161,11 +161,30 @@ def test_guide_is_written_for_players_with_a_diagram_per_mechanic(game):
     assert not FORBIDDEN.search(text), FORBIDDEN.search(text)
     kinds = [s["kind"] for s in guide["sections"]]
     assert {"intro", "goal", "turn", "tips"} <= set(kinds) and kinds.count("mechanic") >= 4
+    words = [s["title"] for s in guide["sections"]]
     for lesson_item in lessons(game):  # the lessons' words are for players too
-        for part in [lesson_item.intro, lesson_item.goal] + [
-            s.say + s.done for s in lesson_item.steps
-        ]:
-            assert not FORBIDDEN.search(part), part
+        words += [lesson_item.title, lesson_item.intro, lesson_item.goal, lesson_item.role]
+        words += [s.say + s.done + s.hint for s in lesson_item.steps]
+    for part in words:
+        assert not FORBIDDEN.search(part), part
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_lesson_says_the_side_played_and_each_step_how_to_move(game):
+    """Issue 33: a lesson that switches sides says so (the page's banner needs the role), and
+    every step has a hint (the set-up step's own, or its action's)."""
+    from monsterball.web.learn import lessons_view
+
+    view = lessons_view(game)["lessons"]
+    assert all(x["role"] and x["seat"] for x in view), [x["id"] for x in view]
+    for x in view:
+        assert all(step["hint"] for step in x["steps"]), x["id"]
+    if game == "midway":
+        setup = next(x for x in view if x["id"] == "kickoff")["steps"][0]
+        assert setup["action"] == "A2@g4" and "auto" in setup["hint"]
+    if game == "paper-ultimate":
+        seats = [x["seat"] for x in view]
+        assert seats == ["A", "A", "B", "B", "A"]  # two switches: the banner's cases
 
 
 def test_lesson_and_guide_routes(tmp_path):

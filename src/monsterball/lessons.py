@@ -3,8 +3,9 @@
 
 - **hints**: ``[pattern, text]`` pairs; the first pattern matching an action's notation gives
   its one-line hint (the browser's ``static/hints.js`` applies the same list).
-- **lessons**: a set position (the engine's position format), the seat the learner plays and
-  steps; a step says what to try, the one action it teaches (``do``), what happens next
+- **lessons**: a set position (the engine's position format), the seat the learner plays (and
+  its ``role`` in words) and steps; a step says what to try, the one action it teaches
+  (``do``), how to make it on the page (``hint``, else the action's hint), what happens next
   without the learner (``then``: dice and the other side, fixed), and what it showed.
 - **guide**: sections of prose, each with diagrams that name a lesson position to draw.
 
@@ -92,6 +93,7 @@ class Step:
     then: tuple[str, ...]
     done: str
     wrong: str | None  # an attempt the page may refuse, for tests and the guide
+    hint: str = ""  # how to make the move on the page (the data's, else the action's hint)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +104,7 @@ class Lesson:
     goal: str
     intro: str
     seat: int
+    role: str  # the side the learner plays, in words ("the defence"), shown when it switches
     position: dict[str, Any]
     steps: tuple[Step, ...]
 
@@ -148,6 +151,7 @@ def lessons(game: str) -> tuple[Lesson, ...]:
                 then=tuple(s.get("then", ())),
                 done=s.get("done", ""),
                 wrong=s.get("wrong"),
+                hint=s.get("hint") or hint_for(game, s["do"]) or "",
             )
             for s in raw["steps"]
         )
@@ -159,6 +163,7 @@ def lessons(game: str) -> tuple[Lesson, ...]:
                 goal=raw["goal"],
                 intro=raw["intro"],
                 seat=spec.seat_names.index(raw["seat"]),
+                role=raw.get("role", ""),
                 position=raw["position"],
                 steps=steps,
             )

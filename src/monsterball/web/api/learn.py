@@ -104,7 +104,9 @@ def lesson_view(item: Lesson) -> dict[str, Any]:
     for n, step in enumerate(item.steps):
         state = replay(item, n)
         view = scene(state, item.seat, step.do)
-        steps.append({"say": step.say, "done": step.done, "action": step.do, **view})
+        steps.append(
+            {"say": step.say, "done": step.done, "action": step.do, "hint": step.hint, **view}
+        )
     end = scene(replay(item, len(item.steps)), item.seat)
     return {
         "id": item.id,
@@ -112,6 +114,7 @@ def lesson_view(item: Lesson) -> dict[str, Any]:
         "goal": item.goal,
         "intro": item.intro,
         "seat": get_game(item.game).seat_name(item.seat),
+        "role": item.role,
         "steps": steps,
         "end": {"board": end["board"]},
     }

@@ -2,7 +2,8 @@
 // state as JSON (board drawing, legal actions with click hints, log); board.js draws it as SVG
 // and play.js turns clicks into actions. Pages: the lobby, a game, a replay, how to play.
 // Which module holds what: docs/web.md, "The browser client".
-import { guidePage, learnPage } from "./learn.js";
+import { guidePage } from "./guide.js";
+import { learnPage } from "./learn.js";
 import { applyTheme } from "./page-controls.js";
 import { playPage } from "./play.js";
 import { ratingsPage } from "./ratings.js";

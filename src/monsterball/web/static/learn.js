@@ -1,138 +1,22 @@
-// The teaching pages (issue 33): a player's guide per game (/guide/GAME) and interactive
-// lessons (/learn/GAME). Both draw positions the engine produced (GET /api/guide/GAME,
-// /api/learn/GAME) with the site's own board code; a lesson sends each attempt to the engine
-// (POST /api/learn/GAME/LESSON/check) and shows its verdict: what happened, or why not.
-import { animate, drawBoard } from "./board.js";
-import { hintFor, hintsReady } from "./hints.js";
+// The interactive lessons (/learn/GAME, issue 33): each lesson a set position the engine
+// produced (GET /api/learn/GAME), drawn with the site's own board code. The page says what to
+// try and highlights where; each attempt goes to the engine
+// (POST /api/learn/GAME/LESSON/check), whose verdict is shown: what happened, or why not.
+// The page's pieces are built in lesson-parts.js; the guide is guide.js.
+import { animate } from "./board.js";
+import { hintsReady } from "./hints.js";
+import { diagram, links, progress, saveProgress, stylesheet } from "./learn-common.js";
+import {
+  actionButtons,
+  choiceBar,
+  completeBox,
+  feedbackBox,
+  lessonList,
+  rosterCard,
+  sideBanner,
+  stepBox,
+} from "./lesson-parts.js";
 import { api, el } from "./util.js";
-
-const PROGRESS = "monsterball-learn";
-
-function stylesheet() {
-  if (document.querySelector("link[data-learn]")) return;
-  document.head.append(
-    el("link", { rel: "stylesheet", href: "/static/learn.css", "data-learn": "" }),
-  );
-}
-
-export function progress() {
-  try {
-    return JSON.parse(localStorage.getItem(PROGRESS) || "{}");
-  } catch {
-    return {};
-  }
-}
-
-function saveProgress(gameId, lessonId, value) {
-  const all = progress();
-  all[gameId] = { ...(all[gameId] || {}), [lessonId]: value };
-  localStorage.setItem(PROGRESS, JSON.stringify(all));
-}
-
-function links(gameId, here) {
-  const item = (href, text, id) =>
-    here === id ? el("strong", {}, text) : el("a", { href, "data-testid": `to-${id}` }, text);
-  return el(
-    "nav",
-    { class: "learn-links", "aria-label": "learning pages" },
-    item(`/guide/${gameId}`, "Player's guide", "guide"),
-    " · ",
-    item(`/learn/${gameId}`, "Lessons", "lessons"),
-    " · ",
-    el("a", { href: `/rules/${gameId}`, "data-testid": "rules-detail" }, "Rules in detail"),
-    " · ",
-    el("a", { href: "/" }, "Lobby"),
-  );
-}
-
-// A board with one move shown: the piece to act (yellow ring) and where it goes (green).
-function diagram(board, highlight, extra = {}) {
-  const piece = highlight && highlight.piece;
-  const cell = highlight && highlight.cell;
-  return drawBoard(board, {
-    actionable: new Set(piece ? [piece] : []),
-    targets: new Set(piece && cell ? [cell] : []),
-    cellTargets: new Set(!piece && cell ? [cell] : []),
-    ...extra,
-  });
-}
-
-// -- the guide ---------------------------------------------------------------------------
-
-export async function guidePage(main, where, gameId) {
-  stylesheet();
-  const guide = await api(`/api/guide/${gameId}`);
-  where.textContent = `${guide.title} · player's guide`;
-  document.title = `How to play ${guide.title} — monsterball`;
-  const toc = el(
-    "ol",
-    { class: "toc" },
-    guide.sections.map((s) => el("li", {}, el("a", { href: `#${s.id}` }, s.title))),
-  );
-  main.replaceChildren(
-    el(
-      "article",
-      { class: "guide-page", "data-testid": "guide" },
-      el("h1", {}, `How to play ${guide.title}`),
-      links(gameId, "guide"),
-      el("p", { class: "lead" }, guide.summary),
-      el(
-        "p",
-        {},
-        "A ten-minute read. Then ",
-        el("a", { href: `/learn/${gameId}` }, "try the lessons"),
-        ": each one sets up a position and lets you make the move yourself.",
-      ),
-      el("div", { class: "card" }, el("h2", {}, "Contents"), toc),
-      guide.sections.map((s) =>
-        el(
-          "section",
-          {
-            id: s.id,
-            class: "guide-section",
-            "data-testid": "guide-section",
-            "data-kind": s.kind || "",
-          },
-          el("h2", {}, s.title),
-          (s.text || []).map((p) => el("p", {}, p)),
-          s.list
-            ? el(
-                "ul",
-                {},
-                s.list.map((item) => el("li", {}, item)),
-              )
-            : null,
-          s.diagrams && s.diagrams.length
-            ? el(
-                "div",
-                { class: "diagrams" },
-                s.diagrams.map((d) =>
-                  el(
-                    "figure",
-                    { class: "diagram", "data-testid": "diagram" },
-                    diagram(d.board, d.highlight),
-                    el("figcaption", {}, d.caption),
-                  ),
-                ),
-              )
-            : null,
-        ),
-      ),
-      el(
-        "p",
-        {},
-        el(
-          "a",
-          { class: "button primary", href: `/learn/${gameId}`, "data-testid": "start-lessons" },
-          "Start the lessons",
-        ),
-      ),
-    ),
-  );
-  if (location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();
-}
-
-// -- the lessons ---------------------------------------------------------------------------
 
 export async function learnPage(main, where, gameId) {
   stylesheet();
@@ -264,211 +148,25 @@ export async function learnPage(main, where, gameId) {
     }
   }
 
-  function buttons(state) {
-    const wanted = state.action;
-    const plain = state.legal.filter((l) => !l.piece && !l.cell);
-    if (!plain.length) return null;
-    return el(
-      "div",
-      { class: "actions lesson-actions", "data-testid": "lesson-actions" },
-      plain.map((l) =>
-        el(
-          "button",
-          {
-            onclick: () => attempt(l.a),
-            disabled: pending || (feedback && feedback.ok),
-            "data-action": l.a,
-            class: l.a === wanted ? "highlight" : "",
-            "data-highlight": l.a === wanted ? "true" : null,
-            title: hintFor(gameId, l.a) || "",
-          },
-          l.a,
-        ),
-      ),
-      hintFor(gameId, wanted) && plain.some((l) => l.a === wanted)
-        ? el(
-            "p",
-            { class: "hint", "data-testid": "hint" },
-            `“${wanted}”: ${hintFor(gameId, wanted)}`,
-          )
-        : null,
-    );
-  }
-
-  function lessonList() {
-    const marks = progress()[gameId] || {};
-    return el(
-      "ol",
-      { class: "lesson-list", "data-testid": "lesson-list" },
-      lessons.map((l, i) =>
-        el(
-          "li",
-          { class: [i === index ? "current" : "", marks[l.id] === "done" ? "done" : ""].join(" ") },
-          el(
-            "button",
-            {
-              type: "button",
-              onclick: () => open(i),
-              "data-testid": `lesson-${l.id}`,
-              "data-done": marks[l.id] === "done" ? "true" : "false",
-            },
-            marks[l.id] === "done" ? "✓ " : "",
-            l.title,
-          ),
-        ),
-      ),
-    );
-  }
-
   function render() {
     const item = lesson();
     const done = finished();
     const state = done ? null : current();
-    const board = done ? item.end.board : state.board;
-    const highlight = done || (feedback && feedback.ok) ? null : state.highlight;
-    const drawing = diagram(
-      feedback && feedback.ok ? (item.steps[step + 1] || item.end).board : board,
-      highlight,
-      {
-        onCell,
-        selected,
-        actionable: new Set(highlight && highlight.piece && !selected ? [highlight.piece] : []),
-      },
-    );
-    const shown = feedback && feedback.ok ? (item.steps[step + 1] || item.end).board : board;
+    const moved = feedback && feedback.ok;
+    const highlight = done || moved ? null : state.highlight;
+    const shown = done
+      ? item.end.board
+      : moved
+        ? (item.steps[step + 1] || item.end).board
+        : state.board;
+    const drawing = diagram(shown, highlight, {
+      onCell,
+      selected,
+      actionable: new Set(highlight && highlight.piece && !selected ? [highlight.piece] : []),
+    });
     if (drawnBoard && drawnBoard !== shown) animate(drawing, drawnBoard, shown);
     drawnBoard = shown;
-    const last = index === lessons.length - 1;
-    const odds = state && state.odds;
-    const bids = odds
-      ? [
-          odds.mark ? "the Mark" : "",
-          odds.intercepts ? `${odds.intercepts} Intercept(s)` : "",
-          odds.catch_marks ? "a Mark at the catch" : "",
-          odds.challenges ? `${odds.challenges} Challenge(s)` : "",
-        ]
-          .filter(Boolean)
-          .join(", ")
-      : "";
-    const say = done
-      ? null
-      : el(
-          "div",
-          { class: "try", "data-testid": "lesson-say" },
-          el("strong", {}, `Step ${step + 1} of ${item.steps.length}. `),
-          state.say,
-          odds
-            ? el(
-                "p",
-                { class: "lesson-odds", "data-testid": "lesson-odds" },
-                `This throw is caught ${(100 * odds.p).toFixed(1)}% of the time, counting the dice of ${bids || "nobody (no defender can bid)"}`,
-                odds.caveats.length ? `; not counted: ${odds.caveats.join("; ")}.` : ".",
-              )
-            : null,
-        );
-    const result = feedback
-      ? el(
-          "div",
-          {
-            class: feedback.ok ? "lesson-ok" : "lesson-error",
-            role: feedback.ok ? "status" : "alert",
-            "data-testid": feedback.ok ? "lesson-done" : "lesson-error",
-          },
-          el(
-            "p",
-            {},
-            feedback.ok ? el("strong", {}, "Well done. ") : el("strong", {}, "Not quite. "),
-            feedback.text,
-          ),
-          feedback.ok && feedback.events.length
-            ? el(
-                "ul",
-                { class: "events" },
-                feedback.events.map((e) => el("li", {}, e)),
-              )
-            : null,
-          feedback.ok
-            ? el(
-                "button",
-                { class: "primary", onclick: next, "data-testid": "lesson-next" },
-                step + 1 < item.steps.length ? "Next step" : "Finish the lesson",
-              )
-            : el(
-                "p",
-                { class: "muted" },
-                "Try again: the highlighted piece, space or button is the move this step teaches.",
-              ),
-        )
-      : null;
-    const complete = done
-      ? el(
-          "div",
-          { class: "lesson-ok", "data-testid": "lesson-complete" },
-          el("p", {}, el("strong", {}, `Lesson complete: ${item.title}.`), " ", item.goal),
-          last
-            ? [
-                el(
-                  "p",
-                  {},
-                  "You have met every part of a turn. The best way on is a real game: the easy bot plays random legal moves, so you can try things out.",
-                ),
-                el(
-                  "button",
-                  {
-                    class: "primary",
-                    onclick: (e) => playBot(e.target),
-                    "data-testid": "play-bot",
-                  },
-                  "Play a real game against the easy bot",
-                ),
-              ]
-            : el(
-                "button",
-                { class: "primary", onclick: () => open(index + 1), "data-testid": "next-lesson" },
-                `Next lesson: ${lessons[index + 1].title}`,
-              ),
-        )
-      : null;
-    const choiceBar = choices
-      ? el(
-          "div",
-          { class: "actions choice", "data-testid": "lesson-choices" },
-          el("span", {}, "Which one?"),
-          choices.map((l) =>
-            el(
-              "button",
-              {
-                onclick: () => attempt(l.a),
-                "data-action": l.a,
-                class: l.a === state.action ? "highlight" : "",
-                "data-highlight": l.a === state.action ? "true" : null,
-                title: hintFor(gameId, l.a) || "",
-              },
-              l.a,
-            ),
-          ),
-        )
-      : null;
-    const roster =
-      state && state.roster
-        ? el(
-            "div",
-            { class: "card", "data-testid": "lesson-roster" },
-            el("h2", {}, "Your draft"),
-            el(
-              "p",
-              { "data-testid": "points-left" },
-              `${state.roster.points} of ${state.roster.max_points} points left, ${state.roster.slots} players to pick.`,
-            ),
-            el(
-              "ul",
-              { class: "good-at" },
-              state.roster.types.map((t) =>
-                el("li", {}, el("strong", {}, `${t.type} (${t.points})`), ` — ${t.good_at}`),
-              ),
-            ),
-          )
-        : null;
+    const busy = pending || Boolean(moved);
     main.replaceChildren(
       el(
         "div",
@@ -484,23 +182,29 @@ export async function learnPage(main, where, gameId) {
           { class: "card" },
           el("h2", {}, `Learn ${data.title}`),
           links(gameId, "lessons"),
-          lessonList(),
+          lessonList(lessons, index, progress()[gameId] || {}, open),
         ),
         el(
           "section",
           { class: "lesson" },
           el("h1", {}, item.title),
+          sideBanner(item, lessons[index - 1]),
           el("p", { class: "goal" }, item.goal),
           step === 0 && !feedback
             ? el("p", { class: "intro", "data-testid": "lesson-intro" }, item.intro)
             : null,
-          say,
-          result,
-          complete,
-          roster,
-          done || (feedback && feedback.ok) ? null : [choiceBar, buttons(state)],
+          done ? null : stepBox(state, item, step),
+          feedback ? feedbackBox(feedback, step + 1 < item.steps.length, next) : null,
+          done ? completeBox(item, lessons[index + 1], () => open(index + 1), playBot) : null,
+          state && state.roster ? rosterCard(state.roster) : null,
+          done || moved
+            ? null
+            : [
+                choices ? choiceBar(gameId, choices, state.action, attempt) : null,
+                actionButtons(gameId, state, attempt, busy),
+              ],
           shown.pieces.length ? el("div", { class: "board-wrap" }, drawing) : null,
-          el("p", { class: "muted" }, `You play team ${item.seat}. `, state ? state.prompt : ""),
+          el("p", { class: "muted" }, state ? state.prompt : ""),
         ),
       ),
     );
