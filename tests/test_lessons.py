@@ -173,7 +173,7 @@ def test_guide_is_written_for_players_with_a_diagram_per_mechanic(game):
 def test_each_lesson_says_the_side_played_and_each_step_how_to_move(game):
     """Issue 33: a lesson that switches sides says so (the page's banner needs the role), and
     every step has a hint (the set-up step's own, or its action's)."""
-    from monsterball.web.learn import lessons_view
+    from monsterball.web.api.learn import lessons_view
 
     view = lessons_view(game)["lessons"]
     assert all(x["role"] and x["seat"] for x in view), [x["id"] for x in view]
