@@ -26,6 +26,7 @@ BOTS_AND_RECORDS = frozenset(
 # The package itself is the public API's front (``monsterball.new_game``, ...): at the top,
 # its names loaded on first use (``import monsterball`` alone imports none of the engine).
 LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("settings", frozenset({"settings"})),  # the defaults everyone reads; imports nothing
     ("core", frozenset({"core"})),
     ("games", frozenset({"games"})),
     ("bots and records", BOTS_AND_RECORDS),

@@ -24,9 +24,9 @@ from typer.testing import CliRunner
 from monsterball.cli import app as cli_app
 from monsterball.core.dice import HmacSampler, dice_key
 from monsterball.core.record import initial_state, read_record, replay
+from monsterball.settings import Limits
 from monsterball.web.api import accounts
 from monsterball.web.app import create_app
-from monsterball.web.hardening.limits import Limits
 from monsterball.web.live import rooms as rooms_module
 from monsterball.web.live.bot_pool import Decision, FairSlots, ThinkingPool
 from monsterball.web.live.game import Rejected
@@ -304,7 +304,7 @@ def test_a_weak_password_is_refused_with_a_reason_and_no_account_made(app, passw
 HASHING_SERVER = """
 import sys, uvicorn
 from monsterball.web.app import create_app
-from monsterball.web.hardening.limits import Limits
+from monsterball.settings import Limits
 limits = Limits(logins_per_minute=10_000, name_logins_per_minute=10_000)
 uvicorn.run(create_app(sys.argv[1], limits=limits), port=int(sys.argv[2]), log_level="warning")
 """

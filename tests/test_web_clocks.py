@@ -16,8 +16,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from monsterball.core.record import read_record, replay
+from monsterball.settings import Limits
 from monsterball.web.app import create_app
-from monsterball.web.hardening.limits import Limits
 from monsterball.web.live.game import LiveGame
 from monsterball.web.live.time_control import FIRST_MOVE_GRACE_MS, BadClock, Clock, TimeControl
 from web_helpers import NO_CLIENT_LIMITS

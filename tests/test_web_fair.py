@@ -22,8 +22,8 @@ from monsterball.cli import app as cli
 from monsterball.core.dice import seed_commitment
 from monsterball.core.record import read_record, replay
 from monsterball.games import get_game
+from monsterball.settings import Limits
 from monsterball.web.hardening.frames import MessageLimiter
-from monsterball.web.hardening.limits import Limits
 from monsterball.web.live.bot_pool import Decision, ThinkingPool, fallback_move
 from monsterball.web.store.games import GameRow, Store
 from web_helpers import NO_CLIENT_LIMITS, app_at, first_move, server

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from websockets.sync.client import connect
 
-from monsterball.web.hardening.limits import Limits
+from monsterball.settings import Limits
 from monsterball.web.hardening.security import CONTENT_SECURITY_POLICY, MAX_JSON_DEPTH
 from web_helpers import NO_CLIENT_LIMIT_FLAGS, NO_CLIENT_LIMITS, app_at, first_move, server
 

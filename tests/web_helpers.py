@@ -17,8 +17,8 @@ from pathlib import Path
 import httpx
 
 import monsterball.games  # noqa: F401  (registers the games)
+from monsterball.settings import Limits
 from monsterball.web.app import create_app
-from monsterball.web.hardening.limits import Limits
 from monsterball.web.store.games import GameRow
 
 # Tests play faster than people: the per-client limits are off unless a test is about them.

@@ -17,6 +17,7 @@ from monsterball.core.dice import SeededSampler, derive_seed
 from monsterball.core.game import CHANCE, GameSpec, GameState
 from monsterball.core.options import GameOptions
 from monsterball.core.record import GameRecord, Recorder
+from monsterball.settings import SETTINGS
 
 DEFAULT_MAX_PLIES = 200_000
 # Play-outs of a game's planner (Heuristic.plan: Midway's offense phase) for the heuristic
@@ -133,9 +134,6 @@ def bot_for_difficulty(game_id: str, level: str, seed: int) -> Bot:
     return make(key, seed)
 
 
-HARD_ITERATIONS = 2000  # the hard bot's cap per second of budget (a bound on server work)
-
-
 def hard_bot(
     seed: int,
     *,
@@ -144,7 +142,7 @@ def hard_bot(
     rollout_depth: int | None = None,
 ) -> Bot:
     """The hard bot: the search bot with an interactive budget, ``seconds`` per decision
-    (capped at :data:`HARD_ITERATIONS` iterations per second of it), or a fixed
+    (capped at ``SETTINGS.iterations_per_second`` iterations per second of it), or a fixed
     ``iterations`` count instead (then it is fully determined by its seed). Rollouts:
     each game's measured default (``BotHooks.rollout_depth``) unless ``rollout_depth``
     says otherwise."""
@@ -153,7 +151,7 @@ def hard_bot(
     if iterations is None:
         if seconds is None:
             raise ValueError("the hard bot needs seconds or iterations")
-        cap = max(1, round(HARD_ITERATIONS * seconds))
+        cap = max(1, round(SETTINGS.iterations_per_second * seconds))
         return MCTSBot(
             seed, iterations=cap, time_limit=seconds, rollout_depth=rollout_depth, name="hard"
         )

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from monsterball.cli.common import app, fail
+from monsterball.cli.common import DbOption, app, fail
+from monsterball.settings import SETTINGS
 
 if TYPE_CHECKING:
     from monsterball.web.store.people import People
@@ -18,9 +19,6 @@ admin_app = typer.Typer(
     no_args_is_help=True,
 )
 app.add_typer(admin_app, name="admin")
-
-DbOption = Annotated[str, typer.Option(help="SQLAlchemy URL of the game store (as for 'serve').")]
-DEFAULT_DB = "sqlite:///monsterball.db"
 
 
 def _people(db: str) -> People:
@@ -61,7 +59,7 @@ def _lock(name: str, db: str, locked: bool) -> None:
 @admin_app.command("lock-account")
 def lock_account(
     name: Annotated[str, typer.Argument(help="The account's name (any case).")],
-    db: DbOption = DEFAULT_DB,
+    db: DbOption = SETTINGS.db_url,
 ) -> None:
     """Lock an account: its sessions end at once and it cannot log in."""
     _lock(name, db, True)
@@ -70,7 +68,7 @@ def lock_account(
 @admin_app.command("unlock-account")
 def unlock_account(
     name: Annotated[str, typer.Argument(help="The account's name (any case).")],
-    db: DbOption = DEFAULT_DB,
+    db: DbOption = SETTINGS.db_url,
 ) -> None:
     """Let a locked account log in again."""
     _lock(name, db, False)
@@ -79,7 +77,7 @@ def unlock_account(
 @admin_app.command("delete-message")
 def delete_message(
     message: Annotated[int, typer.Argument(help="The message's number (see 'admin reports').")],
-    db: DbOption = DEFAULT_DB,
+    db: DbOption = SETTINGS.db_url,
 ) -> None:
     """Delete a chat message: nobody is shown it again (its reports are kept)."""
     people = _people(db)
@@ -93,7 +91,7 @@ def delete_message(
 
 
 @admin_app.command()
-def reports(db: DbOption = DEFAULT_DB) -> None:
+def reports(db: DbOption = SETTINGS.db_url) -> None:
     """List the reported chat messages, oldest report first."""
     people = _people(db)
     try:

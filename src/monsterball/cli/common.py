@@ -115,6 +115,10 @@ def usage_error_text(exc: Any) -> str:
     return message
 
 
+# The web app's game store, for the commands that work on it (db, ratings, admin); serve has its own
+# help text; its default is SETTINGS.db_url.
+DbOption = Annotated[str, typer.Option(help="SQLAlchemy URL of the game store (as for 'serve').")]
+
 app = typer.Typer(
     cls=_CleanGroup,
     name="monsterball",

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from monsterball.cli.common import app, fail
+from monsterball.cli.common import DbOption, app, fail
+from monsterball.settings import SETTINGS
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
@@ -20,9 +21,6 @@ db_app = typer.Typer(
     no_args_is_help=True,
 )
 app.add_typer(db_app, name="db")
-
-DEFAULT_DB = "sqlite:///monsterball.db"
-DbOption = Annotated[str, typer.Option(help="SQLAlchemy URL of the game store (as for 'serve').")]
 
 
 def _engine(url: str) -> Engine:
@@ -35,7 +33,7 @@ def _engine(url: str) -> Engine:
 
 
 @db_app.command()
-def current(db: DbOption = DEFAULT_DB) -> None:
+def current(db: DbOption = SETTINGS.db_url) -> None:
     """Show the store's schema revision and the newest one this monsterball knows."""
     from monsterball.web.store.migrations import (
         SchemaError,
@@ -68,7 +66,7 @@ def current(db: DbOption = DEFAULT_DB) -> None:
 
 
 @db_app.command()
-def upgrade(db: DbOption = DEFAULT_DB) -> None:
+def upgrade(db: DbOption = SETTINGS.db_url) -> None:
     """Upgrade the store to the newest revision ('serve' does this on start)."""
     from monsterball.web.store.migrations import SchemaError, migrate, script_directory
 

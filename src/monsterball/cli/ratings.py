@@ -10,6 +10,7 @@ import typer
 from monsterball.cli.common import (
     MAX_GAMES,
     MAX_JOBS,
+    DbOption,
     app,
     fail,
     game_spec,
@@ -18,6 +19,7 @@ from monsterball.cli.common import (
     progress_bar,
 )
 from monsterball.cli.completion import complete_game
+from monsterball.settings import SETTINGS
 
 if TYPE_CHECKING:
     from monsterball.web.store.games import Store
@@ -27,9 +29,6 @@ ratings_app = typer.Typer(
     no_args_is_help=True,
 )
 app.add_typer(ratings_app, name="ratings")
-
-DEFAULT_DB = "sqlite:///monsterball.db"
-DbOption = Annotated[str, typer.Option(help="SQLAlchemy URL of the game store (as for 'serve').")]
 
 
 def _store(url: str) -> Store:
@@ -57,7 +56,7 @@ def anchor_bots(
     ] = "easy,medium,hard",
     seed: Annotated[int, typer.Option(help="Master seed of the match.")] = 0,
     jobs: Annotated[int, typer.Option(min=1, max=MAX_JOBS, help="Worker processes.")] = 1,
-    db: DbOption = DEFAULT_DB,
+    db: DbOption = SETTINGS.db_url,
 ) -> None:
     """Play rated games between the web app's bot levels (a round robin, standard rules) and
     put them in the ratings as bot:<level>, so players see how strong each level is. Each
@@ -106,7 +105,7 @@ def anchor_bots(
 @ratings_app.command("show")
 def show(
     game: Annotated[str, typer.Argument(help="Game id or alias.", autocompletion=complete_game)],
-    db: DbOption = DEFAULT_DB,
+    db: DbOption = SETTINGS.db_url,
 ) -> None:
     """The game's leaderboard ("?": a provisional rating)."""
     from monsterball.web.store.ratings import leaderboard

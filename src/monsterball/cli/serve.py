@@ -11,25 +11,28 @@ from monsterball.cli.common import (
     fail,
     make_console,
 )
+from monsterball.settings import SETTINGS
+
+LIMITS = SETTINGS.limits
 
 # -- serve --------------------------------------------------------------------------------
 
 
 @app.command()
 def serve(
-    host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="TCP port.")] = 8000,
+    host: Annotated[str, typer.Option(help="Interface to listen on.")] = SETTINGS.host,
+    port: Annotated[int, typer.Option(help="TCP port.")] = SETTINGS.port,
     db: Annotated[
         str, typer.Option(help="SQLAlchemy URL of the game store (PostgreSQL works too).")
-    ] = "sqlite:///monsterball.db",
+    ] = SETTINGS.db_url,
     max_bot_seconds: Annotated[
         float,
         typer.Option(
             min=0.05,
             help="Most a bot may think per decision; iteration budgets are capped to match "
-            "(2,000 per second).",
+            f"({SETTINGS.iterations_per_second:,} per second).",
         ),
-    ] = 2.0,
+    ] = LIMITS.max_bot_seconds,
     bot_workers: Annotated[
         int | None,
         typer.Option(
@@ -39,23 +42,23 @@ def serve(
     ] = None,
     games_per_minute: Annotated[
         float, typer.Option(min=0, help="New games (and forks) per minute per address; 0: off.")
-    ] = 20.0,
+    ] = LIMITS.games_per_minute,
     moves_per_second: Annotated[
         float, typer.Option(min=0, help="Moves per second per seat token; 0: off.")
-    ] = 10.0,
+    ] = LIMITS.moves_per_second,
     address_moves_per_second: Annotated[
         float, typer.Option(min=0, help="Moves per second per address; 0: off.")
-    ] = 30.0,
+    ] = LIMITS.address_moves_per_second,
     reads_per_second: Annotated[
         float,
         typer.Option(min=0, help="API reads (GET /api/...) per second per address; 0: off."),
-    ] = 50.0,
+    ] = LIMITS.reads_per_second,
     rooms_per_address: Annotated[
         int, typer.Option(min=0, help="Games in progress created per address; 0: no cap.")
-    ] = 20,
+    ] = LIMITS.rooms_per_address,
     sockets_per_address: Annotated[
         int, typer.Option(min=0, help="WebSockets open at once per address; 0: no cap.")
-    ] = 50,
+    ] = LIMITS.sockets_per_address,
     allow_origin: Annotated[
         list[str] | None,
         typer.Option(
@@ -79,13 +82,13 @@ def serve(
             help="How long an online room's first die waits for its seats' random nonces "
             "(contributed dice) before rolling without the missing ones; 0: never waits.",
         ),
-    ] = 5.0,
+    ] = LIMITS.nonce_seconds,
     idle_seconds: Annotated[
         float,
         typer.Option(
             min=0, help="Forget a room nobody has watched or asked about this long; 0: never."
         ),
-    ] = 600.0,
+    ] = LIMITS.idle_seconds,
     lease_seconds: Annotated[
         float,
         typer.Option(
@@ -93,7 +96,7 @@ def serve(
             help="Servers on one PostgreSQL: how long a server holds a game's dice and bots "
             "(a killed server's games are taken over after this).",
         ),
-    ] = 10.0,
+    ] = LIMITS.lease_seconds,
     workers: Annotated[
         int,
         typer.Option(
@@ -103,7 +106,7 @@ def serve(
     ] = 1,
     log_level: Annotated[
         str, typer.Option(help="uvicorn's log level (info shows the access log, tokens hidden).")
-    ] = "warning",
+    ] = SETTINGS.log_level,
 ) -> None:
     """Serve the web app: play in the browser (hot-seat, against bots, online rooms, replays)."""
     import ipaddress
@@ -112,10 +115,10 @@ def serve(
     import uvicorn
     from sqlalchemy.engine import make_url
 
+    from monsterball.settings import Limits, default_bot_workers
     from monsterball.web.app import create_app
-    from monsterball.web.hardening.limits import Limits, default_bot_workers
     from monsterball.web.store.games import Store
-    from monsterball.web.workers import SETTINGS, quiet_tokens, settings_for
+    from monsterball.web.workers import SETTINGS_VARIABLE, quiet_tokens, settings_for
 
     if workers > 1:
         try:
@@ -158,7 +161,7 @@ def serve(
     more = f", {workers} worker processes" if workers > 1 else ""
     make_console().print(f"monsterball: open http://{host}:{port}/ (games stored in {db}{more})")
     quiet_tokens()
-    os.environ[SETTINGS] = settings_for(db, limits)
+    os.environ[SETTINGS_VARIABLE] = settings_for(db, limits)
     # No permessage-deflate: compressing every state message cost more CPU than the whole move
     # (scripts/web_load.py); messages are a few kB.
     uvicorn.run(

@@ -25,6 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from monsterball.core.record import record_to_string
 from monsterball.games import all_games
+from monsterball.settings import SETTINGS, Limits
 from monsterball.web.api import accounts, challenges, chat, draws, pairing, player_pages
 from monsterball.web.api.learn import install as install_learn
 from monsterball.web.api.openapi import install as install_schema
@@ -32,7 +33,7 @@ from monsterball.web.api.server_status import status_router
 from monsterball.web.api.ui import install as install_ui
 from monsterball.web.cluster.site import Cluster, janitor
 from monsterball.web.hardening.gc_timer import collect_on_a_timer
-from monsterball.web.hardening.limits import ClientLimits, Limits
+from monsterball.web.hardening.limits import ClientLimits
 from monsterball.web.hardening.security import (
     HEADERS,
     MAX_JSON_DEPTH,
@@ -53,7 +54,7 @@ from monsterball.web.live.game import BOT_LEVELS, MODES, Rejected, wall_ms
 from monsterball.web.live.rooms import Room, Rooms, Watcher
 from monsterball.web.live.takeback import install as install_takeback
 from monsterball.web.live.time_control import BadClock, Clock, TimeControl
-from monsterball.web.store.games import DEFAULT_DB_URL, Store
+from monsterball.web.store.games import Store
 from monsterball.web.store.ratings import router as ratings_router
 
 MAX_BODY_BYTES = 64 * 1024
@@ -167,7 +168,7 @@ def address(connection: Request | WebSocket) -> str:
 
 
 def create_app(
-    db_url: str = DEFAULT_DB_URL,
+    db_url: str = SETTINGS.db_url,
     *,
     store: Store | None = None,
     limits: Limits | None = None,

@@ -7,7 +7,7 @@ over the same PostgreSQL, so they act as one site like servers on several machin
 (web/cluster/site.py); a client's requests and sockets may reach different workers.
 
 A spawned worker cannot be handed the app or a class made at run time, so it builds both
-from here: the settings come through the environment (``SETTINGS``).
+from here: the settings come through the environment (``SETTINGS_VARIABLE``).
 
 uvicorn's workers do not notice their supervisor dying (a SIGKILL, the OOM killer): left
 alone they would go on holding the port and moving bot games, a server nobody runs or can
@@ -28,12 +28,12 @@ from typing import Any
 
 from fastapi import FastAPI
 
+from monsterball.settings import Limits
 from monsterball.web.app import MAX_MESSAGE_BYTES, create_app
 from monsterball.web.hardening.frames import message_limited_protocol
-from monsterball.web.hardening.limits import Limits
 from monsterball.web.hardening.security import RedactTokens
 
-SETTINGS = "MONSTERBALL_SERVE"
+SETTINGS_VARIABLE = "MONSTERBALL_SERVE"  # the environment variable the workers read
 SUPERVISOR_CHECK_SECONDS = 1.0
 # uvicorn imports this by name in each worker ("monsterball.web.workers:LimitedWebSocketProtocol").
 LimitedWebSocketProtocol = message_limited_protocol(MAX_MESSAGE_BYTES)
@@ -50,7 +50,7 @@ def quiet_tokens() -> None:
 
 def app_from_settings() -> FastAPI:
     """The app of one worker (uvicorn's factory), from the settings the parent left."""
-    settings: dict[str, Any] = json.loads(os.environ[SETTINGS])
+    settings: dict[str, Any] = json.loads(os.environ[SETTINGS_VARIABLE])
     limits = settings["limits"]
     limits["allowed_origins"] = tuple(limits["allowed_origins"])
     quiet_tokens()

@@ -30,7 +30,8 @@ from starlette.requests import HTTPConnection
 from zxcvbn import zxcvbn
 
 from monsterball.games import all_games
-from monsterball.web.hardening.limits import ClientLimits, Hashing, Limits, RateLimiter
+from monsterball.settings import Limits
+from monsterball.web.hardening.limits import ClientLimits, Hashing, RateLimiter
 from monsterball.web.hardening.security import MAX_TOKEN, GameId, origin_allowed
 from monsterball.web.live.game import Rejected
 from monsterball.web.live.lobby import Hub

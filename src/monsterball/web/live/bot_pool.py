@@ -29,10 +29,8 @@ import anyio
 from monsterball.bots import DIFFICULTIES, Bot, RandomBot, bot_for_difficulty, make_bot
 from monsterball.core.actions import Action
 from monsterball.core.game import GameState
+from monsterball.settings import SETTINGS
 
-# The hard bot's budget is 2,000 iterations or 1 s: an iteration budget is capped at this many
-# per second of the server's cap.
-ITERATIONS_PER_SECOND = 2000
 MAX_HEURISTIC_WIDTH = 64
 GRACE_SECONDS = 1.0  # a worker's answer may come this long after the search's deadline
 INLINE_LEVELS = ("easy", "random")
@@ -45,8 +43,9 @@ class OverBudget(ValueError):
 
 def check_level(level: str, max_seconds: float) -> None:
     """Refuse (OverBudget) a bot level the web does not run: one that is not a difficulty or a
-    bot name, or whose budget is above ``max_seconds`` (iterations: ITERATIONS_PER_SECOND
-    per second). Only parses: nothing is built, so a refusal is immediate."""
+    bot name, or whose budget is above ``max_seconds`` (iterations: the hard bot's
+    cap, ``SETTINGS.iterations_per_second``, per second). Only parses: nothing is built, so a
+    refusal is immediate."""
     key = level.strip().lower()
     if key in DIFFICULTIES:
         return
@@ -60,7 +59,7 @@ def check_level(level: str, max_seconds: float) -> None:
                     f"{max_seconds:g} s per decision"
                 )
         elif base == "mcts" and arg:
-            most = int(ITERATIONS_PER_SECOND * max_seconds)
+            most = int(SETTINGS.iterations_per_second * max_seconds)
             if int(arg) > most:
                 raise OverBudget(
                     f"bot '{level}' searches too long: this server allows at most {most} "

@@ -39,14 +39,12 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
+from monsterball.settings import SETTINGS
 from monsterball.web.store.migrations import SchemaError, migrate
 from monsterball.web.store.pg_append import Announce, PostgresAppender
 from monsterball.web.store.sqlite_append import SQLiteAppender
 
-DEFAULT_DB_URL = "sqlite:///monsterball.db"
-
 __all__ = [
-    "DEFAULT_DB_URL",
     "Base",
     "CorruptStore",
     "GameRow",
@@ -217,7 +215,7 @@ class StoredMove:
 class Store:
     """Synchronous, short transactions; one instance per server."""
 
-    def __init__(self, url: str = DEFAULT_DB_URL):
+    def __init__(self, url: str = SETTINGS.db_url):
         self.url = url
         self.engine: Engine = create_engine(url, future=True)
         # SQLite has one writer at a time: writers queue on this lock in the process instead
