@@ -24,7 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from monsterball.core.record import record_to_string
-from monsterball.games import all_games
+from monsterball.games import all_games, get_game
 from monsterball.settings import SETTINGS, Limits
 from monsterball.web.api import accounts, challenges, chat, draws, pairing, player_pages
 from monsterball.web.api.learn import install as install_learn
@@ -54,7 +54,7 @@ from monsterball.web.live.game import BOT_LEVELS, MODES, Rejected, wall_ms
 from monsterball.web.live.rooms import Room, Rooms, Watcher
 from monsterball.web.live.takeback import install as install_takeback
 from monsterball.web.live.time_control import BadClock, Clock, TimeControl
-from monsterball.web.store.games import Store
+from monsterball.web.store.games import GameRow, Store
 from monsterball.web.store.ratings import router as ratings_router
 
 MAX_BODY_BYTES = 64 * 1024
@@ -161,6 +161,21 @@ def refusal(exc: Exception) -> JSONResponse:
     if isinstance(exc, Rejected):
         return error(exc.code, exc.message, exc.retry_after)
     return error("server-error", SERVER_ERROR)
+
+
+async def partial_record_allowed(
+    rooms: Rooms, row: GameRow, token: str | None, request: Request
+) -> bool:
+    """Whether a game in progress may be downloaded so far: one that hides nothing, or, in a
+    game with hidden moves, by a hot-seat game's own players (one screen sees every side)."""
+    if not get_game(row.game).hidden_information:
+        return True
+    if row.mode != "hotseat":
+        return False
+    room = await rooms.get(row.id)
+    account = None if token else await accounts.seat_account(request, write=False)
+    chair = room.live.chair_for(token, account)
+    return chair is not None and chair.kind == "human"
 
 
 def address(connection: Request | WebSocket) -> str:
@@ -437,20 +452,31 @@ def create_app(
         }
 
     @app.get("/api/games/{game_id}/record")
-    async def record(game_id: GameId, request: Request) -> PlainTextResponse:
+    async def record(
+        game_id: GameId, request: Request, token: Annotated[str | None, Depends(seat_token)]
+    ) -> PlainTextResponse:
+        """The game's record; a game in progress gets a partial one (no end line, the dice
+        seed still secret: `X-Record: partial`) where nobody's secrets are in it."""
         row = store.get(game_id)
         if row is None:
             raise Rejected("not-found", f"no game '{game_id}'")
-        if row.status != "finished":
+        partial = row.status != "finished"
+        if partial and not await partial_record_allowed(rooms, row, token, request):
             raise Rejected(
-                "not-finished", "the record (with every secret choice) is ready when the game ends"
+                "not-finished",
+                "this game has hidden moves: its record (with every secret choice) is ready "
+                "when the game ends",
             )
         history = await rooms.history(game_id, rebuild_for(request))
         text = record_to_string(rooms.record(history, row))
+        name = f"{row.game}-{row.id}{'-partial' if partial else ''}.jsonl"
         return PlainTextResponse(
             text,
             media_type="application/x-ndjson",
-            headers={"content-disposition": f'attachment; filename="{row.game}-{row.id}.jsonl"'},
+            headers={
+                "content-disposition": f'attachment; filename="{name}"',
+                "x-record": "partial" if partial else "complete",
+            },
         )
 
     @app.post("/api/games/{game_id}/fork", status_code=201)
