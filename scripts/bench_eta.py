@@ -1,22 +1,24 @@
 """How close `monsterball simulate`'s "left" estimate comes to the time really left.
 
 Each setting runs a real simulation (``monsterball.simulate.simulate``, the function the
-command calls, with its worker pool) and notes the moment each game is reported done. The
-estimate the progress bar shows is then replayed from those moments with the bar's own
-estimator (``cli.common.TimeLeftEstimate``, fed as the bar feeds it: the elapsed time since
-the task was added and the games done), and compared with the time that really remained
-(the last game's moment minus that moment). The yardstick is the old estimate, the mean
-pace since the first game ended (``eta_seconds``), replayed from the same moments.
+command calls, with its worker pool) while a thread notes, every 0.1 s as the progress bar
+redraws, the elapsed time, the games reported done and the CPU seconds of the run's
+processes (``pool.tree_cpu_seconds``, as the bar reads them). The bar's own estimator
+(``cli.time_left.TimeLeftEstimate``) is then replayed on those redraws and compared with the
+time that really remained (the last game's end minus that moment). The yardstick is the
+estimate before issue 35's last round, the mean wall pace since the first game ended
+(``eta_seconds``), replayed on the same redraws: both are judged on the same run.
 
 Issue 35's goal: within 25% of the time left from the first tenth of the run on. The
-report gives the worst relative error from the first tenth while 20 or more games are left
-(the "goal" column), and, for the last games, the worst error in seconds as a multiple of a
-mean game's share of the run (no estimate can know how long the last few games will be).
+report gives the worst relative error of the estimate as shown (whole seconds) from the
+first tenth on, while 20 or more games and 5 s are left; for the rest, the worst error as a
+multiple of a mean game's share of the run (no estimate can know how long the last few
+games will be, and 1 s of 3 s left is a third).
 
     .venv/bin/python scripts/bench_eta.py                    # the default settings
     .venv/bin/python scripts/bench_eta.py --setting paper-ultimate/random,random/300/2
-    .venv/bin/python scripts/bench_eta.py --json traces.json  # keep the moments
-    .venv/bin/python scripts/bench_eta.py --traces traces.json  # re-score kept moments
+    .venv/bin/python scripts/bench_eta.py --json traces.json  # keep the redraws
+    .venv/bin/python scripts/bench_eta.py --traces traces.json  # re-score kept redraws
 
 A setting is GAME[:PRESET]/BOTS/GAMES/JOBS.
 """
@@ -27,70 +29,102 @@ import argparse
 import json
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from monsterball.cli.common import TimeLeftEstimate, eta_seconds
+from monsterball.cli.time_left import TimeLeftEstimate, eta_seconds
+from monsterball.pool import tree_cpu_seconds
 from monsterball.simulate import simulate
 
 DEFAULT_SETTINGS = (
     "paper-ultimate/random,random/300/2",  # the run issue 35 measured (120% at game 30)
     "paper-ultimate/random,random/150/1",
-    "huck-monster/random,random/80/2",
-    "midway:short/random,random/80/2",
+    "huck-monster/random,random/150/2",
     "paper-ultimate/heuristic,heuristic/60/2",
 )
+REDRAW = 0.1  # seconds between two redraws of the bar (rich's default refresh)
 LEFT_AT_END = 20  # the last games: judged in seconds, not as a share of the time left
+SHORTEST = 5.0  # nor under 5 s left, where the bar's whole seconds are a large share
 
-Trace = dict[str, object]
+Trace = dict[str, Any]  # setting, jobs, load, finish (s), ticks: [elapsed, done, cpu]
 
 
 def record(setting: str) -> Trace:
-    """Run one setting; the moments (seconds since the start) at which games 1..N ended."""
+    """Run one setting, noting (elapsed, games done, CPU seconds) at every redraw."""
     game, bots, games, jobs = setting.split("/")
     game, _, preset = game.partition(":")
-    moments: list[float] = []
+    done = [0]
+    ticks: list[tuple[float, int, float | None]] = []
+    over = threading.Event()
     start = time.perf_counter()
-    simulate(
-        game,
-        int(games),
-        tuple(bots.split(",")),
-        jobs=int(jobs),
-        seed=1,
-        preset=preset or None,
-        progress=lambda done, total: moments.append(time.perf_counter() - start),
-    )
-    return {"setting": setting, "moments": moments, "load": os.getloadavg()[0]}
+
+    def redraw() -> None:
+        while not over.wait(REDRAW):
+            ticks.append((time.perf_counter() - start, done[0], tree_cpu_seconds()))
+
+    def seen(count: int, total: int) -> None:
+        done[0] = count
+
+    sampler = threading.Thread(target=redraw, daemon=True)
+    sampler.start()
+    try:
+        simulate(
+            game,
+            int(games),
+            tuple(bots.split(",")),
+            jobs=int(jobs),
+            seed=1,
+            preset=preset or None,
+            progress=seen,
+        )
+    finally:
+        finish = time.perf_counter() - start
+        over.set()
+        sampler.join()
+    return {
+        "setting": setting,
+        "jobs": int(jobs),
+        "games": int(games),
+        "finish": finish,
+        "ticks": ticks,
+        "load": os.getloadavg()[0],
+    }
 
 
-def shown_by_the_bar(moments: list[float]) -> list[float | None]:
-    """The bar's estimate at each game's end, as its column computes it."""
-    estimate = TimeLeftEstimate()
-    total = len(moments)
-    return [estimate.seconds_left(now, done, total) for done, now in enumerate(moments, 1)]
+def shown_by_the_bar(trace: Trace) -> list[float | None]:
+    """The bar's estimate at each redraw, as its column computes it."""
+    estimate = TimeLeftEstimate(trace["jobs"])
+    return [estimate.seconds_left(t, d, trace["games"], cpu) for t, d, cpu in trace["ticks"]]
 
 
-def run_mean(moments: list[float]) -> list[float | None]:
-    """The old estimate: the mean pace since the first game ended."""
-    since = (moments[0], 1)
-    total = len(moments)
-    return [eta_seconds(now, done, total, since) for done, now in enumerate(moments, 1)]
+def run_mean(trace: Trace) -> list[float | None]:
+    """The old estimate: the mean wall pace since the first game was seen done."""
+    since: tuple[float, int] | None = None
+    out = []
+    for t, d, _ in trace["ticks"]:
+        if d and since is None:
+            since = (t, d)
+        out.append(eta_seconds(t, d, trace["games"], since or (0.0, 0)))
+    return out
 
 
-def score(moments: list[float], estimates: list[float | None]) -> tuple[float, int, float]:
-    """(worst relative error from the first tenth while LEFT_AT_END or more games are left,
-    the game at which it was worst, worst error in the last games in mean games)."""
-    total, finish = len(moments), moments[-1]
+def score(trace: Trace, estimates: list[float | None]) -> tuple[float, int, float]:
+    """(worst relative error from the first tenth while LEFT_AT_END or more games and
+    SHORTEST seconds are left, the games done when it was worst, worst error after the first
+    tenth elsewhere, in mean games)."""
+    total, finish = trace["games"], trace["finish"]
     per_game = finish / total
     worst, at, end_worst = 0.0, 0, 0.0
-    for done, (now, left) in enumerate(zip(moments, estimates, strict=True), 1):
+    for (now, done, _), left in zip(trace["ticks"], estimates, strict=True):
         if done < total // 10 or done == total:
             continue
         truth = finish - now
-        error = abs((left if left is not None else 0.0) - truth)
-        if total - done >= LEFT_AT_END:
-            if truth > 0 and error / truth > worst:
+        error = abs(round(left if left is not None else 0.0) - truth)  # shown in whole seconds
+        if total - done >= LEFT_AT_END and truth >= SHORTEST:
+            if error / truth > worst:
                 worst, at = error / truth, done
         else:
             end_worst = max(end_worst, error / per_game)
@@ -99,29 +133,25 @@ def score(moments: list[float], estimates: list[float | None]) -> tuple[float, i
 
 def report(traces: list[Trace]) -> str:
     lines = [
-        "| setting | load | wall s | bar: worst after the first tenth (at game) "
-        "| bar: last 20 games, in mean games | old run mean: worst (at game) |",
+        "| setting | load | wall s | bar: worst from the first tenth (games done) "
+        "| bar: last games, in mean games | old mean pace: worst (games done) |",
         "| --- | ---: | ---: | ---: | ---: | ---: |",
     ]
-    estimators: tuple[Callable[[list[float]], list[float | None]], ...] = (
-        shown_by_the_bar,
-        run_mean,
-    )
+    estimators: tuple[Callable[[Trace], list[float | None]], ...] = (shown_by_the_bar, run_mean)
     for trace in traces:
-        moments = [float(m) for m in trace["moments"]]  # type: ignore[attr-defined]
-        (bar, bar_at, bar_end), (old, old_at, _) = (score(moments, f(moments)) for f in estimators)
+        (bar, bar_at, bar_end), (old, old_at, _) = (score(trace, f(trace)) for f in estimators)
         lines.append(
-            f"| {trace['setting']} | {float(trace['load']):.1f} | {moments[-1]:.1f} "  # type: ignore[arg-type]
+            f"| {trace['setting']} | {trace['load']:.1f} | {trace['finish']:.1f} "
             f"| {bar:.0%} ({bar_at}) | {bar_end:.1f} | {old:.0%} ({old_at}) |"
         )
     return "\n".join(lines)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--setting", action="append", help="GAME[:PRESET]/BOTS/GAMES/JOBS")
-    parser.add_argument("--json", type=Path, help="write the recorded moments here")
-    parser.add_argument("--traces", type=Path, help="score moments recorded before; run none")
+    parser.add_argument("--json", type=Path, help="write the recorded redraws here")
+    parser.add_argument("--traces", type=Path, help="score redraws recorded before; run none")
     args = parser.parse_args()
     if args.traces is not None:
         traces = json.loads(args.traces.read_text(encoding="utf-8"))

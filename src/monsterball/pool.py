@@ -14,6 +14,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import time
 from collections.abc import Callable, Iterable, Sized
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from itertools import islice
@@ -40,6 +41,30 @@ def _die_with(parent: int) -> None:
         return
     if os.getppid() != parent:  # the parent died before the request was made
         os._exit(1)
+
+
+def tree_cpu_seconds() -> float | None:
+    """CPU seconds (user + system) used so far by this process and its live child processes
+    (the workers of a running pool), or None where /proc cannot tell (not Linux). A
+    progress estimate reads it to tell how much of the machine a run is getting."""
+    try:
+        ticks = os.sysconf("SC_CLK_TCK")
+        pid = os.getpid()
+        children: list[str] = []
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children", encoding="ascii") as f:
+                children.extend(f.read().split())
+    except (OSError, ValueError):
+        return None
+    total = time.process_time()
+    for child in children:
+        try:
+            with open(f"/proc/{child}/stat", encoding="ascii", errors="replace") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # ended since it was listed
+        total += (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
+    return total
 
 
 def run_jobs(

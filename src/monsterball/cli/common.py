@@ -284,34 +284,6 @@ def check_bot(name: str) -> None:
         fail(str(exc))
 
 
-def eta_seconds(
-    elapsed: float, done: int, total: int, since: tuple[float, int] = (0.0, 0)
-) -> float | None:
-    """The time left at the run's mean pace since ``since`` (the elapsed time and count when
-    the first game was seen done: worker start-up is not a game's pace). None until there
-    is a pace. The games of a run are alike, so their mean is the steadiest guide: rich's
-    own estimate looks at the last 30 seconds only, and jumps with every long or short
-    game."""
-    start, counted = since
-    if done <= counted or elapsed <= start:
-        return None if done < total else 0.0
-    return max(0.0, (elapsed - start) / (done - counted) * (total - done))
-
-
-class TimeLeftEstimate:
-    """The progress bar's time left for one task, asked with the task's elapsed time and
-    games done at each redraw (scripts/bench_eta.py replays it on real runs): the mean pace
-    since it first saw a game done."""
-
-    def __init__(self) -> None:
-        self.first: tuple[float, int] | None = None
-
-    def seconds_left(self, elapsed: float, done: int, total: int) -> float | None:
-        if done and self.first is None:
-            self.first = (elapsed, done)
-        return eta_seconds(elapsed, done, total, self.first or (0.0, 0))
-
-
 def progress_bar(console: Console) -> Progress:
     from rich.progress import (
         BarColumn,
@@ -324,6 +296,9 @@ def progress_bar(console: Console) -> Progress:
     )
     from rich.text import Text
 
+    from monsterball.cli.time_left import TimeLeftEstimate
+    from monsterball.pool import tree_cpu_seconds
+
     class TimeLeft(ProgressColumn):
         def __init__(self) -> None:
             super().__init__()
@@ -332,8 +307,12 @@ def progress_bar(console: Console) -> Progress:
         def render(self, task: Task) -> Text:
             left = None
             if task.total is not None and task.elapsed is not None:
-                estimate = self.estimates.setdefault(task.id, TimeLeftEstimate())
-                left = estimate.seconds_left(task.elapsed, int(task.completed), int(task.total))
+                estimate = self.estimates.get(task.id)
+                if estimate is None:  # a task's field "jobs": its worker processes
+                    estimate = TimeLeftEstimate(int(task.fields.get("jobs", 1)))
+                    self.estimates[task.id] = estimate
+                done, total = int(task.completed), int(task.total)
+                left = estimate.seconds_left(task.elapsed, done, total, tree_cpu_seconds())
             if left is None:
                 return Text("left -:--:--", style="progress.remaining")
             minutes, seconds = divmod(round(left), 60)

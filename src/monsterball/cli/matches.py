@@ -102,7 +102,7 @@ def match_cmd(
     pairings = len(names) * (len(names) - 1) // 2
     console = make_console()
     with progress_bar(console) as bar:
-        task = bar.add_task(f"{spec.id}: {', '.join(names)}", total=games * pairings)
+        task = bar.add_task(f"{spec.id}: {', '.join(names)}", total=games * pairings, jobs=jobs)
 
         def advance(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)

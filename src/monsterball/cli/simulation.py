@@ -213,7 +213,7 @@ def simulate_cmd(
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     interrupted: SimulationSummary | None = None
     with progress_bar(console) as bar, stop_on_sigterm():
-        task = bar.add_task(f"{spec.id}: {' vs '.join(bot_names)}", total=games)
+        task = bar.add_task(f"{spec.id}: {' vs '.join(bot_names)}", total=games, jobs=workers)
 
         def advance(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
@@ -319,7 +319,9 @@ def _lab(
             fail(str(exc))
     console = make_console()
     with progress_bar(console) as bar:
-        task = bar.add_task(f"{spec.id}: {len(settings)} setting(s)", total=games * len(settings))
+        workers = jobs if jobs is not None else (os.cpu_count() or 1)
+        total = games * len(settings)
+        task = bar.add_task(f"{spec.id}: {len(settings)} setting(s)", total=total, jobs=workers)
 
         def advance(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
