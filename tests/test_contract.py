@@ -7,6 +7,7 @@ environments and the lab."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -89,6 +90,19 @@ def test_no_file_outside_the_games_names_a_game() -> None:
             continue
         found += [f"{where}:{leak}" for leak in leaks(path, names, packages)]
     assert not found, "game knowledge outside games/ (declare it on the SPEC):\n" + "\n".join(found)
+
+
+def test_the_web_client_names_no_game() -> None:
+    """The browser's scripts read what a game offers from the state message's ``hooks``
+    (its spec's), never by a quoted game id (comments aside)."""
+    quoted = re.compile(r"""["'`]([a-z+_ -]+)["'`]""")
+    found = []
+    for path in sorted((SRC / "web" / "static").glob("*.js")):
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            code = line.split("//", 1)[0]
+            hits = [m for m in quoted.findall(code) if m.strip().lower() in _names()]
+            found += [f"{path.name}:{n}: {hit!r}" for hit in hits]
+    assert not found, "\n".join(found)
 
 
 def test_the_allow_list_names_only_files_that_still_need_it() -> None:

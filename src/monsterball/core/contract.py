@@ -224,11 +224,13 @@ class DraftHelp(Protocol):
 @dataclass(frozen=True)
 class ViewHooks:
     """Extra views for the pages: which coach acts (``acting_coach``), a roster panel
-    (``roster``) and the help a drafting seat gets (``draft_help``)."""
+    (``roster``), the help a drafting seat gets (``draft_help``) and the word for the
+    object in play that the pages' legends use (``ball``: "ball", "disc" ...)."""
 
     acting_coach: ActingCoach | None = None
     roster: Roster | None = None
     draft_help: DraftHelp | None = None
+    ball: str = "ball"
 
 
 # -- learning environments -------------------------------------------------------------------

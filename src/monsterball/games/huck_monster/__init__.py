@@ -169,7 +169,7 @@ SPEC = GameSpec(
         "'board' shows this again.",
     ),
     # Servers and UIs ask which of a team's two coaches acts now (HM-R28).
-    views=ViewHooks(acting_coach=acting_coach),
+    views=ViewHooks(acting_coach=acting_coach, ball="disc"),
 )
 bind(SPEC, Wiring(first_steps, render_text, validate_position))
 # Steps, events and actions are frozen dataclasses built at nearly every action: give them

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from monsterball.core.contract import GameDocs
+from monsterball.core.contract import GameDocs, ViewHooks
 from monsterball.core.game import GameSpec, GameState
 from monsterball.core.options import GameOptions
 from monsterball.core.procedures import stack_kinds
@@ -75,6 +75,7 @@ SPEC = GameSpec(
     rulings=RULINGS,
     board=board_view,
     bot=BOT,
+    views=ViewHooks(ball="disc"),
     docs=GameDocs(
         rules_file="paper-ultimate.md",
         rulebook_title='Paper Ultimate ("ULTIMADE"), the paper-and-pencil rules',

@@ -256,6 +256,15 @@ class LiveGame:
         ]
         self._commitment = seed_commitment(row.game_seed)
         self._public_view = not self.spec.hidden_information
+        # What the page may ask of this game (its spec's hooks, core/contract.py), so the
+        # client never names a game: a roster panel, the decisions whose die it prices, the
+        # word for the ball in the legend.
+        self._hooks = {
+            "roster": self.spec.views.roster is not None,
+            "priced": list(self.spec.odds.priced) if self.spec.odds else [],
+            "odds": bool(self.spec.odds and self.spec.odds.targets),
+            "ball": self.spec.views.ball,
+        }
         self.log: list[LogEntry] = []
         # What clients see, built once per ply (cleared by ``commit``) and shared between
         # the messages and recipients that see the same thing: the parts every view has in
@@ -673,4 +682,5 @@ class LiveGame:
             "dice_seed": str(self.row.game_seed) if self.over() else None,
             "speed": self.speed,
             **fair_dice.summary(self),
+            "hooks": self._hooks,
         }

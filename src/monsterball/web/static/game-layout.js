@@ -159,7 +159,7 @@ export function renderGame(page, main, where, act) {
                 "reconnecting…",
               ),
         ),
-        legend(board, yourTeam(state), state.game.game === "midway" ? "ball" : "disc"),
+        legend(board, yourTeam(state), state.game.hooks.ball),
       ),
       el(
         "div",

@@ -25,7 +25,6 @@ import { api, el, errorPage, seatToken } from "./util.js";
 
 export { lastMoveCells }; // replay.js outlines the last move with it
 
-const PRICED = new Set(["tackle", "block", "pass", "fg", "kick", "onside", "punt", "handoff"]);
 const HOLD_MS = 1800; // a scoring position stays on screen this long before the line-up
 
 export function playPage(main, where, connection, gameId) {
@@ -171,13 +170,14 @@ export function playPage(main, where, connection, gameId) {
     page.moves = merged.moves;
     if (merged.reload) loadMoves();
     if (before && moved && !page.viewing) holdScore(fresh);
-    if (message.game.game === "midway") loadRoster();
-    if (message.legal.some((l) => l.a.startsWith("throw ")))
+    const hooks = message.game.hooks;
+    if (hooks.roster) loadRoster();
+    if (hooks.odds && message.legal.some((l) => l.a.startsWith("throw ")))
       load("odds", `/api/games/${gameId}/odds`, message.game.ply);
     if (
-      message.game.game === "midway" &&
+      hooks.priced.length &&
       token &&
-      message.legal.some((l) => PRICED.has(l.a.split(" ")[0]))
+      message.legal.some((l) => hooks.priced.includes(l.a.split(" ")[0]))
     ) {
       load("outcomes", `/api/games/${gameId}/outcomes`, message.game.ply);
     }

@@ -213,7 +213,7 @@ export async function replayPage(main, where, gameId) {
             drawBoard(data.board, { lastCells: lastMoveCells(data.log) }),
           ),
         ),
-        legend(data.board, null, data.game.game === "midway" ? "ball" : "disc"),
+        legend(data.board, null, data.game.hooks.ball),
         el(
           "div",
           { class: "side" },
