@@ -64,6 +64,12 @@ def test_the_command_line_plays_and_simulates_it(toy: None, tmp_path: Path) -> N
     assert simulated.exit_code == 0, simulated.output
     assert "plies per game" in simulated.output and "6 games" in simulated.output
 
+    rules = CliRunner().invoke(app, ["rules", "toy"], env={"COLUMNS": "200"})
+    assert rules.exit_code == 0 and "rulebook: Toy Dash (tests/toygame)" in rules.output
+    assert "length" in rules.output and "short" in rules.output  # its option and presets
+    text = CliRunner().invoke(app, ["rules", "toy", "--text"])
+    assert text.exit_code != 0 and "rules document of toy-dash is not installed" in text.output
+
 
 def test_the_web_api_creates_it_and_takes_moves(toy: None, tmp_path: Path) -> None:
     with TestClient(app_at(tmp_path / "games.db")) as client:

@@ -71,6 +71,10 @@ class Dash(Action):
 
 
 STEP, DASH = Step(), Dash()
+# The same objects everywhere (legal lists, chance outcomes, the action table): learning
+# environments number legal actions by identity.
+TRAPS = tuple(SetTrap(r) for r in range(20))
+D6: tuple[Action, ...] = tuple(roll("d6", v) for v in range(1, 7))
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,15 +101,15 @@ def parse_decision(text: str) -> Action:
         return STEP
     if words == ["dash"]:
         return DASH
-    if len(words) == 2 and words[0] == "trap" and words[1].isdigit():
-        return SetTrap(int(words[1]) - 1)
+    if len(words) == 2 and words[0] == "trap" and words[1].isdigit() and len(words[1]) < 3:
+        row = int(words[1]) - 1
+        return TRAPS[row] if 0 <= row < len(TRAPS) else SetTrap(row)
     raise NotationError(f"'{text}' is not a Toy Dash action (trap N, step, dash)")
 
 
 def action_table(options: GameOptions) -> ActionTable:
     length = cast(ToyOptions, options).length
-    traps = [SetTrap(r) for r in range(1, length - 1)]
-    return ActionTable([*traps, STEP, DASH, *(Roll("d6", str(v)) for v in range(1, 7))])
+    return ActionTable([*TRAPS[1 : length - 1], STEP, DASH, *D6])
 
 
 # -- the rules' steps --------------------------------------------------------------------------
@@ -119,7 +123,7 @@ class PlaceTrap(Procedure["ToyState"]):
         return self.team
 
     def legal_actions(self, state: ToyState) -> list[Action]:
-        return [SetTrap(r) for r in range(1, state.length - 1)]
+        return list(TRAPS[1 : state.length - 1])
 
     def check(self, state: ToyState, action: Action) -> None:
         if not isinstance(action, SetTrap):
@@ -154,9 +158,6 @@ class Turn(Procedure["ToyState"]):
 
     def describe(self) -> str:
         return f"{TEAMS[self.team]} to step or dash"
-
-
-D6: tuple[Action, ...] = tuple(roll("d6", v) for v in range(1, 7))
 
 
 @dataclass(frozen=True, slots=True)
