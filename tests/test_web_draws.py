@@ -103,3 +103,30 @@ def test_no_draw_where_the_game_always_has_a_winner_nor_in_hot_seat_or_against_b
         assert bots.status_code == 409 and "bots play" in bots.json()["message"]
         spectator = post(client, capped, "", None)
         assert spectator.status_code == 403 and spectator.json()["error"] == "spectator"
+
+
+def test_a_rated_game_drawn_by_agreement_settles_both_ratings_as_a_draw(tmp_path, monkeypatch):
+    from monsterball.web.api import accounts
+    from test_web_accounts import sign_up
+    from web_helpers import CHEAP_HASHING
+
+    monkeypatch.setattr(accounts, "HASH_PARAMS", CHEAP_HASHING)
+    app = app_at(tmp_path / "games.db")
+    with TestClient(app) as ann:
+        sign_up(ann, "Ann")
+        ben = TestClient(app)
+        ben.portal = ann.portal
+        sign_up(ben, "Ben")
+        posted = ann.post("/api/challenges", json={"game": "midway", "rated": True, "seat": "A"})
+        gid = ben.post(f"/api/challenges/{posted.json()['id']}/accept").json()["id"]
+        # Seated by their sessions: no tokens.
+        assert post(ann, gid, "", None).status_code == 202
+        assert post(ben, gid, "/accept", None).status_code == 200
+        assert ann.get(f"/api/games/{gid}").json()["game"]["result"].startswith("draw by agreement")
+        for name in ("Ann", "Ben"):
+            page = ann.get(f"/api/players/{name}").json()
+            (rating,) = page["ratings"]
+            assert rating["games"] == 1
+            (game,) = page["games"]
+            # Equal ratings drawn: neither moves (the deviation shrinks).
+            assert game["rating_change"] == pytest.approx(0, abs=0.5)

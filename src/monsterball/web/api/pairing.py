@@ -129,8 +129,14 @@ def answer_for(row: ChallengeRow | None) -> dict[str, Any]:
         url = f"/play/{row.game_id}"
         return {"status": "started", "challenge": row.id, "id": row.game_id, "url": url}
     if row.status == "open" and aware(row.expires_at) > now():
-        until = aware(row.created_at) + QUICK_TTL
-        return {"status": "waiting", "challenge": row.id, "expires": until.isoformat()}
+        since = aware(row.created_at)
+        until = since + QUICK_TTL
+        return {
+            "status": "waiting",
+            "challenge": row.id,
+            "since": since.isoformat(),
+            "expires": until.isoformat(),
+        }
     return {"status": "none", "challenge": row.id}
 
 

@@ -73,8 +73,7 @@ export function challengeControls(catalog, titles, run, message) {
       clearTimeout(timer);
       location.href = answer.url;
     } else if (answer.status === "waiting") {
-      const since = Date.parse(answer.expires) - 5 * 60_000;
-      const seconds = Math.max(0, Math.round((Date.now() - since) / 1000));
+      const seconds = Math.max(0, Math.round((Date.now() - Date.parse(answer.since)) / 1000));
       waiting.textContent = `Waiting for an opponent (${asked || "quick pair"}) · ${seconds} s`;
       stop.hidden = false;
       schedule();
