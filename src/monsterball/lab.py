@@ -38,7 +38,7 @@ from typing import Any
 from monsterball.bots import DEFAULT_MAX_PLIES, bot_seed, make_bot
 from monsterball.core.dice import SeededSampler, derive_seed
 from monsterball.core.errors import MonsterballError
-from monsterball.core.game import CHANCE, GameSpec
+from monsterball.core.game import CHANCE, GameSpec, GameState
 from monsterball.core.record import Recorder
 from monsterball.games import get_game
 from monsterball.metrics import GameTrace, MetricRef, Step, load_metric, metric_name
@@ -211,10 +211,10 @@ def _kind(events: Sequence[Any]) -> str:
     return type(events[-1]).__name__
 
 
-def _scores(state: Any, seats: int) -> tuple[float, ...]:
-    score = getattr(state, "score", None)
-    if isinstance(score, list | tuple) and len(score) == seats:
-        return tuple(float(s) for s in score)
+def _scores(state: GameState, seats: int) -> tuple[float, ...]:
+    score = state.scores()
+    if score is not None and len(score) == seats:
+        return score
     return tuple(float(r) for r in state.returns())
 
 
@@ -234,10 +234,10 @@ def play_measured(job: _Job) -> list[LabGame]:
             players = {spec.seat_name(i): b.name for i, b in enumerate(bots)}
             recorder = Recorder(state, seed=seed, players=players)
         steps: list[Step] | None = [] if metrics else None
-        offense = getattr(state, "offense", None)
+        offense = state.possession()
         first: int | None = None
         possessions = 1
-        points_before = sum(getattr(state, "score", [0]))
+        points_before = sum(state.scores() or ())
         scored_in_possession = False
         turnovers: Counter[str] = Counter()
         last_kind = ""
@@ -261,11 +261,11 @@ def play_measured(job: _Job) -> list[LabGame]:
             plies += 1
             if events:
                 last_kind = _kind(events)
-            score = sum(getattr(state, "score", [0]))
+            score = sum(state.scores() or ())
             if score != points_before:
                 scored_in_possession = True
                 points_before = score
-            now = getattr(state, "offense", None)
+            now = state.possession()
             if now != offense:
                 possessions += 1
                 if not scored_in_possession and first is not None:
@@ -297,7 +297,7 @@ def play_measured(job: _Job) -> list[LabGame]:
                 leaders[0] if len(leaders) == 1 else None,
                 first,
                 possessions,
-                float(sum(getattr(state, "score", [0]))),
+                float(sum(state.scores() or ())),
                 dict(turnovers),
                 plies,
                 _scores(state, spec.num_seats),

@@ -130,8 +130,8 @@ def catch_rate_by_throw_count(trace: GameTrace) -> dict[str, float]:
 
 def plies_per_point(trace: GameTrace) -> dict[str, float]:
     """Any game with a score: plies played per point scored."""
-    score = getattr(trace.final, "score", None)
-    if not isinstance(score, list | tuple) or not sum(score):
+    score = trace.final.scores()
+    if not score or not sum(score):
         return {}
     return {"plies per point": len(trace.steps) / float(sum(score))}
 

@@ -197,6 +197,15 @@ class GameState:
         """The score in a few words ("A 2 - B 1"), or "" for a game without one."""
         return ""
 
+    def scores(self) -> tuple[float, ...] | None:
+        """Each seat's points on the scoreboard, None in a game that keeps no score."""
+        return None
+
+    def possession(self) -> int | None:
+        """The seat in possession (a team sport's offense), None in a game without one: the
+        lab counts possessions and turnovers by its changes."""
+        return None
+
     # -- views ------------------------------------------------------------------------------
 
     def render(self, seat: int | None = None) -> str:
@@ -266,6 +275,9 @@ class TeamScoreState(GameState):
     __slots__ = ()
     winner: int
     score: list[int]
+
+    def scores(self) -> tuple[float, ...]:
+        return tuple(float(s) for s in self.score)
 
     def returns(self) -> tuple[float, ...]:
         if self.winner in (0, 1):

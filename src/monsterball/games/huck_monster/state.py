@@ -451,6 +451,9 @@ class HuckMonsterState(TeamScoreState):
 
     # -- views ------------------------------------------------------------------------------
 
+    def possession(self) -> int:
+        return self.offense
+
     def view(self, seat: int | None = None) -> dict[str, Any]:
         """Everything in Huck + Monster is public: every seat sees the same view."""
         to_act = self.current_player()

@@ -429,6 +429,9 @@ class MidwayState(TeamScoreState):
                 out.add(p)
         return out
 
+    def possession(self) -> int:
+        return self.offense
+
     def view(self, seat: int | None = None) -> dict[str, Any]:
         """What ``seat`` may see: the truth minus the hexes of opposing hidden players."""
         hidden = self.hidden_from(seat)

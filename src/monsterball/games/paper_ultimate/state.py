@@ -223,6 +223,9 @@ class PaperUltimateState(TeamScoreState):
 
     # -- views ------------------------------------------------------------------------------
 
+    def possession(self) -> int:
+        return self.offense
+
     def view(self, seat: int | None = None) -> dict[str, Any]:
         """Everything in Paper Ultimate is public, so every seat sees the same view: the
         board as in a position, plus what a display needs."""
