@@ -156,3 +156,20 @@ def test_every_game_declares_its_documents() -> None:
         assert spec.docs.rules_file and (SRC.parents[1] / "docs" / "rules" / spec.docs.rules_file)
         assert spec.docs.rulebook_title
         assert spec.docs.lessons_package == spec.state_type.__module__.rsplit(".", 1)[0]
+
+
+def test_the_scoreboard_and_the_offense_are_read_through_the_contract() -> None:
+    """``scores()`` and ``possession()`` (the lab's possessions, the generic evaluation):
+    the three games keep a score and an offense; a game without them says None."""
+    import math
+
+    from monsterball.core.contract import score_evaluate
+    from monsterball.games import get_game
+
+    state = get_game("paper-ultimate").new_game()
+    assert state.scores() == (0.0, 0.0) and state.possession() == state.offense  # type: ignore[attr-defined]
+    state.score = [2, 0]  # type: ignore[attr-defined]
+    assert score_evaluate(state) == math.tanh(2 / 3)
+    for spec in all_games():
+        fresh = spec.new_game()
+        assert fresh.scores() == (0.0,) * spec.num_seats and fresh.possession() in (0, 1)

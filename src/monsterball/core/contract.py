@@ -78,16 +78,11 @@ def terminal_value(state: GameState, seat: int) -> float:
 
 def score_evaluate(state: GameState) -> float:
     """The fallback evaluation: the result when over, else a squashed score difference
-    (read from ``view()["score"]``, a list or a mapping of two numbers)."""
+    (``GameState.scores()``; 0 for a game that keeps no score)."""
     if state.is_terminal():
         return terminal_value(state, 0)
-    score = state.view().get("score")
-    values: list[float] = []
-    if isinstance(score, dict):
-        values = [float(v) for v in score.values()]
-    elif isinstance(score, list | tuple):
-        values = [float(v) for v in score]
-    if len(values) < 2:
+    values = state.scores()
+    if values is None or len(values) < 2:
         return 0.0
     return math.tanh((values[0] - values[1]) / 3.0)
 
