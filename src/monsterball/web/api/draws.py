@@ -29,6 +29,7 @@ from monsterball.web.hardening.security import GameId, seat_token
 from monsterball.web.live.game import Chair, LiveGame, Rejected
 from monsterball.web.live.room_types import Room
 from monsterball.web.live.rooms import Rooms
+from monsterball.web.live.takeback import refusal_code
 
 router = APIRouter()
 
@@ -106,21 +107,21 @@ class Draws:
         live = room.live
         why = self.refusal(live, chair)
         if why is not None or chair is None:
-            raise Rejected(_code(live, chair), why or "")
+            raise Rejected(refusal_code(live, chair), why or "")
         standing = self.current(live)
         if standing is not None and standing.seat != chair.seat:
             return 200, await self._agree(room, chair)
         if standing is None:
             standing = Offer(chair.name, chair.seat, live.moves_made)
             self.offers[live.id] = standing
-            await _tell(room, standing.view())
+            await room.tell(standing.view())
         return 202, standing.view()
 
     async def accept(self, room: Room, chair: Chair | None) -> dict[str, Any]:
         live = room.live
         why = self.refusal(live, chair)
         if why is not None or chair is None:
-            raise Rejected(_code(live, chair), why or "")
+            raise Rejected(refusal_code(live, chair), why or "")
         offer = self.current(live)
         if offer is None:
             raise Rejected("gone", "no draw is offered (or the game moved on)")
@@ -137,29 +138,15 @@ class Draws:
             raise Rejected("spectator", "only the players can answer a draw offer")
         del self.offers[room.live.id]
         news = {"type": "draw", "state": "declined", "by": chair.name}
-        await _tell(room, news)
+        await room.tell(news)
         return news
 
     async def _agree(self, room: Room, chair: Chair) -> dict[str, Any]:
         self.offers.pop(room.live.id, None)
         if not await self.rooms.end_drawn(room):
             raise Rejected("stale", "the game ended meanwhile: nothing was changed")
-        await _tell(room, {"type": "draw", "state": "agreed", "by": chair.name})
+        await room.tell({"type": "draw", "state": "agreed", "by": chair.name})
         return room.live.message_for(chair)
-
-
-def _code(live: LiveGame, chair: Chair | None) -> str:
-    if chair is None or chair.kind != "human":
-        return "spectator"
-    return "finished" if live.over() else "refused"
-
-
-async def _tell(room: Room, message: dict[str, Any]) -> None:
-    for watcher in list(room.watchers):
-        try:
-            await watcher.send(message)
-        except Exception:  # a closed socket: its handler will unwatch it
-            room.watchers.discard(watcher)
 
 
 def draws_of(request: Request) -> Draws:

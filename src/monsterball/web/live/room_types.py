@@ -84,6 +84,15 @@ class Room:
     def __post_init__(self) -> None:
         self.live.log_limit = LOG_TAIL
 
+    async def tell(self, message: dict[str, Any]) -> None:
+        """Send ``message`` to every page watching the room (a closed socket is dropped: its
+        handler unwatches it)."""
+        for watcher in list(self.watchers):
+            try:
+                await watcher.send(message)
+            except Exception:
+                self.watchers.discard(watcher)
+
     def hand_out(self) -> dict[str, Any]:
         """The answer to the request that created this room: every chair with its token and
         link (handed out once, then forgotten) and the spectators' link. A seat link carries

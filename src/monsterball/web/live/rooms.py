@@ -597,11 +597,7 @@ class Rooms(Timekeeping):
         room.pacer = None
         if not room.live.over():
             self._pace_later(room, first=True)
-        for watcher in list(room.watchers):
-            try:
-                await watcher.send({"type": "speed", "speed": speed})
-            except Exception:  # a closed socket: its handler will unwatch it
-                room.watchers.discard(watcher)
+        await room.tell({"type": "speed", "speed": speed})
 
     def _pace_later(self, room: Room, *, first: bool = False) -> None:
         if room.pacer is None or room.pacer.done():

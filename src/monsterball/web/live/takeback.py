@@ -97,7 +97,7 @@ class Takebacks:
         live = room.live
         why = self.refusal(live, chair)
         if why is not None or chair is None:
-            raise Rejected(_code(live, chair), why or "")
+            raise Rejected(refusal_code(live, chair), why or "")
         needed = self.consent_of(live, chair)
         if not needed:
             await self._take_back(room, chair, request)
@@ -107,7 +107,7 @@ class Takebacks:
             return 202, asked.view()
         ask = Ask(chair.name, live.state.ply, needed)
         self.asks[live.id] = ask
-        await _tell(room, ask.view())
+        await room.tell(ask.view())
         return 202, ask.view()
 
     async def accept(self, room: Room, chair: Chair | None, request: Request) -> Any:
@@ -120,7 +120,7 @@ class Takebacks:
         asker = next(c for c in live.chairs if c.name == ask.by)
         del self.asks[live.id]
         await self._take_back(room, asker, request)
-        await _tell(room, {"type": "takeback", "state": "done", "by": ask.by, "ply": ask.ply})
+        await room.tell({"type": "takeback", "state": "done", "by": ask.by, "ply": ask.ply})
         return room.live.message_for(chair)
 
     async def decline(self, room: Room, chair: Chair | None) -> dict[str, Any]:
@@ -133,7 +133,7 @@ class Takebacks:
             raise Rejected("wrong-seat", "only the players asked can answer")
         del self.asks[live.id]
         news = {"type": "takeback", "state": "declined", "by": chair.name, "ply": ask.ply}
-        await _tell(room, news)
+        await room.tell(news)
         return news
 
     async def _take_back(self, room: Room, chair: Chair, request: Request) -> None:
@@ -143,7 +143,7 @@ class Takebacks:
             live = room.live
             why = self.refusal(live, chair)
             if why is not None:
-                raise Rejected(_code(live, chair), why)
+                raise Rejected(refusal_code(live, chair), why)
             row = await anyio.to_thread.run_sync(self.store.get, live.id)
             moves = await anyio.to_thread.run_sync(self.store.moves, live.id)
             if row is None or len(moves) != live.moves_made:
@@ -198,18 +198,11 @@ class Takebacks:
             )
 
 
-def _code(live: LiveGame, chair: Chair | None) -> str:
+def refusal_code(live: LiveGame, chair: Chair | None) -> str:
+    """The error code of a refused player's request (takeback, draw): who is asking, or why."""
     if chair is None or chair.kind != "human":
         return "spectator"
     return "finished" if live.over() else "refused"
-
-
-async def _tell(room: Room, message: dict[str, Any]) -> None:
-    for watcher in list(room.watchers):
-        try:
-            await watcher.send(message)
-        except Exception:  # a closed socket: its handler will unwatch it
-            room.watchers.discard(watcher)
 
 
 def install(app: FastAPI, rooms: Rooms, store: Store) -> None:
