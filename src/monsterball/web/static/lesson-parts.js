@@ -163,7 +163,10 @@ export function actionButtons(gameId, state, attempt, disabled) {
     "div",
     { class: "actions lesson-actions", "data-testid": "lesson-actions" },
     plain.map((l) => actionButton(gameId, l, wanted, attempt, disabled)),
-    hintFor(gameId, wanted) && plain.some((l) => l.a === wanted)
+    // The step box already says it when the step's hint is this button's.
+    hintFor(gameId, wanted) &&
+      plain.some((l) => l.a === wanted) &&
+      state.hint !== hintFor(gameId, wanted)
       ? el("p", { class: "hint", "data-testid": "hint" }, `“${wanted}”: ${hintFor(gameId, wanted)}`)
       : null,
   );
