@@ -82,7 +82,7 @@ class OptionalBuildExt(build_ext):
 
 class BuildPyWithRules(build_py):
     """Copies docs/rules/*.md into the built package as monsterball/rules_docs/ (an editable
-    install reads docs/rules/ in place: monsterball.rules_text)."""
+    install reads docs/rules/ in place: monsterball.guides.rulebooks)."""
 
     def run(self) -> None:
         super().run()

@@ -19,9 +19,10 @@ import numpy as np
 from open_spiel.python.algorithms import mcts
 
 import monsterball.rl as rl
-from monsterball.bots import bot_seed, make_bot
+from monsterball.bots.heuristic import heuristic_for
+from monsterball.bots.protocol import bot_seed
+from monsterball.bots.registry import make_bot
 from monsterball.core.dice import SeededSampler
-from monsterball.heuristic import heuristic_for
 
 
 class HeuristicEvaluator(mcts.Evaluator):  # type: ignore[misc]

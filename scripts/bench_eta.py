@@ -1,6 +1,6 @@
 """How close `monsterball simulate`'s "left" estimate comes to the time really left.
 
-Each setting runs a real simulation (``monsterball.simulate.simulate``, the function the
+Each setting runs a real simulation (``monsterball.lab.simulation.simulate``, the function the
 command calls, with its worker pool) while a thread notes, every 0.1 s as the progress bar
 redraws, the elapsed time, the games reported done and the CPU seconds of the run's
 processes (``pool.tree_cpu_seconds``, as the bar reads them). The bar's own estimator
@@ -36,8 +36,8 @@ from pathlib import Path
 from typing import Any
 
 from monsterball.cli.time_left import TimeLeftEstimate, eta_seconds
-from monsterball.pool import tree_cpu_seconds
-from monsterball.simulate import simulate
+from monsterball.lab.pool import tree_cpu_seconds
+from monsterball.lab.simulation import simulate
 
 DEFAULT_SETTINGS = (
     "paper-ultimate/random,random/300/2",  # the run issue 35 measured (120% at game 30)

@@ -26,7 +26,8 @@ from typing import Any
 
 from bench import ChessPlayouts
 
-from monsterball.bots import bot_seed, make_bot, play_game
+from monsterball.bots.protocol import bot_seed, play_game
+from monsterball.bots.registry import make_bot
 from monsterball.core.dice import derive_seed
 from monsterball.games import get_game
 

@@ -23,12 +23,12 @@ import sys
 import time
 from typing import Any
 
-from monsterball.bots import RandomBot
+from monsterball.bots.mcts import MCTSBot
+from monsterball.bots.protocol import RandomBot
 from monsterball.core.dice import SeededSampler
 from monsterball.core.game import CHANCE
 from monsterball.games import all_games, get_game
-from monsterball.search import MCTSBot
-from monsterball.simulate import simulate
+from monsterball.lab.simulation import simulate
 
 
 def mcts_speed(game: str, iterations: int, positions: int, rollout: int) -> dict[str, Any]:

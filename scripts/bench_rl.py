@@ -32,7 +32,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from monsterball.bots import RandomBot
+from monsterball.bots.protocol import RandomBot
 from monsterball.core.dice import SeededSampler
 from monsterball.core.game import CHANCE
 from monsterball.games import get_game

@@ -20,7 +20,7 @@ from collections import defaultdict
 from functools import cache
 from typing import Any
 
-from monsterball.bots import RandomBot
+from monsterball.bots.protocol import RandomBot
 from monsterball.core.actions import Action
 from monsterball.core.dice import SeededSampler, derive_seed
 from monsterball.core.game import CHANCE

@@ -20,10 +20,10 @@ import importlib.util
 import sys
 from typing import Any
 
-from monsterball.bots import HeuristicBot, bot_seed, play_game
+from monsterball.bots.heuristic import Heuristic, HeuristicBot, sample_candidates
+from monsterball.bots.protocol import bot_seed, play_game
 from monsterball.core.dice import derive_seed
 from monsterball.games import get_game
-from monsterball.heuristic import Heuristic, sample_candidates
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 from midway_idle import wilson
@@ -53,7 +53,7 @@ class OldBot(HeuristicBot):
         self.old = old
 
     def choose(self, state: Any, seat: int) -> Any:
-        import monsterball.heuristic as h
+        import monsterball.bots.heuristic as h
 
         real = h.heuristic_for
         h.heuristic_for = lambda spec: self.old

@@ -22,7 +22,8 @@ from __future__ import annotations
 import argparse
 import math
 
-from monsterball.bots import HeuristicBot, bot_seed
+from monsterball.bots.heuristic import HeuristicBot
+from monsterball.bots.protocol import bot_seed
 from monsterball.core.dice import SeededSampler
 from monsterball.core.game import CHANCE
 from monsterball.games import get_game

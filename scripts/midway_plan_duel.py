@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import argparse
 
-from monsterball.bots import Bot, HeuristicBot, RandomBot, bot_seed, play_game
+from monsterball.bots.heuristic import HeuristicBot
+from monsterball.bots.protocol import Bot, RandomBot, bot_seed, play_game
 from monsterball.core.dice import derive_seed
 from monsterball.games import get_game
 from monsterball.games.midway.state import MidwayState
-from monsterball.simulate import wilson_interval
+from monsterball.lab.simulation import wilson_interval
 
 
 def main() -> None:

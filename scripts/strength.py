@@ -39,14 +39,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from monsterball.bots import Bot, HeuristicBot, RandomBot, bot_seed, hard_bot, play_game
+from monsterball.bots.heuristic import HeuristicBot, heuristic_for
+from monsterball.bots.mcts import MCTSBot
+from monsterball.bots.protocol import Bot, RandomBot, bot_seed, play_game
+from monsterball.bots.registry import hard_bot
 from monsterball.core.dice import derive_seed
 from monsterball.core.game import GameState
 from monsterball.games import get_game
-from monsterball.heuristic import heuristic_for
-from monsterball.pool import run_jobs
-from monsterball.search import MCTSBot
-from monsterball.simulate import wilson_interval
+from monsterball.lab.pool import run_jobs
+from monsterball.lab.simulation import wilson_interval
 
 BOTS = ("hard", "heuristic", "random")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from monsterball.bots import HeuristicBot
+from monsterball.bots.heuristic import HeuristicBot
 from monsterball.core.dice import SeededSampler
 from monsterball.core.game import CHANCE, GameState
 from monsterball.games import get_game

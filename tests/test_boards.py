@@ -10,7 +10,7 @@ import re
 import pytest
 
 import monsterball.games  # noqa: F401
-from monsterball.bots import RandomBot
+from monsterball.bots.protocol import RandomBot
 from monsterball.core.dice import SeededSampler
 from monsterball.games import all_games
 

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from monsterball.bots import BOTS, Bot, RandomBot, bot_seed, make_bot, play_game
+from monsterball.bots.protocol import Bot, RandomBot, bot_seed, play_game
+from monsterball.bots.registry import BOTS, make_bot
 from monsterball.core.actions import Action
 from monsterball.core.game import GameState
 from monsterball.core.record import read_record, replay

@@ -9,13 +9,15 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-from monsterball.bots import Bot, bot_seed, make_bot, play_game
-from monsterball.cli import app, wrap_notations
+from monsterball.bots.protocol import Bot, bot_seed, play_game
+from monsterball.bots.registry import make_bot
+from monsterball.cli import app
 from monsterball.core.dice import SeededSampler
 from monsterball.core.game import CHANCE, GameSpec, GameState
 from monsterball.core.options import GameOptions
 from monsterball.core.record import read_record
 from monsterball.games import get_game
+from monsterball.terminal.line_game import wrap_notations
 
 SPEC = get_game("paper-ultimate")
 # A small pitch and a throw cap keep a whole game to about a hundred plies.
@@ -318,7 +320,7 @@ def test_a_line_of_actions_is_played_whole_or_not_at_all(tmp_path: Path) -> None
 
 
 def test_moves_are_filtered_and_summarised() -> None:
-    from monsterball.cli.terminal import filter_moves, summarise_moves
+    from monsterball.terminal.line_game import filter_moves, summarise_moves
 
     legal = ["end", "A1-e2", "A1-f2", "A2-e2", "pass A3", "monster B2"]
     assert filter_moves(legal, "A1") == ["A1-e2", "A1-f2"]
@@ -346,8 +348,8 @@ def test_moves_are_filtered_and_summarised() -> None:
 def test_hm_question_mark_summarises_a_team_move(capsys: pytest.CaptureFixture[str]) -> None:
     """A Huck + Monster team move has hundreds of legal actions: '?' summarises them by
     piece, '? A3' lists one piece's."""
-    from monsterball.bots import RandomBot
-    from monsterball.cli.terminal import LIST_ALL_UP_TO, TerminalGame
+    from monsterball.bots.protocol import RandomBot
+    from monsterball.terminal.line_game import LIST_ALL_UP_TO, TerminalGame
 
     spec = get_game("hm")
     state = spec.new_game(spec.options("small"))

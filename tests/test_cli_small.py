@@ -10,12 +10,13 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner, Result
 
-from monsterball.bots import make_bot, play_game
+from monsterball.bots.protocol import play_game
+from monsterball.bots.registry import make_bot
 from monsterball.cli import app
-from monsterball.cli.terminal import TerminalGame
 from monsterball.core.dice import SeededSampler
 from monsterball.core.record import read_record
 from monsterball.games import get_game
+from monsterball.terminal.line_game import TerminalGame
 
 
 def invoke(*args: str, columns: int = 200) -> Result:
@@ -25,7 +26,7 @@ def invoke(*args: str, columns: int = 200) -> Result:
 
 
 def test_luck_numbers_plies_as_the_record_does(tmp_path: Path) -> None:
-    from monsterball.report import luck_report
+    from monsterball.records.luck import luck_report
 
     spec = get_game("hm")
     options = spec.options("small", points_to_win=1, max_up_calls=8)

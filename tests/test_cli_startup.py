@@ -62,7 +62,7 @@ def test_tab_completes_games_presets_and_bots(tmp_path: Path) -> None:
 def test_the_completion_tables_are_the_registry() -> None:
     """completion.GAMES is read from games/names.json (importing the games would cost the
     start-up); it must name every game, alias and preset the registry has, in its order."""
-    from monsterball.bots import DIFFICULTIES
+    from monsterball.bots.registry import DIFFICULTIES
     from monsterball.cli.play import DIFFICULTIES as PLAY_DIFFICULTIES
 
     assert {

@@ -177,7 +177,7 @@ def test_play_defaults_to_the_heuristic_bot(tmp_path: Path) -> None:
 def decisions_to_pick_up(bot: str, seed: int) -> int:
     """Paper Ultimate: the decisions (both teams') from the pull landing until a player of
     the receiving team holds the disc."""
-    from monsterball.bots import make_bot
+    from monsterball.bots.registry import make_bot
     from monsterball.core.dice import SeededSampler
     from monsterball.core.game import CHANCE
 
@@ -229,7 +229,7 @@ def test_rules_id_prints_that_id_and_its_rulings_only() -> None:
 
 
 def test_rules_entries_for_the_web_keep_the_whole_document() -> None:
-    from monsterball.rules_text import rule_entry, rule_ids, rules_document
+    from monsterball.guides.rulebooks import rule_entry, rule_ids, rules_document
 
     document = rules_document("paper-ultimate")
     assert document is not None and "## Rulings" in document and "tests/" in document

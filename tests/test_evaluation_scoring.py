@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import pytest
 
-from monsterball.bots import HeuristicBot, bot_seed
+from monsterball.bots.heuristic import HeuristicBot, heuristic_for
+from monsterball.bots.protocol import bot_seed
 from monsterball.core.dice import SeededSampler
 from monsterball.core.game import CHANCE, GameState
 from monsterball.games import get_game
-from monsterball.heuristic import heuristic_for
 
 LOOK_BACK = 10  # plies before a point whose values the point must beat
 

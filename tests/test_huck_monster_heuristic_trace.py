@@ -14,7 +14,8 @@ import sys
 
 import pytest
 
-from monsterball.bots import HeuristicBot, bot_seed
+from monsterball.bots.heuristic import HeuristicBot
+from monsterball.bots.protocol import bot_seed
 from monsterball.core.dice import SeededSampler
 from monsterball.core.game import CHANCE
 from monsterball.games import get_game

@@ -16,7 +16,9 @@ from typer.testing import CliRunner, Result
 from monsterball.cli import app
 from monsterball.core.record import read_record, replay
 from monsterball.games import get_game
-from monsterball.lab import (
+from monsterball.lab.reports import sweep_html
+from monsterball.lab.simulation import Z_95
+from monsterball.lab.sweeps import (
     Estimate,
     LabGame,
     SweepResult,
@@ -26,8 +28,6 @@ from monsterball.lab import (
     sweep,
     write_rows,
 )
-from monsterball.report import sweep_html
-from monsterball.simulate import Z_95
 
 RANDOM = ("random", "random")
 
@@ -167,7 +167,7 @@ def test_rows_and_a_custom_metric_from_a_file(tmp_path: Path) -> None:
 def test_example_metric_catch_rate_by_throw_count() -> None:
     result = sweep(
         "hm", [{"points_to_win": "1"}], 2, bots=RANDOM, preset="small", jobs=1,
-        metrics=["monsterball.metrics:catch_rate_by_throw_count"],
+        metrics=["monsterball.lab.metrics:catch_rate_by_throw_count"],
     )  # fmt: skip
     (summary,) = result.settings
     rates = [e for k, e in summary.metrics.items() if k.startswith("catch rate, count")]
@@ -176,7 +176,7 @@ def test_example_metric_catch_rate_by_throw_count() -> None:
 
 def test_a_bad_metric_is_refused_before_any_game() -> None:
     with pytest.raises(ValueError, match="has no function 'nope'"):
-        sweep("pu", [{}], 1, bots=RANDOM, metrics=["monsterball.metrics:nope"])
+        sweep("pu", [{}], 1, bots=RANDOM, metrics=["monsterball.lab.metrics:nope"])
     with pytest.raises(ValueError, match="module:function"):
         sweep("pu", [{}], 1, bots=RANDOM, metrics=["nothing"])
 
@@ -301,7 +301,7 @@ def test_report_on_a_constructed_run() -> None:
 def test_match_keeps_a_leaderboard_under_the_data_directory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from monsterball.tournament import default_results_path, leaderboard
+    from monsterball.lab.tournaments import default_results_path, leaderboard
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.chdir(tmp_path)
@@ -322,7 +322,7 @@ def test_match_keeps_a_leaderboard_under_the_data_directory(
 
 
 def test_elo_bootstrap_interval_narrows_with_more_games() -> None:
-    from monsterball.tournament import MatchGame, elo_with_intervals
+    from monsterball.lab.tournaments import MatchGame, elo_with_intervals
 
     def games(n: int) -> list[MatchGame]:
         # "a" wins three games in four against "b".

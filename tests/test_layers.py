@@ -1,6 +1,6 @@
-"""Imports flow one way (docs/architecture.md): core -> games -> bots/records -> the top
-(CLI, web, terminal UI, lab, simulation, tournaments, rl), with no import circle anywhere and
-each game's modules in layers of their own.
+"""The layers are folders and imports flow down them (docs/architecture.md): core -> games ->
+bots/records/guides/ratings -> the top (lab, rl, terminal, web; cli outermost), with no
+import circle anywhere and each game's modules in layers of their own.
 
 Every import counts: module level, inside functions (lazy) and under ``TYPE_CHECKING``.
 Importing ``a.b.c`` from outside package ``a.b`` counts as importing ``a.b`` too (Python runs
@@ -18,26 +18,21 @@ import pytest
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 
-# Top-level packages and modules of ``monsterball`` by layer, lowest first. A module may
-# import its own layer (without a circle) and the layers below, never a layer above.
-BOTS_AND_RECORDS = frozenset(
-    {"heuristic", "search", "bots", "report", "metrics", "rules_text", "lessons", "ratings"}
-)
-# The package itself is the public API's front (``monsterball.new_game``, ...): at the top,
-# its names loaded on first use (``import monsterball`` alone imports none of the engine).
+# The folders (packages) of ``monsterball`` by layer, lowest first. A module may import its
+# own layer (without a circle) and the layers below, never a layer above. Every module lives
+# in one of these folders but the few loose modules of LOOSE.
 LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("settings", frozenset({"settings"})),  # the defaults everyone reads; imports nothing
     ("core", frozenset({"core"})),
     ("games", frozenset({"games"})),
-    ("bots and records", BOTS_AND_RECORDS),
-    (
-        "top",
-        frozenset(
-            {"pool", "simulate", "tournament", "lab", "rl", "tui", "web", "cli", "api"}
-            | {"monsterball"}
-        ),
-    ),
+    ("bots and records", frozenset({"bots", "records", "guides", "ratings"})),
+    ("top", frozenset({"lab", "rl", "terminal", "web", "cli", "api", "monsterball"})),
 )
+# The loose modules: the public API's front, ``__init__`` (``monsterball.new_game``, ...,
+# its names loaded on first use, so ``import monsterball`` alone imports none of the engine)
+# and ``api`` (the Game those names come from), at the top like the package itself; and
+# ``settings``, the defaults every layer reads, at the bottom (it imports nothing).
+LOOSE = frozenset({"__init__", "api", "settings"})
 
 # The command line is the outermost shell: nothing else imports it.
 OUTERMOST = "cli"
@@ -195,6 +190,17 @@ def test_no_import_circle() -> None:
 
 def test_imports_flow_down_the_layers(graph: dict[str, set[str]]) -> None:
     assert upward_imports(graph) == []
+
+
+def test_every_module_lives_in_a_layers_folder() -> None:
+    """The layers are folders: no loose module beside them but the front (LOOSE), and no
+    folder outside LAYERS (a new one is placed in a layer here and in docs/architecture.md)."""
+    package = SRC / "monsterball"
+    loose = sorted(p.stem for p in package.glob("*.py") if p.stem not in LOOSE)
+    folders = {p.name for p in package.iterdir() if (p / "__init__.py").is_file()}
+    placed = set().union(*(members for _, members in LAYERS))
+    assert loose == [], f"loose modules (move each into its layer's folder): {loose}"
+    assert sorted(folders - placed) == [], "folders in no layer: add them to LAYERS"
 
 
 def test_nothing_imports_the_cli(graph: dict[str, set[str]]) -> None:

@@ -1,4 +1,4 @@
-"""The teaching material (issue 33, monsterball.lessons): every decision has a hint, every
+"""The teaching material (issue 33, monsterball.guides.lessons): every decision has a hint, every
 lesson replays against the engine, and the guides are written for players."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from monsterball.core.game import CHANCE
 from monsterball.games import get_game
-from monsterball.lessons import (
+from monsterball.guides.lessons import (
     LessonError,
     check_attempt,
     hint_for,

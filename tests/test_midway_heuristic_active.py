@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from monsterball.bots import HeuristicBot
+from monsterball.bots.heuristic import HeuristicBot
 from monsterball.games.midway.actions import Move
 from monsterball.games.midway.phases import Phase
 from monsterball.games.midway.settle import AfterConversion
@@ -202,7 +202,7 @@ def test_a_receiver_goes_where_the_pass_comes_down() -> None:
     throw the offense ended its phase with the target empty: every planned pass was a
     throwaway (an incomplete pass brings the ball back to the line), thrown down after
     down. A2 (a human lineman, 1 hex to move in the snap phase, MW-MOVE-3) must step in."""
-    from monsterball.heuristic import heuristic_for
+    from monsterball.bots.heuristic import heuristic_for
 
     h = heuristic_for(SPEC)
     state = setup({"A1": "g8", "A2": "g10", "B1": "a20"}, carrier="A1", los="g10", linemen=("A2",))

@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import pytest
 
-from monsterball.bots import HeuristicBot
+from monsterball.bots.heuristic import HeuristicBot, heuristic_for
 from monsterball.core.dice import SeededSampler
 from monsterball.core.game import CHANCE
 from monsterball.games.midway import heuristic
 from monsterball.games.midway.settle import AfterConversion, Conversion
 from monsterball.games.midway.state import NOBODY, MidwayState
-from monsterball.heuristic import heuristic_for
 from mw_scenarios import SPEC, act, play_out_conversion, setup, start_phase
 
 SEEDS = range(4)

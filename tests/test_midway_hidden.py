@@ -323,8 +323,8 @@ def test_MW_R10_with_hidden_contact_barred_a_hidden_caster_gets_no_tackle_offer(
 def test_the_terminal_does_not_show_a_bots_secret_choice(capsys, monkeypatch):
     """Against a bot that casts mirror image, the human sees the counters and is told a
     real counter was chosen, never which one."""
-    from monsterball.cli import TerminalGame
     from monsterball.core.dice import SeededSampler
+    from monsterball.terminal.line_game import TerminalGame
 
     state = setup(
         {"B1": "g12", "B2": "c14", "A1": "g9", "A2": "m2"},

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from monsterball.bots import HeuristicBot
+from monsterball.bots.heuristic import HeuristicBot
 from monsterball.core.game import CHANCE
 from monsterball.games.midway.heuristic import _landing
 from monsterball.games.midway.kickoff import KickoffKick

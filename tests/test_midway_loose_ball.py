@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from monsterball.bots import HeuristicBot, RandomBot, bot_seed, play_game
+from monsterball.bots.heuristic import HeuristicBot
+from monsterball.bots.protocol import RandomBot, bot_seed, play_game
 from monsterball.core.dice import derive_seed
 from monsterball.core.game import CHANCE
 from monsterball.games.midway.events import RecoveryTried

@@ -8,12 +8,11 @@ import random
 
 import pytest
 
-from monsterball.bots import HeuristicBot
+from monsterball.bots.heuristic import HeuristicBot, heuristic_for
+from monsterball.bots.mcts import MCTSBot
 from monsterball.core.game import CHANCE
 from monsterball.games.midway.plan import plan, should_plan
 from monsterball.games.midway.state import MidwayState
-from monsterball.heuristic import heuristic_for
-from monsterball.search import MCTSBot
 from mw_scenarios import SPEC, act, setup, start_phase
 
 H = heuristic_for(SPEC)

@@ -15,7 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from monsterball.bots import bot_seed, make_bot, play_game
+from monsterball.bots.protocol import bot_seed, play_game
+from monsterball.bots.registry import make_bot
 from monsterball.cli import app
 from monsterball.core.dice import SeededSampler
 from monsterball.core.errors import (

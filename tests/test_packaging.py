@@ -115,7 +115,7 @@ def test_the_wheel_installs_into_a_fresh_virtualenv_and_runs_compiled(
     env = {k: v for k, v in os.environ.items() if k not in ("MONSTERBALL_PURE", "PYTHONPATH")}
     probe = (
         "import monsterball, monsterball.core.geometry as g\n"
-        "from monsterball.rules_text import rules_document\n"
+        "from monsterball.guides.rulebooks import rules_document\n"
         "game = monsterball.new_game('midway', preset='short', seed=1)\n"
         "game.play(monsterball.bots.make('random'))\n"
         "print(g.__file__, monsterball.fast, monsterball.kernels(),"

@@ -1,4 +1,4 @@
-"""The worker pool (monsterball.pool): results from every job, and no worker outliving a run
+"""The worker pool (monsterball.lab.pool): results from every job, and no worker outliving a run
 that was killed outright (scripts/strength.py once left its workers playing for hours)."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from monsterball.pool import run_jobs
+from monsterball.lab.pool import run_jobs
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 
@@ -47,7 +47,7 @@ def test_workers_die_with_a_run_killed_outright(tmp_path: Path) -> None:
         textwrap.dedent(
             f"""
             import os, time
-            from monsterball.pool import run_jobs
+            from monsterball.lab.pool import run_jobs
 
             def stall(n):
                 with open({str(pids)!r}, "a") as out:

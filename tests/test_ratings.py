@@ -9,7 +9,7 @@ import time
 import pytest
 from fastapi.testclient import TestClient
 
-from monsterball.ratings import PROVISIONAL_RD, Rating, rate_game, scores, update
+from monsterball.ratings.glicko import PROVISIONAL_RD, Rating, rate_game, scores, update
 from monsterball.web.app import create_app
 from monsterball.web.store.games import Store
 from monsterball.web.store.ratings import history, leaderboard, rating_of, settle

@@ -10,22 +10,15 @@ from typing import Any
 import pytest
 
 import mw_scenarios as mw
-from monsterball.bots import (
-    Bot,
-    HeuristicBot,
-    RandomBot,
-    bot_for_difficulty,
-    bot_seed,
-    make_bot,
-    play_game,
-)
+from monsterball.bots.heuristic import GENERIC, HeuristicBot, heuristic_for
+from monsterball.bots.mcts import MCTS, MCTSBot, Node
+from monsterball.bots.protocol import Bot, RandomBot, bot_seed, play_game
+from monsterball.bots.registry import bot_for_difficulty, make_bot
 from monsterball.core.actions import Action, Roll
 from monsterball.core.errors import UnknownGameError
 from monsterball.core.game import GameState
 from monsterball.games import get_game
 from monsterball.games.midway.actions import Move, Punt, parse_player
-from monsterball.heuristic import GENERIC, heuristic_for
-from monsterball.search import MCTS, MCTSBot, Node
 from mw_scenarios import act
 from test_midway_hidden import GROUP, mirror_play
 

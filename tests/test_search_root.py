@@ -9,11 +9,11 @@ from collections.abc import Callable
 
 import pytest
 
-import monsterball.search as search
+import monsterball.bots.mcts as search
+from monsterball.bots.heuristic import heuristic_for
+from monsterball.bots.mcts import MCTS, MCTSBot, Node
 from monsterball.core.game import Action, GameState
 from monsterball.games import all_games, get_game
-from monsterball.heuristic import heuristic_for
-from monsterball.search import MCTS, MCTSBot, Node
 
 
 def _team_move() -> GameState:

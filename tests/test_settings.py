@@ -9,7 +9,7 @@ from typing import Any
 
 import typer.main
 
-from monsterball.bots import hard_bot
+from monsterball.bots.registry import hard_bot
 from monsterball.cli import app
 from monsterball.settings import SETTINGS, Limits
 from monsterball.web.app import create_app

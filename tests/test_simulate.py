@@ -9,7 +9,7 @@ import pytest
 
 from monsterball.core.errors import OptionsError, UnknownGameError
 from monsterball.core.record import read_record, replay
-from monsterball.simulate import (
+from monsterball.lab.simulation import (
     GameOutcome,
     LengthStats,
     SimulationSummary,

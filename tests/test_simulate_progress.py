@@ -13,7 +13,7 @@ import pytest
 
 from monsterball.cli.time_left import TimeLeftEstimate, eta_seconds
 from monsterball.core.record import read_record, replay
-from monsterball.simulate import simulate
+from monsterball.lab.simulation import simulate
 from tty_helpers import Pane
 
 
@@ -184,7 +184,7 @@ def test_the_runs_cpu_time_counts_its_workers() -> None:
     import subprocess
     import time
 
-    from monsterball.pool import tree_cpu_seconds
+    from monsterball.lab.pool import tree_cpu_seconds
 
     before = tree_cpu_seconds()
     if before is None:

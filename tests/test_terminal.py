@@ -7,11 +7,11 @@ import io
 import pytest
 from rich.console import Console
 
-from monsterball.bots import make_bot
-from monsterball.cli.terminal import LineEditor, TerminalGame
+from monsterball.bots.registry import make_bot
 from monsterball.core.dice import SeededSampler
 from monsterball.core.game import CHANCE, GameState
 from monsterball.games import get_game
+from monsterball.terminal.line_game import LineEditor, TerminalGame
 from mw_scenarios import SPEC, caster_carrying_for_b, top
 
 

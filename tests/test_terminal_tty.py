@@ -21,7 +21,7 @@ import sys
 sys.path.insert(0, {str(TESTS)!r})
 from rich.console import Console
 from mw_scenarios import SPEC, caster_carrying_for_b
-from monsterball.cli.terminal import TerminalGame
+from monsterball.terminal.line_game import TerminalGame
 from monsterball.core.dice import SeededSampler
 
 TerminalGame(SPEC, caster_carrying_for_b(), {{}}, SeededSampler(1), None, Console()).run()

@@ -12,13 +12,14 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-from monsterball.bots import bot_seed, make_bot, play_game
+from monsterball.bots.protocol import bot_seed, play_game
+from monsterball.bots.registry import make_bot
 from monsterball.cli import app
 from monsterball.core.record import read_record
 from monsterball.games import get_game
-from monsterball.lab import parse_sweep, sweep
-from monsterball.report import luck_report, sweep_html
-from monsterball.tournament import (
+from monsterball.lab.reports import sweep_html
+from monsterball.lab.sweeps import parse_sweep, sweep
+from monsterball.lab.tournaments import (
     MatchGame,
     elo_ratings,
     games_csv,
@@ -26,6 +27,7 @@ from monsterball.tournament import (
     run_match,
     save_match,
 )
+from monsterball.records.luck import luck_report
 
 PU = ["--preset", "small", "--opt", "max_throws=6"]
 PU_OVERRIDES = {"max_throws": 6}

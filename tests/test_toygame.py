@@ -142,7 +142,7 @@ def test_the_learning_environments_step_through_it(toy: None) -> None:
 
 
 def test_the_lab_simulates_a_few_games(toy: None) -> None:
-    from monsterball.lab import sweep
+    from monsterball.lab.sweeps import sweep
 
     result = sweep("toy-dash", [{"length": "5"}, {"length": "9"}], 6, seed=1, jobs=1)
     short, long = result.settings
@@ -151,8 +151,8 @@ def test_the_lab_simulates_a_few_games(toy: None) -> None:
 
 
 def test_the_bots_use_its_hooks_and_never_read_its_secret(toy: None) -> None:
-    from monsterball.bots import make
-    from monsterball.heuristic import heuristic_for
+    from monsterball.bots.heuristic import heuristic_for
+    from monsterball.bots.registry import make
 
     assert heuristic_for(toygame.SPEC) is toygame.SPEC.bot
     state = toygame.SPEC.new_game()

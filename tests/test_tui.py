@@ -8,10 +8,11 @@ import pytest
 
 pytest.importorskip("textual")
 
-from monsterball.bots import RandomBot, bot_seed, make_bot, play_game
+from monsterball.bots.protocol import RandomBot, bot_seed, play_game
+from monsterball.bots.registry import make_bot
 from monsterball.core.record import initial_state, read_record
 from monsterball.games import get_game
-from monsterball.tui import CELL, BoardView, GameApp
+from monsterball.terminal.tui import CELL, BoardView, GameApp
 
 
 def pu_app() -> GameApp:
@@ -120,7 +121,7 @@ def test_replay_stepper(tmp_path) -> None:
 def test_hot_seat_hands_over_and_keeps_secrets() -> None:
     """Monsters of the Midway, two coaches at one terminal: after B's secret choice the board
     is covered until coach A is ready, and the event log never names the real counter."""
-    from monsterball.tui import HandOver
+    from monsterball.terminal.tui import HandOver
     from mw_scenarios import SPEC, caster_carrying_for_b, top
 
     state = caster_carrying_for_b()

@@ -14,11 +14,12 @@ pytest.importorskip("textual")
 
 from typer.testing import CliRunner
 
-from monsterball.bots import RandomBot, make_bot, play_game
+from monsterball.bots.protocol import RandomBot, play_game
+from monsterball.bots.registry import make_bot
 from monsterball.cli import app as cli
 from monsterball.core.record import Recorder, read_record, replay
 from monsterball.games import get_game
-from monsterball.tui import BoardView, ConfirmLeave, GameApp
+from monsterball.terminal.tui import BoardView, ConfirmLeave, GameApp
 
 
 def footer_keys(app: GameApp) -> set[str]:

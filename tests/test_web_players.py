@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from monsterball.bots import bot_for_difficulty
+from monsterball.bots.registry import bot_for_difficulty
 from monsterball.core.record import read_record
 from monsterball.web.api import accounts
 from test_web_accounts import one_line_error, sign_up

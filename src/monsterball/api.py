@@ -27,7 +27,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import IO, Any
 
-from monsterball.bots import DEFAULT_MAX_PLIES, Bot
+from monsterball.bots.protocol import DEFAULT_MAX_PLIES, Bot
 from monsterball.core.actions import Action, Event
 from monsterball.core.board import Board
 from monsterball.core.dice import SeededSampler

@@ -17,16 +17,7 @@ from monsterball.cli import records, simulation, matches, odds  # noqa: F401
 # isort: on
 from monsterball.cli.common import app
 
-__all__ = ["TerminalGame", "app", "main", "wrap_notations"]
-
-
-def __getattr__(name: str) -> object:
-    # The terminal game loads the engine: only when asked for (start-up stays cheap).
-    if name in ("TerminalGame", "wrap_notations"):
-        from monsterball.cli import terminal
-
-        return getattr(terminal, name)
-    raise AttributeError(f"module 'monsterball.cli' has no attribute '{name}'")
+__all__ = ["app", "main"]
 
 
 def main() -> None:

@@ -276,7 +276,7 @@ def value_text(value: Any) -> str:
 
 
 def check_bot(name: str) -> None:
-    from monsterball.bots import make_bot
+    from monsterball.bots.registry import make_bot
 
     try:
         make_bot(name, 0)
@@ -297,7 +297,7 @@ def progress_bar(console: Console) -> Progress:
     from rich.text import Text
 
     from monsterball.cli.time_left import TimeLeftEstimate
-    from monsterball.pool import tree_cpu_seconds
+    from monsterball.lab.pool import tree_cpu_seconds
 
     class TimeLeft(ProgressColumn):
         def __init__(self) -> None:

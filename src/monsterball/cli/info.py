@@ -16,7 +16,7 @@ from monsterball.cli.common import (
     value_text,
 )
 from monsterball.cli.completion import complete_game
-from monsterball.rules_text import rule_entry, rule_ids, rules_document
+from monsterball.guides.rulebooks import rule_entry, rule_ids, rules_document
 
 if TYPE_CHECKING:
     from monsterball.core.options import OptionInfo

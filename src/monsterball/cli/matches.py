@@ -72,7 +72,7 @@ def match_cmd(
     ] = None,
 ) -> None:
     """A round robin between bots: win rates with 95% CIs and Elo ratings."""
-    from monsterball.tournament import (
+    from monsterball.lab.tournaments import (
         default_results_path,
         elo_with_intervals,
         games_csv,

@@ -22,7 +22,7 @@ from monsterball.cli.common import (
 from monsterball.cli.completion import complete_bot, complete_game
 
 if TYPE_CHECKING:
-    from monsterball.bots import Bot
+    from monsterball.bots.protocol import Bot
     from monsterball.core.game import GameSpec
 
 # The engine and the bots are imported when the command runs (start-up stays cheap).
@@ -70,10 +70,11 @@ def play(
     ] = False,
 ) -> None:
     """Play a game in the terminal, against a bot or hot seat."""
-    from monsterball.bots import bot_for_difficulty, bot_seed, make_bot
-    from monsterball.cli.terminal import TerminalGame
+    from monsterball.bots.protocol import bot_seed
+    from monsterball.bots.registry import bot_for_difficulty, make_bot
     from monsterball.core.dice import SeededSampler
     from monsterball.core.record import Recorder
+    from monsterball.terminal.line_game import TerminalGame
 
     spec = game_spec(game)
     options = game_options(spec, preset, opt)
@@ -143,7 +144,7 @@ kickoff), as in ``tui``; ``random`` is there for those who want it."""
 
 
 def _check_play_bot(name: str) -> None:
-    from monsterball.bots import BOTS, make_bot
+    from monsterball.bots.registry import BOTS, make_bot
 
     try:
         make_bot(name, 0)

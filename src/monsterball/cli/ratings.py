@@ -61,8 +61,8 @@ def anchor_bots(
     """Play rated games between the web app's bot levels (a round robin, standard rules) and
     put them in the ratings as bot:<level>, so players see how strong each level is. Each
     game is settled once: running it again with the same seed adds nothing."""
-    from monsterball.bots import DIFFICULTIES
-    from monsterball.tournament import run_match
+    from monsterball.bots.registry import DIFFICULTIES
+    from monsterball.lab.tournaments import run_match
     from monsterball.web.store.ratings import leaderboard, settle
 
     spec = game_spec(game)

@@ -100,7 +100,7 @@ def luck_cmd(
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
 ) -> None:
     """Each side's dice against expectation in a recorded game."""
-    from monsterball.report import LUCK_EXPLAINED, luck_report
+    from monsterball.records.luck import LUCK_EXPLAINED, luck_report
 
     record = read_record_file(file)
     try:

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from rich.table import Table
 
     from monsterball.core.game import GameSpec
-    from monsterball.simulate import SimulationSummary
+    from monsterball.lab.simulation import SimulationSummary
 
 # -- simulate -----------------------------------------------------------------------------
 
@@ -150,7 +150,7 @@ def simulate_cmd(
             "--metric",
             metavar="MODULE:FUNCTION",
             help="A custom metric over each game's events: module:function or "
-            "file.py:function (repeatable; see monsterball.metrics).",
+            "file.py:function (repeatable; see monsterball.lab.metrics).",
         ),
     ] = None,
     rows: Annotated[
@@ -184,8 +184,8 @@ def simulate_cmd(
     """Play bot-vs-bot games and summarise them: each seat's win rate, mean score, draws;
     with --sweep, --baseline, --rows, --report and friends, compare rule settings (the
     balance lab)."""
-    from monsterball.lab import default_bots
-    from monsterball.simulate import SimulationInterrupted, simulate
+    from monsterball.lab.simulation import SimulationInterrupted, simulate
+    from monsterball.lab.sweeps import default_bots
 
     spec = game_spec(game)
     chosen = one_preset(preset)
@@ -279,7 +279,13 @@ def _lab(
     save_dir: Path | None,
     lab: LabRequest,
 ) -> None:
-    from monsterball.lab import parse_setting, parse_sweep, setting_options, sweep, write_rows
+    from monsterball.lab.sweeps import (
+        parse_setting,
+        parse_sweep,
+        setting_options,
+        sweep,
+        write_rows,
+    )
 
     try:
         varied = parse_sweep(lab.sweep or [])
@@ -296,7 +302,7 @@ def _lab(
         except MonsterballError as exc:
             fail(str(exc))
     # The metrics load and the width is checked before the progress bar is drawn.
-    from monsterball.metrics import load_metric
+    from monsterball.lab.metrics import load_metric
 
     for ref in lab.metrics or ():
         try:
@@ -311,7 +317,7 @@ def _lab(
         except ImportError:
             fail("the HTML report needs matplotlib: pip install 'monsterball[report]'")
     if lab.ray is not None:
-        from monsterball.lab import connect_ray
+        from monsterball.lab.sweeps import connect_ray
 
         try:
             connect_ray(lab.ray)
@@ -376,13 +382,13 @@ def _lab(
         write_text(lab.json_out, json.dumps(result.to_dict(), indent=2, sort_keys=True))
         console.print(f"Figures written to {lab.json_out}")
     if lab.report is not None:
-        from monsterball.report import sweep_html
+        from monsterball.lab.reports import sweep_html
 
         write_text(lab.report, sweep_html(result))
         console.print(f"Report written to {lab.report}")
 
 
-LUCK = "monsterball.metrics:luck"
+LUCK = "monsterball.lab.metrics:luck"
 
 RANDOM_WARNING = (
     "random bots: their games mostly measure their own blunders (passes to nobody, "

@@ -23,7 +23,7 @@ from monsterball.cli.completion import complete_bot, complete_game
 from monsterball.core.errors import MonsterballError, RecordError
 
 if TYPE_CHECKING:
-    from monsterball.bots import Bot
+    from monsterball.bots.protocol import Bot
 
 
 @app.command("tui")
@@ -59,11 +59,12 @@ def tui_cmd(
     ] = False,
 ) -> None:
     """Play in a full-screen terminal app (keys or mouse), or step through a record."""
-    from monsterball.bots import DIFFICULTIES, bot_for_difficulty, bot_seed, make_bot
+    from monsterball.bots.protocol import bot_seed
+    from monsterball.bots.registry import DIFFICULTIES, bot_for_difficulty, make_bot
     from monsterball.core.record import Recorder, initial_state, replay
 
     try:
-        from monsterball.tui import GameApp
+        from monsterball.terminal.tui import GameApp
     except ImportError:
         fail("the terminal app needs Textual: pip install 'monsterball[tui]'")
 

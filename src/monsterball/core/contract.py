@@ -104,7 +104,7 @@ def sample_candidates(
 
 @dataclass(frozen=True)
 class BotHooks:
-    """A game's heuristic for the bots (``monsterball.heuristic`` plays it): only
+    """A game's heuristic for the bots (``monsterball.bots.heuristic`` plays it): only
     ``evaluate`` is needed; the rest refine it. ``game`` names it in logs and ledgers."""
 
     game: str
@@ -127,7 +127,7 @@ class BotHooks:
     # Decisions the policy makes for the search bot too (None: none).
     binding: Binding | None = None
     # Whether the search bot's root judges every legal action one step ahead by default
-    # (search.py, "root pass"); a game where that finds overrated positions turns it off.
+    # (bots/mcts.py, "root pass"); a game where that finds overrated positions turns it off.
     root_pass: bool = True
     # The hard bot's random rollout after each leaf, in plies (where one paid in strength for
     # the same time), and how many candidates a new inner decision node judges one step

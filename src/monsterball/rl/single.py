@@ -31,7 +31,8 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from monsterball.bots import Bot, bot_seed, make_bot
+from monsterball.bots.protocol import Bot, bot_seed
+from monsterball.bots.registry import make_bot
 from monsterball.rl import ids
 from monsterball.rl.aec import DEFAULT, Core, max_steps_for
 

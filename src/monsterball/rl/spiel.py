@@ -320,7 +320,7 @@ class MonsterballState(pyspiel.State):  # type: ignore[misc]
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> MonsterballState:
         """A state the seat cannot tell from this one: the other side's secrets drawn by the
         game's ``determinize`` (Midway); the state itself where nothing is hidden."""
-        from monsterball.heuristic import heuristic_for
+        from monsterball.bots.heuristic import heuristic_for
 
         seed = int(float(probability_sampler()) * (1 << 53))
         determinize = heuristic_for(self.ctx.spec).determinize

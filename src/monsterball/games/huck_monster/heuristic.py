@@ -1,4 +1,4 @@
-"""Huck + Monster heuristics for the bots (see :mod:`monsterball.heuristic`).
+"""Huck + Monster heuristics for the bots (see :mod:`monsterball.bots.heuristic`).
 
 Written from the rulebook's tactics:
 
@@ -179,7 +179,7 @@ def _cells_of(state: HuckMonsterState, players: int) -> int:
     return mask
 
 
-# The bots' version (see monsterball.heuristic): "2" since the position weight below.
+# The bots' version (see monsterball.bots.heuristic): "2" since the position weight below.
 VERSION = "2"
 
 # How many points the offense's position (:func:`_team_value`, about 0.2 at its own end to

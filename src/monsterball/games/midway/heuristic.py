@@ -1,4 +1,4 @@
-"""Monsters of the Midway heuristics for the bots (see :mod:`monsterball.heuristic`).
+"""Monsters of the Midway heuristics for the bots (see :mod:`monsterball.bots.heuristic`).
 
 From the rulebook's play: there are no first downs (four downs to score, MW-SCRIM), so
 the team with the ball wants it far down the field, quickly, with blockers between the
@@ -50,7 +50,7 @@ from monsterball.games.midway.plan import plan_key as plan_key
 from monsterball.games.midway.settle import AfterConversion, Conversion
 from monsterball.games.midway.state import MID_COL, NOBODY, MidwayState, team_of, team_players
 
-# The bots' version (see monsterball.heuristic): "2" since the receivers set up to field
+# The bots' version (see monsterball.bots.heuristic): "2" since the receivers set up to field
 # every kickoff (_return_formation), the evaluation counts the safety a carrier risks in
 # his own end zone (_safety_value), and its unsaturated share weighs the points (evaluate);
 # "3" since a sure or final result is still told apart by the score (_sure_winner, final)

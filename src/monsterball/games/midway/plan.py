@@ -38,7 +38,7 @@ from monsterball.games.midway.state import MidwayState, team_of
 
 
 class PlayOuts(Protocol):
-    """What a play-out asks of the heuristic (``monsterball.heuristic.Heuristic``, in the
+    """What a play-out asks of the heuristic (``monsterball.bots.heuristic.Heuristic``, in the
     bots' layer above the games: it hands itself to the planner)."""
 
     @property

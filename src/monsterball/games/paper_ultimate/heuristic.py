@@ -1,4 +1,4 @@
-"""Paper Ultimate heuristics for the bots (see :mod:`monsterball.heuristic`).
+"""Paper Ultimate heuristics for the bots (see :mod:`monsterball.bots.heuristic`).
 
 From the rules' tactics: a pass needs a teammate "free in one of the allowed throwing
 directions", with no opponent on the line, so
@@ -52,7 +52,7 @@ def _offense_value(state: PaperUltimateState) -> float:
     return value + 0.6 * best + 0.04 * len(targets)
 
 
-# The bots' version (see monsterball.heuristic): "2" since the position weight below.
+# The bots' version (see monsterball.bots.heuristic): "2" since the position weight below.
 VERSION = "2"
 
 # How many points the offense's position (:func:`_offense_value`, up to about 1.7 with a pass

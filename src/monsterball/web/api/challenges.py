@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from monsterball.core.errors import MonsterballError
 from monsterball.games import get_game
-from monsterball.ratings import Rating
+from monsterball.ratings.glicko import Rating
 from monsterball.web.api.accounts import (
     Social,
     account_of,

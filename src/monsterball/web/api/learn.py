@@ -1,7 +1,7 @@
 """Routes of the teaching pages (issue 33): the players' guides (``/guide/GAME``), the
 interactive lessons (``/learn/GAME``) and the one-line hints of every decision.
 
-The material itself is game data (:mod:`monsterball.lessons`); here each lesson step is
+The material itself is game data (:mod:`monsterball.guides.lessons`); here each lesson step is
 replayed by the engine into what the page draws (the board as the learner's seat sees it, the
 legal actions with their click hints, what to highlight), and an attempt is judged by the
 engine. Added by one call, ``install(app)``.
@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 
 from monsterball.core.game import GameState
 from monsterball.games import get_game
-from monsterball.lessons import (
+from monsterball.guides.lessons import (
     Lesson,
     LessonError,
     all_hints,

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import FileResponse
 
 from monsterball.games import all_games, get_game
-from monsterball.ratings import Rating
+from monsterball.ratings.glicko import Rating
 from monsterball.web.api.accounts import social
 from monsterball.web.api.challenges import player_key
 from monsterball.web.live.game import Rejected

@@ -19,10 +19,10 @@ from fastapi import Depends, FastAPI, Path, Request, Response
 from fastapi.responses import FileResponse, PlainTextResponse
 from pydantic import BaseModel, Field
 
+from monsterball.bots.heuristic import heuristic_for
 from monsterball.core.game import CHANCE
 from monsterball.games import all_games, get_game
-from monsterball.heuristic import heuristic_for
-from monsterball.rules_text import rules_document
+from monsterball.guides.rulebooks import rules_document
 from monsterball.web.api.accounts import seat_account
 from monsterball.web.hardening.security import MAX_TOKEN, GameId, seat_token
 from monsterball.web.live.game import Rejected

@@ -26,7 +26,8 @@ from typing import Any
 
 import anyio
 
-from monsterball.bots import DIFFICULTIES, Bot, RandomBot, bot_for_difficulty, make_bot
+from monsterball.bots.protocol import Bot, RandomBot
+from monsterball.bots.registry import DIFFICULTIES, bot_for_difficulty, make_bot
 from monsterball.core.actions import Action
 from monsterball.core.game import GameState
 from monsterball.settings import SETTINGS

@@ -16,7 +16,8 @@ from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from monsterball.bots import DIFFICULTIES, Bot, bot_for_difficulty, make_bot
+from monsterball.bots.protocol import Bot
+from monsterball.bots.registry import DIFFICULTIES, bot_for_difficulty, make_bot
 from monsterball.core.actions import Action
 from monsterball.core.board import Board
 from monsterball.core.dice import HmacSampler, SeededSampler, derive_seed, seed_commitment
@@ -31,7 +32,7 @@ from monsterball.web.store.games import GameRow, StoredMove
 
 MODES = ("hotseat", "bot", "online")
 LOG_TAIL = 40
-BOT_LEVELS = DIFFICULTIES  # easy: random, medium: heuristic, hard: search (bots.py)
+BOT_LEVELS = DIFFICULTIES  # easy: random, medium: heuristic, hard: search (bots/registry.py)
 _CELL = re.compile(r"^[a-z]{1,2}\d{1,2}$")
 _SPLIT = re.compile(r"[\s\-@>]+")
 

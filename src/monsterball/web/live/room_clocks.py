@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from monsterball.bots import DIFFICULTIES
+from monsterball.bots.registry import DIFFICULTIES
 from monsterball.core.game import ending_result
 from monsterball.web.live.game import Chair, LiveGame, Rejected
 from monsterball.web.live.room_types import Room, Shared

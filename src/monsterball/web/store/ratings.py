@@ -20,7 +20,7 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from monsterball.games import all_games, get_game
-from monsterball.ratings import PROVISIONAL_RD, Rating, rate_game
+from monsterball.ratings.glicko import PROVISIONAL_RD, Rating, rate_game
 from monsterball.web.live.game import Rejected
 from monsterball.web.store.games import (
     GameRow,

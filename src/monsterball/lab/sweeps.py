@@ -15,7 +15,7 @@ where the game has them, and the events each action returns):
 - turnovers by kind (a possession that ends without points; the kind is the ``kind`` or
   ``what`` of the last event before the change, else its type),
 - game length in plies,
-- any custom metric (:mod:`monsterball.metrics`: a function over a game's events),
+- any custom metric (:mod:`monsterball.lab.metrics`: a function over a game's events),
 
 each with a 95% interval. Games run on a local process pool, or on a Ray cluster when an
 address is given (Ray is the optional ``ray`` extra).
@@ -35,16 +35,16 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from monsterball.bots import DEFAULT_MAX_PLIES, bot_seed, make_bot
+from monsterball.bots.protocol import DEFAULT_MAX_PLIES, bot_seed
+from monsterball.bots.registry import make_bot
 from monsterball.core.dice import SeededSampler, derive_seed
 from monsterball.core.errors import MonsterballError
 from monsterball.core.game import CHANCE, GameSpec, GameState
 from monsterball.core.record import Recorder
 from monsterball.games import get_game
-from monsterball.metrics import GameTrace, MetricRef, Step, load_metric, metric_name
-from monsterball.pool import run_jobs
-from monsterball.simulate import Z_95, record_path, wilson_interval
-from monsterball.simulate import simulate as simulate  # the lab's other entry point
+from monsterball.lab.metrics import GameTrace, MetricRef, Step, load_metric, metric_name
+from monsterball.lab.pool import run_jobs
+from monsterball.lab.simulation import Z_95, record_path, wilson_interval
 
 Progress = Callable[[int, int], None]
 
@@ -395,7 +395,7 @@ def sweep(
     setting until the 95% interval on the key figure (the difference against the baseline
     when there is one) is at most that wide on either side, or ``max_games`` (default 20
     batches) are played. ``metrics`` are custom metrics ("module:function", "file.py:function"
-    or a picklable function; see :mod:`monsterball.metrics`). ``jobs`` defaults to every
+    or a picklable function; see :mod:`monsterball.lab.metrics`). ``jobs`` defaults to every
     local core; ``ray_address`` ('auto', 'local' for a fresh local instance, or host:port)
     runs the games on Ray instead. ``save_dir`` keeps every game's record."""
     spec = get_game(game_id)

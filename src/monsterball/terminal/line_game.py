@@ -22,7 +22,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from monsterball.bots import Bot
+from monsterball.bots.protocol import Bot
 from monsterball.core.actions import Action, Event
 from monsterball.core.dice import SeededSampler
 from monsterball.core.errors import IllegalActionError, NotationError

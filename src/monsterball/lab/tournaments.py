@@ -21,19 +21,12 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from monsterball.bots import (
-    DEFAULT_MAX_PLIES,
-    DIFFICULTIES,
-    Bot,
-    bot_for_difficulty,
-    bot_seed,
-    make_bot,
-    play_game,
-)
+from monsterball.bots.protocol import DEFAULT_MAX_PLIES, Bot, bot_seed, play_game
+from monsterball.bots.registry import DIFFICULTIES, bot_for_difficulty, make_bot
 from monsterball.core.dice import derive_seed
 from monsterball.games import get_game
-from monsterball.pool import run_jobs
-from monsterball.simulate import wilson_interval
+from monsterball.lab.pool import run_jobs
+from monsterball.lab.simulation import wilson_interval
 
 Progress = Callable[[int, int], None]
 

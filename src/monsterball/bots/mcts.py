@@ -43,9 +43,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from monsterball.core.actions import Action, ActionTable
-from monsterball.core.game import CHANCE, TERMINAL, GameState
-from monsterball.heuristic import (
+from monsterball.bots.heuristic import (
     Heuristic,
     PlanFollower,
     StreakGuard,
@@ -54,6 +52,8 @@ from monsterball.heuristic import (
     sample_candidates,
     settle_value,
 )
+from monsterball.core.actions import Action, ActionTable
+from monsterball.core.game import CHANCE, TERMINAL, GameState
 
 DEFAULT_ITERATIONS = 400
 # Rollout plies of a search bot built without a depth (the hard bot) are the game's

@@ -27,7 +27,7 @@ def rules_document(game: str) -> str | None:
     packaged = resources.files("monsterball").joinpath("rules_docs") / name
     if packaged.is_file():
         return packaged.read_text(encoding="utf-8")
-    source = Path(__file__).resolve().parents[2] / "docs" / "rules" / name
+    source = Path(__file__).resolve().parents[3] / "docs" / "rules" / name
     return source.read_text(encoding="utf-8") if source.is_file() else None
 
 

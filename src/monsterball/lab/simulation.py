@@ -17,11 +17,12 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from monsterball.bots import DEFAULT_MAX_PLIES, bot_seed, make_bot, play_game
+from monsterball.bots.protocol import DEFAULT_MAX_PLIES, bot_seed, play_game
+from monsterball.bots.registry import make_bot
 from monsterball.core.dice import derive_seed
 from monsterball.core.game import GameState
 from monsterball.games import get_game
-from monsterball.pool import run_jobs
+from monsterball.lab.pool import run_jobs
 
 Progress = Callable[[int, int], None]
 """Called as ``progress(games_done, games_total)`` as games finish."""

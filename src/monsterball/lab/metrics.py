@@ -99,7 +99,7 @@ def load_metric(ref: MetricRef) -> Metric:
     return function  # type: ignore[no-any-return]
 
 
-# -- examples (usable as monsterball.metrics:NAME) -----------------------------------------
+# -- examples (usable as monsterball.lab.metrics:NAME) -----------------------------------------
 
 
 def _field(event: Any, name: str) -> Any:
@@ -139,8 +139,8 @@ def plies_per_point(trace: GameTrace) -> dict[str, float]:
 def luck(trace: GameTrace) -> dict[str, float]:
     """Every game: the first seat's luck (the sum of its dice swings, in win-probability
     points; see ``monsterball luck``). The report adds it by itself."""
-    from monsterball.heuristic import heuristic_for
-    from monsterball.report import chance_swing
+    from monsterball.bots.heuristic import heuristic_for
+    from monsterball.records.luck import chance_swing
 
     heuristic = heuristic_for(trace.spec)
     state = trace.spec.new_game(trace.options)

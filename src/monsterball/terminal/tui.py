@@ -24,7 +24,7 @@ from textual.widget import Widget
 from textual.widgets import Footer, Header, Log, OptionList, Static
 from textual.widgets.option_list import Option
 
-from monsterball.bots import Bot
+from monsterball.bots.protocol import Bot
 from monsterball.core.actions import Action
 from monsterball.core.board import Board
 from monsterball.core.dice import SeededSampler
