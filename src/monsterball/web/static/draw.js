@@ -64,12 +64,18 @@ export function drawControl(page) {
         if (seenPly >= 0 && known.state === "offered") refresh();
         seenPly = state.game.ply;
       }
+      // Four coaches: a teammate's offer is the side's own (only the other side answers).
+      const seatOf = (/** @type {string | null | undefined} */ name) =>
+        (state.chairs || []).find((/** @type {any} */ c) => c.name === name)?.seat;
+      const theirSeat = seatOf(known.by);
+      const ours =
+        known.by === state.you || (theirSeat !== undefined && theirSeat === seatOf(state.you));
       const parts = [];
       if (known.never) {
         parts.push(
           el("span", { class: "muted", "data-testid": "no-draw" }, `No draws: ${known.never}.`),
         );
-      } else if (known.state === "offered" && known.by === state.you) {
+      } else if (known.state === "offered" && ours) {
         parts.push(
           el("span", { "data-testid": "draw-waiting" }, "Draw offered: waiting for the answer… "),
           el("button", { onclick: () => post("/decline"), disabled: busy }, "Withdraw"),
