@@ -14,6 +14,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings("ignore::Deprecati
 pytest.importorskip("playwright.sync_api")
 
 GAMES = ("paper-ultimate", "huck-monster", "midway")
+FIRST_GAME = {"paper-ultimate": "quick", "huck-monster": "scrimmage", "midway": "short"}
 SHOT_AT = {"paper-ultimate": 3, "huck-monster": 6, "midway": 9}  # a throw, an aim, a pass
 FORBIDDEN = re.compile(r"src/|tests/|\.\./shared|--opt|`")
 
@@ -69,6 +70,8 @@ def test_every_lesson_by_following_the_highlights_then_a_real_game(browser, base
     page.wait_for_url(re.compile(r"/play/"))
     page.wait_for_selector("[data-testid=turn]")
     assert "easy" in page.inner_text(".chairs")
+    # A short first game (the game's first_game preset), so a newcomer finishes one soon.
+    assert f"· {FIRST_GAME[game]} · bot" in page.inner_text("#where")
     assert errors == []
 
 

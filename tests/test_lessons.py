@@ -179,6 +179,8 @@ def test_each_lesson_says_the_side_played_and_each_step_how_to_move(game):
     assert all(x["role"] and x["seat"] for x in view), [x["id"] for x in view]
     for x in view:
         assert all(step["hint"] for step in x["steps"]), x["id"]
+    first = lessons_view(game)["first_game"]  # the last lesson's game: a short preset
+    assert first["preset"] in get_game(game).options_type.PRESETS and first["about"]
     if game == "midway":
         setup = next(x for x in view if x["id"] == "kickoff")["steps"][0]
         assert setup["action"] == "A2@g4" and "auto" in setup["hint"]

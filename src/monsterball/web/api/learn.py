@@ -123,7 +123,13 @@ def lesson_view(item: Lesson) -> dict[str, Any]:
 @cache
 def lessons_view(game: str) -> dict[str, Any]:
     spec = get_game(game)
-    return {"game": game, "title": spec.title, "lessons": [lesson_view(x) for x in lessons(game)]}
+    return {
+        "game": game,
+        "title": spec.title,
+        "lessons": [lesson_view(x) for x in lessons(game)],
+        # The game the last lesson offers: a short one, so a first game is finished soon.
+        "first_game": learning_data(game).get("first_game"),
+    }
 
 
 @cache

@@ -16,6 +16,7 @@ import {
   sideBanner,
   stepBox,
 } from "./lesson-parts.js";
+import { remember } from "./seats.js";
 import { api, el } from "./util.js";
 
 export async function learnPage(main, where, gameId) {
@@ -137,9 +138,16 @@ export async function learnPage(main, where, gameId) {
     try {
       const created = await api("/api/games", {
         method: "POST",
-        body: { game: gameId, mode: "bot", bots: { B: "easy" }, coaches: 2 },
+        body: {
+          game: gameId,
+          preset: data.first_game ? data.first_game.preset : null,
+          mode: "bot",
+          bots: { B: "easy" },
+          coaches: 2,
+        },
       });
       const human = created.chairs.find((c) => c.kind === "human");
+      remember(created.id, [human]); // the lobby lists it among "your games"
       location.href = human.url;
     } catch (error) {
       button.disabled = false;
@@ -195,7 +203,9 @@ export async function learnPage(main, where, gameId) {
             : null,
           done ? null : stepBox(state, item, step),
           feedback ? feedbackBox(feedback, step + 1 < item.steps.length, next) : null,
-          done ? completeBox(item, lessons[index + 1], () => open(index + 1), playBot) : null,
+          done
+            ? completeBox(item, lessons[index + 1], () => open(index + 1), playBot, data.first_game)
+            : null,
           state && state.roster ? rosterCard(state.roster) : null,
           done || moved
             ? null

@@ -111,8 +111,9 @@ export function feedbackBox(feedback, moreSteps, next) {
   );
 }
 
-/** A finished lesson: on to the next one, or (the last) a real game against the easy bot. */
-export function completeBox(item, nextLesson, openNext, playBot) {
+/** A finished lesson: on to the next one, or (the last) a real game against the easy bot,
+ * short (firstGame: the preset of a first game and its words). */
+export function completeBox(item, nextLesson, openNext, playBot, firstGame) {
   return el(
     "div",
     { class: "lesson-ok", "data-testid": "lesson-complete" },
@@ -133,7 +134,9 @@ export function completeBox(item, nextLesson, openNext, playBot) {
           el(
             "button",
             { class: "primary", onclick: (e) => playBot(e.target), "data-testid": "play-bot" },
-            "Play a real game against the easy bot",
+            firstGame
+              ? `Play a short game against the easy bot (${firstGame.about})`
+              : "Play a real game against the easy bot",
           ),
         ],
   );
