@@ -139,12 +139,10 @@ def record_path(save_dir: str | Path, index: int) -> Path:
 
 
 def _score_of(state: GameState) -> dict[str, float] | None:
-    score = state.view().get("score")
-    if isinstance(score, Mapping):
-        return {str(k): float(v) for k, v in score.items() if isinstance(v, int | float)}
-    if isinstance(score, list | tuple):
-        return {state.spec.seat_name(i): float(v) for i, v in enumerate(score)}
-    return None
+    score = state.scores()
+    if score is None:
+        return None
+    return {state.spec.seat_name(i): v for i, v in enumerate(score)}
 
 
 @dataclass(frozen=True, slots=True)
