@@ -3,7 +3,7 @@
 Each setting runs a real simulation (``monsterball.lab.simulation.simulate``, the function the
 command calls, with its worker pool) while a thread notes, every 0.1 s as the progress bar
 redraws, the elapsed time, the games reported done and the CPU seconds of the run's
-processes (``pool.tree_cpu_seconds``, as the bar reads them). The bar's own estimator
+processes (``lab.pool.tree_cpu_seconds``, as the bar reads them). The bar's own estimator
 (``cli.time_left.TimeLeftEstimate``) is then replayed on those redraws and compared with the
 time that really remained (the last game's end minus that moment). The yardstick is the
 estimate before issue 35's last round, the mean wall pace since the first game ended

@@ -179,7 +179,7 @@ def test_sigterm_stops_a_run_cleanly(tmp_path: Path) -> None:
 
 @pytest.mark.slow  # a child process burns CPU: seconds on a busy machine
 def test_the_runs_cpu_time_counts_its_workers() -> None:
-    """The bar's CPU reading (pool.tree_cpu_seconds) includes live child processes, the
+    """The bar's CPU reading (lab.pool.tree_cpu_seconds) includes live child processes, the
     pool's workers: a child that burns 0.3 s of CPU shows in it, not only this process."""
     import subprocess
     import time

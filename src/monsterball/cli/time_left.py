@@ -42,7 +42,7 @@ def eta_seconds(
 class TimeLeftEstimate:
     """The time left of one run, asked at each redraw of its bar with the run's elapsed wall
     time, games done and, where known, the CPU seconds its processes have used so far
-    (``pool.tree_cpu_seconds``). ``jobs`` is the number of worker processes: the pace is
+    (``lab.pool.tree_cpu_seconds``). ``jobs`` is the number of worker processes: the pace is
     counted from the moment ``jobs`` games have ended, once every worker is likely past its
     start-up and first game (games started together end close together, which would make
     the first moments look quick)."""
