@@ -10,7 +10,8 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from monsterball.web.api import accounts, challenges
+from monsterball.web.api import challenges, services
+from monsterball.web.api.services import services_of
 from web_helpers import CHEAP_HASHING, app_at, first_move
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -20,7 +21,7 @@ CLOCK = {"kind": "realtime", "minutes": 5, "increment": 3}
 
 @pytest.fixture
 def app(tmp_path, monkeypatch):
-    monkeypatch.setattr(accounts, "HASH_PARAMS", CHEAP_HASHING)
+    monkeypatch.setattr(services, "HASH_PARAMS", CHEAP_HASHING)
     return app_at(tmp_path / "games.db")
 
 
@@ -88,7 +89,7 @@ def test_names_are_unique_ignoring_case(alice):
     # The first account's password still logs in, by any case of its name.
     again = alice.post("/api/session", json={"name": "aLiCe", "password": PASSWORD})
     assert again.status_code == 200 and again.json()["name"] == "Alice"
-    _, stored = alice.app.state.social.people.find("alice")
+    _, stored = services_of(alice.app).social.people.find("alice")
     assert stored.startswith("$argon2id$") and PASSWORD not in stored
 
 
@@ -196,7 +197,7 @@ def test_challenge_post_list_own_accept_refused_accept_and_play_by_session(alice
     moved = mover.post(f"/api/games/{gid}/act", json=body)
     assert moved.status_code == 200, moved.text
     assert moved.json()["game"]["ply"] > state["game"]["ply"]
-    seats = mover.app.state.social.people.seats_of_game(gid)
+    seats = services_of(mover.app).social.people.seats_of_game(gid)
     assert {name: n for name, (_, n) in seats.items()} == {seen["A"]: "Alice", seen["B"]: "Bob"}
 
 

@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from monsterball.core.record import read_record, replay
 from monsterball.games import get_game
+from monsterball.web.api.services import services_of
 from monsterball.web.live.game import LiveGame, Rejected
 from monsterball.web.store.games import GameRow, StaleMove, Store, StoredMove
 from web_helpers import app_at, first_move, server
@@ -54,7 +55,7 @@ def test_settings_are_read_like_the_command_lines_opt(client):
     created = create(
         client, game="huck-monster", preset="pro", settings=["points_to_win=3", "ties=defense"]
     )
-    live = client.app.state.rooms.rooms[created["id"]].live
+    live = services_of(client.app).rooms.rooms[created["id"]].live
     assert live.state.options.points_to_win == 3 and live.state.options.ties == "defense"
     assert live.state.options.callahans  # the preset still applies
 
@@ -145,7 +146,7 @@ def test_stale_duplicate_malformed_and_oversized_socket_messages_change_nothing(
         assert ws.receive_json() == {"type": "pong"}
     final = state(client, gid)
     assert final["game"]["ply"] == ply + 1
-    assert len(client.app.state.rooms.store.moves(gid)) == ply + 1
+    assert len(services_of(client.app).rooms.store.moves(gid)) == ply + 1
 
 
 def test_spectators_watch_but_cannot_act_and_bad_tokens_are_refused(client):
@@ -236,12 +237,12 @@ def test_a_new_server_over_the_same_database_continues_every_game(tmp_path):
                 c, created["id"], token, first_move(message), message["game"]["ply"]
             ).json()
         before = message
-        live = c.app.state.rooms.rooms[created["id"]].live
+        live = services_of(c.app).rooms.rooms[created["id"]].live
         hash_before = live.state.state_hash()
     with TestClient(app_at(db)) as c:
         after = state(c, created["id"], token)
         assert after["game"] == before["game"] and after["board"] == before["board"]
-        assert c.app.state.rooms.rooms[created["id"]].live.state.state_hash() == hash_before
+        assert services_of(c.app).rooms.rooms[created["id"]].live.state.state_hash() == hash_before
         moved = act(c, created["id"], token, first_move(after), after["game"]["ply"])
         assert moved.status_code == 200
 
@@ -313,7 +314,7 @@ def test_replay_steps_through_the_game_and_forks_a_new_one(client):
     assert three["step"] == 3 and len(three["log"]) == 3
     late = client.get(f"/api/games/{gid}/replay", params={"step": 100}).json()
     assert late["ply"] == 100
-    histories = client.app.state.rooms._histories
+    histories = services_of(client.app).rooms._histories
     assert list(histories) == [(gid, whole["steps"])]  # built once, reused for every step
     fork = client.post(f"/api/games/{gid}/fork", json={"ply": 100, "mode": "hotseat"})
     assert fork.status_code == 201, fork.text
@@ -354,7 +355,7 @@ def test_store_refuses_a_second_move_for_the_same_ply(tmp_path):
 def test_rejected_submission_leaves_the_live_state_unchanged(client):
     created = create(client, game="midway", mode="hotseat")
     token = tokens(created)["A"]
-    live = client.app.state.rooms.rooms[created["id"]].live
+    live = services_of(client.app).rooms.rooms[created["id"]].live
     before = live.state.state_hash()
     for action, ply in (("draft unicorn", live.state.ply), ("end", live.state.ply - 1)):
         response = act(client, created["id"], token, action, ply)
@@ -394,7 +395,7 @@ def test_store_with_moves_the_seed_would_not_roll_fails_to_load(tmp_path):
 @pytest.mark.slow
 def test_random_clients_play_a_whole_game_over_sockets(client):
     """Every message a seat sees offers only moves the server then accepts."""
-    client.app.state.rooms._new_seed = lambda: 11  # a game known to end within the loop
+    services_of(client.app).rooms._new_seed = lambda: 11  # a game known to end within the loop
     created = create(client, game="paper-ultimate", preset="quick", mode="online")
     t = tokens(created)
     rng = random.Random(5)
@@ -456,7 +457,7 @@ def test_a_store_failure_is_reported_and_changes_nothing(client, monkeypatch):
     created = create(client, game="paper-ultimate", mode="hotseat")
     token = tokens(created)["A"]
     gid = created["id"]
-    store = client.app.state.rooms.store
+    store = services_of(client.app).rooms.store
     real_append = store.append
     calls = []
 
@@ -485,7 +486,7 @@ def test_a_move_while_another_thread_writes_waits_for_that_write_and_then_lands(
     writer; otherwise it waits for it in a worker thread (and nothing is applied before)."""
     created = create(client, game="paper-ultimate", mode="hotseat")
     gid = created["id"]
-    store = client.app.state.rooms.store
+    store = services_of(client.app).rooms.store
     held, release = threading.Event(), threading.Event()
 
     def writer():

@@ -25,7 +25,8 @@ from monsterball.cli import app as cli_app
 from monsterball.core.dice import HmacSampler, dice_key
 from monsterball.core.record import initial_state, read_record, replay
 from monsterball.settings import Limits
-from monsterball.web.api import accounts
+from monsterball.web.api import accounts, services
+from monsterball.web.api.services import services_of
 from monsterball.web.app import create_app
 from monsterball.web.live import rooms as rooms_module
 from monsterball.web.live.bot_pool import Decision, FairSlots, ThinkingPool
@@ -45,7 +46,7 @@ def db(tmp_path):
 
 @pytest.fixture
 def app(db, monkeypatch):
-    monkeypatch.setattr(accounts, "HASH_PARAMS", CHEAP_HASHING)
+    monkeypatch.setattr(services, "HASH_PARAMS", CHEAP_HASHING)
     return app_at(db)
 
 
@@ -405,7 +406,7 @@ def test_a_500_leaves_the_next_request_on_the_connection_answered(tmp_path, capl
         def broken(**_):
             raise RuntimeError("the disk went away")
 
-        test_app.state.rooms.store.list = broken
+        services_of(test_app).rooms.store.list = broken
         with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
             ask = b"GET %s HTTP/1.1\r\nhost: localhost\r\n\r\n"
             conn.sendall(ask % b"/api/games" + ask % b"/api/catalog")  # pipelined, keep-alive
@@ -605,7 +606,7 @@ def test_cycling_replays_of_many_finished_games_is_limited_per_address(tmp_path,
             assert limited.status_code == 429 and int(limited.headers["retry-after"]) >= 1
         kept = games[burst - 1]  # the last one built is kept: reading it again is free
         assert attacker.get(f"/api/games/{kept}/replay", params={"step": 3}).status_code == 200
-        built = test_app.state.rooms.counts["histories_built"]
+        built = services_of(test_app).rooms.counts["histories_built"]
         assert built == burst
         # Another address is not slowed by the first one's limit.
         assert client.get(f"/api/games/{games[-1]}/replay").status_code == 200

@@ -12,7 +12,8 @@ from sqlalchemy import create_engine, text
 from typer.testing import CliRunner
 
 from monsterball.cli import app as cli_app
-from monsterball.web.api import accounts
+from monsterball.web.api import services
+from monsterball.web.api.services import services_of
 from monsterball.web.app import create_app
 from test_web_accounts import PASSWORD, one_line_error, sign_up
 from test_web_postgres import postgres_url  # noqa: F401  (the throw-away cluster fixture)
@@ -29,7 +30,7 @@ def db(tmp_path):
 
 @pytest.fixture
 def app(db, monkeypatch):
-    monkeypatch.setattr(accounts, "HASH_PARAMS", CHEAP_HASHING)
+    monkeypatch.setattr(services, "HASH_PARAMS", CHEAP_HASHING)
     return app_at(db)
 
 
@@ -200,7 +201,7 @@ def test_report_then_admin_reports_delete_message_lock_and_unlock(clients, db, a
 
 def test_accounts_challenges_chat_and_reports_on_postgresql(postgres_url, monkeypatch):  # noqa: F811
     """The people tables' queries on PostgreSQL (the rest of these tests run on SQLite)."""
-    monkeypatch.setattr(accounts, "HASH_PARAMS", CHEAP_HASHING)
+    monkeypatch.setattr(services, "HASH_PARAMS", CHEAP_HASHING)
     name = f"t{uuid.uuid4().hex[:12]}"
     engine = create_engine(postgres_url, isolation_level="AUTOCOMMIT")
     with engine.connect() as connection:
@@ -226,10 +227,10 @@ def test_accounts_challenges_chat_and_reports_on_postgresql(postgres_url, monkey
         alice.post("/api/relations", json={"name": "Bob", "kind": "mute"})
         assert alice.get(f"/api/games/{gid}/chat").json()["messages"] == []
         alice.post(f"/api/chat/{said['id']}/report")
-        (report,) = alice.app.state.social.people.reports()
+        (report,) = services_of(alice.app).social.people.reports()
         assert report[1].text == MARKUP and report[2] == 1
         assert [g["id"] for g in bob.get("/api/players/alice").json()["games"]] == [gid]
         assert bob.post("/api/pairing", json={"game": "midway"}).json()["status"] == "waiting"
         assert alice.post("/api/pairing", json={"game": "midway"}).json()["status"] == "started"
-        alice.app.state.social.people.set_locked("bob", True)
+        services_of(alice.app).social.people.set_locked("bob", True)
         assert bob.get("/api/session").json() == {"name": None}

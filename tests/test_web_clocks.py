@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 
 from monsterball.core.record import read_record, replay
 from monsterball.settings import Limits
+from monsterball.web.api.services import services_of
 from monsterball.web.app import create_app
 from monsterball.web.live.game import LiveGame
 from monsterball.web.live.time_control import FIRST_MOVE_GRACE_MS, BadClock, Clock, TimeControl
@@ -69,12 +70,12 @@ def act(client, gid, tokens, pick=lambda legal: legal[0]["a"]):
 
 
 def stored_clock(client, gid) -> Clock:
-    row = client.app.state.rooms.store.get(gid)
+    row = services_of(client.app).rooms.store.get(gid)
     return Clock.from_dict(row.clock)
 
 
 def check_clock(client, gid) -> bool:
-    rooms = client.app.state.rooms
+    rooms = services_of(client.app).rooms
     room = client.portal.call(rooms.get, gid)
     return client.portal.call(rooms.check_clock, room)
 
@@ -134,7 +135,7 @@ def test_time_is_charged_to_the_deciding_side_only_and_never_while_the_dice_roll
     monkeypatch.setattr(LiveGame, "roll", slow_roll)
     rng = random.Random(5)
     with TestClient(app(tmp_path / "g.db", now)) as client:
-        store_of["store"] = client.app.state.rooms.store
+        store_of["store"] = services_of(client.app).rooms.store
         gid, tokens = new_game(
             client, {"kind": "realtime", "minutes": 60, "increment": 0}, game="huck-monster"
         )
@@ -209,7 +210,7 @@ def test_a_side_that_never_moves_loses_on_time_at_its_flag_to_the_millisecond(tm
         assert over["clock"]["sides"]["AB".index(loser)]["left_ms"] == 0
         assert over["game"]["dice_seed"] is not None  # the game is over: the seed revealed
         assert state(client, gid, tokens[loser])["legal"] == []  # no moves offered after it
-        row = client.app.state.rooms.store.get(gid)
+        row = services_of(client.app).rooms.store.get(gid)
         assert row.status == "finished" and row.result == over["game"]["result"]
         # The record ends with the time result, and verifies.
         text = client.get(f"/api/games/{gid}/record").text
@@ -264,7 +265,7 @@ def test_a_move_sent_after_the_flag_is_refused_and_the_game_is_lost(tmp_path):
             },
         )
         assert late.status_code == 409 and "wins on time" in late.json()["message"]
-        assert client.app.state.rooms.store.get(gid).plies == mine["game"]["ply"]
+        assert services_of(client.app).rooms.store.get(gid).plies == mine["game"]["ply"]
 
 
 def test_a_client_cannot_stop_or_extend_its_clock(tmp_path):
@@ -347,7 +348,7 @@ def test_a_rated_game_nobody_plays_ends_within_a_second_of_the_flag_and_rates_bo
         loser = seen["clock"]["running"]
         while time.time() < flag_s + 1.0:
             time.sleep(0.05)
-        row = client.app.state.rooms.store.get(gid)
+        row = services_of(client.app).rooms.store.get(gid)
         assert row.status == "finished"
         assert row.ending == {"termination": "time", "loser": loser}
         ended_at = row.updated_at.timestamp()

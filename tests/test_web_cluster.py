@@ -28,6 +28,7 @@ from sqlalchemy.orm import Session
 from websockets.sync.client import ClientConnection, connect
 
 from monsterball.core.record import read_record, replay
+from monsterball.web.api.services import services_of
 from monsterball.web.live.game import LiveGame
 from monsterball.web.store.games import GameRow, MoveRow, Store, StoredMove
 from test_web_postgres import postgres_url  # noqa: F401  (the throw-away cluster fixture)
@@ -277,7 +278,7 @@ def test_workers_with_sqlite_are_refused_in_one_line(tmp_path):
 def test_idle_rooms_are_evicted_and_loaded_again_as_they_were(tmp_path):
     limits = dataclasses.replace(NO_CLIENT_LIMITS, idle_seconds=60)
     with TestClient(app_at(tmp_path / "games.db", limits)) as client:
-        rooms = client.app.state.rooms
+        rooms = services_of(client.app).rooms
         ids = []
         for _ in range(2):
             made = client.post("/api/games", json={"game": "paper-ultimate", "mode": "online"})

@@ -23,6 +23,7 @@ from monsterball.core.dice import seed_commitment
 from monsterball.core.record import read_record, replay
 from monsterball.games import get_game
 from monsterball.settings import Limits
+from monsterball.web.api.services import services_of
 from monsterball.web.hardening.frames import MessageLimiter
 from monsterball.web.live.bot_pool import Decision, ThinkingPool, fallback_move
 from monsterball.web.store.games import GameRow, Store
@@ -79,7 +80,7 @@ def test_chosen_seeds_are_marked_seeded_wherever_games_are_listed(client):
 def test_an_online_room_commits_to_a_secret_seed_of_128_bits_from_its_first_message(client):
     created = client.post("/api/games", json={"game": "paper-ultimate", "mode": "online"}).json()
     gid, t = created["id"], tokens(created)
-    live = client.app.state.rooms.rooms[gid].live
+    live = services_of(client.app).rooms.rooms[gid].live
     seed = live.row.game_seed
     assert seed.bit_length() > 100  # 128 random bits (a shorter one: 1 in 2**27)
     assert created["game"]["dice_commitment"] == seed_commitment(seed)
@@ -123,7 +124,7 @@ def test_bot_vs_bot_game_is_watched_live_finishes_and_reveals_the_committed_seed
     record = read_record(text)
     assert record.dice_commitment == commitment and record.end["dice_seed"] == revealed
     assert replay(record).ok
-    assert client.app.state.rooms.pool.decisions > 0  # the bots thought in the pool
+    assert services_of(client.app).rooms.pool.decisions > 0  # the bots thought in the pool
 
 
 def fair_dice_recipe() -> list[str]:
@@ -196,7 +197,7 @@ def test_replay_verify_fails_when_the_revealed_seed_does_not_match_the_commitmen
 
 def test_a_record_of_an_unfinished_committed_game_carries_no_seed(client):
     created = client.post("/api/games", json={"game": "midway", "mode": "online"}).json()
-    rooms = client.app.state.rooms
+    rooms = services_of(client.app).rooms
     row = rooms.store.get(created["id"])
     history = asyncio.run(rooms.history(created["id"]))  # no live room involved
     text = "".join(line + "\n" for line in rooms.record(history, row).lines())
@@ -224,7 +225,7 @@ def test_a_bot_over_the_cap_is_refused_at_once(client, level):
         "this server allows" in refused.json()["message"] or "unknown" in refused.json()["message"]
     )
     assert elapsed < 0.1, elapsed
-    assert client.app.state.rooms.pool.decisions == 0
+    assert services_of(client.app).rooms.pool.decisions == 0
 
 
 def test_a_bot_within_the_cap_is_accepted(client):
@@ -274,17 +275,17 @@ def test_a_get_starts_no_bot_and_a_restarted_server_resumes_the_bots_turn(tmp_pa
         assert reader.get(f"/api/games/{gid}").json()["game"]["ply"] == 0
         assert reader.get(f"/api/games/{gid}/replay").status_code == 200
     time.sleep(0.5)
-    assert reader.app.state.rooms.pool.decisions == 0
+    assert services_of(reader.app).rooms.pool.decisions == 0
     assert reader.get(f"/api/games/{gid}").json()["game"]["ply"] == 0
     with TestClient(app_at(db)) as restarted:  # a server start resumes it in the pool
         final = wait_until_finished(restarted, gid)
-        assert restarted.app.state.rooms.pool.decisions > 0
+        assert services_of(restarted.app).rooms.pool.decisions > 0
     assert final["game"]["dice_seed"] == str(2**100 + 5)
 
 
 @pytest.mark.slow
 def test_a_store_failure_during_a_bot_move_is_retried_and_the_game_finishes(client, monkeypatch):
-    store = client.app.state.rooms.store
+    store = services_of(client.app).rooms.store
     real_append = store.append
     failed = []
 
@@ -385,7 +386,7 @@ def test_an_address_may_hold_only_so_many_live_rooms(tmp_path):
             json={"game": "paper-ultimate", "mode": "bot", "bots": {"A": "easy", "B": "easy"}},
         )
         assert done.status_code == 429
-        rooms = c.app.state.rooms
+        rooms = services_of(c.app).rooms
         rooms.rooms_per_address = 3
         assert (
             c.post(

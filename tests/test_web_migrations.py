@@ -35,6 +35,7 @@ from typer.testing import CliRunner
 
 import monsterball.web.store.migrations as migrations
 from monsterball.cli import app as cli_app
+from monsterball.web.api.services import services_of
 from monsterball.web.app import create_app
 from monsterball.web.store.games import Base, SchemaError, Store
 from test_web_postgres import postgres_url  # noqa: F401  (the throw-away cluster fixture)
@@ -150,8 +151,8 @@ def play_and_copy_to_old_schema(url: str, scratch: Path, *, with_fair_dice_colum
             )
             assert moved.status_code == 200, moved.text
         token, message = to_act(client, gid, tokens)
-        row = client.app.state.rooms.store.get(gid)
-        moves = client.app.state.rooms.store.moves(gid)
+        row = services_of(client.app).rooms.store.get(gid)
+        moves = services_of(client.app).rooms.store.moves(gid)
     assert row.seed == 7 and len(moves) >= 12
     old = old_schema(with_fair_dice_columns)
     engine = create_engine(url)
@@ -198,7 +199,7 @@ def test_a_database_from_before_migrations_is_stamped_upgraded_and_still_playabl
         )
         assert moved.status_code == 200, moved.text
         assert moved.json()["game"]["ply"] > again["game"]["ply"]
-        row = client.app.state.rooms.store.get(gid)
+        row = services_of(client.app).rooms.store.get(gid)
         assert row.game_seed == 7 and row.was_seeded  # from before fair dice: seeded
     assert revision_of(db_url) == [HEAD]
     assert schema_differences(db_url) == []
@@ -369,7 +370,7 @@ def test_0005_adds_clocks_and_ratings_and_goes_back_to_0003_keeping_the_games(db
     # A game written into the 0003 tables (made by today's server on a scratch database).
     with TestClient(create_app(f"sqlite:///{tmp_path / 's.db'}", limits=NO_CLIENT_LIMITS)) as c:
         gid = c.post("/api/games", json={"game": "midway", "mode": "online"}).json()["id"]
-        row = c.app.state.rooms.store.get(gid)
+        row = services_of(c.app).rooms.store.get(gid)
     old = MetaData()
     old.reflect(engine, only=["games"])
     values = {col.name: getattr(row, col.name) for col in old.tables["games"].columns}
@@ -387,7 +388,7 @@ def test_0005_adds_clocks_and_ratings_and_goes_back_to_0003_keeping_the_games(db
             },
         )
         assert clocked.status_code == 201, clocked.text
-        store = client.app.state.rooms.store
+        store = services_of(client.app).rooms.store
         row = store.get(gid)
         assert row.clock is None and row.ending is None and not row.rated
         assert store.get(clocked.json()["id"]).clock["control"]["days"] == 3

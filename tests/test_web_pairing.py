@@ -11,7 +11,8 @@ import datetime as dt
 import pytest
 from fastapi.testclient import TestClient
 
-from monsterball.web.api import accounts, pairing
+from monsterball.web.api import pairing, services
+from monsterball.web.api.services import services_of
 from monsterball.web.app import create_app
 from monsterball.web.store import people
 from monsterball.web.store.ratings import settle
@@ -25,7 +26,7 @@ BODY = {"game": GAME, "clock": TWO_MINUTES, "rated": True}
 
 @pytest.fixture
 def alice(tmp_path, monkeypatch):
-    monkeypatch.setattr(accounts, "HASH_PARAMS", CHEAP_HASHING)
+    monkeypatch.setattr(services, "HASH_PARAMS", CHEAP_HASHING)
     app = create_app(f"sqlite:///{tmp_path / 'games.db'}", limits=NO_CLIENT_LIMITS)
     with TestClient(app) as client:
         sign_up(client, "Alice")
@@ -44,7 +45,7 @@ def later(monkeypatch):
 def apart(alice, names=("Dave", "Carol")):
     """Two players whose ratings are more than 200 apart: Dave lost three, Carol won one."""
     dave, carol = (another(alice, n) for n in names)
-    store = alice.app.state.rooms.store
+    store = services_of(alice.app).rooms.store
     for n in range(3):
         settle(store, f"d{n}", [key(alice, names[0]), "bot:medium"], [-1.0, 1.0], game=GAME)
     settle(store, "c0", [key(alice, names[1]), "bot:hard"], [1.0, -1.0], game=GAME)
@@ -77,7 +78,7 @@ def test_two_waiting_players_are_paired_once_the_longer_waiters_window_reaches_t
         "id": matched["id"],
         "url": f"/play/{matched['id']}",
     }
-    row = alice.app.state.rooms.store.get(matched["id"])
+    row = services_of(alice.app).rooms.store.get(matched["id"])
     assert set(row.players.values()) == {key(alice, "Dave"), key(alice, "Carol")}
     assert row.rated is True and row.clock["control"]["minutes"] == 2
     # Both pages learn it from the state too (a lobby on another server, a dropped socket).
@@ -122,6 +123,6 @@ def test_a_wait_ends_after_five_minutes_however_often_it_checks_in(alice, later)
     assert expires - pairing.now() == pytest.approx(pairing.QUICK_TTL, abs=dt.timedelta(seconds=2))
     later[0] = pairing.QUICK_TTL.total_seconds() - 5
     assert ivy.post("/api/pairing/check-in").json()["status"] == "waiting"
-    tables = alice.app.state.social.people
+    tables = services_of(alice.app).social.people
     row = tables.newest_quick(tables.find("Ivy")[0].id)
     assert people.aware(row.expires_at) <= expires  # never past the five minutes

@@ -8,7 +8,8 @@ from fastapi.testclient import TestClient
 
 from monsterball.bots.registry import bot_for_difficulty
 from monsterball.core.record import read_record
-from monsterball.web.api import accounts
+from monsterball.web.api import services
+from monsterball.web.api.services import services_of
 from test_web_accounts import one_line_error, sign_up
 from web_helpers import CHEAP_HASHING, app_at
 
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 @pytest.mark.slow
 def test_a_finished_game_shows_on_both_player_pages_with_replay_and_record(tmp_path, monkeypatch):
-    monkeypatch.setattr(accounts, "HASH_PARAMS", CHEAP_HASHING)
+    monkeypatch.setattr(services, "HASH_PARAMS", CHEAP_HASHING)
     app = app_at(tmp_path / "games.db")
     with TestClient(app) as alice:
         sign_up(alice, "Alice")
@@ -33,7 +34,7 @@ def test_a_finished_game_shows_on_both_player_pages_with_replay_and_record(tmp_p
             },
         ).json()["id"]
         gid = bob.post(f"/api/challenges/{cid}/accept").json()["id"]
-        started_by = app.state.social.people.challenge_of_game(gid)
+        started_by = services_of(app).social.people.challenge_of_game(gid)
         assert started_by.id == cid and started_by.rated is False and started_by.clock is None
         seated = alice.get(f"/api/games/{gid}/players").json()
         assert seated == {
@@ -45,7 +46,7 @@ def test_a_finished_game_shows_on_both_player_pages_with_replay_and_record(tmp_p
             (gid, "playing", None)
         ]
         # Each account plays the heuristic bot's choice (a short game), through the API.
-        live = app.state.rooms.rooms[gid].live
+        live = services_of(app).rooms.rooms[gid].live
         bots = [bot_for_difficulty("paper-ultimate", "medium", seed) for seed in (1, 2)]
         for _ in range(2000):
             state = alice.get(f"/api/games/{gid}").json()

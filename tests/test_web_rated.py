@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from monsterball.web.api import accounts, pairing
+from monsterball.web.api import pairing, services
+from monsterball.web.api.services import services_of
 from monsterball.web.app import create_app
 from monsterball.web.store.ratings import settle
 from test_web_accounts import one_line_error, sign_up
@@ -28,7 +29,7 @@ def now():
 
 @pytest.fixture
 def alice(tmp_path, monkeypatch, now):
-    monkeypatch.setattr(accounts, "HASH_PARAMS", CHEAP_HASHING)
+    monkeypatch.setattr(services, "HASH_PARAMS", CHEAP_HASHING)
     app = create_app(f"sqlite:///{tmp_path / 'games.db'}", limits=NO_CLIENT_LIMITS, now_ms=now)
     with TestClient(app) as client:
         sign_up(client, "Alice")
@@ -44,7 +45,7 @@ def another(first: TestClient, name: str) -> TestClient:
 
 
 def key(client: TestClient, name: str) -> str:
-    account = client.app.state.social.people.find(name)[0]
+    account = services_of(client.app).social.people.find(name)[0]
     return f"account:{account.id}"
 
 
@@ -57,7 +58,7 @@ def test_a_rated_challenge_lost_on_time_moves_both_ratings_everywhere_they_show(
     (listed,) = bob.get("/api/challenges").json()["challenges"]
     assert (listed["rated"], listed["rating"], listed["rating_shown"]) == (True, 1500, "1500?")
     gid = bob.post(f"/api/challenges/{posted.json()['id']}/accept").json()["id"]
-    row = alice.app.state.rooms.store.get(gid)
+    row = services_of(alice.app).rooms.store.get(gid)
     players = {"A": key(alice, "Alice"), "B": key(alice, "Bob")}
     assert row.rated is True and row.players == players
     assert row.clock is not None and row.clock["control"]["minutes"] == 2
@@ -70,9 +71,9 @@ def test_a_rated_challenge_lost_on_time_moves_both_ratings_everywhere_they_show(
     loser = seen["clock"]["running"]
     winner = "B" if loser == "A" else "A"
     now.ms += 180_000
-    rooms = alice.app.state.rooms
+    rooms = services_of(alice.app).rooms
     assert alice.portal.call(rooms.check_clock, alice.portal.call(rooms.get, gid))
-    ended = alice.app.state.rooms.store.get(gid)
+    ended = services_of(alice.app).rooms.store.get(gid)
     assert ended.status == "finished" and ended.ending["loser"] == loser
     assert alice.get(spectators).status_code == 200  # a game lost on time is over too
     # The leaderboard lists both accounts by name, the winner above 1500, the loser below.
@@ -99,14 +100,14 @@ def test_a_rated_challenge_lost_on_time_moves_both_ratings_everywhere_they_show(
 
 def test_a_second_rated_game_adds_a_history_point_and_an_unrated_one_none(alice, now):
     bob = another(alice, "Bob")
-    store = alice.app.state.rooms.store
+    store = services_of(alice.app).rooms.store
     for n, rated in enumerate([True, True, False]):
         cid = alice.post(
             "/api/challenges", json={"game": GAME, "clock": TWO_MINUTES, "rated": rated}
         ).json()["id"]
         gid = bob.post(f"/api/challenges/{cid}/accept").json()["id"]
         now.ms += 180_000
-        rooms = alice.app.state.rooms
+        rooms = services_of(alice.app).rooms
         assert alice.portal.call(rooms.check_clock, alice.portal.call(rooms.get, gid))
         assert store.get(gid).rated is rated, n
     page = alice.get("/api/players/Alice").json()
@@ -122,7 +123,7 @@ def test_quick_pairing_takes_the_closer_rated_of_two_waiting_players(alice, monk
     monkeypatch.setattr(pairing, "PAIR_WINDOW", 300.0)
     monkeypatch.setattr(pairing, "PAIR_WIDENS_PER_SECOND", 0.0)
     dave, carol = another(alice, "Dave"), another(alice, "Carol")
-    store = alice.app.state.rooms.store
+    store = services_of(alice.app).rooms.store
     for n in range(3):  # Dave loses three games, Carol wins one: she is nearer Alice's 1500
         settle(store, f"d{n}", [key(alice, "Dave"), "bot:medium"], [-1.0, 1.0], game=GAME)
     settle(store, "c0", [key(alice, "Carol"), "bot:hard"], [1.0, -1.0], game=GAME)
@@ -168,7 +169,7 @@ def test_a_rematch_seats_both_accounts_swapped_unrated_with_the_same_clock(alice
     ).json()["id"]
     gid = bob.post(f"/api/challenges/{cid}/accept").json()["id"]
     now.ms += 180_000
-    rooms = alice.app.state.rooms
+    rooms = services_of(alice.app).rooms
     assert alice.portal.call(rooms.check_clock, alice.portal.call(rooms.get, gid))
     with bob.websocket_connect("/ws-lobby") as lobby:
         assert lobby.receive_json() == {"type": "challenges"}
@@ -196,7 +197,7 @@ def test_a_message_a_moderator_deletes_leaves_the_open_game_and_lobby_pages(alic
     bob = another(alice, "Bob")
     cid = alice.post("/api/challenges", json={"game": GAME}).json()["id"]
     gid = bob.post(f"/api/challenges/{cid}/accept").json()["id"]
-    people = alice.app.state.social.people
+    people = services_of(alice.app).social.people
     sweep = lambda: alice.portal.call(chat.announce_deletions, alice.app)  # noqa: E731
     sweep()  # (the server's own sweep may have looked first: either way, a first look)
     with bob.websocket_connect(f"/ws/{gid}") as player, bob.websocket_connect("/ws-lobby") as lobby:

@@ -12,7 +12,8 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
-from monsterball.web.api import accounts
+from monsterball.web.api import services
+from monsterball.web.api.services import services_of
 from monsterball.web.app import create_app
 from test_web_accounts import sign_up
 from test_web_clocks import FakeTime
@@ -31,7 +32,7 @@ def now():
 
 @pytest.fixture
 def client(tmp_path, monkeypatch, now):
-    monkeypatch.setattr(accounts, "HASH_PARAMS", CHEAP_HASHING)
+    monkeypatch.setattr(services, "HASH_PARAMS", CHEAP_HASHING)
     app = create_app(f"sqlite:///{tmp_path / 'games.db'}", limits=NO_CLIENT_LIMITS, now_ms=now)
     with TestClient(app) as c:
         yield c
@@ -184,7 +185,7 @@ def test_accounts_are_seated_in_a_rematch_only_once_both_agreed(client, now):
     assert client.get(f"/api/games/{new}").json()["you"] == "B"
     assert bob.get(f"/api/games/{new}").json()["you"] == "A"
     assert client.get(f"/api/games/{new}/players").json()["players"] == {"A": "Bob", "B": "Alice"}
-    row = client.app.state.rooms.store.get(new)
+    row = services_of(client.app).rooms.store.get(new)
     assert row.rated is False and row.clock["control"]["minutes"] == 2
 
 

@@ -16,7 +16,7 @@ from schemathesis.checks import (
     unsupported_method,
 )
 
-from monsterball.web.api import accounts
+from monsterball.web.api import services
 from web_helpers import CHEAP_HASHING, app_at
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -30,7 +30,7 @@ def api_schema(request, tmp_path_factory):
     if not hasattr(request.node, "_nodeid"):
         request.node._nodeid = request.node.nodeid
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(accounts, "HASH_PARAMS", {**accounts.HASH_PARAMS, **CHEAP_HASHING})
+        patch.setattr(services, "HASH_PARAMS", {**services.HASH_PARAMS, **CHEAP_HASHING})
         app = app_at(tmp_path_factory.mktemp("schema") / "games.db")
         yield schemathesis.openapi.from_asgi("/openapi.json", app)
 

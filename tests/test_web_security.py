@@ -17,6 +17,7 @@ from starlette.websockets import WebSocketDisconnect
 from websockets.sync.client import connect
 
 from monsterball.settings import Limits
+from monsterball.web.api.services import services_of
 from monsterball.web.hardening.security import CONTENT_SECURITY_POLICY, MAX_JSON_DEPTH
 from web_helpers import NO_CLIENT_LIMIT_FLAGS, NO_CLIENT_LIMITS, app_at, first_move, server
 
@@ -65,7 +66,7 @@ def test_every_kind_of_answer_carries_the_security_headers(client, monkeypatch):
             "/api/games", content=b" " * 70_000, headers={"content-type": "application/json"}
         ),
     }
-    store = client.app.state.rooms.store
+    store = services_of(client.app).rooms.store
     monkeypatch.setattr(store, "list", lambda **_: 1 / 0)
     answers["server error"] = client.get("/api/games")
     expected = {

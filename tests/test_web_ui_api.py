@@ -9,6 +9,7 @@ import random
 import pytest
 from fastapi.testclient import TestClient
 
+from monsterball.web.api.services import services_of
 from monsterball.web.live.game import LOG_TAIL
 from web_helpers import app_at
 
@@ -94,7 +95,7 @@ def test_rematch_swaps_the_seats_and_keeps_the_rules(client):
     me = client.get(f"/api/games/{new['id']}", params={"token": token}).json()
     assert me["you"] == "B"
     assert {c["name"]: c["bot"] for c in me["chairs"]} == {"A": "medium", "B": None}
-    live = client.app.state.rooms.rooms[new["id"]].live
+    live = services_of(client.app).rooms.rooms[new["id"]].live
     assert live.row.preset == "small" and live.state.options.points_to_win == 2
 
 

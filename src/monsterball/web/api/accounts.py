@@ -17,12 +17,10 @@ import logging
 import re
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, TypeVar
 
 import anyio
-from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, Request, Response, WebSocket
 from pydantic import BaseModel, Field
@@ -30,13 +28,10 @@ from starlette.requests import HTTPConnection
 from zxcvbn import zxcvbn
 
 from monsterball.games import all_games
-from monsterball.settings import Limits
-from monsterball.web.hardening.limits import ClientLimits, Hashing, RateLimiter
+from monsterball.web.api.services import Social, address, services, services_of
 from monsterball.web.hardening.security import MAX_TOKEN, GameId, origin_allowed
 from monsterball.web.live.game import Rejected
-from monsterball.web.live.lobby import Hub
-from monsterball.web.live.rooms import Rooms
-from monsterball.web.store.people import SESSION_DAYS, Account, NameTaken, People, Session, digest
+from monsterball.web.store.people import SESSION_DAYS, Account, NameTaken, Session, digest
 
 T = TypeVar("T")
 SESSION_COOKIE = "mb_session"
@@ -52,9 +47,6 @@ MIN_PASSWORD, MAX_PASSWORD = 8, 128
 MIN_STRENGTH = 3
 STRENGTH_PREFIX = 24
 SITE_WORDS = ("monsterball", "monster", "frisbee")
-# argon2-cffi's defaults (RFC 9106's second recommended option: Argon2id, 3 passes, 64 MiB);
-# the tests lower them to keep a sign-up cheap.
-HASH_PARAMS: dict[str, Any] = {}
 router = APIRouter()
 log = logging.getLogger(__name__)
 # How often the open sockets' sessions are looked up: a log-out here unseats its sockets at
@@ -67,50 +59,12 @@ SESSION_ENDED = (
 )
 
 
-def new_hasher() -> PasswordHasher:
-    return PasswordHasher(**HASH_PARAMS)
-
-
-@dataclass
-class Social:
-    """What the people routes of one app share: the tables, the hasher, the rate limits and
-    the lobby's sockets (one per app, made on first use)."""
-
-    people: People
-    limits: Limits
-    hasher: PasswordHasher = field(default_factory=lambda: new_hasher())
-    hub: Hub = field(default_factory=Hub)
-    swept: float = float("-inf")  # when expired challenges were last marked
-
-    def __post_init__(self) -> None:
-        per_min = self.limits.logins_per_minute
-        per_name = self.limits.name_logins_per_minute
-        made = self.limits.accounts_per_hour
-        chat = self.limits.chat_per_minute
-        self.logins = RateLimiter(per_min / 60, per_min, "log-in attempts from this address")
-        self.name_logins = RateLimiter(per_name / 60, per_name, "log-in attempts for this name")
-        self.signups = RateLimiter(made / 3600, made, "new accounts from this address")
-        self.chat = RateLimiter(chat / 60, chat, "chat messages; slow down")
-        self.hashing = Hashing(self.limits.hash_workers, self.limits.hash_queue)
-        # A hash to verify against when the name is unknown, so both answers take as long.
-        self.dummy_hash = self.hasher.hash(secrets.token_urlsafe(16))
-
-
 def social(connection: HTTPConnection) -> Social:
-    return social_of(connection.app)
+    return services(connection).social
 
 
 def social_of(app: Any) -> Social:
-    state = app.state
-    found: Social | None = getattr(state, "social", None)
-    if found is None:
-        clients: ClientLimits = state.limits
-        found = state.social = Social(People(state.rooms.store), clients.limits)
-    return found
-
-
-def address(connection: HTTPConnection) -> str:
-    return connection.client.host if connection.client else "unknown"
+    return services_of(app).social
 
 
 # -- who is asking -----------------------------------------------------------------------
@@ -139,7 +93,7 @@ async def unseat(app: Any, ended: set[str]) -> int:
     if not ended:
         return 0
     count = 0
-    rooms: Rooms = app.state.rooms
+    rooms = services_of(app).rooms
     for room in list(rooms.rooms.values()):
         for watcher in list(room.watchers):
             if watcher.session not in ended:
@@ -166,7 +120,7 @@ async def unseat(app: Any, ended: set[str]) -> int:
 
 
 def bound_sessions(app: Any) -> set[str]:
-    rooms: Rooms = app.state.rooms
+    rooms = services_of(app).rooms
     found = {w.session for room in list(rooms.rooms.values()) for w in room.watchers}
     found |= {w.session for w in social_of(app).hub.watchers}
     return {h for h in found if h is not None}
@@ -456,7 +410,7 @@ async def claim_seat(game_id: GameId, body: Claim, request: Request) -> dict[str
     Not in hot-seat games (one screen plays every chair), not a chair another account holds,
     and one chair per account and game."""
     account = await require(request)
-    rooms: Rooms = request.app.state.rooms
+    rooms = services(request).rooms
     room = await rooms.get(game_id)
     live = room.live
     chair = live.chair_for(body.token)

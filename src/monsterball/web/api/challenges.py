@@ -23,15 +23,14 @@ from monsterball.core.errors import MonsterballError
 from monsterball.games import get_game
 from monsterball.ratings.glicko import Rating
 from monsterball.web.api.accounts import (
-    Social,
     account_of,
-    address,
     require,
     session_key,
     session_of,
     social,
 )
-from monsterball.web.hardening.security import SocketCounter, origin_allowed
+from monsterball.web.api.services import Social, address, services
+from monsterball.web.hardening.security import origin_allowed
 from monsterball.web.live.game import Rejected
 from monsterball.web.live.lobby import LobbyWatcher
 from monsterball.web.live.rooms import Room, Rooms
@@ -103,7 +102,7 @@ class NewChallenge(BaseModel):
 
 
 def rooms_of(request: Request) -> Rooms:
-    rooms: Rooms = request.app.state.rooms
+    rooms = services(request).rooms
     return rooms
 
 
@@ -239,7 +238,7 @@ async def post_challenge(body: NewChallenge, request: Request) -> dict[str, Any]
     check_game(body.game, body.preset, body.options, body.seat)
     time_control(request, body.clock)
     # Each post is told to every lobby: it counts like a new game from this address.
-    request.app.state.limits.new_game(address(request))
+    services(request).clients.new_game(address(request))
     mine = [
         c
         for c in await anyio.to_thread.run_sync(own.people.open_challenges)
@@ -308,7 +307,7 @@ async def accept(challenge_id: str, request: Request) -> dict[str, Any]:
     taker = await account_of(request, write=True)
     if taker is None:
         # An anonymous taker: counted like a new game from its address.
-        request.app.state.limits.new_game(address(request))
+        services(request).clients.new_game(address(request))
     row = await anyio.to_thread.run_sync(own.people.challenge, challenge_id[:32])
     if row is None or row.quick:
         raise Rejected("not-found", f"no challenge '{challenge_id[:32]}'")
@@ -343,9 +342,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
     if not origin_allowed(websocket.scope["headers"], own.limits.allowed_origins):
         await websocket.close(code=1008)
         return
-    counter: SocketCounter | None = getattr(websocket.app.state, "lobby_sockets", None)
-    if counter is None:
-        counter = websocket.app.state.lobby_sockets = SocketCounter(own.limits.sockets_per_address)
+    counter = services(websocket).lobby_sockets
     client = address(websocket)
     if not counter.enter(client):
         await websocket.close(code=1008)

@@ -19,10 +19,11 @@ import anyio
 from fastapi import APIRouter, Depends, Path, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
-from monsterball.web.api.accounts import account_of, address, require, social, social_of
+from monsterball.web.api.accounts import account_of, require, social, social_of
+from monsterball.web.api.services import address, services, services_of
 from monsterball.web.hardening.security import MAX_TOKEN, GameId, seat_token
 from monsterball.web.live.game import Chair, Rejected
-from monsterball.web.live.rooms import Room, Rooms, Watcher
+from monsterball.web.live.rooms import Room, Watcher
 from monsterball.web.store.people import MAX_MESSAGE, Account, MessageRow, aware
 
 router = APIRouter()
@@ -114,7 +115,7 @@ async def read_game_chat(
     """A channel's newest messages (default: the asker's own channel). Spectators may read
     the players' table talk (public, like the moves); players see the spectators' channel
     only once the game is over."""
-    rooms: Rooms = request.app.state.rooms
+    rooms = services(request).rooms
     room = await rooms.get(game_id)
     viewer = await account_of(request, write=False)
     chair = await seat_in(room, token, viewer)
@@ -142,7 +143,7 @@ async def read_game_chat(
 
 @router.post("/api/games/{game_id}/chat", status_code=201)
 async def say_in_game(game_id: GameId, body: Say, request: Request) -> dict[str, Any]:
-    rooms: Rooms = request.app.state.rooms
+    rooms = services(request).rooms
     room = await rooms.get(game_id)
     token = body.token or request.headers.get("seat-token") or ""
     viewer = await account_of(request, write=True)
@@ -209,27 +210,17 @@ DELETION_SWEEP = 5.0  # seconds
 DELETION_WINDOW = 5000  # the newest messages looked at
 
 
-class Deletions:
-    """The deleted messages the open pages were told of (None: not looked yet)."""
-
-    def __init__(self) -> None:
-        self.told: set[int] | None = None
-        self.lock = asyncio.Lock()
-
-
 async def announce_deletions(app: Any) -> list[int]:
     """Tell the open pages of every message deleted since the last look, once; the ids told.
     The first look tells nothing: pages loaded since then never had those messages."""
     own = social_of(app)
-    deletions: Deletions | None = getattr(app.state, "deletions", None)
-    if deletions is None:
-        deletions = app.state.deletions = Deletions()
+    deletions = services_of(app).deletions
     async with deletions.lock:
         found = await anyio.to_thread.run_sync(own.people.deleted_recently, DELETION_WINDOW)
         told, deletions.told = deletions.told, {i for i, _, _ in found}
     if told is None:
         return []
-    rooms: Rooms = app.state.rooms
+    rooms = services_of(app).rooms
     new = [(i, g, c) for i, g, c in found if i not in told]
     for message_id, game_id, channel in new:
         gone = {"type": "chat-deleted", "id": message_id}

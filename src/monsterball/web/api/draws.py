@@ -24,6 +24,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 
 from monsterball.web.api.accounts import seat_account
+from monsterball.web.api.services import services
 from monsterball.web.api.ui import SeatBody
 from monsterball.web.hardening.security import GameId, seat_token
 from monsterball.web.live.game import Chair, LiveGame, Rejected
@@ -150,15 +151,12 @@ class Draws:
 
 
 def draws_of(request: Request) -> Draws:
-    rooms: Rooms = request.app.state.rooms
-    found: Draws | None = getattr(request.app.state, "draws", None)
-    if found is None:
-        found = request.app.state.draws = Draws(rooms)
-    return found
+    rooms = services(request).rooms
+    return services(request).part(Draws, lambda: Draws(rooms))
 
 
 async def seated(game_id: str, token: str | None, request: Request) -> tuple[Room, Chair | None]:
-    rooms: Rooms = request.app.state.rooms
+    rooms = services(request).rooms
     room = await rooms.get(game_id)
     account = await seat_account(request, write=True) if not token else None
     return room, room.live.chair_for(token, account)
@@ -170,7 +168,7 @@ async def draw_state(
 ) -> dict[str, Any]:
     """Whether the asker may offer a draw (``possible``, else ``why``), whether the game can
     ever be drawn (``never``: why not), and the open offer (``state``, ``by``)."""
-    rooms: Rooms = request.app.state.rooms
+    rooms = services(request).rooms
     room = await rooms.get(game_id)
     account = await seat_account(request, write=False) if not token else None
     return draws_of(request).state(room.live, room.live.chair_for(token, account))

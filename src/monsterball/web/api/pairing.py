@@ -22,7 +22,7 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from monsterball.games import get_game
-from monsterball.web.api.accounts import Social, address, require, social
+from monsterball.web.api.accounts import require, social
 from monsterball.web.api.challenges import (
     Clock,
     check_game,
@@ -33,12 +33,12 @@ from monsterball.web.api.challenges import (
     store_of,
     time_control,
 )
+from monsterball.web.api.services import Social, address, services
 from monsterball.web.store.people import Account, ChallengeRow, aware, now
 
 QUICK_TTL = dt.timedelta(minutes=5)  # the longest anyone waits
 CHECK_IN = dt.timedelta(seconds=20)  # a wait not checked on for this long lapses
 PAIR_WINDOW, PAIR_WIDENS_PER_SECOND, PAIR_WINDOW_MAX = 200.0, 10.0, 1000.0
-PAIRING_LOCK = "pairing_lock"
 router = APIRouter()
 
 
@@ -51,11 +51,7 @@ class Pairing(BaseModel):
 
 def pairing_lock(request: Request) -> asyncio.Lock:
     """One match at a time on this server (rows closed by a guarded update across servers)."""
-    lock: asyncio.Lock | None = getattr(request.app.state, PAIRING_LOCK, None)
-    if lock is None:
-        lock = asyncio.Lock()
-        setattr(request.app.state, PAIRING_LOCK, lock)
-    return lock
+    return services(request).pairing_lock
 
 
 def window(waiting: ChallengeRow) -> float:
@@ -149,7 +145,7 @@ async def quick_pair(body: Pairing, request: Request) -> dict[str, Any]:
     own = social(request)
     check_game(body.game, None, {}, None)
     time_control(request, body.clock)
-    request.app.state.limits.new_game(address(request))
+    services(request).clients.new_game(address(request))
     game = get_game(body.game).id
     clock = body.clock.model_dump() if body.clock else None
     async with pairing_lock(request):

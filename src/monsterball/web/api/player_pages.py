@@ -15,6 +15,7 @@ from monsterball.games import all_games, get_game
 from monsterball.ratings.glicko import Rating
 from monsterball.web.api.accounts import social
 from monsterball.web.api.challenges import player_key
+from monsterball.web.api.services import services
 from monsterball.web.live.game import Rejected
 from monsterball.web.store import ratings
 from monsterball.web.store.games import Store
@@ -82,7 +83,7 @@ async def player(
     rows = await anyio.to_thread.run_sync(lambda: people.games_of(account.id, limit=limit))
     others = {c["account"] for row, _ in rows for c in row.chairs if c.get("account") is not None}
     names = await anyio.to_thread.run_sync(people.names, others)
-    store: Store = request.app.state.rooms.store
+    store = services(request).store
     ratings = await anyio.to_thread.run_sync(ratings_of, store, player_key(account.id))
     changed = changes(ratings)
     games = []
@@ -117,7 +118,7 @@ async def seated_players(
     """The accounts seated in a game's chairs: ``{players: {chair: name}, ratings: {chair:
     shown}}`` (anonymous chairs and bots are left out; "1500?" before a first rated game)."""
     seats = await anyio.to_thread.run_sync(social(request).people.seats_of_game, game_id)
-    store: Store = request.app.state.rooms.store
+    store = services(request).store
     row = await anyio.to_thread.run_sync(store.get, game_id) if seats else None
     shown: dict[str, str] = {}
     for chair, (account, _) in seats.items():

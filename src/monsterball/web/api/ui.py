@@ -24,6 +24,7 @@ from monsterball.core.game import CHANCE
 from monsterball.games import all_games, get_game
 from monsterball.guides.rulebooks import rules_document
 from monsterball.web.api.accounts import seat_account
+from monsterball.web.api.services import services
 from monsterball.web.hardening.security import MAX_TOKEN, GameId, seat_token
 from monsterball.web.live.game import Rejected
 from monsterball.web.live.rematch import Rematches
@@ -129,7 +130,7 @@ def chances(history: Replay) -> dict[str, Any]:
 def rebuild_limit(request: Request) -> Callable[[], None]:
     """The per-address limit on replays rebuilt from the store (web/hardening/limits.py, sec)."""
     address = request.client.host if request.client else "unknown"
-    return lambda: request.app.state.limits.rebuild(address)
+    return lambda: services(request).clients.rebuild(address)
 
 
 def install(
@@ -192,7 +193,7 @@ def install(
         if row.status != "finished":
             raise Rejected("not-finished", "the chances graph is drawn when the game ends")
         if game_id not in chance_cache:
-            request.app.state.limits.rebuild(request.client.host if request.client else "")
+            services(request).clients.rebuild(request.client.host if request.client else "")
             history = await rooms.history(game_id)
             chance_cache[game_id] = await anyio.to_thread.run_sync(chances, history)
             while len(chance_cache) > 32:

@@ -123,6 +123,62 @@ class ReadLimit:
         await self.app(scope, receive, send)
 
 
+class BodyLimit:
+    """Refuses request bodies over ``limit`` bytes, by their declared length or as they
+    arrive (a chunked body has no length), and JSON nested deeper than MAX_JSON_DEPTH,
+    before any handler reads them: the body (at most ``limit`` bytes) is read here first."""
+
+    def __init__(self, app: ASGIApp, limit: int, answer: Callable[[str, str], ASGIApp]):
+        self.app = app
+        self.limit = limit
+        self.answer = answer  # (code, message) -> the response
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await self._refuse(scope, receive, send, "too-large")
+            return
+        chunks: list[bytes] = []
+        seen = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":  # the client went away
+                return
+            chunks.append(message.get("body", b""))
+            seen += len(chunks[-1])
+            if seen > self.limit:
+                await self._refuse(scope, receive, send, "too-large")
+                return
+            if not message.get("more_body"):
+                break
+        body = b"".join(chunks)
+        if json_depth(body) > MAX_JSON_DEPTH:
+            await self._refuse(scope, receive, send, "too-deep")
+            return
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if sent:
+                return await receive()
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send, why: str) -> None:
+        if why == "too-large":
+            response = self.answer("too-large", f"request bodies are limited to {self.limit} bytes")
+        else:
+            response = self.answer(
+                "bad-request", f"JSON may nest at most {MAX_JSON_DEPTH} levels deep"
+            )
+        await response(scope, receive, send)
+
+
 def origin_allowed(headers: Iterable[tuple[bytes, bytes]], allowed: Iterable[str]) -> bool:
     """A WebSocket handshake may go on: it names no Origin (not a browser), or its Origin is
     the host it was sent to, or one of ``allowed`` (``https://games.example``)."""

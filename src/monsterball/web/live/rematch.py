@@ -20,6 +20,7 @@ from typing import Any
 import anyio
 from fastapi import Request
 
+from monsterball.web.api.services import services
 from monsterball.web.live.game import Chair, Rejected
 from monsterball.web.live.rooms import Room, Rooms
 from monsterball.web.live.time_control import Clock
@@ -184,7 +185,7 @@ class Rematches:
                 offer.links[name] = f"/play/{new.live.id}#token={tokens[chair.name]}"
         offer.new_id = new.live.id
         if accounts:
-            own = request.app.state.social
+            own = services(request).social
             chairs = [c.to_dict() for c in new.live.chairs]
             await anyio.to_thread.run_sync(own.people.bind_seats, new.live.id, chairs, accounts)
             for account in set(accounts.values()):
@@ -201,7 +202,7 @@ class Rematches:
     async def _tell_lobbies(
         self, request: Request, room: Room, offer: Offer, asker: Chair | None
     ) -> None:
-        own = getattr(request.app.state, "social", None)
+        own = services(request).social_if_made
         if own is None:
             return
         awaited = set(offer.waiting())

@@ -25,7 +25,8 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import delete, update
 
 from monsterball.core.game import GameState
-from monsterball.web.api.accounts import address, seat_account
+from monsterball.web.api.accounts import seat_account
+from monsterball.web.api.services import address, services
 from monsterball.web.api.ui import SeatBody
 from monsterball.web.live.game import LOG_TAIL, Chair, LiveGame, Rejected
 from monsterball.web.live.room_types import Room
@@ -138,7 +139,7 @@ class Takebacks:
 
     async def _take_back(self, room: Room, chair: Chair, request: Request) -> None:
         """Delete the last move from the store and rebuild the room from what is left."""
-        request.app.state.limits.rebuild(address(request))  # a replay of the whole game
+        services(request).clients.rebuild(address(request))  # a replay of the whole game
         async with room.lock:
             live = room.live
             why = self.refusal(live, chair)
@@ -207,7 +208,6 @@ def refusal_code(live: LiveGame, chair: Chair | None) -> str:
 
 def install(app: FastAPI, rooms: Rooms, store: Store) -> None:
     takebacks = Takebacks(rooms, store)
-    app.state.takebacks = takebacks
 
     async def seated(game_id: str, token: str | None, request: Request) -> tuple[Room, Any]:
         room = await rooms.get(game_id)

@@ -1,5 +1,5 @@
 """Ratings kept in the store (docs/web.md, "Ratings"): settling a rated game once, the
-leaderboard per game, and its routes (``GET /api/ratings/{game}``, the page ``/ratings/{game}``).
+leaderboard per game (its routes: web/api/ratings.py).
 
 The maths is monsterball.ratings (Glicko-2). A player is a key: "account:<id>" for an
 account, "bot:<level>" for a bot level.
@@ -10,18 +10,12 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Sequence
-from importlib import resources
-from typing import Annotated, Any
+from typing import Any
 
-import anyio
-from fastapi import APIRouter, Path, Query, Request
-from fastapi.responses import FileResponse
 from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from monsterball.games import all_games, get_game
-from monsterball.ratings.glicko import PROVISIONAL_RD, Rating, rate_game
-from monsterball.web.live.game import Rejected
+from monsterball.ratings.glicko import Rating, rate_game
 from monsterball.web.store.games import (
     GameRow,
     RatedGameRow,
@@ -31,7 +25,6 @@ from monsterball.web.store.games import (
 )
 from monsterball.web.store.people import AccountRow
 
-STATIC = resources.files("monsterball.web") / "static"
 PLAYER_KEY = re.compile(r"^(account:[0-9]{1,18}|bot:[a-z0-9:._-]{1,40})$")
 
 
@@ -190,40 +183,3 @@ def account_names(store: Store, ids: set[int]) -> dict[int, str]:
             select(AccountRow.id, AccountRow.name).where(AccountRow.id.in_(ids))
         )
         return {i: n for i, n in rows}
-
-
-router = APIRouter()
-
-
-@router.get("/api/ratings/{game}")
-async def ratings(
-    request: Request,
-    game: Annotated[str, Path(max_length=40)],
-    limit: Annotated[int, Query(ge=1, le=500)] = 100,
-) -> dict[str, Any]:
-    """The game's leaderboard."""
-    try:
-        spec = get_game(game)
-    except Exception:
-        known = ", ".join(s.id for s in all_games())
-        raise Rejected("not-found", f"no game '{game}' (games: {known})") from None
-    store: Store = request.app.state.rooms.store
-    board = await anyio.to_thread.run_sync(leaderboard, store, spec.id, limit)
-    # Accounts by name (their player pages); bots by their key ("bot:hard").
-    ids = {int(p["player"].split(":")[1]) for p in board if p["player"].startswith("account:")}
-    names = await anyio.to_thread.run_sync(account_names, store, ids)
-    for entry in board:
-        kind, _, which = entry["player"].partition(":")
-        entry["name"] = names.get(int(which), "?") if kind == "account" else entry["player"]
-        entry["account"] = kind == "account"
-    return {
-        "game": spec.id,
-        "title": spec.title,
-        "provisional_rd": PROVISIONAL_RD,
-        "players": board,
-    }
-
-
-@router.get("/ratings/{game}", include_in_schema=False)
-async def ratings_page(game: Annotated[str, Path(max_length=40)]) -> FileResponse:
-    return FileResponse(str(STATIC / "index.html"), media_type="text/html")
