@@ -10,6 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from monsterball.core.record import read_record, replay
+from monsterball.web.api import services
 from test_web_takeback import act, state
 from web_helpers import app_at
 
@@ -106,11 +107,10 @@ def test_no_draw_where_the_game_always_has_a_winner_nor_in_hot_seat_or_against_b
 
 
 def test_a_rated_game_drawn_by_agreement_settles_both_ratings_as_a_draw(tmp_path, monkeypatch):
-    from monsterball.web.api import accounts
     from test_web_accounts import sign_up
     from web_helpers import CHEAP_HASHING
 
-    monkeypatch.setattr(accounts, "HASH_PARAMS", CHEAP_HASHING)
+    monkeypatch.setattr(services, "HASH_PARAMS", CHEAP_HASHING)
     app = app_at(tmp_path / "games.db")
     with TestClient(app) as ann:
         sign_up(ann, "Ann")

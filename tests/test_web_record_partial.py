@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from monsterball.core.record import read_record, replay
+from monsterball.web.api.services import services_of
 from test_web_api import client, create, tokens  # noqa: F401  (the fixture)
 from test_web_takeback import act, state
 
@@ -37,13 +38,16 @@ def test_a_hot_seat_game_in_progress_downloads_as_a_partial_record_that_reads(cl
     assert len(record.actions) == now["game"]["ply"]
     report = replay(record)
     assert report.ok and report.plies == now["game"]["ply"]
-    assert report.state.state_hash() == client.app.state.rooms.rooms[gid].live.state.state_hash()
+    assert (
+        report.state.state_hash()
+        == services_of(client.app).rooms.rooms[gid].live.state.state_hash()
+    )
 
 
 def test_an_online_game_in_progress_never_gives_its_dice_seed_away(client):  # noqa: F811
     created = create(client, game="huck-monster", mode="online")
     gid = created["id"]
-    seed = client.app.state.rooms.rooms[gid].live.row.game_seed
+    seed = services_of(client.app).rooms.rooms[gid].live.row.game_seed
     response = client.get(f"/api/games/{gid}/record")
     assert response.status_code == 200 and response.headers["x-record"] == "partial"
     assert str(seed) not in response.text
