@@ -56,6 +56,7 @@ def test_two_waiting_players_land_in_one_room_without_clicking_again(browser, se
         quick_pair(page)
         page.wait_for_selector("[data-testid=pairing]:has-text('Waiting for an opponent')")
     assert ann.is_visible("[data-testid=stop-waiting]")
+    assert ann.is_disabled("[data-testid=quick-pair]")  # asking again would restart the wait
     shot(ben, "lobby-quick-pair-waiting")
     started = time.monotonic()
     # Nobody clicks again: the pages check in, the server pairs them, both go to the game.
@@ -81,6 +82,7 @@ def test_stop_waiting_withdraws_the_request(browser, served):
     dee.click("[data-testid=stop-waiting]")
     dee.wait_for_selector("[data-testid=pairing]:has-text('Stopped waiting')")
     assert not dee.is_visible("[data-testid=stop-waiting]")
+    assert dee.is_enabled("[data-testid=quick-pair]")
     # Cy has Dee's rating (both new): had Dee still waited they would be paired at once.
     quick_pair(cy)
     cy.wait_for_selector("[data-testid=pairing]:has-text('Waiting for an opponent')")

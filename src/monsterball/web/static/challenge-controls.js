@@ -76,10 +76,12 @@ export function challengeControls(catalog, titles, run, message) {
       const seconds = Math.max(0, Math.round((Date.now() - Date.parse(answer.since)) / 1000));
       waiting.textContent = `Waiting for an opponent (${asked || "quick pair"}) · ${seconds} s`;
       stop.hidden = false;
+      quick.disabled = true; // asking again would start the wait (and its window) over
       schedule();
     } else {
       clearTimeout(timer);
       stop.hidden = true;
+      quick.disabled = false;
       waiting.textContent = asked
         ? "No longer waiting: nobody came in time. Quick pair waits again."
         : "";
@@ -115,6 +117,7 @@ export function challengeControls(catalog, titles, run, message) {
     try {
       await api("/api/pairing", { method: "DELETE" });
       stop.hidden = true;
+      quick.disabled = false;
       waiting.textContent = "Stopped waiting.";
     } catch (error) {
       message.textContent = error.message;
