@@ -10,6 +10,7 @@ import {
   lastMoveCells,
   lastMoveSpaces,
   mergeMoves,
+  panelInWords,
   resultForYou,
   scoringEntry,
 } from "../../src/monsterball/web/static/game-state.js";
@@ -153,4 +154,24 @@ test("the scoring position: the board before the move, with its catch or run app
     entry(7, "A1-d13", ["A1 runs d9 -> d13. Touchdown team A: A 6 - B 0."]),
   );
   assert.equal(ran.pieces[0].cell, "d13");
+});
+
+test("the panel says who is on offense and who returns a kick in the player's words", () => {
+  const carrier = { ...piece("A4", "e9", 0), team: "A", flags: ["holder"] };
+  const panel = /** @type {[string, string][]} */ ([
+    ["Score", "A 0 - B 0"],
+    ["Offense", "B"],
+  ]);
+  const returning = { ...board([carrier]), panel };
+  assert.deepEqual(panelInWords(returning, "A"), [
+    ["Score", "A 0 - B 0"],
+    ["Return", "You (A) return the ball (Team B kicked or threw it)"],
+  ]);
+  assert.deepEqual(panelInWords(returning, "B")[1], [
+    "Return",
+    "Team A returns the ball (You (B) kicked or threw it)",
+  ]);
+  const carried = { ...board([{ ...carrier, team: "B" }]), panel };
+  assert.deepEqual(panelInWords(carried, "B")[1], ["On offense", "You (B)"]);
+  assert.deepEqual(panelInWords(carried, null)[1], ["On offense", "Team B"]);
 });

@@ -7,8 +7,10 @@ const reduced = () =>
 
 // Moves the new drawing's pieces and disc from where the previous board had them, step by
 // step along a run and through the air along a throw's path (``flight``: cells the log named).
+// Returns how long the longest movement runs, in ms (0: nothing moves).
 export function animate(root, before, after, flight = null, flipped = false) {
-  if (!before || reduced() || before.cols !== after.cols || before.rows !== after.rows) return;
+  if (!before || reduced() || before.cols !== after.cols || before.rows !== after.rows) return 0;
+  let longest = 0;
   const geo = geometry(after, flipped);
   const old = new Map(before.pieces.map((p) => [p.id, p.cell]));
   const blocked = new Set(before.pieces.map((p) => p.cell));
@@ -27,11 +29,11 @@ export function animate(root, before, after, flight = null, flipped = false) {
     const path = runPath(after, from, piece.cell, blocked) || [from, piece.cell];
     pathOf.set(piece.id, path);
     const node = root.querySelector(`[data-piece="${piece.id}"]`);
-    if (node)
-      node.animate(offsets(path, piece.cell), {
-        duration: Math.min(1400, 140 * (path.length - 1)),
-        easing: "linear",
-      });
+    const duration = Math.min(1400, 140 * (path.length - 1));
+    if (node) {
+      node.animate(offsets(path, piece.cell), { duration, easing: "linear" });
+      longest = Math.max(longest, duration);
+    }
   }
   const ball = root.querySelector("[data-ball]");
   if (
@@ -48,11 +50,11 @@ export function animate(root, before, after, flight = null, flipped = false) {
       const holder = after.pieces.find((p) => p.cell === after.ball.cell && pathOf.has(p.id));
       path = holder ? pathOf.get(holder.id) : [before.ball.cell, after.ball.cell];
     }
-    ball.animate(offsets(path, after.ball.cell), {
-      duration: Math.min(1400, 90 * path.length + 150),
-      easing: "ease-out",
-    });
+    const duration = Math.min(1400, 90 * path.length + 150);
+    ball.animate(offsets(path, after.ball.cell), { duration, easing: "ease-out" });
+    longest = Math.max(longest, duration);
   }
+  return longest;
 }
 
 // The cells a throw or kick flew through, when the log's words list them: "(h6 h5 g4 h3 h2)".

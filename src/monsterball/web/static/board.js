@@ -121,7 +121,13 @@ export function drawBoard(board, ui = {}) {
     node.setAttribute("data-mark", mark.kind);
     root.append(node);
   }
-  const holderCell = board.ball && board.ball.held ? board.ball.cell : null;
+  // The disc is drawn at a holder's shoulder only when he stands on its space (Paper
+  // Ultimate, a Midway carrier); a Huck + Monster disc lies on its own space next to its
+  // holder, and is drawn at that space's centre like a loose one.
+  const holderCell =
+    board.ball && board.ball.held && board.pieces.some((p) => p.cell === board.ball.cell)
+      ? board.ball.cell
+      : null;
   const stacks = {};
   for (const piece of board.pieces) (stacks[piece.cell] = stacks[piece.cell] || []).push(piece);
   for (const piece of board.pieces) {
@@ -148,7 +154,19 @@ export function drawBoard(board, ui = {}) {
     );
     if (piece.flags.includes("holder"))
       group.append(svg("circle", { class: "holder-ring", cx, cy, r: r + 4 }));
-    group.append(svg("text", { x: cx, y: cy + 4, "text-anchor": "middle" }, piece.label));
+    // A Midway counter says its monster type (two letters, the legend's) over its number.
+    const kind = ui.kinds && ui.kinds.get(piece.id);
+    if (kind) {
+      group.dataset.kind = kind.type;
+      group.append(
+        svg("text", { x: cx, y: cy + 1.5, "text-anchor": "middle", class: "kind" }, kind.code),
+        svg(
+          "text",
+          { x: cx, y: cy + r * 0.78, "text-anchor": "middle", class: "num" },
+          piece.label,
+        ),
+      );
+    } else group.append(svg("text", { x: cx, y: cy + 4, "text-anchor": "middle" }, piece.label));
     if (ui.onCell) group.addEventListener("click", () => ui.onCell(piece.cell));
     root.append(group);
   }
@@ -183,6 +201,7 @@ export function drawBoard(board, ui = {}) {
           ? svg("ellipse", { cx, cy, rx: size * 1.3, ry: size * 0.85, class: "ball" })
           : svg("circle", { cx, cy, r: size, class: "disc" });
       node.setAttribute("data-ball", board.ball.cell);
+      if (held) node.setAttribute("data-held", "");
       root.append(node);
     }
   }

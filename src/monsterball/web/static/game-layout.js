@@ -2,10 +2,11 @@
 // handlers in \`act\`): the field with its banner and veil, the turn card, the side cards.
 import { animate, drawBoard, flightIn, legend } from "./board.js";
 import { clockCard } from "./clocks.js";
-import { guide, lastMoveCells } from "./game-state.js";
-import * as view from "./game-view.js";
+import { lastMoveCells, panelInWords } from "./game-state.js";
+import { bannerFor } from "./game-view.js";
+import { pieceKinds } from "./monsters.js";
 import * as panels from "./panels.js";
-import { applyTheme } from "./page-controls.js";
+import { turnCard } from "./turn-card.js";
 import { el } from "./util.js";
 
 export function yourTeam(state) {
@@ -21,14 +22,13 @@ export function yourSeat(state) {
 }
 
 export function renderGame(page, main, where, act) {
-  const { onCell, send, viewStep, resign, flipped, endPanel, render, playerLabel } = act;
+  const { onCell, send, viewStep, flipped, render, frame } = act;
   const { state, viewing, online, selected } = page;
-  if (!state || page.fatal) return;
-  const legal = viewing || !online ? [] : state.legal;
-  const mine = state.legal.length > 0;
-  const finished = state.game.status === "finished";
-  const held = !viewing && page.held && page.held.until > Date.now() ? page.held.board : null;
-  const board = viewing ? viewing.data.board : held || state.board;
+  if (!state || page.fatal) return 0;
+  // A reply's step on screen (steps.js): its board, nothing to click until the live state.
+  const legal = viewing || !online || frame ? [] : state.legal;
+  const board = viewing ? viewing.data.board : frame ? frame.board : state.board;
+  const shownStep = viewing ? null : frame ? frame.step : state.game.ply;
   const targets = new Set(
     selected ? legal.filter((l) => l.piece === selected && l.cell).map((l) => l.cell) : [],
   );
@@ -38,7 +38,9 @@ export function renderGame(page, main, where, act) {
     for (const t of page.odds.targets)
       if (t.receiver === selected) cellOdds[t.cell] = `${Math.round(100 * t.p)}%`;
   }
+  const kinds = state.game.hooks.roster ? pieceKinds(page.roster) : null;
   const drawing = drawBoard(board, {
+    kinds,
     onCell,
     selected,
     targets,
@@ -46,22 +48,29 @@ export function renderGame(page, main, where, act) {
     odds: cellOdds,
     flipped: flipped(),
     actionable: new Set(legal.filter((l) => l.piece).map((l) => l.piece)),
-    lastCells: viewing ? lastMoveCells(viewing.data.log) : held ? new Set() : page.outlined,
+    lastCells: viewing
+      ? lastMoveCells(viewing.data.log)
+      : frame
+        ? frame.outline || new Set()
+        : page.outlined,
   });
-  if (!viewing && !held && page.drawn)
-    animate(drawing, page.drawn, board, flightIn(state.log.slice(-3)), flipped());
-  page.drawn = viewing || held ? null : board;
+  let moving = 0;
+  if (!viewing && page.drawn) {
+    // What flew since the board drawn last: a step's own move, or the rest of an update.
+    const flown = frame
+      ? frame.entry
+        ? [frame.entry]
+        : []
+      : state.log.filter((e) => e.ply > page.drawnStep);
+    moving = animate(drawing, page.drawn, board, flightIn(flown), flipped());
+  }
+  // From a scoring position nothing moves: the next point's line-up is drawn as it is.
+  page.drawn = viewing || (frame && frame.kind === "score") ? null : board;
+  if (shownStep !== null) page.drawnStep = shownStep;
   where.textContent = `${state.game.title} · ${state.game.preset || "standard"} · ${state.game.mode}`;
+  const mine = state.legal.length > 0;
+  const finished = state.game.status === "finished";
   document.title = `${mine && !finished ? "(Your move) " : ""}${state.game.title} — monsterball`;
-  const acting = state.chairs.find((c) => c.name === state.to_act);
-  // A bot to act, or a move sent in a game with a bot (the server answers once the bot has
-  // made its reply, so the wait is the bot's thinking).
-  const bot =
-    acting && acting.kind === "bot"
-      ? acting
-      : page.pending !== null
-        ? state.chairs.find((c) => c.kind === "bot")
-        : null;
   const draft = panels.draftCard(
     page.roster,
     legal,
@@ -73,36 +82,11 @@ export function renderGame(page, main, where, act) {
     send,
     page.pending,
   );
-  const buttons = legal.filter(
-    (l) =>
-      !l.piece &&
-      !l.cell &&
-      !(draft && /^draft \S+$/.test(l.a) && !["draft best", "draft random"].includes(l.a)),
-  );
-  const pieceOnly = selected ? legal.filter((l) => l.piece === selected && !l.cell) : [];
-  const typed = el("input", {
-    placeholder: "or type a move, e.g. A3-e7",
-    "data-testid": "typed",
-    "aria-label": "type a move in notation",
-    disabled: !mine || !online,
-  });
-  const typedForm = el(
-    "form",
-    {
-      onsubmit: (event) => {
-        event.preventDefault();
-        if (typed.value.trim()) send(typed.value.trim());
-      },
-    },
-    typed,
-  );
   const toggleOdds = (on) => {
     page.settings.odds = on;
     localStorage.setItem("monsterball-odds", on ? "on" : "off");
     render();
   };
-  const seated =
-    Boolean(state.you) && state.chairs.some((c) => c.name === state.you && c.kind === "human");
   const moveCard = el(
     "div",
     { class: "card" },
@@ -123,6 +107,9 @@ export function renderGame(page, main, where, act) {
         "data-pending": page.pending !== null,
         "data-selected": selected || "",
         "data-online": online,
+        // The step the field shows (a reply's step while it plays, else the live one).
+        "data-showing": frame ? frame.step : "live",
+        "data-frame": frame ? frame.kind : "",
       },
       el(
         "div",
@@ -150,7 +137,7 @@ export function renderGame(page, main, where, act) {
           "div",
           { class: "board-wrap", "aria-disabled": !online || Boolean(viewing) },
           drawing,
-          view.bannerFor(viewing || !page.banner ? null : page.banner.text),
+          bannerFor(viewing || !page.banner ? null : page.banner.text),
           online
             ? null
             : el(
@@ -159,145 +146,24 @@ export function renderGame(page, main, where, act) {
                 "reconnecting…",
               ),
         ),
-        legend(board, yourTeam(state), state.game.hooks.ball),
+        legend(board, yourTeam(state), state.game.hooks.ball, kinds),
       ),
       el(
         "div",
         { class: "side" },
-        finished ? endPanel() : null,
+        finished ? act.endPanel() : null,
         clockCard(state.clock, clockSide(state), finished),
-        el(
-          "div",
-          { class: "card" },
-          finished ? null : view.turnLine(state, mine, online),
-          !finished && bot
-            ? el(
-                "div",
-                { class: "thinking", "data-testid": "thinking" },
-                bot === acting
-                  ? `${bot.name} (bot) is thinking`
-                  : `move sent, waiting for the reply (${bot.name}, a bot, may be thinking)`,
-                el("span", { class: "dots" }, "…"),
-              )
-            : null,
-          view.chairsLine(state, page.people, online),
-          view.speedControl(state, act.setSpeed),
-          page.notice
-            ? el("p", { class: "notice", "data-testid": "notice", role: "status" }, page.notice)
-            : null,
-          page.errorText
-            ? el(
-                "p",
-                { class: "error", "data-testid": "move-error", role: "alert" },
-                page.errorText,
-              )
-            : null,
-          mine && !finished && !viewing && online
-            ? el(
-                "p",
-                { class: "guide", "data-testid": "guide" },
-                draft
-                  ? "Pick a type in the draft table (its cost, size, move and ability are listed), or let “draft best” choose."
-                  : guide(legal, selected, cellTargets),
-              )
-            : null,
-          view.confirmBar(
-            page.confirming,
-            () => send(page.confirming, true),
-            () => {
-              page.confirming = null;
-              render();
-            },
-          ),
-          view.choiceBar(state.game.game, page.choices, playerLabel, send, () => {
-            page.choices = null;
-            render();
-          }),
-          view.actionBar(state.game.game, [...buttons, ...pieceOnly], page.pending !== null, send),
-          mine && !finished ? typedForm : null,
-          el(
-            "div",
-            { class: "row controls" },
-            seated && !finished
-              ? view.resignButton(
-                  page.resigning,
-                  () => {
-                    page.resigning = true;
-                    render();
-                  },
-                  resign,
-                  () => {
-                    page.resigning = false;
-                    render();
-                  },
-                )
-              : null,
-            page.takeback ? page.takeback.node(state) : null,
-            page.draw ? page.draw.node(state) : null,
-            page.abandon ? page.abandon.node(state) : null,
-            el(
-              "button",
-              {
-                "data-testid": "flip",
-                "aria-pressed": flipped(),
-                onclick: () => {
-                  page.flipped = !flipped();
-                  page.drawn = null;
-                  render();
-                },
-              },
-              "Flip board",
-            ),
-            el(
-              "button",
-              {
-                "data-testid": "theme",
-                onclick: () => {
-                  applyTheme(document.documentElement.dataset.theme === "dark" ? "light" : "dark");
-                },
-              },
-              "Dark / light",
-            ),
-          ),
-          view.option(
-            "monsterball-confirm",
-            "confirm each move before it is sent",
-            "confirm-setting",
-            (on) => {
-              page.settings.confirm = on;
-            },
-            page.settings.confirm,
-          ),
-          view.option(
-            "monsterball-sound",
-            "sound when it is my move",
-            "sound-setting",
-            (on) => {
-              page.settings.sound = on;
-            },
-            page.settings.sound,
-          ),
-          state.game.dice_commitment
-            ? el(
-                "p",
-                {
-                  class: "fair",
-                  title: "sha256 of the secret dice seed, revealed when the game ends",
-                },
-                "Dice commitment: ",
-                el("code", { "data-testid": "dice-commitment" }, state.game.dice_commitment),
-              )
-            : null,
-        ),
+        turnCard(page, act, { legal, draft, cellTargets }),
         el(
           "div",
           { class: "card panel" },
           el(
             "table",
             { class: "panel-table", "data-testid": "panel" },
-            [["Move", String(viewing ? viewing.data.ply : state.game.ply)], ...board.panel].map(
-              ([k, v]) => el("tr", {}, el("td", {}, k), el("td", {}, v)),
-            ),
+            [
+              ["Move", String(viewing ? viewing.data.ply : state.game.ply)],
+              ...panelInWords(board, yourTeam(state)),
+            ].map(([k, v]) => el("tr", {}, el("td", {}, k), el("td", {}, v))),
           ),
         ),
         panels.oddsCard(page.odds, state.game.ply, legal, selected, page.settings.odds, toggleOdds),
@@ -309,13 +175,28 @@ export function renderGame(page, main, where, act) {
           page.settings.odds,
           toggleOdds,
         ),
-        panels.diceCard(state.log, page.seenDice),
+        panels.diceCard(
+          frame ? state.log.filter((e) => e.ply <= frame.step) : state.log,
+          page.seenDice,
+        ),
         moveCard,
         el(
           "div",
           { class: "card" },
           textView(page, state, act.gameId, act.token),
-          el("p", {}, el("a", { href: `/rules/${state.game.game}` }, "How to play")),
+          el(
+            "p",
+            { class: "learn-more" },
+            el(
+              "a",
+              { href: `/guide/${state.game.game}`, "data-testid": "guide-link" },
+              "How to play",
+            ),
+            " · ",
+            el("a", { href: `/learn/${state.game.game}` }, "Lessons"),
+            " · ",
+            el("a", { href: `/rules/${state.game.game}` }, "Rules in detail"),
+          ),
         ),
       ),
     ),
@@ -329,6 +210,7 @@ export function renderGame(page, main, where, act) {
   // Stepping through the list keeps the chosen move in view (not the list's top or end).
   if (current) current.scrollIntoView({ block: "nearest" });
   else if (list) list.scrollTop = list.scrollHeight;
+  return moving;
 }
 
 function clockSide(state) {

@@ -173,6 +173,37 @@ export function resultForYou(result, yourTeam) {
   return team === yourTeam ? `You won — ${result}` : `You lost — ${result}`;
 }
 
+/**
+ * The board's panel in the player's words: who is on offense ("You (B)", "Team A") and, on a
+ * Midway kick return or interception, who carries it back ("You (A) return the ball"), not a
+ * bare "Offense B".
+ * @param {Board & {panel: [string, string][]}} board
+ * @param {string | null} yourTeam
+ * @returns {[string, string][]}
+ */
+export function panelInWords(board, yourTeam) {
+  const who = (/** @type {string} */ team) =>
+    team === yourTeam ? `You (${team})` : `Team ${team}`;
+  const carrier = board.pieces.find((p) => p.flags.includes("holder"));
+  /** @type {[string, string][]} */
+  const rows = [];
+  for (const [key, value] of board.panel) {
+    if (key !== "Offense" || !/^[A-Z]$/.test(value)) {
+      rows.push([key, value]);
+      continue;
+    }
+    const carrying = carrier ? String(carrier.team) : null;
+    if (carrying && carrying !== value) {
+      const returns = carrying === yourTeam ? "return" : "returns";
+      rows.push([
+        "Return",
+        `${who(carrying)} ${returns} the ball (${who(value)} kicked or threw it)`,
+      ]);
+    } else rows.push(["On offense", who(value)]);
+  }
+  return rows;
+}
+
 const BANNERS = /** @type {[RegExp, string][]} */ ([
   [/\bTouchdown\b/, "Touchdown!"],
   [/\bSafety!/, "Safety!"],

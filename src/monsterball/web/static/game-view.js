@@ -213,6 +213,18 @@ export function endPanel(state, yourTeam, gameId, rematchNode) {
         "Download",
       ),
     ),
+    el(
+      "p",
+      { class: "learn-more" },
+      "Learn more: ",
+      el("a", { href: `/learn/${state.game.game}`, "data-testid": "end-lessons" }, "the lessons"),
+      " · ",
+      el(
+        "a",
+        { href: `/guide/${state.game.game}`, "data-testid": "end-guide" },
+        "the player's guide",
+      ),
+    ),
     state.game.dice_seed
       ? el(
           "p",

@@ -13,7 +13,8 @@ function swatch(...nodes) {
   return root;
 }
 
-export function legend(board, you, ballKind = "disc") {
+// `kinds`: each Midway player's type code (monsters.js), explained for the types on the field.
+export function legend(board, you, ballKind = "disc", kinds = null) {
   const items = [];
   for (const team of Object.keys(board.teams || { A: 0, B: 0 })) {
     const g = svg("g", { class: `sample team-${team}` });
@@ -29,6 +30,37 @@ export function legend(board, you, ballKind = "disc") {
     g.append(svg("circle", { class: "body", cx: 11, cy: 11, r: 7, fill: "#888" }));
     items.push([swatch(g), text]);
   };
+  const types = new Map();
+  for (const piece of board.pieces) {
+    const kind = kinds && kinds.get(piece.id);
+    if (kind) types.set(kind.code, kind.type);
+  }
+  if (types.size) {
+    const g = svg("g", { class: "sample team-A" });
+    g.append(
+      svg("circle", { class: "body", cx: 11, cy: 11, r: 10 }),
+      svg("text", { x: 11, y: 12, "text-anchor": "middle", class: "kind" }, "Or"),
+      svg("text", { x: 11, y: 19, "text-anchor": "middle", class: "num" }, "4"),
+    );
+    items.push([
+      swatch(g),
+      "each counter: its monster type over its number (Or 4: player 4, an orc)",
+    ]);
+    const sorted = [...types].sort((a, b) => a[1].localeCompare(b[1]));
+    items.push([
+      null,
+      el(
+        "span",
+        { class: "kinds", "data-testid": "kinds-legend" },
+        sorted.map(([code, type], i) => [i ? " · " : "", el("strong", {}, code), ` ${type}`]),
+      ),
+    ]);
+  }
+  if (board.lines.length && ballKind !== "ball")
+    items.push([
+      swatch(svg("rect", { class: "sample-cell line", x: 2, y: 2, width: 18, height: 18 })),
+      "white rows: the lines each team lines up on for the pull",
+    ]);
   ring("actionable", "yellow ring: a piece you can act with");
   ring("selected", "green ring: the piece you chose — click a green space");
   items.push([
@@ -46,10 +78,18 @@ export function legend(board, you, ballKind = "disc") {
       "brown oval: the ball",
     ]);
   items.push([
+    swatch(svg("rect", { class: "sample-cell target", x: 2, y: 2, width: 18, height: 18 })),
+    "green spaces: where the chosen piece can go — click one",
+  ]);
+  items.push([
+    swatch(svg("rect", { class: "sample-cell cell-target", x: 2, y: 2, width: 18, height: 18 })),
+    "yellow spaces with a dotted edge: a move on their own — click one",
+  ]);
+  items.push([
     swatch(svg("rect", { class: "sample-cell last", x: 2, y: 2, width: 18, height: 18 })),
     "outlined spaces: the last move",
   ]);
-  const kinds = new Set(board.marks.map((m) => m.kind));
+  const markKinds = new Set(board.marks.map((m) => m.kind));
   const markText = {
     cone: "orange triangle: a cone",
     stealth: "purple dashed ring: a stealth space",
@@ -59,7 +99,7 @@ export function legend(board, you, ballKind = "disc") {
     vanished: "dashed circle: a vanished player",
     pothole: "brown dot: a pothole",
   };
-  for (const kind of kinds) if (markText[kind]) items.push([null, markText[kind]]);
+  for (const kind of markKinds) if (markText[kind]) items.push([null, markText[kind]]);
   return el(
     "div",
     { class: "card legend", "data-testid": "legend" },

@@ -1,31 +1,27 @@
 // The game page: a seat's (or a spectator's) live view. This module holds the page's view
-// model and draws it; connection.js keeps the socket, game-state.js decides what clicks and
-// logs mean, game-view.js and panels.js draw the cards, board.js and animation.js the field.
+// model and its controller; connection.js keeps the socket, play-loaders.js what the page asks
+// the API for, steps.js plays a reply step by step, game-state.js decides what clicks and logs
+// mean, game-layout.js and the modules it uses draw it all.
 import { chatPanel, dropMessage, whoAmI } from "./social.js";
 import { syncClock, tickClocks } from "./clocks.js";
 import { connectGame } from "./connection.js";
-import {
-  bannerText,
-  cellClick,
-  lastMoveCells,
-  lastMoveSpaces,
-  mergeMoves,
-  scoringBoard,
-  scoringEntry,
-} from "./game-state.js";
+import { bannerText, cellClick, lastMoveCells, lastMoveSpaces, mergeMoves } from "./game-state.js";
 import { endPanel as endCard } from "./game-view.js";
 import { renderGame, yourSeat, yourTeam } from "./game-layout.js";
+import { playLoaders } from "./play-loaders.js";
 import { rematchControl } from "./rematch.js";
 import { takebackControl } from "./takeback.js";
 import { drawControl } from "./draw.js";
 import { abandonControl } from "./abandon.js";
 import { remember } from "./seats.js";
 import { beep, pageKeys } from "./page-controls.js";
+import { framesFor, lastTurnStart, planSteps, stepQueue } from "./steps.js";
 import { api, el, errorPage, seatToken } from "./util.js";
 
 export { lastMoveCells }; // replay.js outlines the last move with it
 
-const HOLD_MS = 1800; // a scoring position stays on screen this long before the line-up
+const BANNER_MS = 2500;
+const PACED = new Set(["slow", "normal"]); // bots-only games whose replies are shown step by step
 
 export function playPage(main, where, connection, gameId) {
   const token = seatToken();
@@ -49,8 +45,9 @@ export function playPage(main, where, connection, gameId) {
     fatal: false,
     moves: [],
     viewing: null, // {step, data}: a past position shown from the replay API
-    held: null, // {board, until}: a scoring position kept on screen before the reset
     banner: null,
+    announced: 0, // the step whose banners were last shown
+    drawnStep: 0, // the step of the board last drawn (the live one, or a reply's step)
     wasMine: false,
     textOpen: false,
     seenDice: new Set(),
@@ -69,8 +66,11 @@ export function playPage(main, where, connection, gameId) {
       sound: localStorage.getItem("monsterball-sound") === "on",
       odds: localStorage.getItem("monsterball-odds") !== "off",
       confirm: localStorage.getItem("monsterball-confirm") === "on",
+      steps: localStorage.getItem("monsterball-steps") !== "off",
     },
+    steps: stepQueue(showStep),
   };
+  const loaders = playLoaders(page, { gameId, token, render });
   page.takeback = takebackControl({ gameId, token, onChange: () => page.state && render() });
   page.draw = drawControl({ gameId, token, onChange: () => page.state && render() });
   page.abandon = abandonControl({
@@ -144,76 +144,108 @@ export function playPage(main, where, connection, gameId) {
     const moved = !before || message.game.ply !== before.game.ply;
     if (moved) Object.assign(page, { selected: null, choices: null, confirming: null });
     if (before && moved) page.errorText = "";
-    const fresh = before ? message.log.filter((e) => e.ply > before.game.ply) : [];
-    if (before && moved && !page.viewing) {
-      page.outlined = lastMoveSpaces(page.drawn || before.board, message.board, message.log);
-      // A banner stays its 2.5 s however many moves follow (a paced bot game: 0.2 s apart).
-      const banner = bannerText(fresh);
-      if (banner) {
-        const shown = { text: banner };
-        page.banner = shown;
-        setTimeout(() => {
-          if (page.banner === shown) page.banner = null;
-          render();
-        }, 2500);
-      }
-    }
     page.state = message;
     if (!before) firstState(message);
     else if (message.game.status === "finished" && before.game.status !== "finished")
       page.rematch.load();
+    if (before && moved && !page.viewing) replySteps(before, message);
     syncClock(message);
     page.pending = null;
-    if (before && message.game.ply < before.game.ply)
+    if (before && message.game.ply < before.game.ply) {
       page.moves = page.moves.filter((m) => m.ply <= message.game.ply); // a move taken back
+      page.announced = page.drawnStep = message.game.ply;
+    }
     const merged = mergeMoves(page.moves, message.log);
     page.moves = merged.moves;
-    if (merged.reload) loadMoves();
-    if (before && moved && !page.viewing) holdScore(fresh);
-    const hooks = message.game.hooks;
-    if (hooks.roster) loadRoster();
-    if (hooks.odds && message.legal.some((l) => l.a.startsWith("throw ")))
-      load("odds", `/api/games/${gameId}/odds`, message.game.ply);
-    if (
-      hooks.priced.length &&
-      token &&
-      message.legal.some((l) => hooks.priced.includes(l.a.split(" ")[0]))
-    ) {
-      load("outcomes", `/api/games/${gameId}/outcomes`, message.game.ply);
-    }
+    if (merged.reload) loaders.moves();
+    loaders.forState(message);
     const mine = message.legal.length > 0;
     if (mine && !page.wasMine && page.settings.sound && before) beep();
     page.wasMine = mine;
     drawSoon();
   }
 
+  // The steps of a reply that came in one update, shown one by one (steps.js), and a score's
+  // position held before the line-up (the move that scores also lines the next point up).
+  // Then the outline covers the last side's turn: every origin and destination of its runs.
+  function replySteps(before, message) {
+    const fresh = message.log.filter((e) => e.ply > before.game.ply);
+    const whole = fresh.length > 0 && fresh[0].ply === before.game.ply + 1;
+    const bots = !message.chairs.some((c) => c.kind === "human");
+    const pace =
+      whole &&
+      page.settings.steps &&
+      document.visibilityState === "visible" &&
+      (!bots || PACED.has(message.game.speed));
+    const from = page.drawn || before.board;
+    const boards = new Map([[before.game.ply, Promise.resolve(before.board)]]);
+    const boardAt = (step) => {
+      if (!boards.has(step)) {
+        const asked = loaders.board(step);
+        asked.catch(() => {}); // a refused replay (429): the queue shows the live state instead
+        boards.set(step, asked);
+      }
+      return boards.get(step);
+    };
+    const frames = whole ? framesFor(planSteps(fresh, pace), boardAt) : [];
+    const start = pace ? lastTurnStart(fresh) : 0;
+    page.outlined = lastMoveSpaces(from, message.board, fresh);
+    if (start > 0) {
+      boardAt(fresh[start].ply - 1)
+        .then((board) => {
+          if (page.state === message)
+            page.outlined = lastMoveSpaces(board, message.board, fresh.slice(start));
+        })
+        .catch(() => {});
+    }
+    // A score held last: then its line-up, even if later moves replace the live state meanwhile.
+    const last = frames[frames.length - 1];
+    if (last && last.kind === "score") {
+      const lineUp = {
+        entry: last.entry,
+        step: message.game.ply,
+        kind: /** @type {const} */ ("step"),
+        ms: 400,
+      };
+      frames.push({ ...lineUp, board: Promise.resolve(message.board) });
+    }
+    if (frames.length) page.steps.add(frames, from, page.drawnStep);
+  }
+
+  // A frame of a reply on screen (null: the live state again): its banner, its outline.
+  function showStep(frame) {
+    if (frame && frame.kind !== "wait") {
+      // Nothing is outlined at a score, nor at the line-up after it (drawn from no board).
+      frame.outline =
+        frame.kind === "score" || !page.drawn
+          ? new Set()
+          : lastMoveSpaces(page.drawn, frame.board, [frame.entry]);
+    }
+    return render();
+  }
+
+  // Banners for the steps drawn since the last ones told: "Turnover", "Point!"... Each stays
+  // its 2.5 s however many moves follow (a paced bot game: 0.2 s apart).
+  function announce(step) {
+    const told = page.state.log.filter((e) => e.ply > page.announced && e.ply <= step);
+    page.announced = Math.max(page.announced, step);
+    const text = bannerText(told);
+    if (!text) return;
+    const shown = { text };
+    page.banner = shown;
+    setTimeout(() => {
+      if (page.banner === shown) page.banner = null;
+      render();
+    }, BANNER_MS);
+  }
+
   function firstState(message) {
+    page.announced = page.drawnStep = message.game.ply;
     if (token && message.you)
       remember(gameId, [{ name: message.you, url: location.pathname + location.hash }]);
     const humans = message.chairs.filter((c) => c.kind === "human").length;
     page.rematch = rematchControl({ gameId, token, you: message.you, humans, onChange: render });
     if (message.game.status === "finished") page.rematch.load();
-  }
-
-  // A point scored: the position after the scoring move stays on screen a moment (the server
-  // has already lined the next point up), with its banner.
-  async function holdScore(fresh) {
-    const scored = scoringEntry(fresh);
-    const step = scored ? page.moves.findIndex((m) => m.ply === scored.ply) + 1 : 0;
-    if (!scored || !step) return;
-    try {
-      // The move that scores also lines the next point up: the position it was made from,
-      // with the scoring run or catch applied, is the one to show.
-      const at = await api(`/api/games/${gameId}/replay?step=${step - 1}`);
-      page.held = { board: scoringBoard(at.board, scored), until: Date.now() + HOLD_MS };
-      render();
-      setTimeout(() => {
-        page.held = null;
-        render();
-      }, HOLD_MS);
-    } catch {
-      /* the line-up is shown at once */
-    }
   }
 
   // Moves can arrive faster than a screen redraws (two bots at full speed): they are drawn at
@@ -227,38 +259,6 @@ export function playPage(main, where, connection, gameId) {
     };
     if (document.visibilityState === "visible") requestAnimationFrame(draw);
     else setTimeout(draw, 250);
-  }
-
-  async function loadMoves() {
-    try {
-      page.moves = (await api(`/api/games/${gameId}/moves`, { token })).moves;
-      if (page.state) render();
-    } catch {
-      /* the live log still shows the latest moves */
-    }
-  }
-
-  async function load(what, path, ply) {
-    try {
-      const answer = await api(path, { token });
-      if (answer.ply === ply) {
-        page[what] = answer;
-        render();
-      }
-    } catch {
-      page[what] = null;
-    }
-  }
-
-  async function loadRoster() {
-    const roster = page.roster;
-    if (roster && !roster.drafting && Object.keys(roster.players).length >= 20) return;
-    try {
-      page.roster = await api(`/api/games/${gameId}/roster`);
-      render();
-    } catch {
-      /* the text view has it */
-    }
   }
 
   function playerLabel(action) {
@@ -292,6 +292,7 @@ export function playPage(main, where, connection, gameId) {
   function onCell(cell, chosen = null) {
     const { state } = page;
     if (!state || page.pending !== null || !page.online || page.viewing) return;
+    if (page.steps.current()) return page.steps.skip(); // a click on a reply's step: the live game
     page.errorText = page.notice = "";
     const click = cellClick(
       { legal: state.legal, pieces: state.board.pieces, selected: page.selected },
@@ -340,62 +341,31 @@ export function playPage(main, where, connection, gameId) {
 
   function endPanel() {
     if (chat) chat.over();
-    if (!page.ratingsAfter && Object.keys(page.people.ratings).length) {
-      // The ratings are settled just after the end is told: ask again a moment later.
-      page.ratingsAfter = true;
-      setTimeout(
-        () =>
-          api(`/api/games/${gameId}/players`)
-            .then((found) => {
-              page.people.ratings = found.ratings || {};
-              render();
-            })
-            .catch(() => {}),
-        1500,
-      );
-    }
+    loaders.ratingsAfterEnd();
     return endCard(page.state, yourTeam(page.state), gameId, page.rematch.node());
   }
 
+  // Draws the page; returns how long the field's animation runs (ms), for the steps' pace.
   function render() {
-    renderGame(page, main, where, {
+    if (!page.state) return 0;
+    const frame = page.viewing ? null : page.steps.current();
+    if (page.viewing) page.announced = Math.max(page.announced, page.state.game.ply);
+    else announce(frame ? frame.step : page.state.game.ply);
+    return renderGame(page, main, where, {
       ...{ onCell, send, viewStep, resign, flipped, endPanel, render, playerLabel, gameId, token },
-      setSpeed: (speed) => socket.send({ type: "speed", speed }),
+      ...{
+        frame,
+        skipSteps: () => page.steps.skip(),
+        setSpeed: (speed) => socket.send({ type: "speed", speed }),
+      },
     });
-  }
-
-  async function pollPresence() {
-    if (page.fatal) return;
-    if (page.online && document.visibilityState === "visible") {
-      try {
-        const now = await api(`/api/games/${gameId}/presence`);
-        if (JSON.stringify(now) !== JSON.stringify(page.people.presence)) {
-          page.people.presence = now;
-          render();
-        }
-      } catch {
-        /* shown again at the next poll */
-      }
-    }
-    setTimeout(pollPresence, 4000);
   }
 
   main.replaceChildren(el("p", { "data-testid": "connecting" }, "Connecting…"));
   // The chat lives beside the page (below it), so redrawing the game keeps what is typed.
   whoAmI().then((me) => {
     // A logged-in player's seat is kept in the account: its session resumes it without the link.
-    const claimed =
-      me && token
-        ? api(`/api/games/${gameId}/claim`, { method: "POST", body: { token } }).catch(() => {})
-        : Promise.resolve();
-    claimed
-      .then(() => api(`/api/games/${gameId}/players`))
-      .then((found) => {
-        page.people.names = found.players;
-        page.people.ratings = found.ratings || {};
-        if (page.state) render();
-      })
-      .catch(() => {});
+    loaders.people(me);
     chat = chatPanel(gameId, token, me);
     if (page.state && page.state.game.status === "finished") chat.over();
     main.after(el("div", { class: "chat-dock" }, chat.node));
@@ -404,10 +374,11 @@ export function playPage(main, where, connection, gameId) {
     step: (by) => viewStep((page.viewing ? page.viewing.step : page.moves.length) + by),
     live: () => {
       page.viewing = null;
+      page.steps.skip();
       render();
     },
   });
   setInterval(() => tickClocks(main), 200);
-  setTimeout(pollPresence, 300);
-  loadMoves();
+  setTimeout(loaders.presence, 300);
+  loaders.moves();
 }
