@@ -114,7 +114,17 @@ export function oddsCard(odds, ply, legal, selected, showOdds, onToggle) {
 
 // Midway: the chance of each kind of outcome of the die a decision rolls.
 export function outcomesCard(outcomes, ply, legal, selected, showOdds, onToggle) {
-  if (!outcomes || outcomes.ply !== ply || !outcomes.decisions.length || !legal.length) return null;
+  // A pass is not priced (docs/web.md): its catch is rolled once both teams have moved.
+  const passing = legal.some((l) => l.a.startsWith("pass "));
+  const unpriced = passing
+    ? el(
+        "p",
+        { class: "caveat", "data-testid": "pass-unpriced" },
+        "A pass has no odds here: the catch is rolled after both teams have moved, by whoever is then in the ball's hex (fewer chances with defenders there), so no figure at the throw would be exact.",
+      )
+    : null;
+  const current = outcomes && outcomes.ply === ply && outcomes.decisions.length && legal.length;
+  if (!current) return unpriced ? el("div", { class: "card odds" }, unpriced) : null;
   const toggle = el("input", {
     type: "checkbox",
     checked: showOdds,
@@ -128,6 +138,7 @@ export function outcomesCard(outcomes, ply, legal, selected, showOdds, onToggle)
     { class: "card odds" },
     el("h2", {}, "Odds of your decisions"),
     el("label", { class: "option" }, toggle, " show the exact odds"),
+    unpriced,
     showOdds
       ? [
           el(
