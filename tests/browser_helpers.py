@@ -70,8 +70,13 @@ def browser():
         chromium.close()
 
 
-def new_page(browser, errors: list[str]):
+def new_page(browser, errors: list[str], *, steps: bool = False):
+    """A page of its own context. A reply is shown at once unless ``steps`` (the game page's
+    "show a reply step by step", tests/test_web_steps_browser.py): tests that play many
+    moves against a bot need not wait for each reply's steps."""
     context = browser.new_context(viewport={"width": 1300, "height": 950})
+    if not steps:
+        context.add_init_script("localStorage.setItem('monsterball-steps', 'off')")
     page = context.new_page()
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     return page

@@ -89,7 +89,7 @@ def huck_record(browser, base_url):
     """One Huck + Monster game against the bot, 30 clicks long, every board drawn recorded."""
     errors: list[str] = []
     gid, url = huck_game(base_url)
-    page = new_page(browser, errors)
+    page = new_page(browser, errors, steps=True)
     page.add_init_script(RECORD)
     page.goto(base_url + url)
     page.wait_for_selector("[data-testid=turn]")
@@ -158,7 +158,7 @@ def test_under_reduce_motion_the_steps_are_shown_and_nothing_moves(browser, base
 def test_skip_goes_straight_to_the_live_position(browser, base_url):
     errors: list[str] = []
     _, url = huck_game(base_url, seed=5)
-    page = new_page(browser, errors)
+    page = new_page(browser, errors, steps=True)
     page.add_init_script(RECORD)
     page.goto(base_url + url)
     rng = random.Random(2)
@@ -238,13 +238,17 @@ def point_record(browser, base_url):
     body = {"game": "paper-ultimate", "preset": "small", "settings": ["points_to_win=3"]}
     body |= {"mode": "bot", "bots": {"A": "easy", "B": "easy"}, "speed": "fast", "seed": 2}
     gid = httpx.post(base_url + "/api/games", json=body).json()["id"]
-    page = new_page(browser, errors)
+    page = new_page(browser, errors, steps=True)
     page.add_init_script(RECORD)
     page.goto(f"{base_url}/play/{gid}")
     page.wait_for_selector("[data-testid=banner]:has-text('Point!')", timeout=90_000)
     page.wait_for_selector(".play[data-showing=live]", timeout=5000)
     drawn = page.evaluate("window.__drawn")
-    page.select_option("[data-testid=bot-speed]", "max")
+    # The rest at full speed (in one go: the page redraws between a locator's steps).
+    page.evaluate(
+        "() => { const s = document.querySelector('[data-testid=bot-speed]');"
+        " s.value = 'max'; s.dispatchEvent(new Event('change')); }"
+    )
     page.context.close()
     assert errors == []
     return str(gid), drawn
@@ -267,7 +271,7 @@ def carrier_record(browser, base_url):
     """A finished Midway game stepped back through 150 positions (arrow keys), each recorded."""
     errors: list[str] = []
     gid = finished_bot_game(base_url, "midway", {"A": "medium", "B": "medium"})
-    page = new_page(browser, errors)
+    page = new_page(browser, errors, steps=True)
     page.add_init_script(RECORD)
     page.goto(f"{base_url}/play/{gid}")
     page.wait_for_selector("[data-testid=end-panel]")
@@ -278,7 +282,7 @@ def carrier_record(browser, base_url):
     drawn = page.evaluate("window.__drawn")
     page.context.close()
     assert errors == []
-    return drawn
+    return gid, drawn
 
 
 def test_the_disc_is_drawn_at_its_space_s_centre_or_beside_a_holder_on_it(
@@ -290,7 +294,7 @@ def test_the_disc_is_drawn_at_its_space_s_centre_or_beside_a_holder_on_it(
     middle (it was drawn on the edge's side, past the field at the last column)."""
     sides = set()
     centred = 0
-    for d in huck_record[1] + point_record[1] + carrier_record:
+    for d in huck_record[1] + point_record[1] + carrier_record[1]:
         if not (d["ballBox"] and d["cellBox"]) or d["moving"]:
             continue  # no disc, or in flight between spaces
         bx, by, bw, bh = d["ballBox"]
@@ -311,13 +315,47 @@ def test_the_disc_is_drawn_at_its_space_s_centre_or_beside_a_holder_on_it(
     assert sides == {True, False}, "a held disc was not seen on both halves of the field"
 
 
+def test_midway_counters_say_their_type_readably_at_360_px(browser, base_url, carrier_record):
+    """Each counter carries its type's two letters (the legend lists them) over its number;
+    at 360 px the letters are still at least 10 px tall (issue 32: "Pieces that say what
+    they are"; a counter used to show its number only)."""
+    errors: list[str] = []
+    gid = carrier_record[0]
+    roster = httpx.get(f"{base_url}/api/games/{gid}/roster").json()["players"]
+    page = new_page(browser, errors, steps=True)
+    page.set_viewport_size({"width": 360, "height": 780})
+    page.goto(f"{base_url}/play/{gid}")
+    page.wait_for_selector("[data-testid=end-panel]")
+    total = len(httpx.get(f"{base_url}/api/games/{gid}/moves").json()["moves"])
+    page.locator("[data-testid=move]").nth(total // 2).locator("button").click()
+    page.wait_for_selector("svg.board .piece text.kind")
+    counters = page.evaluate(
+        "() => [...document.querySelectorAll('svg.board .piece')].map((p) => ({id: p.dataset.piece,"
+        " kind: p.dataset.kind, code: p.querySelector('text.kind')?.textContent,"
+        " number: p.querySelector('text.num')?.textContent,"
+        " height: p.querySelector('text.kind')?.getBoundingClientRect().height}))"
+    )
+    assert counters
+    legend = page.inner_text("[data-testid=kinds-legend]")
+    for c in counters:
+        assert c["kind"] == roster[c["id"]], c
+        assert c["code"] and len(c["code"]) == 2 and c["number"] == c["id"][1:], c
+        assert f"{c['code']} {c['kind']}" in legend, (c, legend)
+        assert c["height"] >= 10, c
+    # The same type always has the same code, and no two types share one.
+    codes = {c["kind"]: c["code"] for c in counters}
+    assert len(set(codes.values())) == len(codes)
+    shot(page, "midway-counters-360")
+    assert errors == []
+
+
 def test_while_disconnected_the_turn_line_says_so_and_nobody_is_here(browser, tmp_path):
     errors: list[str] = []
     db = tmp_path / "games.db"
     with thread_server(db) as base:
         created = httpx.post(base + "/api/games", json={"game": "paper-ultimate", "mode": "online"})
         links = [c["url"] for c in created.json()["chairs"]]
-        pages = [new_page(browser, errors) for _ in links]
+        pages = [new_page(browser, errors, steps=True) for _ in links]
         for page, link in zip(pages, links, strict=True):
             page.goto(base + link)
         for page in pages:

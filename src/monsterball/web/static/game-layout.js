@@ -161,7 +161,7 @@ export function renderGame(page, main, where, act) {
             "table",
             { class: "panel-table", "data-testid": "panel" },
             [
-              ["Move", String(viewing ? viewing.data.ply : state.game.ply)],
+              ["Move", String(viewing ? viewing.data.ply : frame ? frame.step : state.game.ply)],
               ...panelInWords(board, yourTeam(state)),
             ].map(([k, v]) => el("tr", {}, el("td", {}, k), el("td", {}, v))),
           ),

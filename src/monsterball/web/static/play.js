@@ -5,7 +5,7 @@
 import { chatPanel, dropMessage, whoAmI } from "./social.js";
 import { syncClock, tickClocks } from "./clocks.js";
 import { connectGame } from "./connection.js";
-import { bannerText, cellClick, lastMoveCells, lastMoveSpaces, mergeMoves } from "./game-state.js";
+import { cellClick, lastMoveCells, mergeMoves } from "./game-state.js";
 import { endPanel as endCard } from "./game-view.js";
 import { renderGame, yourSeat, yourTeam } from "./game-layout.js";
 import { playLoaders } from "./play-loaders.js";
@@ -15,13 +15,11 @@ import { drawControl } from "./draw.js";
 import { abandonControl } from "./abandon.js";
 import { remember } from "./seats.js";
 import { beep, pageKeys } from "./page-controls.js";
-import { framesFor, lastTurnStart, planSteps, stepQueue } from "./steps.js";
+import { announce, replySteps, showStep } from "./reply-steps.js";
+import { stepQueue } from "./steps.js";
 import { api, el, errorPage, seatToken } from "./util.js";
 
 export { lastMoveCells }; // replay.js outlines the last move with it
-
-const BANNER_MS = 2500;
-const PACED = new Set(["slow", "normal"]); // bots-only games whose replies are shown step by step
 
 export function playPage(main, where, connection, gameId) {
   const token = seatToken();
@@ -68,8 +66,8 @@ export function playPage(main, where, connection, gameId) {
       confirm: localStorage.getItem("monsterball-confirm") === "on",
       steps: localStorage.getItem("monsterball-steps") !== "off",
     },
-    steps: stepQueue(showStep),
   };
+  page.steps = stepQueue((frame) => showStep(page, frame, render));
   const loaders = playLoaders(page, { gameId, token, render });
   page.takeback = takebackControl({ gameId, token, onChange: () => page.state && render() });
   page.draw = drawControl({ gameId, token, onChange: () => page.state && render() });
@@ -148,7 +146,7 @@ export function playPage(main, where, connection, gameId) {
     if (!before) firstState(message);
     else if (message.game.status === "finished" && before.game.status !== "finished")
       page.rematch.load();
-    if (before && moved && !page.viewing) replySteps(before, message);
+    if (before && moved && !page.viewing) replySteps(page, loaders.board, before, message);
     syncClock(message);
     page.pending = null;
     if (before && message.game.ply < before.game.ply) {
@@ -163,80 +161,6 @@ export function playPage(main, where, connection, gameId) {
     if (mine && !page.wasMine && page.settings.sound && before) beep();
     page.wasMine = mine;
     drawSoon();
-  }
-
-  // The steps of a reply that came in one update, shown one by one (steps.js), and a score's
-  // position held before the line-up (the move that scores also lines the next point up).
-  // Then the outline covers the last side's turn: every origin and destination of its runs.
-  function replySteps(before, message) {
-    const fresh = message.log.filter((e) => e.ply > before.game.ply);
-    const whole = fresh.length > 0 && fresh[0].ply === before.game.ply + 1;
-    const bots = !message.chairs.some((c) => c.kind === "human");
-    const pace =
-      whole &&
-      page.settings.steps &&
-      document.visibilityState === "visible" &&
-      (!bots || PACED.has(message.game.speed));
-    const from = page.drawn || before.board;
-    const boards = new Map([[before.game.ply, Promise.resolve(before.board)]]);
-    const boardAt = (step) => {
-      if (!boards.has(step)) {
-        const asked = loaders.board(step);
-        asked.catch(() => {}); // a refused replay (429): the queue shows the live state instead
-        boards.set(step, asked);
-      }
-      return boards.get(step);
-    };
-    const frames = whole ? framesFor(planSteps(fresh, pace), boardAt) : [];
-    const start = pace ? lastTurnStart(fresh) : 0;
-    page.outlined = lastMoveSpaces(from, message.board, fresh);
-    if (start > 0) {
-      boardAt(fresh[start].ply - 1)
-        .then((board) => {
-          if (page.state === message)
-            page.outlined = lastMoveSpaces(board, message.board, fresh.slice(start));
-        })
-        .catch(() => {});
-    }
-    // A score held last: then its line-up, even if later moves replace the live state meanwhile.
-    const last = frames[frames.length - 1];
-    if (last && last.kind === "score") {
-      const lineUp = {
-        entry: last.entry,
-        step: message.game.ply,
-        kind: /** @type {const} */ ("step"),
-        ms: 400,
-      };
-      frames.push({ ...lineUp, board: Promise.resolve(message.board) });
-    }
-    if (frames.length) page.steps.add(frames, from, page.drawnStep);
-  }
-
-  // A frame of a reply on screen (null: the live state again): its banner, its outline.
-  function showStep(frame) {
-    if (frame && frame.kind !== "wait") {
-      // Nothing is outlined at a score, nor at the line-up after it (drawn from no board).
-      frame.outline =
-        frame.kind === "score" || !page.drawn
-          ? new Set()
-          : lastMoveSpaces(page.drawn, frame.board, [frame.entry]);
-    }
-    return render();
-  }
-
-  // Banners for the steps drawn since the last ones told: "Turnover", "Point!"... Each stays
-  // its 2.5 s however many moves follow (a paced bot game: 0.2 s apart).
-  function announce(step) {
-    const told = page.state.log.filter((e) => e.ply > page.announced && e.ply <= step);
-    page.announced = Math.max(page.announced, step);
-    const text = bannerText(told);
-    if (!text) return;
-    const shown = { text };
-    page.banner = shown;
-    setTimeout(() => {
-      if (page.banner === shown) page.banner = null;
-      render();
-    }, BANNER_MS);
   }
 
   function firstState(message) {
@@ -350,7 +274,7 @@ export function playPage(main, where, connection, gameId) {
     if (!page.state) return 0;
     const frame = page.viewing ? null : page.steps.current();
     if (page.viewing) page.announced = Math.max(page.announced, page.state.game.ply);
-    else announce(frame ? frame.step : page.state.game.ply);
+    else announce(page, frame ? frame.step : page.state.game.ply, render);
     return renderGame(page, main, where, {
       ...{ onCell, send, viewStep, resign, flipped, endPanel, render, playerLabel, gameId, token },
       ...{
