@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import time
 from typing import Any
 
@@ -39,6 +40,12 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return centre - half, centre + half
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process and its finished children (user + system)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
 
 
 def make_env(args: argparse.Namespace, seed: int, max_steps: Any = "default") -> Any:
@@ -87,6 +94,9 @@ def evaluate(model: Any, args: argparse.Namespace, games: int, max_steps: Any) -
                     out["lost"] += 1
                 else:
                     out["unfinished"] += 1
+                done = out["won"] + out["lost"] + out["unfinished"]
+                if args.progress and done % args.progress == 0:
+                    print(f"  evaluated {done}: {out}", flush=True)
                 if started < games:
                     started += 1  # the slot's next game (next-step autoreset)
                 else:
@@ -100,7 +110,9 @@ def main() -> None:
     parser.add_argument("--preset", default="small")
     parser.add_argument("--opponent", default="random")
     parser.add_argument("--minutes", type=float, default=25.0)
-    parser.add_argument("--envs", type=int, default=8)
+    parser.add_argument("--envs", type=int, default=32, help="games stepped per policy call")
+    parser.add_argument("--n-steps", type=int, default=128, help="steps per game per rollout")
+    parser.add_argument("--net", default="256,256", help="the MLP's hidden layer widths")
     parser.add_argument("--reward-points", type=float, default=0.1)
     parser.add_argument("--eval-games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
@@ -109,6 +121,7 @@ def main() -> None:
     parser.add_argument("--resume", default=None, help="go on training this saved model")
     parser.add_argument("--eval-envs", type=int, default=16, help="evaluation games at once")
     parser.add_argument("--smoke", action="store_true", help="a few hundred steps (CI)")
+    parser.add_argument("--progress", type=int, default=0, help="print the tally every N games")
     args = parser.parse_args()
     preset = None if args.preset in ("", "default", "none") else args.preset
     args.preset = preset
@@ -121,7 +134,7 @@ def main() -> None:
     venv = DummyVecEnv(
         [lambda i=i: make_env(args, args.seed * 1000 + i) for i in range(args.envs)]  # type: ignore[misc]
     )
-    n_steps = 16 if args.smoke else 256
+    n_steps = 16 if args.smoke else args.n_steps
     model = MaskablePPO(
         "MultiInputPolicy",
         venv,
@@ -132,13 +145,13 @@ def main() -> None:
         gae_lambda=0.95,
         learning_rate=3e-4,
         ent_coef=0.01,
-        policy_kwargs={"net_arch": [256, 256]},
+        policy_kwargs={"net_arch": [int(w) for w in args.net.split(",")]},
         seed=args.seed,
         verbose=0,
     )
     if args.resume is not None:
         model = MaskablePPO.load(args.resume, env=venv)
-    start, cpu = time.perf_counter(), time.process_time()
+    start, cpu = time.perf_counter(), cpu_seconds()
     budget = 0.0 if args.smoke else args.minutes * 60
     chunk = n_steps * args.envs
     while args.load is None:
@@ -150,20 +163,20 @@ def main() -> None:
     trained = time.perf_counter() - start
     print(
         f"trained {model.num_timesteps} steps; this run {trained / 60:.1f} min, "
-        f"{(time.process_time() - cpu) / 60:.1f} CPU min",
+        f"{(cpu_seconds() - cpu) / 60:.1f} CPU min",
         flush=True,
     )
     if args.out and args.load is None:
         model.save(args.out)
     games = 2 if args.smoke else args.eval_games
-    eval_start = time.perf_counter()
+    eval_start, eval_cpu = time.perf_counter(), cpu_seconds()
     result = evaluate(model, args, games, 40 if args.smoke else "default")
     lo, hi = wilson(result["won"], games)
     print(
         f"{args.game} ({args.preset or 'default'}) against {args.opponent}: "
         f"won {result['won']}, lost {result['lost']}, unfinished {result['unfinished']} "
         f"of {games} ({result['won'] / games:.1%}, 95% Wilson {lo:.1%} - {hi:.1%}); "
-        f"evaluation {time.perf_counter() - eval_start:.0f} s"
+        f"evaluation {time.perf_counter() - eval_start:.0f} s, {cpu_seconds() - eval_cpu:.0f} CPU s"
     )
 
 

@@ -661,3 +661,115 @@ def mask_select(self, mask):
             out.append(<object>PyTuple_GET_ITEM(items, cell))
             word &= word - 1
     return out
+
+
+# -- The learning environments' masks and observation planes (core/planes.py has the numpy
+# originals, which the tests hold equal: tests/test_rl_planes.py). ---------------------------
+
+def bits_into(signed char[::1] out, Py_ssize_t offset, object bits):
+    """``out[offset + i] = 1`` for every set bit ``i`` of the board mask ``bits``; False
+    (nothing written) when it does not fit in the words or in ``out``."""
+    cdef uint64_t w[N]
+    cdef uint64_t word
+    cdef int k
+    cdef Py_ssize_t n = out.shape[0]
+    if offset < 0 or mb_to_words(bits, w) < 0:
+        return False
+    for k in range(N - 1, -1, -1):  # the highest bit first: a bound check before any write
+        if w[k]:
+            if offset + k * 64 + 63 - _clz(w[k]) >= n:
+                return False
+            break
+    for k in range(N):
+        word = w[k]
+        while word:
+            out[offset + k * 64 + _ctz(word)] = 1
+            word &= word - 1
+    return True
+
+
+def numbers_into(signed char[::1] out, list legal, dict by_id):
+    """``out[number] = 1`` for every action of ``legal`` found in ``by_id`` (its table
+    number by the object's identity); the actions not found, as a list (empty: all were)."""
+    cdef object number
+    cdef Py_ssize_t i, n = out.shape[0]
+    missing = []
+    for action in legal:
+        number = by_id.get(id(action))
+        if number is None:
+            missing.append(action)
+            continue
+        i = number
+        if 0 <= i < n:
+            out[i] = 1
+        else:
+            raise IndexError(f"action number {i} outside the mask")
+    return missing
+
+
+cdef int _marks(float* flat, Py_ssize_t size, list ones, list at, list values,
+                const float* scale, Py_ssize_t cells, list masks) except -1:
+    cdef Py_ssize_t i, j, plane
+    cdef uint64_t w[N]
+    cdef uint64_t word
+    cdef int k
+    for item in ones:
+        i = item
+        if not 0 <= i < size:
+            raise IndexError(f"plane index {i} outside the board planes")
+        flat[i] = 1.0
+    for j in range(len(at)):
+        i = at[j]
+        if not 0 <= i < size:
+            raise IndexError(f"plane index {i} outside the board planes")
+        flat[i] = <float>values[j] * scale[i // cells]
+    for plane_mask in masks:
+        plane = plane_mask[0]
+        if mb_to_words(plane_mask[1], w) < 0:
+            raise ValueError("a plane's mask does not fit the board words")
+        for k in range(N):
+            word = w[k]
+            while word:
+                i = k * 64 + _ctz(word)
+                if i >= cells or not 0 <= plane * cells + i < size:
+                    raise IndexError(f"mask bit {i} of plane {plane} outside the board")
+                flat[plane * cells + i] = 1.0
+                word &= word - 1
+    return 0
+
+
+def compose_full(float[:, ::1] out, const float[:, ::1] template, list ones, list at,
+                 list values, const float[::1] scale, list masks, list scalars):
+    """The full observation in place: ``out[:nb] = template``; 1 at the flat board indices
+    ``ones``; ``values[j] * scale[plane]`` at ``at[j]``; the cells of each ``(plane, mask)``
+    of ``masks`` set to 1; then row ``nb + s`` filled with ``scalars[s]``."""
+    cdef Py_ssize_t nb = template.shape[0], cells = template.shape[1]
+    cdef Py_ssize_t s, c, rows = out.shape[0]
+    cdef float v
+    cdef float* flat = &out[0, 0]
+    if out.shape[1] != cells or rows != nb + len(scalars) or scale.shape[0] != nb:
+        raise ValueError("compose_full: shapes do not match")
+    for s in range(nb):
+        for c in range(cells):
+            flat[s * cells + c] = template[s, c]
+    _marks(flat, nb * cells, ones, at, values, &scale[0], cells, masks)
+    for s in range(rows - nb):
+        v = scalars[s]
+        for c in range(cells):
+            flat[(nb + s) * cells + c] = v
+    return None
+
+
+def compose_board(float[:, ::1] out, const float[:, ::1] template, list ones, list at,
+                  list values, const float[::1] scale, list masks):
+    """The board planes alone (as ``compose_full`` without the scalars)."""
+    cdef Py_ssize_t nb = template.shape[0], cells = template.shape[1]
+    cdef Py_ssize_t s, c
+    cdef float* flat = &out[0, 0]
+    if out.shape[0] != nb or out.shape[1] != cells or scale.shape[0] != nb:
+        raise ValueError("compose_board: shapes do not match")
+    for s in range(nb):
+        for c in range(cells):
+            flat[s * cells + c] = template[s, c]
+    _marks(flat, nb * cells, ones, at, values, &scale[0], cells, masks)
+    return None

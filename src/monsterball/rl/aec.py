@@ -20,10 +20,10 @@ from pettingzoo import AECEnv
 
 from monsterball.core.dice import SeededSampler
 from monsterball.core.game import CHANCE, GameState
+from monsterball.core.learning import SPATIAL, numbers_into
 from monsterball.games import get_game
 from monsterball.rl import ids
 from monsterball.rl.encode import ENCODER_VERSION, encoder_for
-from monsterball.rl.features import SPATIAL
 
 DEFAULT = "default"  # max_steps: the game's default cut
 
@@ -83,8 +83,8 @@ class Core:
         # the table's dict (the action's hash) when one is not.
         self._by_id = {id(a): i for i, a in enumerate(self.table.actions)}
         self._key: tuple[Any, int] = (None, -1)
-        self._legal: list[Any] = []
-        self._legal_numbers: list[int] = []
+        self._actor = -1  # the seat the cached mask is for (-1: none)
+        self._mask = np.zeros(self.num_actions, np.int8)
         self._obs: dict[int, dict[str, np.ndarray]] = {}
 
     def __getstate__(self) -> dict[str, Any]:
@@ -121,31 +121,31 @@ class Core:
     def _fresh(self) -> None:
         """Forget the caches when the position moved on (or the state was replaced)."""
         key = self._key
-        if key[0] is not self.state or key[1] != self.state.ply:
-            key = (self.state, self.state.ply)
-            self._key = key
+        state = self.state
+        if key[0] is not state or key[1] != state.ply:
+            self._key = (state, state.ply)
             self._obs = {}
-            state = self.state
-            if state.is_terminal() or state.current_player() == CHANCE:
-                self._legal, self._legal_numbers = [], []
-            else:
-                self._legal = legal = state.legal_actions()
-                try:  # in C: one int lookup per legal action
-                    self._legal_numbers = list(map(self._by_id.__getitem__, map(id, legal)))
-                except KeyError:  # an equal action that is not the table's own object
-                    self._legal_numbers = list(map(self.table._by_action.__getitem__, legal))
+            mask = self._mask = np.zeros(self.num_actions, np.int8)
+            actor = -1 if state.is_terminal() else state.current_player()
+            self._actor = actor if actor >= 0 else -1
+            if self._actor >= 0 and not self.encoder.game.legal_mask(state, mask):
+                missing = numbers_into(mask, state.legal_actions(), self._by_id)
+                if missing:  # an equal action that is not the table's own object
+                    mask[[self.table._by_action[a] for a in missing]] = 1
 
     def legal_numbers(self) -> list[int]:
-        """The numbers of the legal actions of the seat to act (empty at the end)."""
+        """The numbers of the legal actions of the seat to act, ascending (empty at the end)."""
         self._fresh()
-        return self._legal_numbers
+        numbers: list[int] = np.flatnonzero(self._mask).tolist()
+        return numbers
 
     def mask(self, seat: int) -> np.ndarray:
-        out = np.zeros(self.num_actions, dtype=np.int8)
+        """The seat's legal actions as an int8 mask (all zeros when it is not to act); a new
+        array, the caller's to keep."""
         self._fresh()
-        if self._legal and self.state.current_player() == seat:
-            out[self._legal_numbers] = 1
-        return out
+        if seat == self._actor:
+            return self._mask.copy()
+        return np.zeros(self.num_actions, dtype=np.int8)
 
     def decode(self, number: Any, seat: int) -> Any:
         """The legal action numbered ``number`` for ``seat``; ValueError naming the problem."""
@@ -157,7 +157,7 @@ class Core:
             raise ValueError(f"action {index} is outside 0..{self.num_actions - 1}")
         action = self.table.actions[index]
         self._fresh()
-        if self.state.current_player() != seat or index not in self._legal_numbers:
+        if seat != self._actor or not self._mask[index]:
             raise ValueError(
                 f"action {index} ('{action}') is not legal for seat "
                 f"{self.spec.seat_name(seat)} now ({self.state.view(seat)['step']})"
@@ -197,15 +197,13 @@ class Core:
 
     def _encode(self, seat: int) -> dict[str, np.ndarray]:
         enc, state = self.encoder, self.state
-        board = enc.board_values(state, seat)
-        scalars = enc.scalar_values(state, seat)
         if self.observation == "compact":
             return {
-                "planes": enc.compact_from(board),
-                "scalars": scalars,
+                "planes": enc.compact_from(enc.board_values(state, seat)),
+                "scalars": enc.scalar_values(state, seat),
                 "action_mask": self.mask(seat),
             }
-        return {"observation": enc.full_from(board, scalars), "action_mask": self.mask(seat)}
+        return {"observation": enc.encode(state, seat), "action_mask": self.mask(seat)}
 
     def ansi(self, seat: int | None = None) -> str:
         return f"{self.state.render(seat)}\n{self.state.result_text()}\n"

@@ -30,20 +30,27 @@ from typing import Any
 
 import numpy as np
 
+from monsterball.core import learning as ft
 from monsterball.core.board import Board
 from monsterball.core.game import CHANCE, GameSpec, GameState
 from monsterball.core.geometry import Grid, grid
+from monsterball.core.learning import (
+    COMMON,
+    MARK_KINDS,
+    PLANE_SCALE,
+    SPATIAL,
+    Marks,
+    compose_board,
+    compose_full,
+)
 from monsterball.core.options import GameOptions
-from monsterball.rl import features as ft
-from monsterball.rl.features import COMMON, MARK_KINDS, SPATIAL
+from monsterball.rl.features import game_features
 
 # Version of the encodings' layout and scaling: part of every env's version (rl/versions.py).
 ENCODER_VERSION = 2
 
 _IX = {name: i for i, name in enumerate(SPATIAL)}
 _SIZES = {"S": 1, "M": 2, "L": 3, "G": 4}  # compact codes; the full planes show code / 4
-# Full planes show a raw board value times this (compact planes show the raw value).
-_PLANE_SCALE = {"own_size": 0.25, "opp_size": 0.25, "own_move": 1 / 6, "opp_move": 1 / 6}
 
 
 class Encoder:
@@ -58,7 +65,7 @@ class Encoder:
         self.cells = self.rows * self.cols
         self.grid: Grid = grid(drawing["grid"], self.cols, self.rows)
         self.steps = tuple(sorted(spec.state_type.procedure_kinds))
-        self.game = ft.game_features(spec, options)
+        self.game = game_features(spec, options)
         size = self.game.team_size
         self.identity = (
             *(f"own_player:{i}" for i in range(1, size + 1)),
@@ -76,7 +83,12 @@ class Encoder:
         self._step_index = {s: self._first_step + i for i, s in enumerate(self.steps)}
         self._no_step = [0.0] * len(self.steps)
         used = set(self.game.spatial)
-        self._scaled = [(_IX[n], f) for n, f in _PLANE_SCALE.items() if n in used]
+        # Per board plane: the factor a raw value shows with in the full planes.
+        self._scale = np.ones(len(self.board_planes), np.float32)
+        for name, factor in PLANE_SCALE.items():
+            if name in used:
+                self._scale[_IX[name]] = factor
+        self._ones = np.ones(len(self.board_planes), np.float32)  # raw values
         self.compact_planes: tuple[str, ...] = (
             *(p for p in SPATIAL if p in used),
             *self.identity,
@@ -95,28 +107,51 @@ class Encoder:
 
     # -- the fast path --------------------------------------------------------------------------
 
-    def board_values(self, state: GameState, seat: int) -> np.ndarray:
-        """The board planes as raw values, float32 ``(board planes, cells)``."""
+    def template(self, state: GameState, seat: int) -> np.ndarray:
+        """The static board planes (end zones, lines) for the seat, float32 (planes, cells)."""
         key = (seat, self.game.template_key(state))
         template = self._templates.get(key)
         if template is None:
             template = np.zeros((len(self.board_planes), self.cells), np.float32)
             self.game.static(state, seat, template)
             self._templates[key] = template
-        out = template.copy()
-        self.game.fill(state, seat, out)
-        return out
+        return template
 
-    def scalar_values(self, state: GameState, seat: int) -> np.ndarray:
+    def marks(self, state: GameState, seat: int) -> Marks:
+        marks = Marks()
+        self.game.marks(state, seat, marks)
+        return marks
+
+    def board_values(self, state: GameState, seat: int) -> np.ndarray:
+        """The board planes as raw values, float32 ``(board planes, cells)``."""
+        out = np.empty((len(self.board_planes), self.cells), np.float32)
+        return compose_board(out, self.template(state, seat), self.marks(state, seat), self._ones)
+
+    def scalar_list(self, state: GameState, seat: int) -> list[float]:
         values = self.game.scalars(state, seat)
         values.extend(self._no_step)
         if state.stack and state.current_player() != CHANCE:
             values[self._step_index[type(state.stack[-1]).__name__]] = 1.0
-        return np.array(values, np.float32)
+        return values
+
+    def scalar_values(self, state: GameState, seat: int) -> np.ndarray:
+        return np.array(self.scalar_list(state, seat), np.float32)
 
     def encode(self, state: GameState, seat: int) -> np.ndarray:
         """The full planes: float32 ``shape``."""
-        return self.full_from(self.board_values(state, seat), self.scalar_values(state, seat))
+        out = np.empty((len(self.planes), self.cells), np.float32)
+        self.encode_into(state, seat, out)
+        return out.reshape(self.shape)
+
+    def encode_into(self, state: GameState, seat: int, out: np.ndarray) -> None:
+        """The full planes written into ``out`` (float32 (planes, cells), C-contiguous)."""
+        compose_full(
+            out,
+            self.template(state, seat),
+            self.marks(state, seat),
+            self._scale,
+            self.scalar_list(state, seat),
+        )
 
     def encode_compact(self, state: GameState, seat: int) -> tuple[np.ndarray, np.ndarray]:
         """The compact pair: uint8 ``compact_shape`` planes and the float32 scalars."""
@@ -126,11 +161,11 @@ class Encoder:
         )
 
     def full_from(self, board: np.ndarray, scalars: np.ndarray) -> np.ndarray:
+        """The full planes from raw board values and scalars (numpy: the reference's)."""
         out = np.empty((len(self.planes), self.cells), np.float32)
         nb = len(self.board_planes)
         out[:nb] = board
-        for plane, factor in self._scaled:
-            out[plane] *= factor
+        out[:nb] *= self._scale[:, None]
         out[nb:] = scalars[:, None]
         return out.reshape(self.shape)
 
@@ -237,8 +272,6 @@ def _rebuild(game_id: str, options: dict[str, Any]) -> Encoder:
 
 def encoder_for(spec: GameSpec, options: GameOptions) -> Encoder:
     """The encoder of a game with options (one per distinct options, shared)."""
-    if spec.id not in ft.GAMES:
-        raise ValueError(f"no observation encoder for game '{spec.id}'")
     key = (spec.id, repr(sorted(options.to_dict().items())))
     if key not in _ENCODERS:
         _ENCODERS[key] = Encoder(spec, options)

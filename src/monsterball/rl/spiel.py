@@ -36,10 +36,14 @@ import pyspiel
 
 from monsterball.core.actions import Action
 from monsterball.core.game import CHANCE, GameSpec, GameState
+from monsterball.core.learning import numbers_into
 from monsterball.core.options import GameOptions
 from monsterball.games import all_games, get_game
 from monsterball.rl import ids
 from monsterball.rl.encode import Encoder, encoder_for
+
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
 
 
 def default_max_game_length(spec: GameSpec) -> int:
@@ -138,11 +142,16 @@ class Context:
         self._by_id = {id(a): i for i, a in enumerate(self.table.actions)}
         self._tensor_of: tuple[Any, int, int, np.ndarray] | None = None
 
-    def numbers(self, actions: list[Action]) -> list[int]:
-        try:  # in C: one int lookup per legal action
-            return list(map(self._by_id.__getitem__, map(id, actions)))
-        except KeyError:  # an equal action that is not the table's own object
-            return list(map(self.table._by_action.__getitem__, actions))
+    def legal_numbers(self, state: GameState) -> list[int]:
+        """The legal decisions' numbers, ascending: from the game's own mask where it has
+        one (``GameFeatures.legal_mask``), else the legal list numbered."""
+        mask = np.zeros(len(self.table), np.int8)
+        if not self.encoder.game.legal_mask(state, mask):
+            missing = numbers_into(mask, state.legal_actions(), self._by_id)
+            if missing:  # an equal action that is not the table's own object
+                mask[[self.table._by_action[a] for a in missing]] = 1
+        numbers: list[int] = np.flatnonzero(mask).tolist()
+        return numbers
 
     def __deepcopy__(self, memo: Any) -> Context:
         return self
@@ -162,14 +171,12 @@ class Context:
 
     def _fill(self, state: GameState, player: int, out: np.ndarray) -> None:
         enc = self.encoder
-        board = enc.board_values(state, player)
-        scalars = enc.scalar_values(state, player)
         if self.observation == "compact":
-            planes = enc.compact_from(board).reshape(-1)
+            planes = enc.compact_from(enc.board_values(state, player)).reshape(-1)
             out[: planes.size] = planes
-            out[planes.size :] = scalars
+            out[planes.size :] = enc.scalar_values(state, player)
         else:
-            out[:] = enc.full_from(board, scalars).reshape(-1)
+            enc.encode_into(state, player, out.reshape(len(enc.planes), enc.cells))
 
 
 _CONTEXTS: dict[tuple[str, str], Context] = {}
@@ -275,17 +282,21 @@ class MonsterballState(pyspiel.State):  # type: ignore[misc]
 
     # -- the contract -------------------------------------------------------------------------
 
+    # OpenSpiel asks these several times a decision: no properties, no calls on the way.
     def current_player(self) -> int:
-        if self.is_terminal():
-            return int(pyspiel.PlayerId.TERMINAL)
-        actor = self.inner.current_player()
-        return int(pyspiel.PlayerId.CHANCE) if actor == CHANCE else actor
+        play = self.play
+        inner = play.inner
+        if not inner.stack or play.plies >= self.ctx.max_length:
+            return _TERMINAL
+        actor = inner.stack[-1].actor(inner)
+        return _CHANCE if actor == CHANCE else actor
 
     def is_terminal(self) -> bool:
-        return self.inner.is_terminal() or self.plies >= self.ctx.max_length
+        play = self.play
+        return not play.inner.stack or play.plies >= self.ctx.max_length
 
     def _legal_actions(self, player: int) -> list[int]:
-        numbers = sorted(self.ctx.numbers(self.inner.legal_actions()))
+        numbers = self.ctx.legal_numbers(self.inner)
         self.play.legal = (self.inner.ply, frozenset(numbers))
         return numbers
 
