@@ -19,13 +19,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "monsterball"
 GAMES = SRC / "games"
 
 # Files outside games/ that may still name a game, each with why. Keep it empty where you can.
-ALLOWED: dict[str, str] = {
-    # Engineer rl is moving the learning environments' per-game code behind ``spec.rl``
-    # (issue 38, /work/coord/NOTES.md): these go when that lands.
-    "rl/ids.py": "pending: rl's DEFAULT_MAX_DECISIONS -> spec.rl.max_decisions",
-    "rl/doc.py": "pending: rl's table of games -> all_games()",
-    "rl/features.py": "pending: rl's per-game features -> games/<game>/learning.py",
-}
+ALLOWED: dict[str, str] = {}
 
 
 def _packages() -> set[str]:

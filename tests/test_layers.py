@@ -44,7 +44,7 @@ GAME_LAYERS: dict[str, tuple[tuple[str, str], ...]] = {
         ("state", r"state"),
         ("checks and views", r"validate|render|board"),
         ("rule steps", r"procedures(\..+)?"),
-        ("helpers for players", r"coaching|throw_odds|heuristic"),
+        ("helpers for players", r"coaching|throw_odds|heuristic|learning"),
     ),
     "midway": (
         ("data: tables and chart", r"chart|options|actions|events"),
@@ -55,12 +55,15 @@ GAME_LAYERS: dict[str, tuple[tuple[str, str], ...]] = {
             r"inplay|contact|magic|ball|phases|phase_open|play|kickoff|scoring"
             r"|draft|scrimmage|settle|procedures",
         ),
-        ("checks, views and helpers", r"position_check|render|board|heuristic|plan|roster"),
+        (
+            "checks, views and helpers",
+            r"position_check|render|board|heuristic|plan|roster|learning",
+        ),
     ),
     "paper_ultimate": (
         ("data", r"options|actions|events"),
         ("state", r"state"),
-        ("rule steps, views and helpers", r"procedures|render|board|heuristic"),
+        ("rule steps, views and helpers", r"procedures|render|board|heuristic|learning"),
     ),
 }
 

@@ -107,11 +107,6 @@ def test_the_web_api_creates_it_and_takes_moves(toy: None, tmp_path: Path) -> No
         assert rules.status_code == 404 and "no rules page" in rules.json()["message"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="until rl/ reads a game's features from spec.rl (engineer rl, issue 38) and Toy "
-    "Dash declares its own: today rl/ids.py and rl/features.py still key games by id",
-)
 def test_the_learning_environments_step_through_it(toy: None) -> None:
     pytest.importorskip("pettingzoo")
     import monsterball.rl as rl

@@ -23,7 +23,7 @@ from typing import Any, ClassVar, cast
 
 from monsterball.core import board as b
 from monsterball.core.actions import Action, ActionTable, Event, Roll
-from monsterball.core.contract import BotHooks, GameDocs
+from monsterball.core.contract import BotHooks, GameDocs, RLHooks
 from monsterball.core.errors import IllegalActionError, NotationError, PositionError
 from monsterball.core.game import AUTO, CHANCE, GameSpec, GameState, TeamScoreState, roll, uniform
 from monsterball.core.options import GameOptions, option
@@ -323,6 +323,12 @@ def determinize(state: GameState, seat: int, rng: random.Random) -> GameState:
     return copy
 
 
+def rl_features(spec: GameSpec, options: GameOptions) -> Any:
+    from toygame.learning import features  # lazy: numpy, as the games do
+
+    return features(spec, options)
+
+
 ToyState.procedure_kinds = stack_kinds(STEPS)
 
 SPEC = GameSpec(
@@ -342,5 +348,6 @@ SPEC = GameSpec(
     hidden_information=True,
     bot=BotHooks("toy-dash", evaluate, determinize=determinize),
     docs=GameDocs(rulebook_title="Toy Dash (tests/toygame)"),
+    rl=RLHooks(features=rl_features, max_decisions=200),
 )
 ToyState.spec = SPEC

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from monsterball.core import kernels
-from monsterball.core.game import CHANCE, GameSpec, GameState
+from monsterball.core.game import GameSpec, GameState
 from monsterball.core.options import GameOptions
 
 # Board planes, in this order (docs/rl.md describes them).
@@ -122,8 +122,8 @@ class GameFeatures:
         self.target = max(1, self.points_to_win())
         size = self.team_size
         start: Any = spec.new_game(options)
-        self.width = int(start.field.width)
-        self.cells = int(start.field.width * start.field.height)
+        width, height = self.field_size(start)
+        self.width, self.cells = width, width * height
         base = len(SPATIAL)
         cells = self.cells
         # Flat offsets (plane * cells) of each player's piece and identity planes, per seat.
@@ -136,6 +136,10 @@ class GameFeatures:
                 ident = base + (0 if own else size) + p % size
                 pairs.append((piece * cells, ident * cells))
             self._pairs.append(pairs)
+
+    def field_size(self, start: Any) -> tuple[int, int]:
+        """Columns and rows of the field (the planes' shape): the state's ``field``."""
+        return int(start.field.width), int(start.field.height)
 
     def points_to_win(self) -> int:
         return int(getattr(self.opts, "points_to_win", 5))
@@ -282,23 +286,3 @@ def numbers_into(out: np.ndarray, legal: list[Any], by_id: dict[int, int]) -> li
             numbers.append(n)
     out[numbers] = 1
     return missing
-
-
-def acting(state: GameState) -> int:
-    """The seat to act, or CHANCE / -1 (terminal) where no seat is."""
-    if state.is_terminal():
-        return -1
-    return state.current_player()
-
-
-__all__ = [
-    "CHANCE",
-    "COMMON",
-    "IX",
-    "MARK_KINDS",
-    "SPATIAL",
-    "GameFeatures",
-    "Marks",
-    "compose_board",
-    "compose_full",
-]

@@ -7,7 +7,7 @@ zeros for a seat that is not to act. Dice are rolled inside ``step`` (and ``rese
 ``SeededSampler`` seeded by ``reset(seed=...)``, with the rules' exact probabilities, so the
 same seed and actions give the same game. Rewards are the game's returns (+1 / -1 / 0) when it
 ends; ``max_steps`` decisions truncate it with reward 0 (a per-game default, see
-``rl.ids.DEFAULT_MAX_DECISIONS``; None: never).
+``SPEC.rl.max_decisions``; None: never).
 """
 
 from __future__ import annotations

@@ -17,15 +17,10 @@ comparable with another against the same id, and a rules change gives a new id.
 
 from __future__ import annotations
 
+from monsterball.core.contract import RLHooks
 from monsterball.core.game import GameSpec
 from monsterball.games import all_games, get_game
 from monsterball.rl.encode import ENCODER_VERSION
-
-# Decisions (both seats) after which an unfinished game is truncated by default: about
-# twice the longest of 40 random games with the default options (random play is the slowest
-# to finish: 13,361 Paper Ultimate, 3,390 Huck + Monster, 12,560 Midway decisions) and above
-# every game of scripts/ledgers/strength.jsonl (at most 9,184, 2,109 and 15,454).
-DEFAULT_MAX_DECISIONS = {"paper-ultimate": 30_000, "huck-monster": 8_000, "midway": 30_000}
 
 
 def rules_version(spec: GameSpec) -> str:
@@ -64,7 +59,9 @@ def spiel_names(spec: GameSpec) -> tuple[str, str]:
 
 
 def default_max_decisions(game: str) -> int:
-    return DEFAULT_MAX_DECISIONS[get_game(game).id]
+    """The game's default cut in decisions (both seats): ``SPEC.rl.max_decisions``."""
+    spec = get_game(game)
+    return spec.rl.max_decisions if spec.rl is not None else RLHooks().max_decisions
 
 
 def register_gymnasium() -> None:

@@ -20,7 +20,7 @@ result only.
 ``action_masks()`` gives the mask as sb3-contrib's MaskablePPO asks for it (no wrapper
 needed). ``seat="alternate"`` plays seat A, then B, then A... from each ``reset(seed=...)``
 on; ``info["seat"]`` says which. ``max_steps`` counts the learner's decisions; the default
-is half the game's cut (``rl.ids.DEFAULT_MAX_DECISIONS``), where the episode is
+is half the game's cut (``SPEC.rl.max_decisions``), where the episode is
 *truncated* (reward 0), not terminated.
 """
 

@@ -8,10 +8,10 @@ Imports: core and this game's modules only (never another game, never a layer ab
 from __future__ import annotations
 
 import sys
-from typing import cast
+from typing import Any, cast
 
 from monsterball.core.actions import ActionTable
-from monsterball.core.contract import Calculator, GameDocs, OddsHooks, ViewHooks
+from monsterball.core.contract import Calculator, GameDocs, OddsHooks, RLHooks, ViewHooks
 from monsterball.core.fastinit import fast_inits, module_dataclasses
 from monsterball.core.game import GameSpec, GameState
 from monsterball.core.options import GameOptions
@@ -136,6 +136,19 @@ RULINGS = {
     "HM-R55": "An All-Star who has thrown, Continued or bid may not act again in that Up Call.",
 }
 
+
+def _rl_features(spec: GameSpec, options: GameOptions) -> Any:
+    # Lazy: the learning module imports numpy (the ``rl`` extra).
+    from monsterball.games.huck_monster.learning import features
+
+    return features(spec, options)
+
+
+# Decisions (both seats) after which an unfinished game is truncated by default: about twice
+# the longest of 40 random games with the default options and above every game of
+# scripts/ledgers/strength.jsonl (docs/rl.md, "the long-game cut").
+RL = RLHooks(features=_rl_features, max_decisions=8_000)
+
 SPEC = GameSpec(
     id="huck-monster",
     title="Huck + Monster",
@@ -170,6 +183,7 @@ SPEC = GameSpec(
     ),
     # Servers and UIs ask which of a team's two coaches acts now (HM-R28).
     views=ViewHooks(acting_coach=acting_coach, ball="disc"),
+    rl=RL,
 )
 bind(SPEC, Wiring(first_steps, render_text, validate_position))
 # Steps, events and actions are frozen dataclasses built at nearly every action: give them

@@ -7,10 +7,10 @@ Imports: core and this game's modules only (never another game, never a layer ab
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Any, cast
 
 from monsterball.core.actions import ActionTable
-from monsterball.core.contract import GameDocs, OddsHooks, ViewHooks
+from monsterball.core.contract import GameDocs, OddsHooks, RLHooks, ViewHooks
 from monsterball.core.game import GameSpec, GameState
 from monsterball.core.options import GameOptions
 from monsterball.core.procedures import stack_kinds
@@ -107,6 +107,19 @@ RULINGS = {
     "stall_phases) is over: the ball is dead where it is, as when its carrier is downed.",
 }
 
+
+def _rl_features(spec: GameSpec, options: GameOptions) -> Any:
+    # Lazy: the learning module imports numpy (the ``rl`` extra).
+    from monsterball.games.midway.learning import features
+
+    return features(spec, options)
+
+
+# Decisions (both seats) after which an unfinished game is truncated by default: about twice
+# the longest of 40 random games with the default options and above every game of
+# scripts/ledgers/strength.jsonl (docs/rl.md, "the long-game cut").
+RL = RLHooks(features=_rl_features, max_decisions=30_000)
+
 SPEC = GameSpec(
     id="midway",
     title="Monsters of the Midway",
@@ -136,6 +149,7 @@ SPEC = GameSpec(
     ),
     views=ViewHooks(roster=roster, draft_help=draft_help),
     kernels={f"{__name__}._fastmw": FAST},
+    rl=RL,
 )
 bind(SPEC, Wiring(first_steps, render_text, check_board, check_stack))
 

@@ -7,9 +7,9 @@ Imports: core and this game's modules only (never another game, never a layer ab
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Any, cast
 
-from monsterball.core.contract import GameDocs, ViewHooks
+from monsterball.core.contract import GameDocs, RLHooks, ViewHooks
 from monsterball.core.game import GameSpec, GameState
 from monsterball.core.options import GameOptions
 from monsterball.core.procedures import stack_kinds
@@ -58,6 +58,19 @@ RULINGS = {
     "nearest player takes it (option pull_stall).",
 }
 
+
+def _rl_features(spec: GameSpec, options: GameOptions) -> Any:
+    # Lazy: the learning module imports numpy (the ``rl`` extra).
+    from monsterball.games.paper_ultimate.learning import features
+
+    return features(spec, options)
+
+
+# Decisions (both seats) after which an unfinished game is truncated by default: about twice
+# the longest of 40 random games with the default options and above every game of
+# scripts/ledgers/strength.jsonl (docs/rl.md, "the long-game cut").
+RL = RLHooks(features=_rl_features, max_decisions=30_000)
+
 SPEC = GameSpec(
     id="paper-ultimate",
     title="Paper Ultimate",
@@ -83,6 +96,7 @@ SPEC = GameSpec(
         legend="Legend: A1 team A, B1 team B, A1* holds the disc, () the disc on the ground, "
         ": end zone, . field, ==== end-zone line. 'board' shows this again.",
     ),
+    rl=RL,
 )
 bind(SPEC, Wiring(first_steps, render_text))
 
