@@ -105,7 +105,8 @@ class GameRow(Base):
     updated_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
     # The game's clock (web/live/time_control.py: time control and each side's time, stored with
     # every move); None: no clock. ``ending``: how a game ended off the board ({"termination":
-    # "time", "loser": seat}). ``players``: seat name -> rating key ("account:7", "bot:hard"),
+    # "time", "loser": seat}; an agreed draw names no loser: {"termination": "agreed"}).
+    # ``players``: seat name -> rating key ("account:7", "bot:hard"),
     # set by server code only; ``rated``: the result updates the players' ratings.
     clock: Mapped[dict[str, Any] | None] = mapped_column(
         JSON(none_as_null=True), nullable=True, default=None
