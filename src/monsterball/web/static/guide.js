@@ -3,6 +3,16 @@
 import { diagram, links, stylesheet } from "./learn-common.js";
 import { api, el } from "./util.js";
 
+// Items written "1. ...", "2. ..." are steps: a numbered list (not bullets and numbers).
+function list(items) {
+  const numbered = items.every((item) => /^\d+\.\s/.test(item));
+  return el(
+    numbered ? "ol" : "ul",
+    {},
+    items.map((item) => el("li", {}, numbered ? item.replace(/^\d+\.\s+/, "") : item)),
+  );
+}
+
 function section(s) {
   return el(
     "section",
@@ -14,13 +24,7 @@ function section(s) {
     },
     el("h2", {}, s.title),
     (s.text || []).map((p) => el("p", {}, p)),
-    s.list
-      ? el(
-          "ul",
-          {},
-          s.list.map((item) => el("li", {}, item)),
-        )
-      : null,
+    s.list ? list(s.list) : null,
     s.diagrams && s.diagrams.length
       ? el(
           "div",
