@@ -126,7 +126,7 @@ fuzz: $(STAMP)
 
 ## Regenerate the golden replays after an intended behaviour change (review the diff!).
 golden: $(STAMP)
-	$(BIN)/python scripts/make_golden.py
+	$(BIN)/python -m tests.helpers.golden
 
 clean:
 	rm -rf $(VENV) build src/monsterball/core/_fastgeo.c src/monsterball/core/_fastgeo.*.so src/monsterball/games/midway/_fastmw.c src/monsterball/games/midway/_fastmw.*.so .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -3,14 +3,32 @@ with a fixed version, and never call an audit that checked nothing a pass."""
 
 from __future__ import annotations
 
-import importlib.util
+import json
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
+
 SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "audit_deps.py"
-_spec = importlib.util.spec_from_file_location("audit_deps", SCRIPT)
-assert _spec and _spec.loader
-audit = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(audit)
+
+
+@pytest.fixture
+def audit(tmp_path: Path):
+    """Runs the script on a pip-audit report, as `make test` runs it on pip-audit's own."""
+
+    def verdict(report: dict) -> tuple[int, str]:
+        path = tmp_path / "report.json"
+        path.write_text(json.dumps(report), encoding="utf-8")
+        done = subprocess.run(
+            [sys.executable, str(SCRIPT), "--report", str(path)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        return done.returncode, done.stdout.strip()
+
+    return verdict
 
 
 def dep(name, vulns=(), skip=None):
@@ -18,24 +36,22 @@ def dep(name, vulns=(), skip=None):
     return {"name": name, "skip_reason": skip} if skip else found
 
 
-def test_a_vulnerability_with_a_fix_fails_the_audit():
-    status, text = audit.verdict(
+def test_a_vulnerability_with_a_fix_fails_the_audit(audit):
+    status, text = audit(
         {"dependencies": [dep("ok"), dep("bad", [{"id": "PYSEC-1", "fix_versions": ["1.1"]}])]}
     )
     assert status == 1
     assert "FAILED" in text and "bad 1.0: PYSEC-1 - fixed in 1.1" in text
 
 
-def test_a_vulnerability_without_a_fix_is_a_warning():
-    status, text = audit.verdict(
-        {"dependencies": [dep("old", [{"id": "GHSA-x", "fix_versions": []}])]}
-    )
+def test_a_vulnerability_without_a_fix_is_a_warning(audit):
+    status, text = audit({"dependencies": [dep("old", [{"id": "GHSA-x", "fix_versions": []}])]})
     assert status == 0 and "no fix released yet" in text and "GHSA-x" in text
 
 
-def test_no_advisory_data_is_a_skip_not_a_pass():
+def test_no_advisory_data_is_a_skip_not_a_pass(audit):
     report = {"dependencies": [dep("a", skip="Dependency not found on PyPI"), dep("b", skip="x")]}
-    status, text = audit.verdict(report)
+    status, text = audit(report)
     assert status == 0 and text.startswith("dependency audit SKIPPED") and "2 packages" in text
-    status, text = audit.verdict({"dependencies": [dep("a"), dep("b", skip="x")]})
+    status, text = audit({"dependencies": [dep("a"), dep("b", skip="x")]})
     assert status == 0 and "1 packages checked, 1 without advisory data" in text

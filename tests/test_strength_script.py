@@ -1,25 +1,18 @@
-"""The strength script (scripts/strength.py): parts of a measurement add up in one ledger,
-game k always has the same dice and seating, and the tally is a Wilson interval on wins."""
+"""The strength measurement (monsterball.lab.strength, run as scripts/strength.py): parts of
+a measurement add up in one ledger, game k always has the same dice and seating, and the
+tally is a Wilson interval on wins."""
 
 from __future__ import annotations
 
 import fcntl
 import hashlib
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
 from monsterball.core.dice import derive_seed
-
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "strength.py"
-_spec = importlib.util.spec_from_file_location("strength", SCRIPT)
-assert _spec is not None and _spec.loader is not None
-strength = importlib.util.module_from_spec(_spec)
-sys.modules["strength"] = strength  # its dataclass looks its module up
-_spec.loader.exec_module(strength)
+from monsterball.lab import strength
 
 SMALL = ["--game", "paper-ultimate", "--preset", "small", "--seed", "7"]
 

@@ -117,7 +117,7 @@ class BotHooks:
     plan: Planner | None = None
     plan_key: PlanKey | None = None
     # Change whenever the bots' decisions change on purpose: strength ledgers
-    # (scripts/strength.py) count games per version.
+    # (monsterball.lab.strength) count games per version.
     version: str = "1"
     # Seat 0's value of a finished game (None: the result alone, +-1): an evaluation that
     # goes on telling results apart by the score once the winner is sure. With the result

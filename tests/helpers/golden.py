@@ -1,4 +1,5 @@
-"""Write the golden replays: one fixed-seed random game per preset of every game.
+"""The golden replays: one fixed-seed random game per preset of every game, their seeds and
+caps (``GAMES``), and the generator that writes them.
 
 Each game is played by two bots that pick uniformly from ``legal_actions`` with
 ``random.Random(seed)``, with every chance event rolled by ``SeededSampler(seed)``, and kept as
@@ -6,8 +7,9 @@ a record (``core.record.Recorder``) in ``tests/golden/<game>.<preset>.jsonl``.
 ``tests/test_golden.py`` replays the same games in-process and compares them byte for byte, so
 any change in behaviour, notation or record format shows up as a diff to review.
 
-Run ``make golden`` (or ``python scripts/make_golden.py``) after an intended change, and read
-the diff before committing. ``--check`` only reports which files would change.
+Run ``make golden`` (``python -m tests.helpers.golden`` from the repository) after an
+intended change, and read the diff before committing. ``--check`` only reports which files
+would change.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from monsterball.core.dice import SeededSampler
 from monsterball.core.record import Recorder
 from monsterball.games import all_games, get_game
 
-GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden"
+GOLDEN_DIR = Path(__file__).resolve().parent.parent / "golden"
 
 # (game, preset) -> (seed, option overrides). Caps keep the long games small on disk.
 GAMES: dict[tuple[str, str], tuple[int, dict[str, Any]]] = {
