@@ -151,6 +151,18 @@ def test_under_reduce_motion_the_steps_are_shown_and_nothing_moves(browser, base
     drawn = page.evaluate("window.__drawn")
     assert [d for d in drawn if d["frame"] == "step"], "no reply was shown step by step"
     assert all(d["moving"] == 0 for d in drawn), [d for d in drawn if d["moving"]][:2]
+    # Huck + Monster's pull lines are not the yellow of a space to click (issue 33): their
+    # fill is far from it, and a space to click has a dashed edge.
+    line, target, dashed = page.evaluate(
+        "() => { const svg = document.querySelector('svg.board');"
+        " const probe = svg.querySelector('.cell').cloneNode(); probe.setAttribute('class',"
+        " 'cell cell-target'); svg.append(probe); const fill = (n) => getComputedStyle(n).fill;"
+        " const out = [fill(svg.querySelector('.cell.line')), fill(probe),"
+        " getComputedStyle(probe).strokeDasharray]; probe.remove(); return out; }"
+    )
+    rgb = [[int(v) for v in re.findall(r"\d+", c)[:3]] for c in (line, target)]
+    assert sum(abs(a - b) for a, b in zip(*rgb, strict=True)) > 60, (line, target)
+    assert dashed not in ("none", ""), dashed
     context.close()
     assert errors == []
 
@@ -326,6 +338,9 @@ def test_midway_counters_say_their_type_readably_at_360_px(browser, base_url, ca
     page.set_viewport_size({"width": 360, "height": 780})
     page.goto(f"{base_url}/play/{gid}")
     page.wait_for_selector("[data-testid=end-panel]")
+    # The end of the game leads on to the lessons and the guide (issue 33).
+    assert page.get_attribute("[data-testid=end-lessons]", "href") == "/learn/midway"
+    assert page.get_attribute("[data-testid=end-guide]", "href") == "/guide/midway"
     total = len(httpx.get(f"{base_url}/api/games/{gid}/moves").json()["moves"])
     page.locator("[data-testid=move]").nth(total // 2).locator("button").click()
     page.wait_for_selector("svg.board .piece text.kind")
