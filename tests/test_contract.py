@@ -147,7 +147,8 @@ def test_each_game_declares_its_hidden_information_once_and_consistently() -> No
 
 def test_every_game_declares_its_documents() -> None:
     for spec in all_games():
-        assert spec.docs.rules_file and (SRC.parents[1] / "docs" / "rules" / spec.docs.rules_file)
+        assert spec.docs.rules_file
+        assert (SRC.parents[1] / "docs" / "rules" / spec.docs.rules_file).is_file(), spec.id
         assert spec.docs.rulebook_title
         assert spec.docs.lessons_package == spec.state_type.__module__.rsplit(".", 1)[0]
 
