@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
+import monsterball
 from monsterball.core.contract import BotHooks
 from monsterball.games import all_games
 
-SRC = Path(__file__).resolve().parents[1] / "src" / "monsterball"
+SRC = Path(monsterball.__file__).resolve().parent  # wherever this test file lives
 GAMES = SRC / "games"
 
 # Files outside games/ that may still name a game, each with why. Keep it empty where you can.
