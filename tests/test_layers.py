@@ -37,6 +37,15 @@ LOOSE = frozenset({"__init__", "api", "settings"})
 # The command line is the outermost shell: nothing else imports it.
 OUTERMOST = "cli"
 
+# Inside the web app, its folders by layer, lowest first (docs/architecture.md, "The web
+# app"); the modules at web/'s top (app.py's wiring, workers.py) sit above them all.
+WEB_LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("store", frozenset({"store"})),
+    ("live rooms", frozenset({"live"})),
+    ("cluster and hardening", frozenset({"cluster", "hardening"})),
+    ("routes", frozenset({"api"})),
+)
+
 # Inside each game, module-name patterns by layer, lowest first (the same rule as above).
 GAME_LAYERS: dict[str, tuple[tuple[str, str], ...]] = {
     "huck_monster": (
@@ -261,3 +270,32 @@ def test_the_checks_catch_a_circle_and_an_upward_import(tmp_path: Path) -> None:
         "monsterball.games.huck_monster.state (state) imports "
         "monsterball.games.huck_monster.procedures (rule steps)"
     ]
+
+
+def web_layer_of(module: str) -> int | None:
+    """The layer of a module under monsterball.web (None: not in web; the top: len)."""
+    parts = module.split(".")
+    if parts[:2] != ["monsterball", "web"] or len(parts) == 2:
+        return None
+    for index, (_, folders) in enumerate(WEB_LAYERS):
+        if parts[2] in folders:
+            return index
+    return len(WEB_LAYERS)
+
+
+def test_the_web_app_in_layers(graph: dict[str, set[str]]) -> None:
+    """store <- live <- cluster, hardening <- api <- app.py: the rooms know no routes, the
+    tables know no rooms."""
+    names = [*(name for name, _ in WEB_LAYERS), "the wiring"]
+    bad = [
+        f"{m} ({names[lm]}) imports {t} ({names[lt]})"
+        for m, ts in sorted(graph.items())
+        if (lm := web_layer_of(m)) is not None
+        for t in sorted(ts)
+        if (lt := web_layer_of(t)) is not None and lt > lm
+    ]
+    assert bad == []
+    folders = {
+        p.name for p in (SRC / "monsterball" / "web").iterdir() if (p / "__init__.py").exists()
+    }
+    assert folders == set().union(*(f for _, f in WEB_LAYERS)), "a web folder in no layer"

@@ -10,28 +10,30 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from monsterball.settings import SETTINGS, Limits
 from monsterball.web.api import (
+    abandon,
     accounts,
     challenges,
     chat,
     draws,
     game_socket,
     games,
+    learn,
     pages,
     pairing,
     player_pages,
     ratings,
+    server_status,
+    takeback,
+    ui,
 )
 from monsterball.web.api.errors import add_error_handlers, error, refusal, server_error
-from monsterball.web.api.learn import install as install_learn
 from monsterball.web.api.openapi import install as install_schema
-from monsterball.web.api.server_status import status_router
-from monsterball.web.api.services import Services, address, services_of
-from monsterball.web.api.ui import install as install_ui
+from monsterball.web.api.services import Services, services_of
 from monsterball.web.cluster.site import Cluster, janitor
 from monsterball.web.hardening.gc_timer import collect_on_a_timer
 from monsterball.web.hardening.limits import ClientLimits
@@ -42,11 +44,9 @@ from monsterball.web.hardening.security import (
     ServerErrors,
     SocketCounter,
 )
-from monsterball.web.live.abandon import install as install_abandon
 from monsterball.web.live.bot_pool import ThinkingPool
 from monsterball.web.live.game import wall_ms
 from monsterball.web.live.rooms import Rooms
-from monsterball.web.live.takeback import install as install_takeback
 from monsterball.web.store.games import Store
 
 MAX_BODY_BYTES = 64 * 1024
@@ -103,20 +103,11 @@ def create_app(
     for people_routes in (accounts, challenges, pairing, draws, chat, player_pages):
         app.include_router(people_routes.router)
 
-    def admit_new_game(request: Request) -> str:
-        """Counts a new game against its address's limit (429 past it); the address."""
-        client = address(request)
-        clients.new_game(client)
-        return client
-
-    # The browser client's own routes (rules pages, rematch, odds).
-    install_ui(app, rooms, store, admit_new_game)
-    install_learn(app)  # guides, lessons and hints (issue 33)
-    install_takeback(app, rooms, store)  # takeback by the stated policy (issue 32)
-    install_abandon(app, rooms)  # claiming a game the opponent left (issue 32)
-    app.include_router(ratings.router)
+    # The browser client's own routes (rules pages, rematch, odds), the teaching pages (issue
+    # 33), takeback and abandoned games (issue 32), ratings and the server's status.
+    for client_routes in (ui, learn, takeback, abandon, ratings, server_status):
+        app.include_router(client_routes.router)
     install_schema(app)  # the OpenAPI schema as the API answers (web/api/openapi.py)
-    app.include_router(status_router(rooms, pool, cluster))
     app.include_router(games.router)  # the game API (docs/web.md, "API")
     app.include_router(game_socket.router)
     return app

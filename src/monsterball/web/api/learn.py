@@ -4,7 +4,7 @@ interactive lessons (``/learn/GAME``) and the one-line hints of every decision.
 The material itself is game data (:mod:`monsterball.guides.lessons`); here each lesson step is
 replayed by the engine into what the page draws (the board as the learner's seat sees it, the
 legal actions with their click hints, what to highlight), and an attempt is judged by the
-engine. Added by one call, ``install(app)``.
+engine. Its ``router`` is included by web/app.py.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from functools import cache
 from importlib import resources
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Path
+from fastapi import APIRouter, Path
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 
@@ -153,40 +153,48 @@ def guide_view(game: str) -> dict[str, Any]:
     return {"game": game, "title": spec.title, "summary": spec.summary, "sections": sections}
 
 
-def install(app: FastAPI) -> None:
-    def page() -> FileResponse:
-        return FileResponse(str(STATIC / "index.html"), media_type="text/html")
+router = APIRouter()
 
-    app.get("/learn/{game}", include_in_schema=False)(page)
-    app.get("/guide/{game}", include_in_schema=False)(page)
 
-    @app.get("/api/hints")
-    async def hints() -> dict[str, Any]:
-        """Per game, ``[pattern, hint]`` pairs: an action's hint is the text of the first
-        pattern (a regular expression) found in its notation."""
-        return all_hints()
+def page() -> FileResponse:
+    return FileResponse(str(STATIC / "index.html"), media_type="text/html")
 
-    @app.get("/api/said")
-    async def said() -> dict[str, Any]:
-        """Per game, ``[pattern, words]`` pairs for the move list: a move the engine's events
-        say nothing about, in words (``$1``: the pattern's first group)."""
-        return all_said()
 
-    @app.get("/api/guide/{game}")
-    async def guide(game: GameName) -> dict[str, Any]:
-        return guide_view(_game(game))
+router.get("/learn/{game}", include_in_schema=False)(page)
+router.get("/guide/{game}", include_in_schema=False)(page)
 
-    @app.get("/api/learn/{game}")
-    async def learn(game: GameName) -> dict[str, Any]:
-        return lessons_view(_game(game))
 
-    @app.post("/api/learn/{game}/{lesson_id}/check")
-    async def check(
-        game: GameName, lesson_id: Annotated[str, Path(max_length=40)], body: Attempt
-    ) -> dict[str, Any]:
-        """The engine's verdict on a learner's attempt at a lesson step (the lesson is
-        replayed to that step first; nothing is stored)."""
-        try:
-            return check_attempt(lesson(_game(game), lesson_id), body.step, body.action)
-        except LessonError as exc:
-            raise Rejected("not-found", str(exc)) from None
+@router.get("/api/hints")
+async def hints() -> dict[str, Any]:
+    """Per game, ``[pattern, hint]`` pairs: an action's hint is the text of the first
+    pattern (a regular expression) found in its notation."""
+    return all_hints()
+
+
+@router.get("/api/said")
+async def said() -> dict[str, Any]:
+    """Per game, ``[pattern, words]`` pairs for the move list: a move the engine's events
+    say nothing about, in words (``$1``: the pattern's first group)."""
+    return all_said()
+
+
+@router.get("/api/guide/{game}")
+async def guide(game: GameName) -> dict[str, Any]:
+    return guide_view(_game(game))
+
+
+@router.get("/api/learn/{game}")
+async def learn(game: GameName) -> dict[str, Any]:
+    return lessons_view(_game(game))
+
+
+@router.post("/api/learn/{game}/{lesson_id}/check")
+async def check(
+    game: GameName, lesson_id: Annotated[str, Path(max_length=40)], body: Attempt
+) -> dict[str, Any]:
+    """The engine's verdict on a learner's attempt at a lesson step (the lesson is
+    replayed to that step first; nothing is stored)."""
+    try:
+        return check_attempt(lesson(_game(game), lesson_id), body.step, body.action)
+    except LessonError as exc:
+        raise Rejected("not-found", str(exc)) from None

@@ -8,35 +8,30 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from monsterball.web.cluster.site import Cluster
-from monsterball.web.live.bot_pool import ThinkingPool
-from monsterball.web.live.rooms import Rooms
+from monsterball.web.api.services import Own
+
+router = APIRouter()
 
 
-def status_router(rooms: Rooms, pool: ThinkingPool, cluster: Cluster | None) -> APIRouter:
-    router = APIRouter()
-    started = time.monotonic()
-
-    @router.get("/api/server")
-    async def server_status() -> dict[str, Any]:
-        now = time.monotonic()
-        bus = cluster.bus if cluster is not None else None
-        return {
-            "server": cluster.server if cluster is not None else None,
-            "shared": cluster is not None,
-            "uptime_seconds": round(now - started, 1),
-            "rooms": len(rooms.rooms),
-            "watchers": sum(len(r.watchers) for r in rooms.rooms.values()),
-            "leases_held": sum(1 for r in rooms.rooms.values() if r.lease_until > now),
-            "listening": bus.connected.is_set() if bus is not None else None,
-            "bus_reconnects": bus.reconnects if bus is not None else None,
-            "bot_decisions": pool.decisions,
-            "bots_cut_off": pool.cut_off,
-            "counts": {
-                **rooms.counts,
-                **(cluster.counts if cluster is not None else {}),
-                **rooms.store.counts(),
-            },
-        }
-
-    return router
+@router.get("/api/server")
+async def server_status(own: Own) -> dict[str, Any]:
+    now = time.monotonic()
+    rooms, pool, cluster = own.rooms, own.pool, own.cluster
+    bus = cluster.bus if cluster is not None else None
+    return {
+        "server": cluster.server if cluster is not None else None,
+        "shared": cluster is not None,
+        "uptime_seconds": round(now - own.started, 1),
+        "rooms": len(rooms.rooms),
+        "watchers": sum(len(r.watchers) for r in rooms.rooms.values()),
+        "leases_held": sum(1 for r in rooms.rooms.values() if r.lease_until > now),
+        "listening": bus.connected.is_set() if bus is not None else None,
+        "bus_reconnects": bus.reconnects if bus is not None else None,
+        "bot_decisions": pool.decisions,
+        "bots_cut_off": pool.cut_off,
+        "counts": {
+            **rooms.counts,
+            **(cluster.counts if cluster is not None else {}),
+            **rooms.store.counts(),
+        },
+    }

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any, TypeVar
@@ -83,8 +84,11 @@ class Services:
     lobby_sockets: SocketCounter
     # For tests only: a request may name a rated game's players (create_app's flag).
     trust_client_players: bool = False
+    started: float = field(default_factory=time.monotonic)  # for GET /api/server
     pairing_lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one match at a time
     deletions: Deletions = field(default_factory=Deletions)
+    # Finished games' chances graphs (the newest 32: each costs a replay to draw).
+    chances: dict[str, dict[str, Any]] = field(default_factory=dict)
     _social: Social | None = field(default=None, repr=False)
     _parts: dict[type, Any] = field(default_factory=dict, repr=False)
 
@@ -93,11 +97,6 @@ class Services:
         """Made on first use: its dummy password hash costs an Argon2 hash (64 MiB)."""
         if self._social is None:
             self._social = Social(People(self.store), self.limits)
-        return self._social
-
-    @property
-    def social_if_made(self) -> Social | None:
-        """The social part if anyone used it yet (no lobby, no accounts: nobody to tell)."""
         return self._social
 
     def part(self, kind: type[T], make: Callable[[], T]) -> T:

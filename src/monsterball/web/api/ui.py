@@ -1,8 +1,7 @@
 """Routes that only the browser client needs (issue 14): the "How to play" pages, board
 pictures for the lobby, a game's full move list, and rematches (web/live/rematch.py).
 
-Kept apart from :mod:`monsterball.web.app` (the documented game API) and added by one call,
-``install(app, rooms, store)``.
+Kept apart from the documented game API (web/api/games.py).
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ from importlib import resources
 from typing import Annotated, Any
 
 import anyio
-from fastapi import Depends, FastAPI, Path, Request, Response
+from fastapi import APIRouter, Depends, Path, Request, Response
 from fastapi.responses import FileResponse, PlainTextResponse
 from pydantic import BaseModel, Field
 
@@ -24,12 +23,11 @@ from monsterball.core.game import CHANCE
 from monsterball.games import all_games, get_game
 from monsterball.guides.rulebooks import rules_document
 from monsterball.web.api.accounts import seat_account
-from monsterball.web.api.services import services
+from monsterball.web.api.services import Own, Services, address, services
 from monsterball.web.hardening.security import MAX_TOKEN, GameId, seat_token
 from monsterball.web.live.game import Rejected
 from monsterball.web.live.rematch import Rematches
-from monsterball.web.live.rooms import Replay, Room, Rooms
-from monsterball.web.store.games import Store
+from monsterball.web.live.rooms import Replay, Room
 
 STATIC = resources.files("monsterball.web") / "static"
 
@@ -133,159 +131,184 @@ def rebuild_limit(request: Request) -> Callable[[], None]:
     return lambda: services(request).clients.rebuild(address)
 
 
-def install(
-    app: FastAPI, rooms: Rooms, store: Store, admit_new_game: Callable[[Request], str]
-) -> None:
-    """The client's routes; ``admit_new_game`` counts a game against its address's limits
-    and returns the address."""
+router = APIRouter()
 
-    def page() -> FileResponse:
-        return FileResponse(str(STATIC / "index.html"), media_type="text/html")
 
-    app.get("/rules/{game}", include_in_schema=False)(page)
+def rematches(own: Services) -> Rematches:
+    return own.part(Rematches, lambda: Rematches(own.rooms, own.store, lambda: own.social))
 
-    @app.get("/api/rules/{game}")
-    async def rules(game: Annotated[str, Path(max_length=40)]) -> PlainTextResponse:
-        try:
-            spec = get_game(game)
-        except Exception:
-            raise Rejected("not-found", f"no game '{game}'") from None
-        text = rules_document(spec.id)
-        if text is None:
-            raise Rejected("not-found", f"no rules page for '{spec.id}' in this installation")
-        return PlainTextResponse(text, media_type="text/markdown")
 
-    @app.get("/api/ui/boards")
-    async def boards() -> dict[str, Any]:
-        return start_boards()
+def page() -> FileResponse:
+    return FileResponse(str(STATIC / "index.html"), media_type="text/html")
 
-    @app.get("/api/games/{game_id}/moves")
-    async def moves(
-        game_id: GameId, token: Annotated[str | None, Depends(seat_token)], request: Request
-    ) -> dict[str, Any]:
-        """Every move so far, as the seat of the token (``Seat-Token`` or ``?token=``) may
-        see it (spectators: public); the n-th entry leads to step n of the replay API."""
-        room = await rooms.get(game_id)
-        chair = room.live.chair_for(token, None if token else await seat_account(request))
-        history = await rooms.history(game_id, rebuild_limit(request))
-        seat = chair.seat if chair else None
-        return {"moves": [e.for_seat(seat) for e in history.live.log]}
 
-    @app.get("/api/games/{game_id}/odds")
-    async def odds(game_id: GameId) -> dict[str, Any]:
-        """While a decision is aimed (Huck + Monster's throw): the exact chance of each target
-        (the game's ``spec.odds.targets``; none for a game without)."""
-        room = await rooms.get(game_id)
-        hooks = room.live.spec.odds
-        if hooks is None or hooks.targets is None:
-            return {"targets": [], "caveats": []}
-        state = room.live.state.clone()  # the room may move on while this is computed
-        return dict(await anyio.to_thread.run_sync(hooks.targets, state))
+router.get("/rules/{game}", include_in_schema=False)(page)
 
-    chance_cache: dict[str, dict[str, Any]] = {}
 
-    @app.get("/api/games/{game_id}/chances")
-    async def game_chances(game_id: GameId, request: Request) -> dict[str, Any]:
-        """Finished games only: an evaluation of a game in play would read its secrets."""
-        row = store.get(game_id)
-        if row is None:
-            raise Rejected("not-found", f"no game '{game_id}'")
-        if row.status != "finished":
-            raise Rejected("not-finished", "the chances graph is drawn when the game ends")
-        if game_id not in chance_cache:
-            services(request).clients.rebuild(request.client.host if request.client else "")
-            history = await rooms.history(game_id)
-            chance_cache[game_id] = await anyio.to_thread.run_sync(chances, history)
-            while len(chance_cache) > 32:
-                chance_cache.pop(next(iter(chance_cache)))
-        return chance_cache[game_id]
+@router.get("/api/rules/{game}")
+async def rules(game: Annotated[str, Path(max_length=40)]) -> PlainTextResponse:
+    try:
+        spec = get_game(game)
+    except Exception:
+        raise Rejected("not-found", f"no game '{game}'") from None
+    text = rules_document(spec.id)
+    if text is None:
+        raise Rejected("not-found", f"no rules page for '{spec.id}' in this installation")
+    return PlainTextResponse(text, media_type="text/markdown")
 
-    @app.get("/api/games/{game_id}/outcomes")
-    async def outcomes(
-        game_id: GameId, token: Annotated[str | None, Depends(seat_token)], request: Request
-    ) -> dict[str, Any]:
-        """The odds of the priced decisions (``spec.odds.priced``; Monsters of the Midway:
-        tackle, block, pass, field goal, kick ...) the token's chair may take now, from the
-        tables the engine rolls on; none without a token."""
-        room = await rooms.get(game_id)
-        live = room.live
-        chair = live.chair_for(token, None if token else await seat_account(request))
-        if live.spec.odds is None or not live.spec.odds.priced or not live.may_act(chair):
-            return {"ply": live.state.ply, "decisions": []}
-        state = live.state.clone()  # the room may move on while this is computed
-        seat = state.current_player()
-        return await anyio.to_thread.run_sync(decision_odds, state, seat)
 
-    @app.get("/api/games/{game_id}/presence")
-    async def presence(game_id: GameId) -> dict[str, Any]:
-        """Open sockets per chair, and spectators: who is at the table now. Reads the rooms
-        in memory only (a game nobody has opened since a restart has nobody connected)."""
-        room = rooms.rooms.get(game_id)
-        if room is None and store.get(game_id) is None:
-            raise Rejected("not-found", f"no game '{game_id}'")
-        counts: dict[str, int] = {}
-        spectators = 0
-        for watcher in room.watchers if room else ():
-            if watcher.chair is None:
-                spectators += 1
-            else:
-                counts[watcher.chair.name] = counts.get(watcher.chair.name, 0) + 1
-        return {"chairs": counts, "spectators": spectators}
+@router.get("/api/ui/boards")
+async def boards() -> dict[str, Any]:
+    return start_boards()
 
-    @app.get("/api/games/{game_id}/roster")
-    async def roster(game_id: GameId) -> dict[str, Any]:
-        room = await rooms.get(game_id)
-        roster = room.live.spec.views.roster
-        panel = roster(room.live.state) if roster is not None else None
-        if panel is None:
-            raise Rejected("bad-request", f"{room.live.spec.title} has no roster to show")
-        return dict(panel)
 
-    rematches = Rematches(rooms, store)
+@router.get("/api/games/{game_id}/moves")
+async def moves(
+    game_id: GameId,
+    token: Annotated[str | None, Depends(seat_token)],
+    request: Request,
+    own: Own,
+) -> dict[str, Any]:
+    """Every move so far, as the seat of the token (``Seat-Token`` or ``?token=``) may
+    see it (spectators: public); the n-th entry leads to step n of the replay API."""
+    room = await own.rooms.get(game_id)
+    chair = room.live.chair_for(token, None if token else await seat_account(request))
+    history = await own.rooms.history(game_id, rebuild_limit(request))
+    seat = chair.seat if chair else None
+    return {"moves": [e.for_seat(seat) for e in history.live.log]}
 
-    async def seated_chair(game_id: str, token: str | None, request: Request) -> tuple[Room, Any]:
-        if store.get(game_id) is None:
-            raise Rejected("not-found", f"no game '{game_id}'")
-        room = await rooms.get(game_id)
-        account = await seat_account(request, write=True) if not token else None
-        return room, room.live.chair_for(token, account)
 
-    @app.post("/api/games/{game_id}/rematch", status_code=201)
-    async def rematch(
-        game_id: GameId, body: SeatBody, request: Request, response: Response
-    ) -> dict[str, Any]:
-        """Ask for (or accept) a rematch of a finished game: the same rules, mode, bots and
-        clock, every seat swapped (docs/web.md, "Rematch"). Only a seated player may ask (its
-        token, or its account's session); 201 with the asker's own new link once everyone
-        seated agreed, else 202 with the offer the others are told of."""
-        client = admit_new_game(request)
-        room, asker = await seated_chair(game_id, body.token, request)
-        status, answer = await rematches.ask(room, asker, request, client)
-        response.status_code = status
-        return answer
+@router.get("/api/games/{game_id}/odds")
+async def odds(game_id: GameId, own: Own) -> dict[str, Any]:
+    """While a decision is aimed (Huck + Monster's throw): the exact chance of each target
+    (the game's ``spec.odds.targets``; none for a game without)."""
+    room = await own.rooms.get(game_id)
+    hooks = room.live.spec.odds
+    if hooks is None or hooks.targets is None:
+        return {"targets": [], "caveats": []}
+    state = room.live.state.clone()  # the room may move on while this is computed
+    return dict(await anyio.to_thread.run_sync(hooks.targets, state))
 
-    @app.post("/api/games/{game_id}/resign")
-    async def resign(game_id: GameId, body: SeatBody, request: Request) -> dict[str, Any]:
-        """The seat of the token (or the session's account) gives the game up and loses it
-        (docs/web.md, "Resign"); everyone watching is told the end."""
-        room, chair = await seated_chair(game_id, body.token, request)
-        await rooms.resign(room, chair)
-        return room.live.message_for(chair)
 
-    @app.get("/api/games/{game_id}/rematch")
-    async def rematch_offer(
-        game_id: GameId, token: Annotated[str | None, Depends(seat_token)], request: Request
-    ) -> dict[str, Any]:
-        """The open rematch offer as the seat of the token sees it (its own new link once the
-        rematch started); ``state`` "none" when there is none."""
-        _, chair = await seated_chair(game_id, token, request)
-        offer = rematches.current(game_id)
-        if offer is None or chair is None:
-            return {"type": "rematch", "state": "none"}
-        return offer.view(chair)
+@router.get("/api/games/{game_id}/chances")
+async def game_chances(game_id: GameId, request: Request, own: Own) -> dict[str, Any]:
+    """Finished games only: an evaluation of a game in play would read its secrets."""
+    row = own.store.get(game_id)
+    if row is None:
+        raise Rejected("not-found", f"no game '{game_id}'")
+    if row.status != "finished":
+        raise Rejected("not-finished", "the chances graph is drawn when the game ends")
+    if game_id not in own.chances:
+        services(request).clients.rebuild(request.client.host if request.client else "")
+        history = await own.rooms.history(game_id)
+        own.chances[game_id] = await anyio.to_thread.run_sync(chances, history)
+        while len(own.chances) > 32:
+            own.chances.pop(next(iter(own.chances)))
+    return own.chances[game_id]
 
-    @app.post("/api/games/{game_id}/rematch/decline")
-    async def rematch_decline(game_id: GameId, body: SeatBody, request: Request) -> dict[str, Any]:
-        """Decline the rematch offer (the asker: withdraw it); the players' pages are told."""
-        room, chair = await seated_chair(game_id, body.token, request)
-        return await rematches.decline(room, chair)
+
+@router.get("/api/games/{game_id}/outcomes")
+async def outcomes(
+    game_id: GameId,
+    token: Annotated[str | None, Depends(seat_token)],
+    request: Request,
+    own: Own,
+) -> dict[str, Any]:
+    """The odds of the priced decisions (``spec.odds.priced``; Monsters of the Midway:
+    tackle, block, pass, field goal, kick ...) the token's chair may take now, from the
+    tables the engine rolls on; none without a token."""
+    room = await own.rooms.get(game_id)
+    live = room.live
+    chair = live.chair_for(token, None if token else await seat_account(request))
+    if live.spec.odds is None or not live.spec.odds.priced or not live.may_act(chair):
+        return {"ply": live.state.ply, "decisions": []}
+    state = live.state.clone()  # the room may move on while this is computed
+    seat = state.current_player()
+    return await anyio.to_thread.run_sync(decision_odds, state, seat)
+
+
+@router.get("/api/games/{game_id}/presence")
+async def presence(game_id: GameId, own: Own) -> dict[str, Any]:
+    """Open sockets per chair, and spectators: who is at the table now. Reads the rooms
+    in memory only (a game nobody has opened since a restart has nobody connected)."""
+    room = own.rooms.rooms.get(game_id)
+    if room is None and own.store.get(game_id) is None:
+        raise Rejected("not-found", f"no game '{game_id}'")
+    counts: dict[str, int] = {}
+    spectators = 0
+    for watcher in room.watchers if room else ():
+        if watcher.chair is None:
+            spectators += 1
+        else:
+            counts[watcher.chair.name] = counts.get(watcher.chair.name, 0) + 1
+    return {"chairs": counts, "spectators": spectators}
+
+
+@router.get("/api/games/{game_id}/roster")
+async def roster(game_id: GameId, own: Own) -> dict[str, Any]:
+    room = await own.rooms.get(game_id)
+    roster = room.live.spec.views.roster
+    panel = roster(room.live.state) if roster is not None else None
+    if panel is None:
+        raise Rejected("bad-request", f"{room.live.spec.title} has no roster to show")
+    return dict(panel)
+
+
+async def seated_chair(
+    own: Services, game_id: str, token: str | None, request: Request
+) -> tuple[Room, Any]:
+    if own.store.get(game_id) is None:
+        raise Rejected("not-found", f"no game '{game_id}'")
+    room = await own.rooms.get(game_id)
+    account = await seat_account(request, write=True) if not token else None
+    return room, room.live.chair_for(token, account)
+
+
+@router.post("/api/games/{game_id}/rematch", status_code=201)
+async def rematch(
+    game_id: GameId, body: SeatBody, request: Request, response: Response, own: Own
+) -> dict[str, Any]:
+    """Ask for (or accept) a rematch of a finished game: the same rules, mode, bots and
+    clock, every seat swapped (docs/web.md, "Rematch"). Only a seated player may ask (its
+    token, or its account's session); 201 with the asker's own new link once everyone
+    seated agreed, else 202 with the offer the others are told of."""
+    client = address(request)
+    own.clients.new_game(client)  # counted against its address's limit (429 past it)
+    room, asker = await seated_chair(own, game_id, body.token, request)
+    status, answer = await rematches(own).ask(room, asker, request, client)
+    response.status_code = status
+    return answer
+
+
+@router.post("/api/games/{game_id}/resign")
+async def resign(game_id: GameId, body: SeatBody, request: Request, own: Own) -> dict[str, Any]:
+    """The seat of the token (or the session's account) gives the game up and loses it
+    (docs/web.md, "Resign"); everyone watching is told the end."""
+    room, chair = await seated_chair(own, game_id, body.token, request)
+    await own.rooms.resign(room, chair)
+    return room.live.message_for(chair)
+
+
+@router.get("/api/games/{game_id}/rematch")
+async def rematch_offer(
+    game_id: GameId,
+    token: Annotated[str | None, Depends(seat_token)],
+    request: Request,
+    own: Own,
+) -> dict[str, Any]:
+    """The open rematch offer as the seat of the token sees it (its own new link once the
+    rematch started); ``state`` "none" when there is none."""
+    _, chair = await seated_chair(own, game_id, token, request)
+    offer = rematches(own).current(game_id)
+    if offer is None or chair is None:
+        return {"type": "rematch", "state": "none"}
+    return offer.view(chair)
+
+
+@router.post("/api/games/{game_id}/rematch/decline")
+async def rematch_decline(
+    game_id: GameId, body: SeatBody, request: Request, own: Own
+) -> dict[str, Any]:
+    """Decline the rematch offer (the asker: withdraw it); the players' pages are told."""
+    room, chair = await seated_chair(own, game_id, body.token, request)
+    return await rematches(own).decline(room, chair)

@@ -11,14 +11,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from fastapi import FastAPI, Request
-
-from monsterball.web.api.accounts import seat_account
-from monsterball.web.api.ui import SeatBody
-from monsterball.web.hardening.security import GameId
-from monsterball.web.live.game import Chair, Rejected
+from monsterball.web.live.game import Chair
 from monsterball.web.live.room_types import Room
-from monsterball.web.live.rooms import Rooms
 
 ABANDON_SECONDS = 60.0  # a side's connections gone this long: the others may claim the win
 
@@ -61,54 +55,3 @@ def absence(room: Room, chair: Chair | None) -> dict[str, Any]:
         "claim_in": None if wait is None else round(wait, 1),
         "may_claim": wait == 0.0,
     }
-
-
-def install(app: FastAPI, rooms: Rooms) -> None:
-    async def seated(game_id: str, token: str | None, request: Request) -> tuple[Room, Any]:
-        room = await rooms.get(game_id)
-        account = await seat_account(request, write=True) if not token else None
-        return room, room.live.chair_for(token, account)
-
-    @app.get("/api/games/{game_id}/abandon")
-    async def abandon_state(game_id: GameId, request: Request) -> dict[str, Any]:
-        """The other side's absence as the seat of the ``seat-token`` header sees it."""
-        token = request.headers.get("seat-token")
-        room = await rooms.get(game_id)
-        account = None if token else await seat_account(request)
-        return absence(room, room.live.chair_for(token, account))
-
-    @app.post("/api/games/{game_id}/abandon")
-    async def claim(game_id: GameId, body: SeatBody, request: Request) -> dict[str, Any]:
-        """Claim the win: the other side has been gone ABANDON_SECONDS (docs/web.md)."""
-        room, chair = await seated(game_id, body.token, request)
-        if chair is None or chair.kind != "human":
-            raise Rejected("spectator", "only a player of this game can claim it")
-        if room.live.over():
-            raise Rejected("finished", f"the game is over: {room.live.result_text()}")
-        told = absence(room, chair)
-        if not told["may_claim"]:
-            if told["claim_in"] is None:
-                why = "your opponent is connected (or this game has nobody who could leave)"
-            else:
-                why = f"your opponent may still come back: wait {told['claim_in']:.0f} s more"
-            raise Rejected("refused", f"the win cannot be claimed yet: {why}")
-        live = room.live
-        gone = told["gone"]
-        seat = next(
-            c.seat
-            for c in live.chairs
-            if c.name in gone
-            and all(
-                gone[o.name] >= ABANDON_SECONDS
-                for o in live.chairs
-                if o.name in gone and o.seat == c.seat
-            )
-        )
-        # Ended off the board as resign and flag are (web/live/room_clocks.py), under the lock.
-        async with room.lock:
-            ended = not room.live.over() and await rooms._end_off_board(
-                room, seat, "abandoned", rooms.now_ms()
-            )
-        if ended:
-            await rooms._ended(room)
-        return room.live.message_for(chair)

@@ -15,16 +15,17 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import anyio
 from fastapi import Request
 
-from monsterball.web.api.services import services
 from monsterball.web.live.game import Chair, Rejected
+from monsterball.web.live.lobby import Hub
 from monsterball.web.live.rooms import Room, Rooms
 from monsterball.web.live.time_control import Clock
 from monsterball.web.store.games import Store
+from monsterball.web.store.people import People
 
 OFFER_SECONDS = 15 * 60  # an offer nobody answered is forgotten after this long
 MAX_OFFERS = 10_000  # past this, the oldest offers are forgotten first
@@ -75,12 +76,25 @@ def swapped_chairs(old: list[Chair], new: list[Chair], seats: tuple[str, ...]) -
 SeatAccount = Callable[[Request], Awaitable[int | None]]
 
 
-class Rematches:
-    """The open rematch offers of one server, and the rematches they start."""
+class Lobbies(Protocol):
+    """The accounts' side of the app (web/api/services.py ``Social``): their seats, and
+    their open lobby pages."""
 
-    def __init__(self, rooms: Rooms, store: Store):
+    @property
+    def people(self) -> People: ...
+
+    @property
+    def hub(self) -> Hub: ...
+
+
+class Rematches:
+    """The open rematch offers of one server, and the rematches they start. ``lobbies``:
+    the accounts' side of the app (made on first use)."""
+
+    def __init__(self, rooms: Rooms, store: Store, lobbies: Callable[[], Lobbies]):
         self.rooms = rooms
         self.store = store
+        self.lobbies = lobbies
         self.offers: dict[str, Offer] = {}
         self._starting = asyncio.Lock()  # one room per offer, however many accept at once
 
@@ -185,7 +199,7 @@ class Rematches:
                 offer.links[name] = f"/play/{new.live.id}#token={tokens[chair.name]}"
         offer.new_id = new.live.id
         if accounts:
-            own = services(request).social
+            own = self.lobbies()
             chairs = [c.to_dict() for c in new.live.chairs]
             await anyio.to_thread.run_sync(own.people.bind_seats, new.live.id, chairs, accounts)
             for account in set(accounts.values()):
@@ -202,9 +216,7 @@ class Rematches:
     async def _tell_lobbies(
         self, request: Request, room: Room, offer: Offer, asker: Chair | None
     ) -> None:
-        own = services(request).social_if_made
-        if own is None:
-            return
+        own = self.lobbies()
         awaited = set(offer.waiting())
         told: set[int] = set()
         for chair in room.live.chairs:

@@ -16,18 +16,14 @@ servers) has no takeback: another server's room would keep the move.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import anyio
-from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
 from sqlalchemy import delete, update
 
 from monsterball.core.game import GameState
-from monsterball.web.api.accounts import seat_account
-from monsterball.web.api.services import address, services
-from monsterball.web.api.ui import SeatBody
 from monsterball.web.live.game import LOG_TAIL, Chair, LiveGame, Rejected
 from monsterball.web.live.room_types import Room
 from monsterball.web.live.rooms import Rooms
@@ -93,7 +89,9 @@ class Takebacks:
             return None
         return ask
 
-    async def ask(self, room: Room, chair: Chair | None, request: Request) -> tuple[int, Any]:
+    async def ask(
+        self, room: Room, chair: Chair | None, rebuild: Callable[[], None]
+    ) -> tuple[int, Any]:
         """Take back (200, the new state) or ask the others (202, the ask they are told)."""
         live = room.live
         why = self.refusal(live, chair)
@@ -101,7 +99,7 @@ class Takebacks:
             raise Rejected(refusal_code(live, chair), why or "")
         needed = self.consent_of(live, chair)
         if not needed:
-            await self._take_back(room, chair, request)
+            await self._take_back(room, chair, rebuild)
             return 200, room.live.message_for(chair)
         asked = self.current(live)
         if asked is not None and asked.by == chair.name:
@@ -111,7 +109,7 @@ class Takebacks:
         await room.tell(ask.view())
         return 202, ask.view()
 
-    async def accept(self, room: Room, chair: Chair | None, request: Request) -> Any:
+    async def accept(self, room: Room, chair: Chair | None, rebuild: Callable[[], None]) -> Any:
         live = room.live
         ask = self.current(live)
         if ask is None:
@@ -120,7 +118,7 @@ class Takebacks:
             raise Rejected("wrong-seat", f"only {' or '.join(sorted(ask.needed))} can agree")
         asker = next(c for c in live.chairs if c.name == ask.by)
         del self.asks[live.id]
-        await self._take_back(room, asker, request)
+        await self._take_back(room, asker, rebuild)
         await room.tell({"type": "takeback", "state": "done", "by": ask.by, "ply": ask.ply})
         return room.live.message_for(chair)
 
@@ -137,9 +135,9 @@ class Takebacks:
         await room.tell(news)
         return news
 
-    async def _take_back(self, room: Room, chair: Chair, request: Request) -> None:
+    async def _take_back(self, room: Room, chair: Chair, rebuild: Callable[[], None]) -> None:
         """Delete the last move from the store and rebuild the room from what is left."""
-        services(request).clients.rebuild(address(request))  # a replay of the whole game
+        rebuild()  # a replay of the whole game: counted against the asker's limit
         async with room.lock:
             live = room.live
             why = self.refusal(live, chair)
@@ -204,31 +202,3 @@ def refusal_code(live: LiveGame, chair: Chair | None) -> str:
     if chair is None or chair.kind != "human":
         return "spectator"
     return "finished" if live.over() else "refused"
-
-
-def install(app: FastAPI, rooms: Rooms, store: Store) -> None:
-    takebacks = Takebacks(rooms, store)
-
-    async def seated(game_id: str, token: str | None, request: Request) -> tuple[Room, Any]:
-        room = await rooms.get(game_id)
-        account = await seat_account(request, write=True) if not token else None
-        return room, room.live.chair_for(token, account)
-
-    @app.post("/api/games/{game_id}/takeback")
-    async def takeback(game_id: str, body: SeatBody, request: Request) -> Any:
-        """Take back the seat's last move (docs/web.md "Takeback"): at once against bots and
-        in hot-seat (200, the new state); with another person, an ask they are told of (202)."""
-        room, chair = await seated(game_id, body.token, request)
-        status, answer = await takebacks.ask(room, chair, request)
-        return JSONResponse(answer, status_code=status)
-
-    @app.post("/api/games/{game_id}/takeback/accept")
-    async def takeback_accept(game_id: str, body: SeatBody, request: Request) -> Any:
-        """Agree to the other player's ask: their last move is taken back."""
-        room, chair = await seated(game_id, body.token, request)
-        return await takebacks.accept(room, chair, request)
-
-    @app.post("/api/games/{game_id}/takeback/decline")
-    async def takeback_decline(game_id: str, body: SeatBody, request: Request) -> Any:
-        room, chair = await seated(game_id, body.token, request)
-        return await takebacks.decline(room, chair)
