@@ -11,7 +11,7 @@ from monsterball.web.api.accounts import seat_account
 from monsterball.web.api.services import Own
 from monsterball.web.api.ui import SeatBody
 from monsterball.web.hardening.security import GameId
-from monsterball.web.live.abandon import ABANDON_SECONDS, absence
+from monsterball.web.live.abandon import absence, left_seat
 from monsterball.web.live.game import Rejected
 from monsterball.web.live.room_types import Room
 from monsterball.web.live.rooms import Rooms
@@ -52,18 +52,7 @@ async def claim(game_id: GameId, body: SeatBody, request: Request, own: Own) -> 
         else:
             why = f"your opponent may still come back: wait {told['claim_in']:.0f} s more"
         raise Rejected("refused", f"the win cannot be claimed yet: {why}")
-    live = room.live
-    gone = told["gone"]
-    seat = next(
-        c.seat
-        for c in live.chairs
-        if c.name in gone
-        and all(
-            gone[o.name] >= ABANDON_SECONDS
-            for o in live.chairs
-            if o.name in gone and o.seat == c.seat
-        )
-    )
+    seat = left_seat(room, told["gone"])
     # Ended off the board as resign and flag are (web/live/room_clocks.py), under the lock.
     async with room.lock:
         ended = not room.live.over() and await rooms._end_off_board(

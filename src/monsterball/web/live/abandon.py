@@ -55,3 +55,19 @@ def absence(room: Room, chair: Chair | None) -> dict[str, Any]:
         "claim_in": None if wait is None else round(wait, 1),
         "may_claim": wait == 0.0,
     }
+
+
+def left_seat(room: Room, gone: dict[str, float]) -> int:
+    """The seat whose every player has been gone ABANDON_SECONDS (``gone``: seconds by
+    chair, as ``absence`` tells them): the side that loses the claimed game."""
+    live = room.live
+    return next(
+        c.seat
+        for c in live.chairs
+        if c.name in gone
+        and all(
+            gone[o.name] >= ABANDON_SECONDS
+            for o in live.chairs
+            if o.name in gone and o.seat == c.seat
+        )
+    )
