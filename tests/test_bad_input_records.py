@@ -89,7 +89,7 @@ MALFORMED: dict[str, tuple[Any, int, str | None]] = {
     "seed as float": (lambda t: edit_line(t, 1, lambda d: d.update(seed=5.5)), 1, "seed"),
     "seed as bool": (lambda t: edit_line(t, 1, lambda d: d.update(seed=True)), 1, "seed"),
     "not monsterball": (lambda t: edit_line(t, 1, lambda d: d.update(record="chess")), 1, "record"),
-    "future format": (lambda t: edit_line(t, 1, lambda d: d.update(format=3)), 1, "format"),
+    "future format": (lambda t: edit_line(t, 1, lambda d: d.update(format=99)), 1, "format"),
     "game not a string": (lambda t: edit_line(t, 1, lambda d: d.update(game=3)), 1, "game"),
     "unknown game": (lambda t: edit_line(t, 1, lambda d: d.update(game="quidditch")), 1, "game"),
     "options not an object": (

@@ -19,11 +19,11 @@ import pytest
 
 import monsterball
 import monsterball.api
-import monsterball.bots
+import monsterball.bots.registry
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
-MODULES: list[ModuleType] = [monsterball, monsterball.api, monsterball.bots]
+MODULES: list[ModuleType] = [monsterball, monsterball.api, monsterball.bots.registry]
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
 
