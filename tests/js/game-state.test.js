@@ -175,3 +175,14 @@ test("the panel says who is on offense and who returns a kick in the player's wo
   assert.deepEqual(panelInWords(carried, "B")[1], ["On offense", "You (B)"]);
   assert.deepEqual(panelInWords(carried, null)[1], ["On offense", "Team B"]);
 });
+
+test("a throw outlines where the disc flew from and where it came down", () => {
+  const before = {
+    ...board([piece("A1", "b3"), piece("A2", "e7")]),
+    ball: { cell: "b3", held: true },
+  };
+  const after = { ...before, ball: { cell: "e7", held: true } };
+  assert.deepEqual([...lastMoveSpaces(before, after, [entry(5, "pass A2")])].sort(), ["b3", "e7"]);
+  // Nothing moved (an "end"): nothing outlined.
+  assert.deepEqual([...lastMoveSpaces(before, before, [entry(6, "end")])], []);
+});

@@ -31,8 +31,9 @@ export function lastMoveCells(log) {
 }
 
 /**
- * The spaces the last move touched: those the log's latest move names, and where the pieces
- * that moved since the board drawn before stood (a turn of several runs: every origin), but
+ * The spaces the last move touched: those the log's latest move names, where the pieces that
+ * moved since the board drawn before stood and went (a turn of several runs: every run), where
+ * the disc or ball flew from and to, but
  * not spaces emptied by a reset (a point scored puts every piece back: nothing is outlined).
  * @param {Board | null} before
  * @param {Board} after
@@ -50,6 +51,11 @@ export function lastMoveSpaces(before, after, log) {
   for (const piece of moved) {
     cells.add(piece.cell);
     cells.add(/** @type {string} */ (now.get(piece.id)));
+  }
+  // A throw moves only the disc: where it flew from and where it came down.
+  if (before.ball && after.ball && before.ball.cell !== after.ball.cell) {
+    cells.add(before.ball.cell);
+    cells.add(after.ball.cell);
   }
   return cells;
 }

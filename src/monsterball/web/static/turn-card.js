@@ -174,7 +174,9 @@ function stepsLine(frame, skip) {
     { class: "turn steps", "data-testid": "steps", "aria-live": "polite" },
     frame.kind === "score"
       ? `The scoring move — ${what}`
-      : `What happened, step ${frame.index} of ${frame.count} — ${what}`,
+      : frame.kind === "wait"
+        ? "What happened: the reply's steps come next…"
+        : `What happened, step ${frame.index} of ${frame.count} — ${what}`,
     " ",
     el("button", { onclick: skip, "data-testid": "skip-steps" }, "Skip ▸"),
   );
