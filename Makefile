@@ -25,7 +25,7 @@ $(FAST): $(STAMP) src/monsterball/core/_fastgeo.pyx src/monsterball/core/_bitwor
 fast: $(FAST)
 
 ## The documentation site (Sphinx: guides, the API reference from the docstrings, the rules)
-## into build/site/index.html, offline, warnings as errors. tests/test_docs_site.py builds it
+## into build/site/index.html, offline, warnings as errors. tests/docs/test_site.py builds it
 ## too and runs its examples.
 docs: $(STAMP)
 	$(BIN)/sphinx-build -W --keep-going -q -b html docs build/site
@@ -43,7 +43,7 @@ play: $(STAMP)
 
 ## Debian packages the tests use: Chromium for the browser tests (never `playwright install`:
 ## it downloads), PostgreSQL for the store test (each test starts its own server) and tmux
-## for the terminal tests (a real terminal: tests/tty_helpers.py).
+## for the terminal tests (a real terminal: tests/helpers/tty.py).
 chromium:
 	@missing=""; test -x /usr/bin/chromium || missing="chromium"; \
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \

@@ -6,7 +6,7 @@ C header core/_bitwords.h declared in core/_bitwords.pxd) are built by every ins
 places them next to their sources). Without a C compiler (or without Cython, in a build that
 does not install the build requirements) the build says so once and the package is still
 built: the engine then runs its pure-Python kernels, which give identical results
-(tests/test_fast_paths.py). ``monsterball --version`` and ``monsterball.fast`` tell which runs.
+(tests/core/test_fast_paths.py). ``monsterball --version`` and ``monsterball.fast`` tell which runs.
 
 The rules documents (docs/rules/*.md) ship inside the package as ``monsterball/rules_docs``:
 ``monsterball rules GAME --text`` and the web app's "How to play" pages read them.

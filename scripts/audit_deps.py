@@ -59,7 +59,7 @@ def verdict(report: dict[str, Any]) -> tuple[int, str]:
 def main(argv: list[str] | None = None) -> int:
     args = argv if argv is not None else sys.argv[1:]
     if args[:1] == ["--report"] and len(args) == 2:
-        # A pip-audit JSON report already made (tests/test_audit_deps.py): judge that one.
+        # A pip-audit JSON report already made (tests/scripts/test_audit_deps.py): judge that one.
         report = json.loads(Path(args[1]).read_text(encoding="utf-8"))
         status, text = verdict(report)
         print(text)

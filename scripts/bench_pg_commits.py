@@ -2,7 +2,7 @@
 
 Each thread stores moves of a game of its own straight through web/store/pg_append.py (no game
 rules, no sockets), for a few seconds, on a throw-away PostgreSQL cluster
-(tests/web_helpers.py), a listener hearing the announcements. Three ways, interleaved:
+(tests/helpers/web.py), a listener hearing the announcements. Three ways, interleaved:
 ``alone``: one commit per move, not announced; ``alone+notify``: one commit per move, each
 with its ``pg_notify`` (as before group commits); ``grouped+notify``: the server's path, the
 moves that arrive while a commit is at the disk stored together. Prints moves/s and the
@@ -28,10 +28,9 @@ from monsterball.web.store.games import GameRow, Store, StoredMove
 from monsterball.web.store.pg_append import Announce, PostgresAppender, _Append, libpq_url
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.helpers
+from tests.helpers.web import scratch_postgres
 from web_load import database_cpu_seconds, postmaster_pid
-
-from web_helpers import scratch_postgres
 
 
 def new_game(store: Store, game_id: str) -> None:

@@ -4,7 +4,7 @@ The package build itself compiles them (setup.py, the one list of kernels): a wh
 install .`` and ``make setup``'s editable install all do. This is the quick rebuild of an
 editable install, where editing a kernel does not re-run the install. Needs Cython (the
 ``dev`` extra) and a C compiler; without them it says so and the pure-Python kernels run,
-which give the same results (tests/test_fast_paths.py); ``MONSTERBALL_PURE=1`` forces them.
+which give the same results (tests/core/test_fast_paths.py); ``MONSTERBALL_PURE=1`` forces them.
 
     python scripts/build_fast.py
 """

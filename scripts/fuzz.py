@@ -86,7 +86,7 @@ from fuzz_checks import (
     pick_decision,
 )
 
-__all__ = ["Found", "check_state"]  # used through this module by tests/test_fuzz.py
+__all__ = ["Found", "check_state"]  # used through this module by tests/scripts/test_fuzz.py
 
 MAX_PLIES = 50_000  # a game longer than this is reported as endless
 MAX_SKIP = 2000  # a checked window starts before this ply (and before the longest game seen)

@@ -4,7 +4,7 @@ One server's ``Rooms`` (with its ``Cluster``, bus listener and leases on Postgre
 ``monsterball serve`` makes them) plays online rooms with both seats and one spectator
 watching: random moves are submitted as a client would (``Rooms.submit``: check, store,
 apply, dice, broadcast), and messages are encoded as the sockets do. Runs alternate between a
-throw-away PostgreSQL cluster (tests/web_helpers.py) and a temporary SQLite file, so the
+throw-away PostgreSQL cluster (tests/helpers/web.py) and a temporary SQLite file, so the
 ratio is taken under the same machine load. Prints CPU ms per move of this process (the
 database server's own CPU is not counted, as web_load.py does not count it); ``--profile``:
 cProfile on a CPU clock with the worker threads' calls made inline (so it sees the store's
@@ -38,8 +38,8 @@ from monsterball.web.live.game import Chair
 from monsterball.web.live.rooms import Rooms, Watcher
 from monsterball.web.store.games import Store
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from web_helpers import scratch_postgres
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.helpers
+from tests.helpers.web import scratch_postgres
 
 
 async def _inline(func: Callable[..., Any], *args: Any, **_kwargs: Any) -> Any:

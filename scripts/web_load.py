@@ -44,8 +44,8 @@ import httpx
 import orjson
 from websockets.asyncio.client import connect
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from web_helpers import NO_CLIENT_LIMIT_FLAGS, scratch_postgres, server
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.helpers
+from tests.helpers.web import NO_CLIENT_LIMIT_FLAGS, scratch_postgres, server
 
 
 class Tally:

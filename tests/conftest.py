@@ -19,7 +19,17 @@ settings.register_profile("monsterball", deadline=None)
 settings.load_profile("monsterball")
 
 # The browser tests' fixtures (a live server, Chromium) live with their helpers.
-pytest_plugins = ["browser_helpers"]
+pytest_plugins = ["tests.helpers.browser"]
+
+
+@pytest.fixture(scope="module")
+def postgres_url():
+    """A throw-away PostgreSQL cluster of its own (tests/helpers/web.py, scratch_postgres)."""
+    from tests.helpers.web import scratch_postgres
+
+    with scratch_postgres() as url:
+        yield url
+
 
 MARK_BY_FIXTURE = {"postgres_url": pytest.mark.postgres, "browser": pytest.mark.browser}
 

@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 
 import monsterball
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 HAS_COMPILER = bool(shutil.which("cc") or shutil.which("gcc"))
 
 

@@ -16,10 +16,10 @@ Names load on first use, so ``import monsterball`` imports nothing of the engine
 (``lab.simulate``, ``lab.sweep``), the types and the errors. Importing a name registers the
 games; no call needs an import order.
 
-Layers are folders (docs/architecture.md, enforced by tests/test_layers.py), each importing
-only those below it: ``core`` -> ``games`` -> ``bots``, ``records``, ``guides``, ``ratings``
--> the top (``lab``, ``rl``, ``terminal``, ``web``, ``api`` and this package's names; ``cli``
-outermost).
+Layers are folders (docs/architecture.md, enforced by tests/architecture/test_layers.py),
+each importing only those below it: ``core`` -> ``games`` -> ``bots``, ``records``,
+``guides``, ``ratings`` -> the top (``lab``, ``rl``, ``terminal``, ``web``, ``api`` and this
+package's names; ``cli`` outermost).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ caps (``GAMES``), and the generator that writes them.
 Each game is played by two bots that pick uniformly from ``legal_actions`` with
 ``random.Random(seed)``, with every chance event rolled by ``SeededSampler(seed)``, and kept as
 a record (``core.record.Recorder``) in ``tests/golden/<game>.<preset>.jsonl``.
-``tests/test_golden.py`` replays the same games in-process and compares them byte for byte, so
+``tests/games/test_golden.py`` replays the same games in-process and compares them byte for byte, so
 any change in behaviour, notation or record format shows up as a diff to review.
 
 Run ``make golden`` (``python -m tests.helpers.golden`` from the repository) after an
@@ -23,8 +23,9 @@ from typing import Any
 from monsterball.core.dice import SeededSampler
 from monsterball.core.record import Recorder
 from monsterball.games import all_games, get_game
+from tests.helpers import TESTS
 
-GOLDEN_DIR = Path(__file__).resolve().parent.parent / "golden"
+GOLDEN_DIR = TESTS / "golden"
 
 # (game, preset) -> (seed, option overrides). Caps keep the long games small on disk.
 GAMES: dict[tuple[str, str], tuple[int, dict[str, Any]]] = {

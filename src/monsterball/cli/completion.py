@@ -1,7 +1,7 @@
 """Tab completion of game names, presets and bots, without loading the games: completing a
 word must be instant (scripts/bench_startup.py), and importing the three engines is not.
 
-The names are data beside the games (``games/names.json``); tests/test_cli_startup.py fails
+The names are data beside the games (``games/names.json``); tests/cli/test_startup.py fails
 when they differ from the registry's, so a new game, alias or preset cannot be forgotten.
 """
 

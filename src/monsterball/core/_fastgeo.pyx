@@ -8,8 +8,8 @@ pure-Python original in geometry.py computes; for an argument that does not fit 
 breadth-first kernels (``reachable``, ``team_moves``, ``steps_to``, ``step_distances``), the
 throw's (``hop_finals``, ``shortest_segment``, ``quiet_path``) and ``MaskSelector.select``.
 A hex grid's ``reachable`` steps run on the board's own words only (three for Huck +
-Monster's 136 cells), all shifts of a step in one pass per word. tests/test_fast_paths.py
-and tests/test_hm_fast_kernels.py check the two against each other.
+Monster's 136 cells), all shifts of a step in one pass per word. tests/core/test_fast_paths.py
+and tests/games/huck_monster/test_fast_kernels.py check the two against each other.
 """
 
 from libc.stdint cimport uint64_t
@@ -664,7 +664,7 @@ def mask_select(self, mask):
 
 
 # -- The learning environments' masks and observation planes (core/planes.py has the numpy
-# originals, which the tests hold equal: tests/test_rl_planes.py). ---------------------------
+# originals, which the tests hold equal: tests/rl/test_planes.py). ---------------------------
 
 def bits_into(signed char[::1] out, Py_ssize_t offset, object bits):
     """``out[offset + i] = 1`` for every set bit ``i`` of the board mask ``bits``; False

@@ -3,9 +3,10 @@ declares (``spec.bot``, ``spec.odds``, ``spec.docs``, ``spec.views``, ``spec.rl`
 
 A game fills in only what it has; every hook has a default that works for a game without it
 (the generic score evaluation, no odds pages, no rules document ...). The layers above read
-the hooks and never name a game or import a game's modules (tests/test_contract.py), so a new
-game plugs in by registering its ``SPEC`` (docs/architecture.md, "The game contract"). This
-plays the part of OpenSpiel's ``GameType``: declared once, read everywhere.
+the hooks and never name a game or import a game's modules
+(tests/architecture/test_contract.py), so a new game plugs in by registering its ``SPEC``
+(docs/architecture.md, "The game contract"). This plays the part of OpenSpiel's
+``GameType``: declared once, read everywhere.
 
 Imports: core only (the hooks are the game's own functions, handed over as values).
 """
@@ -111,7 +112,7 @@ class BotHooks:
     evaluate: Evaluate = score_evaluate
     policy: Policy | None = None
     # Games with hidden information must define it: search bots call it instead of
-    # reading the truth (tests/test_contract.py checks the pair).
+    # reading the truth (tests/architecture/test_contract.py checks the pair).
     determinize: Determinize | None = None
     candidates: Candidates = sample_candidates
     plan: Planner | None = None

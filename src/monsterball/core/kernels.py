@@ -3,7 +3,7 @@
 The package build compiles the Cython kernels (setup.py); a compiled module is used when it
 was built, the machine is little-endian (the kernels read boards as 64-bit words) and
 ``MONSTERBALL_PURE`` is not set. Otherwise the pure-Python functions run: they are the
-reference, and give identical results (tests/test_fast_paths.py).
+reference, and give identical results (tests/core/test_fast_paths.py).
 
 Imports: the standard library only (cheap: ``monsterball.fast`` reads this).
 """

@@ -10,7 +10,7 @@
 - **guide**: sections of prose, each with diagrams that name a lesson position to draw.
 
 Replaying a lesson runs every step through the engine, so a rules change that breaks a lesson
-raises here (and fails tests/test_lessons.py).
+raises here (and fails tests/guides/test_lessons.py).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
     PYTHONPATH=src python -m monsterball.rl.doc            # print the section
     PYTHONPATH=src python -m monsterball.rl.doc --write    # replace it in docs/rl.md
 
-tests/test_rl_envs.py fails when docs/rl.md's section differs from what this prints.
+tests/rl/test_envs_with_libraries.py fails when docs/rl.md's section differs from what this prints.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 This package ``__init__`` is the game's top layer: it wires the state to the modules above it
 (step kinds, first steps, text view, position checks) and defines ``SPEC``. The layers inside
-the game are drawn in docs/architecture.md and checked by tests/test_layers.py.
+the game are drawn in docs/architecture.md and checked by tests/architecture/test_layers.py.
 Imports: core and this game's modules only (never another game, never a layer above games)."""
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ reach, a phase's whole move list with its move context, the spell list and ``cel
 Masks of the field (14 x 24 hexes, 336 cells) cross as six 64-bit words; the rings grow a
 row at a time. Each function computes exactly what its pure-Python reference in
 games/midway/moves.py, phases.py and state.py computes; for an argument that does not fit
-it returns ``None`` and the caller uses the reference. tests/test_midway_fast.py checks the
+it returns ``None`` and the caller uses the reference. tests/games/midway/test_fast.py checks the
 two against each other.
 """
 

@@ -1,0 +1,1 @@
+"""The rules of the whole tree: layers as folders, the one game contract, private names."""

@@ -1,0 +1,1 @@
+"""The `monsterball` command (cli/)."""

@@ -1,0 +1,1 @@
+"""The core: geometry, seating, records, fast paths, and properties over every game."""

@@ -1,0 +1,1 @@
+"""The documentation: its commands run, its site builds."""

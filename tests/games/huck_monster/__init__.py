@@ -1,0 +1,1 @@
+"""Huck + Monster (games/huck_monster)."""

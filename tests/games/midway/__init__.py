@@ -1,0 +1,1 @@
+"""Monsters of the Midway (games/midway)."""

@@ -1,0 +1,1 @@
+"""Paper Ultimate (games/paper_ultimate)."""

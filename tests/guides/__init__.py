@@ -1,0 +1,1 @@
+"""The rules documents and lessons (guides/)."""

@@ -1,0 +1,1 @@
+"""The lab (lab/): simulation, sweeps, tournaments, strength."""

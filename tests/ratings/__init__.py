@@ -1,0 +1,1 @@
+"""Ratings (ratings/ and the web app's ladder)."""

@@ -1,0 +1,1 @@
+"""The learning environments (rl/)."""

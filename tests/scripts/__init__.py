@@ -1,0 +1,1 @@
+"""The scripts under scripts/, run as their users run them."""

@@ -1,0 +1,183 @@
+"""The fuzz campaign's ledger (scripts/fuzz_ledger.py, fuzz.py --ledger): chunks add up,
+a seed is never counted twice for a game x preset, and totals under different rules
+versions are kept apart."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from monsterball.games import get_game
+from tests.helpers import ROOT
+
+sys.path.insert(0, str(ROOT / "scripts"))
+import fuzz_ledger as ledger  # a sibling of scripts/fuzz.py, not a package
+
+from tests.scripts.test_fuzz import FUZZ  # the harness, loaded once for both test files
+
+
+def chunk(game: str, preset: str, seed: int, actions: int, rules: str, **more: Any) -> Any:
+    return {
+        "game": game,
+        "preset": preset,
+        "rules_version": rules,
+        "seed": seed,
+        "window": 0,
+        "actions": actions,
+        "games": 2,
+        "mutations": {"mutation-record": 3},
+        "hidden_twins": {},
+        "failures": {},
+        "known": 0,
+        "reproducers": [],
+        "seconds": 20.0,
+        "cpu_seconds": 10.0,
+        "commit": "abc",
+        "finished": "2026-11-30T14:00:00Z",
+        **more,
+    }
+
+
+def test_chunks_add_up_and_a_seed_is_never_counted_twice(tmp_path: Path) -> None:
+    path = tmp_path / "ledger.json"
+    ledger.add_chunk(path, [chunk("g", "a", 100, 500, "g/1"), chunk("g", "b", 100, 700, "g/1")])
+    ledger.add_chunk(path, [chunk("g", "a", 101, 250, "g/1")])
+    data = ledger.load(path)
+    assert ledger.counted(data, "g", "a", "g/1") == 750
+    assert ledger.counted(data, "g", "b", "g/1") == 700
+    assert ledger.next_seed(data) == 102
+    assert ledger.next_seed(data, 1_000_000) == 1_000_000  # another machine's block
+    before = path.read_bytes()
+    # Seed 100 is taken for g/a: the whole chunk is refused, g/c included, file unchanged.
+    with pytest.raises(ledger.LedgerError, match="seed 100 is already in"):
+        ledger.add_chunk(path, [chunk("g", "c", 100, 5, "g/1"), chunk("g", "a", 100, 5, "g/1")])
+    assert path.read_bytes() == before
+    assert ledger.clashes(data, [("g", "a"), ("g", "b"), ("g", "c")], 101) == ["g/a"]
+    # One entry a line, and the file is plain JSON.
+    assert len(path.read_text().splitlines()) == 2 + 3
+    assert json.loads(path.read_text())["chunks"][2]["seed"] == 101
+
+
+def test_the_report_keeps_rules_versions_apart(tmp_path: Path) -> None:
+    path = tmp_path / "ledger.json"
+    ledger.add_chunk(path, [chunk("g", "a", 100, 400_000, "g/1")])
+    ledger.add_chunk(path, [chunk("g", "a", 101, 300_000, "g/2", cpu_seconds=100.0)])
+    failed = {"failures": {"clone": 1}, "reproducers": ["python scripts/fuzz.py --repro x"]}
+    ledger.add_chunk(path, [chunk("g", "a", 102, 100_000, "g/2", cpu_seconds=100.0, **failed)])
+    text = ledger.report(ledger.load(path), {"g": "g/2"}, [("g", "a"), ("g", "b")])
+    lines = [line for line in text.splitlines() if line.startswith("| g | a |")]
+    rows = {line.split(" | ")[2]: line for line in lines}
+    # Under the current rules g/2: 400,000 actions in 200 CPU s, 600,000 to go at 2,000/s.
+    assert "| 400,000 | 4 | 6 | clone 1 | 2 |" in rows["g/2"]
+    assert rows["g/2"].endswith("| 600,000 | 0.08 |")
+    assert "older rules: not counted" in rows["g/1"]
+    assert "| 400,000 |" in rows["g/1"]
+    # g/b has no chunk yet: shown at 0, its time to go from its game's rate.
+    assert "| b | g/2 | 0 |" in text and "| 1,000,000 | 0.14 |" in text
+    assert "**400,000**" in text and "**clone 1**" in text
+    assert "not counted: 400,000" in text
+    assert "python scripts/fuzz.py --repro x" in text
+    # Two ledgers merged with the same seed in both: those games count once.
+    data = ledger.load(path)
+    data["chunks"].append(data["chunks"][-1])
+    again = ledger.report(data, {"g": "g/2"}, [("g", "a")])
+    assert "**400,000**" in again and "repeating a seed already counted, left out: 1" in again
+
+
+def test_time_to_go_uses_the_rate_of_the_newest_harness(tmp_path: Path) -> None:
+    path = tmp_path / "ledger.json"
+    # Old chunks (no harness version: 1) at 1,000 actions/CPU s; g/a then 3,000/s on v2.
+    ledger.add_chunk(path, [chunk("g", "a", 100, 100_000, "g/1", cpu_seconds=100.0)])
+    ledger.add_chunk(path, [chunk("g", "b", 100, 100_000, "g/1", cpu_seconds=100.0)])
+    ledger.add_chunk(path, [chunk("g", "a", 101, 300_000, "g/1", cpu_seconds=100.0, harness=2)])
+    ledger.add_chunk(path, [chunk("h", "a", 100, 100_000, "h/1", cpu_seconds=100.0)])
+    text = ledger.report(ledger.load(path), {"g": "g/1", "h": "h/1"})
+    # Every chunk still counts: 400,000 for g/a, 600,000 to go at 3,000/s (not 2,000/s).
+    by_name = {tuple(line.split(" | ")[:2]): line for line in text.splitlines()}
+    assert "| 400,000 |" in by_name[("| g", "a")]
+    assert by_name[("| g", "a")].endswith(f"| 600,000 | {600_000 / 3_000 / 3600:.2f} |")
+    # g/b has only old chunks: its game's rate on the newest harness, 3,000/s.
+    assert by_name[("| g", "b")].endswith(f"| 900,000 | {900_000 / 3_000 / 3600:.2f} |")
+    # h never ran on the newest harness: every chunk's rate, 1,000/s.
+    assert by_name[("| h", "a")].endswith(f"| 900,000 | {900_000 / 1_000 / 3600:.2f} |")
+    assert "newest harness in the ledger (version 2)" in text
+    assert ledger.harness(chunk("g", "a", 1, 1, "g/1")) == 1
+    assert ledger.entry(FUZZ.Tally("g", "a"), 1, "abc", "g/1", 0)["harness"] == ledger.HARNESS
+
+
+def test_a_ledger_that_is_not_one_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "ledger.json"
+    path.write_text('{"format": 7, "chunks": []}')
+    with pytest.raises(ledger.LedgerError, match="not a fuzz ledger"):
+        ledger.load(path)
+    path.write_text("{")
+    with pytest.raises(ledger.LedgerError, match="cannot read"):
+        ledger.load(path)
+
+
+def test_fuzz_adds_chunks_to_the_ledger_and_refuses_a_used_seed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "ledger.json"
+    run = ["--game", "paper-ultimate", "--preset", "small", "--ledger", str(path)]
+    small = ["--actions", "20", "--mutations", "1"]
+    assert FUZZ.main([*run, *small, "--seed", "next", "--chunks", "2"]) == 0
+    entries = ledger.load(path)["chunks"]
+    assert [e["seed"] for e in entries] == [100, 101]
+    spec = get_game("paper-ultimate")
+    for entry in entries:
+        assert entry["actions"] == 20 and entry["games"] >= 1
+        assert entry["rules_version"] == spec.rules_version
+        assert sum(entry["mutations"].values()) == 4 and entry["failures"] == {}
+        assert entry["commit"]
+    before = path.read_bytes()
+    assert FUZZ.main([*run, *small, "--seed", "101"]) == 2
+    assert "seed 101 is already in" in capsys.readouterr().err
+    assert path.read_bytes() == before
+    assert FUZZ.main([*run, "--report"]) == 0
+    out = capsys.readouterr().out
+    assert f"| paper-ultimate | small | {spec.rules_version} | 40 |" in out
+    # --skip-done leaves out what is at the goal.
+    data = ledger.load(path)
+    data["chunks"][0]["actions"] = ledger.GOAL
+    path.write_text(ledger.dumps(data))
+    assert FUZZ.main([*run, *small, "--seed", "next", "--skip-done"]) == 0
+    assert "every game x preset is at the goal" in capsys.readouterr().err
+    assert len(ledger.load(path)["chunks"]) == 2
+
+
+def test_the_stop_file_stops_a_campaign_between_chunks(tmp_path: Path) -> None:
+    path, stop = tmp_path / "ledger.json", tmp_path / "stop"
+    stop.touch()
+    args = ["--game", "paper-ultimate", "--preset", "small", "--ledger", str(path)]
+    assert FUZZ.main([*args, "--seed", "next", "--chunks", "5", "--stop-file", str(stop)]) == 0
+    assert not path.exists()
+    assert Counter(FUZZ.pairs_for(FUZZ.argparse.Namespace(game="midway", preset=None))) == {
+        ("midway", p): 1 for p in get_game("midway").options_type.PRESETS
+    }
+
+
+def test_a_failure_is_added_with_its_reproducer_and_stops_the_campaign(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spec = get_game("paper-ultimate")
+    kind = type(spec.new_game(spec.options("small")))
+    honest = kind._copy_board
+
+    def careless(self: Any, other: Any) -> None:
+        honest(self, other)
+        other.throws = self.throws + 1  # every clone differs: a "clone" failure each game
+
+    monkeypatch.setattr(kind, "_copy_board", careless)
+    path = tmp_path / "ledger.json"
+    args = ["--game", "paper-ultimate", "--preset", "small", "--ledger", str(path)]
+    run = ["--actions", "3", "--mutations", "0", "--seed", "next", "--chunks", "4"]
+    assert FUZZ.main([*args, *run]) == 1
+    (entry,) = ledger.load(path)["chunks"]  # stopped after the first chunk
+    assert entry["failures"] == {"clone": entry["games"]} and entry["games"] >= 1
+    assert entry["reproducers"][0].startswith("python scripts/fuzz.py --repro clone:")
