@@ -74,7 +74,8 @@ GAME_LAYERS: dict[str, tuple[tuple[str, str], ...]] = {
     "paper_ultimate": (
         ("data", r"options|actions|events"),
         ("state", r"state"),
-        ("rule steps, views and helpers", r"procedures|render|board|heuristic|learning"),
+        ("rule steps", r"rules(\..+)?"),
+        ("views and analysis", r"(views|analysis)(\..+)?"),
     ),
 }
 

@@ -14,12 +14,12 @@ from monsterball.core.game import GameSpec, GameState
 from monsterball.core.options import GameOptions
 from monsterball.core.procedures import stack_kinds
 from monsterball.games.paper_ultimate.actions import action_table, parse_decision
-from monsterball.games.paper_ultimate.board import board_view
-from monsterball.games.paper_ultimate.heuristic import BOT
+from monsterball.games.paper_ultimate.analysis.heuristic import BOT
 from monsterball.games.paper_ultimate.options import PaperUltimateOptions
-from monsterball.games.paper_ultimate.procedures import ALL_STEPS, first_steps
-from monsterball.games.paper_ultimate.render import render_text
+from monsterball.games.paper_ultimate.rules.flow import ALL_STEPS, first_steps
 from monsterball.games.paper_ultimate.state import PaperUltimateState, Wiring, bind
+from monsterball.games.paper_ultimate.views.board import board_view
+from monsterball.games.paper_ultimate.views.render import render_text
 
 RULES_VERSION = "paper-ultimate/1.1.0"
 
@@ -61,7 +61,7 @@ RULINGS = {
 
 def _rl_features(spec: GameSpec, options: GameOptions) -> Any:
     # Lazy: the learning module imports numpy (the ``rl`` extra).
-    from monsterball.games.paper_ultimate.learning import features
+    from monsterball.games.paper_ultimate.analysis.learning import features
 
     return features(spec, options)
 

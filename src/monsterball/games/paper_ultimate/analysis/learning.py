@@ -20,7 +20,7 @@ from monsterball.core.learning import (
     top_field,
 )
 from monsterball.games.paper_ultimate.actions import DECLARE_TURN, END
-from monsterball.games.paper_ultimate.procedures import Running, Throwing
+from monsterball.games.paper_ultimate.rules.flow import Running, Throwing
 
 
 class PaperFeatures(GameFeatures):

@@ -1,0 +1,1 @@
+"""How a Paper Ultimate position is shown: text rendering and the shared board format."""
