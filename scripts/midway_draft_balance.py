@@ -27,7 +27,7 @@ from monsterball.core.game import CHANCE
 from monsterball.games import get_game
 from monsterball.games.midway.actions import Move, Place, Tackle, Word
 from monsterball.games.midway.chart import default_chart
-from monsterball.games.midway.procedures import affordable, best_pick
+from monsterball.games.midway.rules.draft import affordable, best_pick
 from monsterball.games.midway.state import MidwayState
 
 

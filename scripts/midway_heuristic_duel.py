@@ -1,5 +1,5 @@
 """Midway's heuristic bot against an older version of itself (a copy of an earlier
-``games/midway/heuristic.py``, e.g. from ``git show REV:src/.../heuristic.py``).
+``games/midway/analysis/heuristic.py``, e.g. from ``git show REV:src/.../heuristic.py``).
 
 Heuristic vs random is 100% before and after most changes, so it cannot show a small loss
 of strength; this head-to-head can. Seats alternate; game k of a seed uses the same dice
@@ -8,7 +8,7 @@ with either seating. Prints wins - losses - draws of the current heuristic and t
 
 Usage::
 
-    git show REV:src/monsterball/games/midway/heuristic.py > /tmp/old_heuristic.py
+    git show REV:src/monsterball/games/midway/analysis/heuristic.py > /tmp/old_heuristic.py
     PYTHONPATH=src python scripts/midway_heuristic_duel.py /tmp/old_heuristic.py \\
         --games 40 --preset match
 """

@@ -28,8 +28,8 @@ from monsterball.core.dice import SeededSampler
 from monsterball.core.game import CHANCE
 from monsterball.games import get_game
 from monsterball.games.midway.actions import Move, Word
-from monsterball.games.midway.heuristic import _progress
-from monsterball.games.midway.phases import Phase
+from monsterball.games.midway.analysis.heuristic import _progress
+from monsterball.games.midway.rules.phases import Phase
 from monsterball.games.midway.state import MidwayState, team_of
 
 

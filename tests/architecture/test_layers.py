@@ -61,15 +61,8 @@ GAME_LAYERS: dict[str, tuple[tuple[str, str], ...]] = {
         ("data: tables and chart", r"chart|options|actions|events"),
         ("kernels", r"_fastmw"),
         ("state and geometry", r"state|moves"),
-        (
-            "rule steps by phase",
-            r"inplay|contact|magic|ball|phases|phase_open|play|kickoff|scoring"
-            r"|draft|scrimmage|settle|procedures",
-        ),
-        (
-            "checks, views and helpers",
-            r"position_check|render|board|heuristic|plan|roster|learning",
-        ),
+        ("rule steps", r"rules(\..+)?"),
+        ("checks, views and analysis", r"validate|(views|analysis)(\..+)?"),
     ),
     "paper_ultimate": (
         ("data", r"options|actions|events"),

@@ -14,9 +14,9 @@ from monsterball.bots.heuristic import HeuristicBot
 from monsterball.core.dice import SeededSampler
 from monsterball.core.game import CHANCE, GameState
 from monsterball.games import get_game
-from monsterball.games.midway import play as pl
-from monsterball.games.midway import procedures as pr
 from monsterball.games.midway.actions import parse_player
+from monsterball.games.midway.rules.phases import StartPhase
+from monsterball.games.midway.rules.settle import Play
 from monsterball.games.midway.state import MidwayState
 
 SPEC = get_game("midway")
@@ -85,7 +85,7 @@ def start_phase(state: MidwayState, team: int, first: bool = False) -> MidwaySta
     """Put a live play on the stack and run the start of ``team``'s movement phase."""
     if first:
         state.first_phase = team
-    state.stack = (pr.Play(), pl.StartPhase(team))
+    state.stack = (Play(), StartPhase(team))
     state._settle()
     return state
 

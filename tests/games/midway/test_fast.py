@@ -22,7 +22,7 @@ from monsterball.games import get_game
 from monsterball.games.midway import moves
 from monsterball.games.midway import state as mw_state
 from monsterball.games.midway.moves import MoveContext, destination_rings, within
-from monsterball.games.midway.phases import Phase
+from monsterball.games.midway.rules.phases import Phase
 from monsterball.games.midway.state import KERNELS, MidwayState
 
 FAST = mw_state.FAST

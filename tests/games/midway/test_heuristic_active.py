@@ -15,8 +15,8 @@ import pytest
 
 from monsterball.bots.heuristic import HeuristicBot
 from monsterball.games.midway.actions import Move
-from monsterball.games.midway.phases import Phase
-from monsterball.games.midway.settle import AfterConversion
+from monsterball.games.midway.rules.phases import Phase
+from monsterball.games.midway.rules.settle import AfterConversion
 from monsterball.games.midway.state import MidwayState, team_of
 from tests.helpers import ROOT
 from tests.helpers.midway import SPEC, act, cell, game, play_out_conversion, setup, start_phase
@@ -105,7 +105,7 @@ def test_punter_stands_but_his_blocker_blocks(seed: int) -> None:
     start_phase(state, 0)
     assert state.phases <= 1
     punter = state.punter
-    # The whole phase (the bot plans it, games/midway/plan.py): someone blocks, the
+    # The whole phase (the bot plans it, games/midway/analysis/plan.py): someone blocks, the
     # punter stands.
     bot = HeuristicBot(seed)
     moves, blocks = [], []

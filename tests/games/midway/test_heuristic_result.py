@@ -16,8 +16,8 @@ import pytest
 from monsterball.bots.heuristic import HeuristicBot, heuristic_for
 from monsterball.core.dice import SeededSampler
 from monsterball.core.game import CHANCE
-from monsterball.games.midway import heuristic
-from monsterball.games.midway.settle import AfterConversion, Conversion
+from monsterball.games.midway.analysis import heuristic
+from monsterball.games.midway.rules.settle import AfterConversion, Conversion
 from monsterball.games.midway.state import NOBODY, MidwayState
 from tests.helpers.midway import SPEC, act, play_out_conversion, setup, start_phase
 

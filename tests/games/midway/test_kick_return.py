@@ -14,8 +14,8 @@ import pytest
 
 from monsterball.bots.heuristic import HeuristicBot
 from monsterball.core.game import CHANCE
-from monsterball.games.midway.heuristic import _landing
-from monsterball.games.midway.kickoff import KickoffKick
+from monsterball.games.midway.analysis.heuristic import _landing
+from monsterball.games.midway.rules.kickoff import KickoffKick
 from monsterball.games.midway.state import MidwayState, team_players
 from tests.helpers.midway import act, game
 

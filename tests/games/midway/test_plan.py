@@ -1,4 +1,4 @@
-"""Midway's phase planner (games/midway/plan.py): the offense plans its whole movement
+"""Midway's phase planner (games/midway/analysis/plan.py): the offense plans its whole movement
 phase, judged on determinized copies only."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from monsterball.bots.heuristic import HeuristicBot, heuristic_for
 from monsterball.bots.mcts import MCTSBot
 from monsterball.core.game import CHANCE
-from monsterball.games.midway.plan import plan, should_plan
+from monsterball.games.midway.analysis.plan import plan, should_plan
 from monsterball.games.midway.state import MidwayState
 from tests.helpers.midway import SPEC, act, setup, start_phase
 

@@ -215,7 +215,7 @@ def test_a_set_up_that_cannot_be_completed_is_refused():
 
 
 def test_every_steps_number_fields_have_bounds() -> None:
-    # A step added without listing its fields in position_check refuses every position that
+    # A step added without listing its fields in validate refuses every position that
     # rests on it ("cannot be checked"): the fuzz campaign found LooseBallRound's 'barred'
     # that way (MW-R22). Every int field of every Midway step must have bounds.
     import dataclasses
@@ -224,7 +224,7 @@ def test_every_steps_number_fields_have_bounds() -> None:
 
     import monsterball.games.midway as midway
     from monsterball.core.procedures import Procedure
-    from monsterball.games.midway import position_check
+    from monsterball.games.midway import validate
 
     for module in pkgutil.iter_modules(midway.__path__):
         importlib.import_module(f"monsterball.games.midway.{module.name}")
@@ -240,8 +240,8 @@ def test_every_steps_number_fields_have_bounds() -> None:
         if dataclasses.is_dataclass(cls)
         for f in dataclasses.fields(cls)
         if "int" in str(f.type)
-        and f.name not in position_check.STEP_INTS
-        and (cls.__name__, f.name) not in position_check.STEP_OVERRIDES
+        and f.name not in validate.STEP_INTS
+        and (cls.__name__, f.name) not in validate.STEP_OVERRIDES
     ]
     assert unbounded == []
 

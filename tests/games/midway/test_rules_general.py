@@ -121,7 +121,7 @@ def test_MW_SPEC_5_hobgoblin_chases_the_nearest_elf():
 
 
 def test_MW_SPEC_7_kobolds_and_orcs_are_never_out_for_the_game():
-    from monsterball.games.midway.play import injure
+    from monsterball.games.midway.rules.inplay import injure
 
     state = setup({"A4": "g10", "A1": "g8"}, types={"A4": "orc"})
     injure(state, 3, True)
@@ -178,7 +178,7 @@ def test_MW_SPEC_5_hobgoblin_sets_up_and_adjusts_toward_the_elf():
 
 
 def test_MW_MAGIC_6_MW_SPEC_7_change_self_takes_the_forms_special_abilities():
-    from monsterball.games.midway.play import injure
+    from monsterball.games.midway.rules.inplay import injure
 
     state = setup({"A2": "g10"}, types={"A2": "doppelganger"})
     state.form[1] = "orc"

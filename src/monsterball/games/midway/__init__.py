@@ -15,14 +15,14 @@ from monsterball.core.game import GameSpec, GameState
 from monsterball.core.options import GameOptions
 from monsterball.core.procedures import stack_kinds
 from monsterball.games.midway.actions import action_table, parse_decision
-from monsterball.games.midway.board import board_view
-from monsterball.games.midway.heuristic import BOT
+from monsterball.games.midway.analysis.heuristic import BOT
 from monsterball.games.midway.options import MidwayOptions
-from monsterball.games.midway.position_check import check_board, check_stack
-from monsterball.games.midway.procedures import ALL_STEPS, first_steps
-from monsterball.games.midway.render import render_text
-from monsterball.games.midway.roster import draft_help, roster
+from monsterball.games.midway.rules.flow import ALL_STEPS, first_steps
 from monsterball.games.midway.state import FAST, MidwayState, Wiring, bind
+from monsterball.games.midway.validate import check_board, check_stack
+from monsterball.games.midway.views.board import board_view
+from monsterball.games.midway.views.render import render_text
+from monsterball.games.midway.views.roster import draft_help, roster
 
 RULES_VERSION = "monsters-of-the-midway/0.8.0"
 
@@ -110,7 +110,7 @@ RULINGS = {
 
 def _rl_features(spec: GameSpec, options: GameOptions) -> Any:
     # Lazy: the learning module imports numpy (the ``rl`` extra).
-    from monsterball.games.midway.learning import features
+    from monsterball.games.midway.analysis.learning import features
 
     return features(spec, options)
 

@@ -18,11 +18,9 @@ from monsterball.games.midway.events import (
     Drafted,
     RosterComplete,
 )
-from monsterball.games.midway.kickoff import CoinToss
 from monsterball.games.midway.options import TEAM_NAMES
-from monsterball.games.midway.play import (
-    wrong,
-)
+from monsterball.games.midway.rules.inplay import wrong
+from monsterball.games.midway.rules.kickoff import CoinToss
 from monsterball.games.midway.state import (
     MidwayState,
     team_players,

@@ -13,8 +13,8 @@ from __future__ import annotations
 from functools import cache
 
 from monsterball.games.midway.actions import NUM_PLAYERS, player_name
-from monsterball.games.midway.draft import affordable, draft_left
 from monsterball.games.midway.options import TEAM_NAMES
+from monsterball.games.midway.rules.draft import affordable, draft_left
 from monsterball.games.midway.state import MidwayState, team_of
 
 

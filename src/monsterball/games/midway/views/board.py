@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from monsterball.core import board as b
 from monsterball.core.game import GameState
-from monsterball.games.midway.render import yard_label
+from monsterball.games.midway.views.render import yard_label
 
 SIZE_RADIUS = {"S": 0.75, "M": 0.9, "L": 1.05, "G": 1.2}
 END_ZONE_DEPTH = 2

@@ -33,7 +33,7 @@ from typing import Protocol
 from monsterball.core.actions import Action
 from monsterball.core.dice import SeededSampler
 from monsterball.core.game import CHANCE, GameState
-from monsterball.games.midway.phases import Phase
+from monsterball.games.midway.rules.phases import Phase
 from monsterball.games.midway.state import MidwayState, team_of
 
 

@@ -20,11 +20,11 @@ from monsterball.games.midway.events import (
     Touchback,
     TurnoverOnDowns,
 )
-from monsterball.games.midway.inplay import score_of
-from monsterball.games.midway.kickoff import StartKickoff
 from monsterball.games.midway.options import TEAM_NAMES
-from monsterball.games.midway.scoring import PatRoll, pat_block_or_score
-from monsterball.games.midway.scrimmage import StartScrimmage
+from monsterball.games.midway.rules.inplay import score_of
+from monsterball.games.midway.rules.kickoff import StartKickoff
+from monsterball.games.midway.rules.scoring import PatRoll, pat_block_or_score
+from monsterball.games.midway.rules.scrimmage import StartScrimmage
 from monsterball.games.midway.state import (
     FOREVER,
     MID_COL,

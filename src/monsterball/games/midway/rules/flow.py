@@ -11,9 +11,11 @@
 
 Modules: ``draft``, ``kickoff`` (toss, formations, kickoffs), ``scrimmage`` (the five steps
 and the snap), ``scoring`` (field goals and extra points), ``settle`` (the end of a play,
-conversions, the end of the game); the in-play steps (phases, tackles, passes, ...) are
-re-exported by :mod:`monsterball.games.midway.play`. This module lists every step kind for
-positions (``ALL_STEPS``) and re-exports the flow steps.
+conversions, the end of the game) and the in-play steps: ``inplay`` (the shared base and
+bookkeeping), ``phases`` (movement phases), ``contact`` (blocks, tackles, ettins), ``ball``
+(passes, catches, fumbles, punts in the air), ``magic`` (mirror image, invisibility). This
+module lists every step kind for positions (``ALL_STEPS``) and wires ``inplay.FLOW``; import
+a step from the module that defines it.
 """
 
 from __future__ import annotations
@@ -21,17 +23,35 @@ from __future__ import annotations
 from typing import Any
 
 from monsterball.core.procedures import Procedure
-from monsterball.games.midway.draft import (
+from monsterball.games.midway.rules.ball import (
+    BounceCount,
+    CatchRoll,
+    HiddenIntercept,
+    InterceptOrder,
+    KickCatch,
+    LooseBallRound,
+    PassResolution,
+    PuntCarry,
+    PuntKick,
+    RecoveryRoll,
+    Scatter,
+)
+from monsterball.games.midway.rules.contact import (
+    BlockOrder,
+    BlockRoll,
+    DesignateBlock,
+    EttinAttack,
+    EttinRoll,
+    SecondBlock,
+    TackleRoll,
+    TackleRound,
+)
+from monsterball.games.midway.rules.draft import (
     Draft,
     DraftRandom,
-    affordable,
-    assign,
-    best_pick,
-    draft_left,
-    rating,
 )
-from monsterball.games.midway.inplay import FLOW
-from monsterball.games.midway.kickoff import (
+from monsterball.games.midway.rules.inplay import FLOW
+from monsterball.games.midway.rules.kickoff import (
     CoinToss,
     KickLanding,
     KickoffKick,
@@ -39,68 +59,30 @@ from monsterball.games.midway.kickoff import (
     SetUp,
     StartKickoff,
     TossChoice,
-    kicker_of,
-    new_play,
-    wind,
 )
-from monsterball.games.midway.play import (
-    AppearPick,
-    BlockOrder,
-    BlockRoll,
-    BounceCount,
-    CatchRoll,
-    DesignateBlock,
-    EndPhase,
-    EttinAttack,
-    EttinRoll,
-    HiddenIntercept,
-    InterceptOrder,
-    KickCatch,
-    LooseBallRound,
-    MirrorRoll,
-    PassResolution,
-    Phase,
-    PickReal,
-    PlaceImage,
-    PuntCarry,
-    PuntKick,
-    RecoveryRoll,
-    Scatter,
-    SecondBlock,
-    StartPhase,
-    TackleRoll,
-    TackleRound,
-)
-from monsterball.games.midway.scoring import (
+from monsterball.games.midway.rules.magic import AppearPick, MirrorRoll, PickReal, PlaceImage
+from monsterball.games.midway.rules.phases import EndPhase, Phase, StartPhase
+from monsterball.games.midway.rules.scoring import (
     FieldGoalRoll,
     KickBlock,
     KickBlockRoll,
     PatRoll,
     PatScore,
     StunRoll,
-    big_blockers,
-    fg_good,
-    pat_block_or_score,
 )
-from monsterball.games.midway.scrimmage import (
+from monsterball.games.midway.rules.scrimmage import (
     Adjust,
     Announce,
     ShiftMore,
     ShiftStep,
     SnapStep,
     StartScrimmage,
-    fg_distance,
 )
-from monsterball.games.midway.settle import (
+from monsterball.games.midway.rules.settle import (
     AfterConversion,
     Conversion,
     GameOver,
     Play,
-    change,
-    next_kickoff_or_end,
-    next_scrimmage,
-    settle,
-    short_handed,
 )
 from monsterball.games.midway.state import MidwayState
 
@@ -164,48 +146,3 @@ ALL_STEPS: tuple[type[Procedure[Any]], ...] = (
 )
 FLOW.wire(ALL_STEPS)
 
-
-__all__ = [
-    "ALL_STEPS",
-    "Adjust",
-    "AfterConversion",
-    "CoinToss",
-    "Conversion",
-    "Draft",
-    "DraftRandom",
-    "FieldGoalRoll",
-    "GameOver",
-    "KickBlock",
-    "KickBlockRoll",
-    "KickLanding",
-    "KickoffKick",
-    "OnsideRoll",
-    "PatRoll",
-    "PatScore",
-    "Play",
-    "SetUp",
-    "ShiftStep",
-    "SnapStep",
-    "StartKickoff",
-    "StartScrimmage",
-    "StunRoll",
-    "TossChoice",
-    "affordable",
-    "assign",
-    "best_pick",
-    "big_blockers",
-    "change",
-    "draft_left",
-    "fg_distance",
-    "fg_good",
-    "first_steps",
-    "kicker_of",
-    "new_play",
-    "next_kickoff_or_end",
-    "next_scrimmage",
-    "pat_block_or_score",
-    "rating",
-    "settle",
-    "short_handed",
-    "wind",
-]

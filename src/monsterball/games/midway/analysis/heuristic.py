@@ -39,15 +39,15 @@ from monsterball.games.midway.actions import (
     Throw,
     Word,
 )
-from monsterball.games.midway.contact import TackleRound
-from monsterball.games.midway.draft import affordable, draft_left, rating
-from monsterball.games.midway.kickoff import KickoffKick, SetUp
+from monsterball.games.midway.analysis.plan import PlayOuts
+from monsterball.games.midway.analysis.plan import plan as plan_phase
+from monsterball.games.midway.analysis.plan import plan_key as plan_key
 from monsterball.games.midway.moves import tackle_modifier
-from monsterball.games.midway.phases import Phase
-from monsterball.games.midway.plan import PlayOuts
-from monsterball.games.midway.plan import plan as plan_phase
-from monsterball.games.midway.plan import plan_key as plan_key
-from monsterball.games.midway.settle import AfterConversion, Conversion
+from monsterball.games.midway.rules.contact import TackleRound
+from monsterball.games.midway.rules.draft import affordable, draft_left, rating
+from monsterball.games.midway.rules.kickoff import KickoffKick, SetUp
+from monsterball.games.midway.rules.phases import Phase
+from monsterball.games.midway.rules.settle import AfterConversion, Conversion
 from monsterball.games.midway.state import MID_COL, NOBODY, MidwayState, team_of, team_players
 
 # The bots' version (see monsterball.bots.heuristic): "2" since the receivers set up to field
@@ -656,9 +656,9 @@ def _throw_score(state: MidwayState, seat: int, target: int) -> float:
 def plan(
     h: PlayOuts, state: GameState, seat: int, rng: random.Random, tries: int
 ) -> list[Action] | None:
-    """The offense's whole movement phase at once (see :mod:`monsterball.games.midway.plan`),
-    judged on determinized copies only, played out with ``h`` (this game's heuristic as the
-    bots' layer puts it together)."""
+    """The offense's whole movement phase at once (see
+    :mod:`monsterball.games.midway.analysis.plan`), judged on determinized copies only,
+    played out with ``h`` (this game's heuristic as the bots' layer puts it together)."""
     return plan_phase(h, state, seat, rng, tries)
 
 

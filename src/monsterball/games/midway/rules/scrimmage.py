@@ -22,15 +22,12 @@ from monsterball.games.midway.events import (
     Shifted,
     Snapped,
 )
-from monsterball.games.midway.inplay import FLOW
-from monsterball.games.midway.kickoff import SetUp, new_play, wind
 from monsterball.games.midway.moves import hobgoblin_filter
 from monsterball.games.midway.options import TEAM_NAMES
-from monsterball.games.midway.play import (
-    StartPhase,
-    cell_of,
-)
-from monsterball.games.midway.scoring import FieldGoalRoll
+from monsterball.games.midway.rules.inplay import FLOW, cell_of
+from monsterball.games.midway.rules.kickoff import SetUp, new_play, wind
+from monsterball.games.midway.rules.phases import StartPhase
+from monsterball.games.midway.rules.scoring import FieldGoalRoll
 from monsterball.games.midway.state import (
     MidwayState,
 )

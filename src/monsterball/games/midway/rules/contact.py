@@ -25,7 +25,14 @@ from monsterball.games.midway.events import (
     SecondBlockOff,
     TackleRolled,
 )
-from monsterball.games.midway.inplay import (
+from monsterball.games.midway.moves import (
+    block_modifier,
+    eligible_tacklers,
+    tackle_modifier,
+    tackle_question,
+)
+from monsterball.games.midway.options import TEAM_NAMES
+from monsterball.games.midway.rules.inplay import (
     InPlay,
     InPlayRoll,
     State,
@@ -34,13 +41,6 @@ from monsterball.games.midway.inplay import (
     injure,
     wrong,
 )
-from monsterball.games.midway.moves import (
-    block_modifier,
-    eligible_tacklers,
-    tackle_modifier,
-    tackle_question,
-)
-from monsterball.games.midway.options import TEAM_NAMES
 from monsterball.games.midway.state import team_of
 
 

@@ -19,12 +19,10 @@ from monsterball.games.midway.events import (
     Scored,
     StunnedByKick,
 )
-from monsterball.games.midway.inplay import DieRoll, score_of
 from monsterball.games.midway.options import TEAM_NAMES
-from monsterball.games.midway.play import (
-    Scatter,
-    StartPhase,
-)
+from monsterball.games.midway.rules.ball import Scatter
+from monsterball.games.midway.rules.inplay import DieRoll, score_of
+from monsterball.games.midway.rules.phases import StartPhase
 from monsterball.games.midway.state import (
     MidwayState,
     team_of,

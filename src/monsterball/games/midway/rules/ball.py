@@ -14,7 +14,6 @@ from monsterball.games.midway.actions import (
     Name,
     Word,
 )
-from monsterball.games.midway.contact import BlockRoll, DesignateBlock, TackleRound
 from monsterball.games.midway.events import (
     BallOut,
     CatchTried,
@@ -32,7 +31,10 @@ from monsterball.games.midway.events import (
     Scramble,
     Touchback,
 )
-from monsterball.games.midway.inplay import (
+from monsterball.games.midway.moves import group_cells, hidden_may_tackle
+from monsterball.games.midway.options import TEAM_NAMES
+from monsterball.games.midway.rules.contact import BlockRoll, DesignateBlock, TackleRound
+from monsterball.games.midway.rules.inplay import (
     FLOW,
     InPlay,
     InPlayRoll,
@@ -44,8 +46,6 @@ from monsterball.games.midway.inplay import (
     take_ball,
     travel_dir,
 )
-from monsterball.games.midway.moves import group_cells, hidden_may_tackle
-from monsterball.games.midway.options import TEAM_NAMES
 from monsterball.games.midway.state import NOBODY, team_of
 
 TWO_D6 = [(n, Fraction(6 - abs(n - 7), 36)) for n in range(2, 13)]

@@ -15,8 +15,8 @@ from typing import Any
 
 from monsterball.core.game import GameState
 from monsterball.games.midway.actions import player_name
-from monsterball.games.midway.draft import Draft, affordable, draft_left
 from monsterball.games.midway.options import TEAM_NAMES
+from monsterball.games.midway.rules.draft import Draft, affordable, draft_left
 from monsterball.games.midway.state import MidwayState
 
 

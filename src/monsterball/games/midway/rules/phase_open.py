@@ -1,14 +1,14 @@
 """What is open in a movement phase (MW-MOVE-*): the moves, handoffs, passes, punts,
 stepping out, touchbacks and spells a team may choose, and whether a carrier must first
-leave a teammate's hex (MW-PASS-8). A mixin of :class:`~monsterball.games.midway.phases.Phase`,
-kept apart so the phase's flow (applying and checking actions) reads on its own; the
-compiled kernels take the phase itself (``FAST_RINGS.phase_moves``, ``KERNELS.casts``)."""
+leave a teammate's hex (MW-PASS-8). A mixin of
+:class:`~monsterball.games.midway.rules.phases.Phase`, kept apart so the phase's flow
+(applying and checking actions) reads on its own; the compiled kernels take the phase
+itself (``FAST_RINGS.phase_moves``, ``KERNELS.casts``)."""
 
 from __future__ import annotations
 
 from monsterball.core.actions import Action
 from monsterball.core.geometry import iter_bits
-from monsterball.games.midway.inplay import State, team_bits
 from monsterball.games.midway.moves import (
     FAST_RINGS,
     FIELD,
@@ -17,6 +17,7 @@ from monsterball.games.midway.moves import (
     destination_mask,
     magic_users,
 )
+from monsterball.games.midway.rules.inplay import State, team_bits
 from monsterball.games.midway.state import KERNELS, team_of, team_players
 
 

@@ -22,20 +22,6 @@ from monsterball.games.midway.actions import (
     Word,
     player_name,
 )
-from monsterball.games.midway.ball import (
-    BounceCount,
-    CatchRoll,
-    KickCatch,
-    LooseBallRound,
-    PassResolution,
-    PuntCarry,
-    PuntKick,
-    RecoveryRoll,
-    Scatter,
-    blocked_kick,
-    kick_catchers,
-)
-from monsterball.games.midway.contact import EttinRoll, TackleRound, block_step
 from monsterball.games.midway.events import (
     BoltStruck,
     Changed,
@@ -54,7 +40,30 @@ from monsterball.games.midway.events import (
     SteppedOut,
     Touchback,
 )
-from monsterball.games.midway.inplay import (
+from monsterball.games.midway.moves import (
+    ball_team,
+    contact_targets,
+    counters_of,
+    destination_mask,
+    move_price,
+    tackle_question,
+)
+from monsterball.games.midway.options import TEAM_NAMES
+from monsterball.games.midway.rules.ball import (
+    BounceCount,
+    CatchRoll,
+    KickCatch,
+    LooseBallRound,
+    PassResolution,
+    PuntCarry,
+    PuntKick,
+    RecoveryRoll,
+    Scatter,
+    blocked_kick,
+    kick_catchers,
+)
+from monsterball.games.midway.rules.contact import EttinRoll, TackleRound, block_step
+from monsterball.games.midway.rules.inplay import (
     InPlay,
     State,
     cell_of,
@@ -67,17 +76,8 @@ from monsterball.games.midway.inplay import (
     travel_dir,
     wrong,
 )
-from monsterball.games.midway.magic import AppearPick, MirrorRoll
-from monsterball.games.midway.moves import (
-    ball_team,
-    contact_targets,
-    counters_of,
-    destination_mask,
-    move_price,
-    tackle_question,
-)
-from monsterball.games.midway.options import TEAM_NAMES
-from monsterball.games.midway.phase_open import PhaseOpen
+from monsterball.games.midway.rules.magic import AppearPick, MirrorRoll
+from monsterball.games.midway.rules.phase_open import PhaseOpen
 from monsterball.games.midway.state import NOBODY, team_of, team_players
 
 

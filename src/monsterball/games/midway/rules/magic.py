@@ -17,16 +17,16 @@ from monsterball.games.midway.events import (
     MirrorRolled,
     MovedUnseen,
 )
-from monsterball.games.midway.inplay import (
+from monsterball.games.midway.moves import (
+    group_cells,
+)
+from monsterball.games.midway.options import TEAM_NAMES
+from monsterball.games.midway.rules.inplay import (
     InPlay,
     InPlayRoll,
     State,
     cell_of,
 )
-from monsterball.games.midway.moves import (
-    group_cells,
-)
-from monsterball.games.midway.options import TEAM_NAMES
 from monsterball.games.midway.state import team_of
 
 

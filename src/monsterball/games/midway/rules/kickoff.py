@@ -34,16 +34,11 @@ from monsterball.games.midway.events import (
     TossWon,
     Touchback,
 )
-from monsterball.games.midway.inplay import FLOW, DieRoll
 from monsterball.games.midway.moves import hobgoblin_setup_filter
 from monsterball.games.midway.options import TEAM_NAMES
-from monsterball.games.midway.play import (
-    PuntKick,
-    StartPhase,
-    cell_of,
-    past_midfield,
-    wrong,
-)
+from monsterball.games.midway.rules.ball import PuntKick
+from monsterball.games.midway.rules.inplay import FLOW, DieRoll, cell_of, past_midfield, wrong
+from monsterball.games.midway.rules.phases import StartPhase
 from monsterball.games.midway.state import (
     FOREVER,
     MID_COL,
