@@ -19,7 +19,11 @@ import sys
 import time
 from typing import Any
 
-from monsterball.games.huck_monster.odds import UpCallSetup, catch_probability, clear_setup_caches
+from monsterball.games.huck_monster.analysis.odds import (
+    UpCallSetup,
+    catch_probability,
+    clear_setup_caches,
+)
 
 
 def bidders() -> list[dict[str, Any]]:

@@ -113,7 +113,7 @@ def test_the_allow_list_names_only_files_that_still_need_it() -> None:
         ('if spec.id != "midway":\n    pass\n', ["1: the string 'midway'"]),
         ("x = {'HM': 1, 'pu': 2}\n", ["1: the string 'HM'", "1: the string 'pu'"]),
         ("from monsterball.games.midway.rules.draft import Draft\n", ["1: from monsterball"]),
-        ("import monsterball.games.huck_monster.odds\n", ["1: import monsterball"]),
+        ("import monsterball.games.huck_monster.analysis.odds\n", ["1: import monsterball"]),
         ("from monsterball.games import paper_ultimate\n", ["1: from monsterball.games"]),
         ('p = "monsterball.games.midway"\n', ["1: the string"]),
         ('"""Midway\'s draft, as ``monsterball.games.midway`` draws it."""\n', []),

@@ -51,11 +51,11 @@ WEB_LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
 # Inside each game, module-name patterns by layer, lowest first (the same rule as above).
 GAME_LAYERS: dict[str, tuple[tuple[str, str], ...]] = {
     "huck_monster": (
-        ("data", r"rules|options|actions|events|field|odds|throw_paths"),
+        ("data", r"matchup|options|actions|events|field|throw_paths"),
         ("state", r"state"),
-        ("checks and views", r"validate|render|board"),
-        ("rule steps", r"procedures(\..+)?"),
-        ("helpers for players", r"coaching|throw_odds|heuristic|learning"),
+        ("checks and views", r"validate|views\.(render|board)"),
+        ("rule steps", r"rules(\..+)?"),
+        ("views and analysis", r"views(\.coaching)?|analysis(\..+)?"),
     ),
     "midway": (
         ("data: tables and chart", r"chart|options|actions|events"),
@@ -247,15 +247,17 @@ def test_the_checks_catch_a_circle_and_an_upward_import(tmp_path: Path) -> None:
         "def load():\n    import monsterball.games.huck_monster.state\n"
     )
     (pkg / "games" / "huck_monster" / "state.py").write_text(
-        "def first():\n    from monsterball.games.huck_monster.procedures import f\n"
+        "def first():\n    from monsterball.games.huck_monster.rules.flow import f\n"
     )
-    (pkg / "games" / "huck_monster" / "procedures.py").write_text(
-        "from ..huck_monster.state import State\n"
+    (pkg / "games" / "huck_monster" / "rules").mkdir()
+    (pkg / "games" / "huck_monster" / "rules" / "__init__.py").write_text("")
+    (pkg / "games" / "huck_monster" / "rules" / "flow.py").write_text(
+        "from ...huck_monster.state import State\n"
     )
     graph = import_graph(tmp_path)
     assert set(cycle(graph) or []) in (
         {"monsterball.core.game", "monsterball.core.procedures"},
-        {"monsterball.games.huck_monster.state", "monsterball.games.huck_monster.procedures"},
+        {"monsterball.games.huck_monster.state", "monsterball.games.huck_monster.rules.flow"},
     )
     assert upward_imports(graph) == [
         "monsterball.core.registry (core) imports monsterball.games (games)",
@@ -264,7 +266,9 @@ def test_the_checks_catch_a_circle_and_an_upward_import(tmp_path: Path) -> None:
     ]
     assert game_upward_imports(graph, "huck_monster") == [
         "monsterball.games.huck_monster.state (state) imports "
-        "monsterball.games.huck_monster.procedures (rule steps)"
+        "monsterball.games.huck_monster.rules (rule steps)",
+        "monsterball.games.huck_monster.state (state) imports "
+        "monsterball.games.huck_monster.rules.flow (rule steps)",
     ]
 
 

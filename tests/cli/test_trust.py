@@ -87,7 +87,7 @@ def test_odds_strategy_die_needs_its_bidder() -> None:
 
 
 def test_huck_monster_refusals_name_the_pieces() -> None:
-    from monsterball.games.huck_monster.procedures.moves import Moving, TeamMoves
+    from monsterball.games.huck_monster.rules.moves import Moving, TeamMoves
     from tests.helpers.huck_monster import play, position
 
     # HM-MARK-3 / HM-R26, "Only one Mark may be next to the disc": B1 and B2 both are (e8).

@@ -26,11 +26,11 @@ from monsterball.core.dice import SeededSampler
 from monsterball.core.geometry import Grid, HexGrid, MaskSelector, SquareGrid, grid
 from monsterball.core.geometry import plain_segment as _plain_segment
 from monsterball.games import get_game
-from monsterball.games.huck_monster.procedures import upcall
-from monsterball.games.huck_monster.procedures.common import receivers
-from monsterball.games.huck_monster.procedures.moves import Moving
-from monsterball.games.huck_monster.procedures.upcall import Aim
-from monsterball.games.huck_monster.rules import THROW, light_effect
+from monsterball.games.huck_monster.matchup import THROW, light_effect
+from monsterball.games.huck_monster.rules import upcall
+from monsterball.games.huck_monster.rules.common import receivers
+from monsterball.games.huck_monster.rules.moves import Moving
+from monsterball.games.huck_monster.rules.upcall import Aim
 from monsterball.games.huck_monster.state import HuckMonsterState
 from monsterball.games.huck_monster.throw_paths import route
 

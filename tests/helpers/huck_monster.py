@@ -11,8 +11,8 @@ from monsterball.games import get_game
 from monsterball.games.huck_monster import HuckMonsterOptions, HuckMonsterState
 from monsterball.games.huck_monster import events as ev
 from monsterball.games.huck_monster.actions import player_name
-from monsterball.games.huck_monster.procedures.moves import Moving, TeamMoves
-from monsterball.games.huck_monster.procedures.upcall import OffenseAction, UpCall
+from monsterball.games.huck_monster.rules.moves import Moving, TeamMoves
+from monsterball.games.huck_monster.rules.upcall import OffenseAction, UpCall
 from monsterball.games.huck_monster.state import BOARD_KEYS
 
 SPEC = get_game("huck-monster")

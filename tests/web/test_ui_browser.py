@@ -265,7 +265,7 @@ def test_catch_odds_while_aiming_are_the_odds_commands_figures(browser, base_url
     import sys
 
     from monsterball.games import get_game
-    from monsterball.games.huck_monster.throw_odds import throw_odds
+    from monsterball.games.huck_monster.analysis.throw_odds import throw_odds
 
     body = {"game": "huck-monster", "preset": "basic", "seed": 3}  # basic: no strategy dice
     created = httpx.post(base_url + "/api/games", json=body).json()

@@ -20,10 +20,10 @@ from monsterball.core.errors import (
 from monsterball.core.procedures import procedure_to_dict
 from monsterball.core.record import read_record, replay
 from monsterball.games.huck_monster import HuckMonsterState
-from monsterball.games.huck_monster.procedures.bid import Bid
-from monsterball.games.huck_monster.procedures.moves import Moving, TeamMoves
-from monsterball.games.huck_monster.procedures.point import PullLanding
-from monsterball.games.huck_monster.procedures.upcall import Aim, OffenseAction, UpCall
+from monsterball.games.huck_monster.rules.bid import Bid
+from monsterball.games.huck_monster.rules.moves import Moving, TeamMoves
+from monsterball.games.huck_monster.rules.point import PullLanding
+from monsterball.games.huck_monster.rules.upcall import Aim, OffenseAction, UpCall
 from tests.helpers import TESTS
 from tests.helpers.huck_monster import SPEC, lane, name, options, play, position
 

@@ -12,10 +12,10 @@ from collections import Counter
 import pytest
 
 from monsterball.games.huck_monster import HuckMonsterState
-from monsterball.games.huck_monster.procedures.bid import Bid
-from monsterball.games.huck_monster.procedures.moves import Moving, TeamMoves
-from monsterball.games.huck_monster.procedures.point import PullLanding
-from monsterball.games.huck_monster.procedures.upcall import UpCall
+from monsterball.games.huck_monster.rules.bid import Bid
+from monsterball.games.huck_monster.rules.moves import Moving, TeamMoves
+from monsterball.games.huck_monster.rules.point import PullLanding
+from monsterball.games.huck_monster.rules.upcall import UpCall
 from tests.helpers.huck_monster import SPEC, legal, options, play, position
 
 W, H = 8, 17

@@ -21,10 +21,10 @@ from monsterball.core.fastinit import ORIGINAL_INITS, fast_init
 from monsterball.core.geometry import HexGrid, SquareGrid, grid
 from monsterball.games import get_game
 from monsterball.games.huck_monster.actions import ThrowTo
-from monsterball.games.huck_monster.procedures.bid import Bid
-from monsterball.games.huck_monster.procedures.moves import Moving
-from monsterball.games.huck_monster.procedures.upcall import Aim
-from monsterball.games.huck_monster.rules import THROW, is_hammer, light_effect
+from monsterball.games.huck_monster.matchup import THROW, is_hammer, light_effect
+from monsterball.games.huck_monster.rules.bid import Bid
+from monsterball.games.huck_monster.rules.moves import Moving
+from monsterball.games.huck_monster.rules.upcall import Aim
 from monsterball.games.huck_monster.state import HuckMonsterState
 
 needs_fast = pytest.mark.skipif(not geometry.FAST, reason="compiled kernels not built")

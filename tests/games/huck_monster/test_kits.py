@@ -9,15 +9,15 @@ import pytest
 from monsterball.core.errors import IllegalActionError, OptionsError
 from monsterball.core.game import CHANCE
 from monsterball.games.huck_monster import HuckMonsterState
-from monsterball.games.huck_monster.coaching import acting_team
-from monsterball.games.huck_monster.procedures.kits.cone_push import (
+from monsterball.games.huck_monster.rules.kits.cone_push import (
     ConeThrows,
     ConeTurn,
     cone_pushes,
 )
-from monsterball.games.huck_monster.procedures.moves import MoveRoll, Moving, TeamMoves
-from monsterball.games.huck_monster.procedures.pro import ContinueChoice, ContinueOptOut
-from monsterball.games.huck_monster.procedures.upcall import OffenseAction, UpCall
+from monsterball.games.huck_monster.rules.moves import MoveRoll, Moving, TeamMoves
+from monsterball.games.huck_monster.rules.pro import ContinueChoice, ContinueOptOut
+from monsterball.games.huck_monster.rules.upcall import OffenseAction, UpCall
+from monsterball.games.huck_monster.views.coaching import acting_team
 from tests.helpers.huck_monster import (
     LANE,
     SPEC,

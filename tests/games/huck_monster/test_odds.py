@@ -12,10 +12,10 @@ from monsterball.cli import app
 from monsterball.core.game import CHANCE
 from monsterball.games.huck_monster import HuckMonsterState
 from monsterball.games.huck_monster import events as ev
-from monsterball.games.huck_monster.odds import UpCallSetup, catch_probability
-from monsterball.games.huck_monster.procedures.bid import Bid
-from monsterball.games.huck_monster.procedures.upcall import OffenseAction, UpCall
-from monsterball.games.huck_monster.rules import dice_sum
+from monsterball.games.huck_monster.analysis.odds import UpCallSetup, catch_probability
+from monsterball.games.huck_monster.matchup import dice_sum
+from monsterball.games.huck_monster.rules.bid import Bid
+from monsterball.games.huck_monster.rules.upcall import OffenseAction, UpCall
 from tests.helpers.huck_monster import options, position
 
 

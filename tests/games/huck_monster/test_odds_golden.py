@@ -18,7 +18,11 @@ from typing import Any
 
 import pytest
 
-from monsterball.games.huck_monster.odds import UpCallSetup, catch_probability, clear_setup_caches
+from monsterball.games.huck_monster.analysis.odds import (
+    UpCallSetup,
+    catch_probability,
+    clear_setup_caches,
+)
 from tests.helpers import TESTS
 
 GOLDEN = TESTS / "golden" / "huck-monster.odds.json"

@@ -14,10 +14,10 @@ import pytest
 from monsterball.core.errors import IllegalActionError
 from monsterball.games.huck_monster import HuckMonsterState
 from monsterball.games.huck_monster import events as ev
-from monsterball.games.huck_monster.procedures.bid import Bid
-from monsterball.games.huck_monster.procedures.moves import MoveRoll, Moving, TeamMoves
-from monsterball.games.huck_monster.procedures.point import PullLanding
-from monsterball.games.huck_monster.procedures.upcall import OffenseAction, UpCall
+from monsterball.games.huck_monster.rules.bid import Bid
+from monsterball.games.huck_monster.rules.moves import MoveRoll, Moving, TeamMoves
+from monsterball.games.huck_monster.rules.point import PullLanding
+from monsterball.games.huck_monster.rules.upcall import OffenseAction, UpCall
 from tests.helpers.huck_monster import (
     LANE,
     SPEC,
@@ -469,7 +469,7 @@ def test_HM_STAR_1_HM_STAR_3_HM_R42_the_handler_all_star_adds_throw_catch_and_pu
     )
     play(catcher, "3d6=7", "throw A1 d11", "monster stay", "3d6=3", "2d6=2", "2d6=2", "3d6=9")
     assert catcher.base == 10  # the All-Star's catch: 9 + 1
-    from monsterball.games.huck_monster.procedures.point import PullRoll
+    from monsterball.games.huck_monster.rules.point import PullRoll
 
     pulling = position({}, disc="d15", stack=[PullRoll()], opts=options(all_stars=True))
     play(pulling, "3d6=5")
@@ -524,7 +524,7 @@ def test_HM_STAR_2_HM_STAR_6_HM_STAR_7_roles_follow_possession_and_stack_with_st
 
 
 def offense_total(state: HuckMonsterState) -> int:
-    from monsterball.games.huck_monster.rules import offense_count
+    from monsterball.games.huck_monster.matchup import offense_count
 
     return offense_count(state.base, state.light, state.action, state.halved)
 

@@ -15,10 +15,10 @@ from monsterball.core.game import CHANCE
 from monsterball.core.seating import Seating
 from monsterball.games.huck_monster import HuckMonsterState
 from monsterball.games.huck_monster import events as ev
-from monsterball.games.huck_monster.coaching import acting_coach
-from monsterball.games.huck_monster.procedures.moves import MoveRoll, Moving, TeamMoves
-from monsterball.games.huck_monster.procedures.point import PullLanding, SetUp
-from monsterball.games.huck_monster.procedures.upcall import UpCall
+from monsterball.games.huck_monster.rules.moves import MoveRoll, Moving, TeamMoves
+from monsterball.games.huck_monster.rules.point import PullLanding, SetUp
+from monsterball.games.huck_monster.rules.upcall import UpCall
+from monsterball.games.huck_monster.views.coaching import acting_coach
 from tests.helpers.huck_monster import (
     SPEC,
     lane,

@@ -13,8 +13,8 @@ from monsterball.core.errors import IllegalActionError
 from monsterball.core.game import CHANCE
 from monsterball.games.huck_monster import HuckMonsterState
 from monsterball.games.huck_monster import events as ev
-from monsterball.games.huck_monster.procedures.bid import Bid
-from monsterball.games.huck_monster.procedures.upcall import OffenseAction, UpCall
+from monsterball.games.huck_monster.rules.bid import Bid
+from monsterball.games.huck_monster.rules.upcall import OffenseAction, UpCall
 from tests.helpers.huck_monster import (
     bids,
     kinds,

@@ -12,10 +12,10 @@ import pytest
 from monsterball.core.errors import IllegalActionError
 from monsterball.core.game import CHANCE
 from monsterball.games.huck_monster import events as ev
-from monsterball.games.huck_monster.procedures.bid import Bid
-from monsterball.games.huck_monster.procedures.moves import MoveRoll, Moving, TeamMoves
-from monsterball.games.huck_monster.procedures.point import SetUp
-from monsterball.games.huck_monster.procedures.upcall import OffenseAction, UpCall
+from monsterball.games.huck_monster.rules.bid import Bid
+from monsterball.games.huck_monster.rules.moves import MoveRoll, Moving, TeamMoves
+from monsterball.games.huck_monster.rules.point import SetUp
+from monsterball.games.huck_monster.rules.upcall import OffenseAction, UpCall
 from tests.helpers.huck_monster import (
     bids,
     kinds,

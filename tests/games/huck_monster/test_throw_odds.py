@@ -11,10 +11,10 @@ import monsterball.games  # noqa: F401  (registers the games)
 from monsterball.core.game import CHANCE
 from monsterball.games import get_game
 from monsterball.games.huck_monster.actions import ThrowTo
-from monsterball.games.huck_monster.odds import catch_probability
-from monsterball.games.huck_monster.procedures.bid import Bid
-from monsterball.games.huck_monster.procedures.upcall import UpCall
-from monsterball.games.huck_monster.throw_odds import aiming_count, setup_for, throw_odds
+from monsterball.games.huck_monster.analysis.odds import catch_probability
+from monsterball.games.huck_monster.analysis.throw_odds import aiming_count, setup_for, throw_odds
+from monsterball.games.huck_monster.rules.bid import Bid
+from monsterball.games.huck_monster.rules.upcall import UpCall
 
 
 def play_out_up_call(state, rng: random.Random) -> list[str]:

@@ -17,16 +17,16 @@ from monsterball.core.game import GameSpec, GameState
 from monsterball.core.options import GameOptions
 from monsterball.core.procedures import stack_kinds
 from monsterball.games.huck_monster.actions import action_table, parse_decision
-from monsterball.games.huck_monster.board import board_view
-from monsterball.games.huck_monster.coaching import acting_coach
-from monsterball.games.huck_monster.heuristic import BOT
-from monsterball.games.huck_monster.odds import catch_odds
+from monsterball.games.huck_monster.analysis.heuristic import BOT
+from monsterball.games.huck_monster.analysis.odds import catch_odds
+from monsterball.games.huck_monster.analysis.throw_odds import odds_targets
 from monsterball.games.huck_monster.options import HuckMonsterOptions
-from monsterball.games.huck_monster.procedures import ALL_STEPS, first_steps
-from monsterball.games.huck_monster.render import render_text
+from monsterball.games.huck_monster.rules.flow import ALL_STEPS, first_steps
 from monsterball.games.huck_monster.state import HuckMonsterState, Wiring, bind
-from monsterball.games.huck_monster.throw_odds import odds_targets
 from monsterball.games.huck_monster.validate import validate_position
+from monsterball.games.huck_monster.views.board import board_view
+from monsterball.games.huck_monster.views.coaching import acting_coach
+from monsterball.games.huck_monster.views.render import render_text
 
 RULES_VERSION = "huck-monster/1.4.0"
 
@@ -139,7 +139,7 @@ RULINGS = {
 
 def _rl_features(spec: GameSpec, options: GameOptions) -> Any:
     # Lazy: the learning module imports numpy (the ``rl`` extra).
-    from monsterball.games.huck_monster.learning import features
+    from monsterball.games.huck_monster.analysis.learning import features
 
     return features(spec, options)
 

@@ -41,18 +41,18 @@ from functools import cache
 from monsterball.core.actions import Action, ActionTable, Roll
 from monsterball.core.errors import NotationError
 from monsterball.core.geometry import Grid, MaskSelector, grid
-from monsterball.games.huck_monster.options import (
-    PLAYERS_PER_TEAM,
-    TEAM_NAMES,
-    HuckMonsterOptions,
-)
-from monsterball.games.huck_monster.rules import (
+from monsterball.games.huck_monster.matchup import (
     DARK_FACES,
     LIGHT_FACES,
     PIN_DARK,
     PIN_LIGHT,
     TEAM_PIN,
     dice_sum,
+)
+from monsterball.games.huck_monster.options import (
+    PLAYERS_PER_TEAM,
+    TEAM_NAMES,
+    HuckMonsterOptions,
 )
 
 NUM_PLAYERS = 2 * PLAYERS_PER_TEAM

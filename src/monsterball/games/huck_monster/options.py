@@ -328,7 +328,7 @@ class HuckMonsterOptions(GameOptions):
         return _disabled(self.expert_disabled)  # asked at every strategy roll: parsed once
 
     def validate(self) -> None:
-        from monsterball.games.huck_monster.rules import (
+        from monsterball.games.huck_monster.matchup import (
             DARK_FACES,
             LIGHT_FACES,
             PIN_DARK,

@@ -49,8 +49,8 @@ from monsterball.games.huck_monster.field import (
     team_of,
     team_players,
 )
+from monsterball.games.huck_monster.matchup import LIGHT_FACES, PIN_DARK, PIN_LIGHT
 from monsterball.games.huck_monster.options import PLAYERS_PER_TEAM, TEAM_NAMES, HuckMonsterOptions
-from monsterball.games.huck_monster.rules import LIGHT_FACES, PIN_DARK, PIN_LIGHT
 from monsterball.games.huck_monster.throw_paths import beaten_finals, path_search, straight_finals
 
 NOBODY = -1

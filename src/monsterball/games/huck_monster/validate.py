@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from monsterball.core.errors import PositionError
 from monsterball.games.huck_monster.actions import NUM_PLAYERS, player_name
 from monsterball.games.huck_monster.field import CONE_PUSH_TARGET
-from monsterball.games.huck_monster.rules import CATCH, DARK_FACES, PIN_DARK, PIN_LIGHT, THROW
+from monsterball.games.huck_monster.matchup import CATCH, DARK_FACES, PIN_DARK, PIN_LIGHT, THROW
 
 if TYPE_CHECKING:
     from monsterball.games.huck_monster.state import HuckMonsterState

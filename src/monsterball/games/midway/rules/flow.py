@@ -145,4 +145,3 @@ ALL_STEPS: tuple[type[Procedure[Any]], ...] = (
     ShiftMore,
 )
 FLOW.wire(ALL_STEPS)
-

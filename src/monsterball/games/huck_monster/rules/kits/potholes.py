@@ -15,7 +15,7 @@ from monsterball.games.huck_monster.actions import (
     ConeTo,
 )
 from monsterball.games.huck_monster.field import MAX_CONES
-from monsterball.games.huck_monster.procedures.common import State
+from monsterball.games.huck_monster.rules.common import State
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,18 +23,7 @@ from monsterball.games.huck_monster.actions import (
     player_name,
 )
 from monsterball.games.huck_monster.field import team_of
-from monsterball.games.huck_monster.procedures.common import (
-    MONSTER_MOVE,
-    State,
-    is_all_star,
-    rotate_coaches,
-    star_bonus,
-    stealth_bonus,
-    strategy_outcomes,
-    team_dice_outcomes,
-)
-from monsterball.games.huck_monster.procedures.pro import DoubleTeam
-from monsterball.games.huck_monster.rules import (
+from monsterball.games.huck_monster.matchup import (
     CATCH,
     CATCH_MARK,
     CHALLENGE,
@@ -49,6 +38,17 @@ from monsterball.games.huck_monster.rules import (
     light_effect,
     resolve_bid,
 )
+from monsterball.games.huck_monster.rules.common import (
+    MONSTER_MOVE,
+    State,
+    is_all_star,
+    rotate_coaches,
+    star_bonus,
+    stealth_bonus,
+    strategy_outcomes,
+    team_dice_outcomes,
+)
+from monsterball.games.huck_monster.rules.pro import DoubleTeam
 
 
 def new_bid(state: State, player: int, role: str) -> Bid:

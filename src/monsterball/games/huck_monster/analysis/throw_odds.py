@@ -1,6 +1,6 @@
 """The exact catch odds of each throw a Handler may aim (the web page shows them while the
 coach aims): which bidders the engine's path would meet, turned into an
-:class:`~monsterball.games.huck_monster.odds.UpCallSetup` for :func:`catch_probability`.
+:class:`~monsterball.games.huck_monster.analysis.odds.UpCallSetup` for :func:`catch_probability`.
 
 The bidders follow the Up Call as the procedures run it: the Mark (a defender next to the
 disc, HM-MARK-3), Intercepts along the path the engine chooses (HM-R9: the one meeting the
@@ -17,9 +17,9 @@ from typing import Any
 
 from monsterball.core.game import GameState
 from monsterball.games.huck_monster.actions import ThrowTo
-from monsterball.games.huck_monster.odds import UpCallSetup, catch_probability
-from monsterball.games.huck_monster.procedures.upcall import Aim
-from monsterball.games.huck_monster.rules import THROW, is_hammer, light_effect
+from monsterball.games.huck_monster.analysis.odds import UpCallSetup, catch_probability
+from monsterball.games.huck_monster.matchup import THROW, is_hammer, light_effect
+from monsterball.games.huck_monster.rules.upcall import Aim
 from monsterball.games.huck_monster.state import NO_FACE, HuckMonsterState
 
 

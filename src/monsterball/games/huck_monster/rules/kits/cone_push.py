@@ -19,16 +19,16 @@ from monsterball.games.huck_monster.actions import (
     Place,
 )
 from monsterball.games.huck_monster.field import CONE_PUSH_TARGET
+from monsterball.games.huck_monster.matchup import (
+    THROW,
+)
 from monsterball.games.huck_monster.options import TEAM_NAMES
-from monsterball.games.huck_monster.procedures.common import (
+from monsterball.games.huck_monster.rules.common import (
     FLOW,
     State,
     finish_game,
     star_bonus,
     team_dice_outcomes,
-)
-from monsterball.games.huck_monster.rules import (
-    THROW,
 )
 from monsterball.games.huck_monster.state import NOBODY
 

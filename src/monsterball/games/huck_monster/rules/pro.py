@@ -23,7 +23,11 @@ from monsterball.games.huck_monster.actions import (
     PivotTo,
     player_name,
 )
-from monsterball.games.huck_monster.procedures.common import (
+from monsterball.games.huck_monster.matchup import (
+    THROW,
+    offense_count,
+)
+from monsterball.games.huck_monster.rules.common import (
     FLOW,
     State,
     is_all_star,
@@ -33,10 +37,6 @@ from monsterball.games.huck_monster.procedures.common import (
     star_spent,
     stealth_bonus,
     team_dice_outcomes,
-)
-from monsterball.games.huck_monster.rules import (
-    THROW,
-    offense_count,
 )
 
 

@@ -21,7 +21,7 @@ from fractions import Fraction
 from functools import cache, lru_cache
 from typing import Any
 
-from monsterball.games.huck_monster.rules import (
+from monsterball.games.huck_monster.matchup import (
     CATCH,
     CATCH_MARK,
     CHALLENGE,

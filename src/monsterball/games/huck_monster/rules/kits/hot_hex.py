@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from monsterball.games.huck_monster.procedures.common import State
+from monsterball.games.huck_monster.rules.common import State
 
 
 def one_inside_the_hex(state: State, reach: dict[int, int], entered: bool) -> dict[int, int]:

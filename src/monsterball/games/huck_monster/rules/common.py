@@ -13,7 +13,7 @@ from monsterball.core.geometry import iter_bits
 from monsterball.core.procedures import Transition
 from monsterball.games.huck_monster import events as ev
 from monsterball.games.huck_monster.field import team_of
-from monsterball.games.huck_monster.rules import (
+from monsterball.games.huck_monster.matchup import (
     all_star_stat,
     is_dump,
     is_hammer,

@@ -22,8 +22,20 @@ from monsterball.games.huck_monster.actions import (
     player_name,
 )
 from monsterball.games.huck_monster.field import team_of
-from monsterball.games.huck_monster.procedures.bid import new_bid, strategy_open
-from monsterball.games.huck_monster.procedures.common import (
+from monsterball.games.huck_monster.matchup import (
+    CATCH,
+    CATCH_MARK,
+    CHALLENGE,
+    DICE,
+    INTERCEPT,
+    MARK,
+    THROW,
+    is_hammer,
+    light_effect,
+    offense_count,
+)
+from monsterball.games.huck_monster.rules.bid import new_bid, strategy_open
+from monsterball.games.huck_monster.rules.common import (
     FLOW,
     State,
     claim_if_next_to,
@@ -40,26 +52,14 @@ from monsterball.games.huck_monster.procedures.common import (
     strategy_outcomes,
     team_dice_outcomes,
 )
-from monsterball.games.huck_monster.procedures.kits.all_stars import UpMove
-from monsterball.games.huck_monster.procedures.kits.potholes import Potholes
-from monsterball.games.huck_monster.procedures.pro import (
+from monsterball.games.huck_monster.rules.kits.all_stars import UpMove
+from monsterball.games.huck_monster.rules.kits.potholes import Potholes
+from monsterball.games.huck_monster.rules.pro import (
     ContinueChoice,
     ContinueRoll,
     DoubleTeam,
     RethrowChoice,
     continuers,
-)
-from monsterball.games.huck_monster.rules import (
-    CATCH,
-    CATCH_MARK,
-    CHALLENGE,
-    DICE,
-    INTERCEPT,
-    MARK,
-    THROW,
-    is_hammer,
-    light_effect,
-    offense_count,
 )
 from monsterball.games.huck_monster.state import NOBODY
 

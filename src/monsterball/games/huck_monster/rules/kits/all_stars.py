@@ -13,10 +13,10 @@ from monsterball.games.huck_monster.actions import (
     MonsterMove,
     player_name,
 )
-from monsterball.games.huck_monster.procedures.common import State
-from monsterball.games.huck_monster.rules import (
+from monsterball.games.huck_monster.matchup import (
     all_star_stat,
 )
+from monsterball.games.huck_monster.rules.common import State
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,26 +18,26 @@ Potholes, Hot Hex, Cone Push), over ``common`` (shared helpers). A chapter impor
 below it; a step that hands back to a chapter above (a score starts the next point) names it
 through ``common.FLOW``, wired here.
 
-Imports: core, and this game's ``actions``, ``events``, ``options``, ``rules`` and ``state``.
+Imports: core, and this game's ``actions``, ``events``, ``options``, ``matchup`` and ``state``.
 """
 
 from __future__ import annotations
 
 from monsterball.core.procedures import Procedure
 from monsterball.games.huck_monster.options import HuckMonsterOptions
-from monsterball.games.huck_monster.procedures.bid import Bid
-from monsterball.games.huck_monster.procedures.common import FLOW, State
-from monsterball.games.huck_monster.procedures.kits.all_stars import UpMove
-from monsterball.games.huck_monster.procedures.kits.cone_push import (
+from monsterball.games.huck_monster.rules.bid import Bid
+from monsterball.games.huck_monster.rules.common import FLOW, State
+from monsterball.games.huck_monster.rules.kits.all_stars import UpMove
+from monsterball.games.huck_monster.rules.kits.cone_push import (
     ConeBack,
     ConePushSetUp,
     ConeThrowRoll,
     ConeThrows,
     ConeTurn,
 )
-from monsterball.games.huck_monster.procedures.kits.potholes import Potholes
-from monsterball.games.huck_monster.procedures.moves import MoveRoll, Moving, TeamMoves
-from monsterball.games.huck_monster.procedures.point import (
+from monsterball.games.huck_monster.rules.kits.potholes import Potholes
+from monsterball.games.huck_monster.rules.moves import MoveRoll, Moving, TeamMoves
+from monsterball.games.huck_monster.rules.point import (
     ChooseGameStyle,
     ChooseOffense,
     PlaceTheDisc,
@@ -46,7 +46,7 @@ from monsterball.games.huck_monster.procedures.point import (
     SetUp,
     StartPoint,
 )
-from monsterball.games.huck_monster.procedures.pro import (
+from monsterball.games.huck_monster.rules.pro import (
     ContinueChoice,
     ContinueOptOut,
     ContinueRoll,
@@ -54,7 +54,7 @@ from monsterball.games.huck_monster.procedures.pro import (
     Pivot,
     RethrowChoice,
 )
-from monsterball.games.huck_monster.procedures.upcall import Aim, OffenseAction, Steer, UpCall
+from monsterball.games.huck_monster.rules.upcall import Aim, OffenseAction, Steer, UpCall
 
 
 def first_steps(options: HuckMonsterOptions) -> tuple[Procedure[State], ...]:

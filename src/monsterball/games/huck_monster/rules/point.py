@@ -17,17 +17,17 @@ from monsterball.games.huck_monster.actions import (
     PullTo,
 )
 from monsterball.games.huck_monster.field import cone_push_start, pothole_start
+from monsterball.games.huck_monster.matchup import (
+    all_star_stat,
+)
 from monsterball.games.huck_monster.options import TEAM_NAMES
-from monsterball.games.huck_monster.procedures.common import (
+from monsterball.games.huck_monster.rules.common import (
     State,
     claim_if_next_to,
     team_dice_outcomes,
 )
-from monsterball.games.huck_monster.procedures.kits.cone_push import ConePushSetUp
-from monsterball.games.huck_monster.procedures.moves import TeamMoves
-from monsterball.games.huck_monster.rules import (
-    all_star_stat,
-)
+from monsterball.games.huck_monster.rules.kits.cone_push import ConePushSetUp
+from monsterball.games.huck_monster.rules.moves import TeamMoves
 from monsterball.games.huck_monster.state import NOBODY
 
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from monsterball.core.game import GameState
 from monsterball.core.seating import Seating
-from monsterball.games.huck_monster.procedures.bid import Bid
-from monsterball.games.huck_monster.procedures.kits.cone_push import ConeThrowRoll
-from monsterball.games.huck_monster.procedures.moves import MoveRoll, Moving
-from monsterball.games.huck_monster.procedures.pro import ContinueRoll
-from monsterball.games.huck_monster.procedures.upcall import OffenseAction
+from monsterball.games.huck_monster.rules.bid import Bid
+from monsterball.games.huck_monster.rules.kits.cone_push import ConeThrowRoll
+from monsterball.games.huck_monster.rules.moves import MoveRoll, Moving
+from monsterball.games.huck_monster.rules.pro import ContinueRoll
+from monsterball.games.huck_monster.rules.upcall import OffenseAction
 from monsterball.games.huck_monster.state import HuckMonsterState
 
 

@@ -31,7 +31,7 @@ from monsterball.games.huck_monster.actions import (
     ThrowTo,
 )
 from monsterball.games.huck_monster.field import team_players
-from monsterball.games.huck_monster.rules import THROW, offense_count
+from monsterball.games.huck_monster.matchup import THROW, offense_count
 from monsterball.games.huck_monster.state import NOBODY, HuckMonsterState
 
 THROW_REACH = 12  # spaces: beyond a typical 3-dice Throw count

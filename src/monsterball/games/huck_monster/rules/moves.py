@@ -20,7 +20,7 @@ from monsterball.games.huck_monster.actions import (
 )
 from monsterball.games.huck_monster.field import team_of, team_players
 from monsterball.games.huck_monster.options import PLAYERS_PER_TEAM, TEAM_NAMES
-from monsterball.games.huck_monster.procedures.common import (
+from monsterball.games.huck_monster.rules.common import (
     FLOW,
     State,
     is_all_star,
@@ -29,9 +29,9 @@ from monsterball.games.huck_monster.procedures.common import (
     star_bonus,
     team_dice_outcomes,
 )
-from monsterball.games.huck_monster.procedures.kits.hot_hex import one_inside_the_hex
-from monsterball.games.huck_monster.procedures.pro import Pivot
-from monsterball.games.huck_monster.procedures.upcall import UpCall
+from monsterball.games.huck_monster.rules.kits.hot_hex import one_inside_the_hex
+from monsterball.games.huck_monster.rules.pro import Pivot
+from monsterball.games.huck_monster.rules.upcall import UpCall
 from monsterball.games.huck_monster.state import NOBODY
 
 
