@@ -89,14 +89,20 @@ REALTIME = {"kind": "realtime", "minutes": 5, "increment": 0}
 @pytest.mark.parametrize(
     ("clock", "says"),
     [
-        ({"kind": "blitz"}, "clock.kind must be 'realtime' or 'correspondence'"),
-        ({"kind": "realtime", "minutes": 0}, "clock.minutes must be a number from 0.5 to 180"),
-        ({"kind": "realtime", "minutes": 500}, "clock.minutes must be a number from 0.5 to 180"),
-        ({"kind": "realtime", "minutes": "5"}, "clock.minutes must be a number"),
-        ({"kind": "realtime", "minutes": 5, "increment": -1}, "clock.increment must be"),
-        ({"kind": "realtime", "minutes": 5, "left_ms": 9}, "unknown field(s) left_ms"),
-        ({"kind": "correspondence", "days": 0}, "clock.days must be a whole number from 1 to 14"),
-        ({"kind": "correspondence", "days": 1.5}, "clock.days must be a whole number"),
+        # The shape (one typed union, web/api/inputs.py), in the API's one-line errors:
+        ({"kind": "blitz"}, "clock: Input tag 'blitz' found using 'kind' does not match"),
+        ({"kind": "realtime", "minutes": 0}, "clock.realtime.minutes: Input should be greater"),
+        ({"kind": "realtime", "minutes": 500}, "clock.realtime.minutes: Input should be less"),
+        ({"kind": "realtime", "minutes": "5"}, "clock.realtime.minutes: Input should be a valid"),
+        ({"kind": "realtime", "minutes": 5, "increment": -1}, "clock.realtime.increment: Input"),
+        ({"kind": "realtime", "minutes": 5, "left_ms": 9}, "left_ms: Extra inputs are not"),
+        ({"kind": "correspondence", "days": 0}, "clock.correspondence.days: Input should be"),
+        ({"kind": "correspondence", "days": 1.5}, "clock.correspondence.days: Input should be"),
+        # Then the server's shortest control (Limits.min_clock_seconds, 30 s here).
+        (
+            {"kind": "realtime", "minutes": 0.25, "increment": 0},
+            "clock.minutes must be a number from 0.5 to 180",
+        ),
     ],
 )
 def test_bad_time_controls_are_refused_in_one_line_and_nothing_is_stored(tmp_path, clock, says):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import secrets
 import time
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 import anyio
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
@@ -29,12 +29,13 @@ from monsterball.web.api.accounts import (
     session_of,
     social,
 )
+from monsterball.web.api.inputs import ClockInput, OptionValue, time_control
 from monsterball.web.api.services import Social, address, services
 from monsterball.web.hardening.security import origin_allowed
 from monsterball.web.live.game import Rejected
 from monsterball.web.live.lobby import LobbyWatcher
 from monsterball.web.live.rooms import Room, Rooms
-from monsterball.web.live.time_control import BadClock, TimeControl
+from monsterball.web.live.time_control import TimeControl
 from monsterball.web.store import ratings
 from monsterball.web.store.games import Store
 from monsterball.web.store.people import Account, ChallengeRow, aware, now
@@ -65,30 +66,6 @@ def rating_shown(rating: Rating | None) -> str:
     return rating.shown() if rating is not None else Rating().shown()
 
 
-class Realtime(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    kind: Literal["realtime"]
-    # Checked again by TimeControl.parse against the server's shortest control.
-    minutes: float = Field(gt=0, le=180)
-    increment: int = Field(ge=0, le=60)  # seconds added after each move
-
-
-class Correspondence(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    kind: Literal["correspondence"]
-    days: int = Field(ge=1, le=14)  # per move
-
-
-Clock = Annotated[Realtime | Correspondence, Field(discriminator="kind")]
-OptionValue = (
-    bool
-    | Annotated[int, Field(ge=-(2**53), le=2**53)]
-    | float
-    | Annotated[str, Field(max_length=400)]
-    | None
-)
-
-
 class NewChallenge(BaseModel):
     model_config = ConfigDict(extra="forbid")
     game: str = Field(max_length=40)
@@ -96,7 +73,7 @@ class NewChallenge(BaseModel):
     options: dict[Annotated[str, Field(max_length=64)], OptionValue] = Field(
         default_factory=dict, max_length=64
     )
-    clock: Clock | None = None
+    clock: ClockInput | None = None
     rated: StrictBool = False
     seat: str | None = Field(default=None, max_length=16)  # the poster's seat; None: random
 
@@ -108,17 +85,6 @@ def rooms_of(request: Request) -> Rooms:
 
 def store_of(request: Request) -> Store:
     return rooms_of(request).store
-
-
-def time_control(request: Request, clock: Realtime | Correspondence | None) -> TimeControl | None:
-    """The challenge's clock as the rooms take it, checked against the server's shortest."""
-    try:
-        return TimeControl.parse(
-            clock.model_dump() if clock else None,
-            min_seconds=social(request).limits.min_clock_seconds,
-        )
-    except BadClock as exc:
-        raise Rejected("bad-request", str(exc)) from None
 
 
 def check_game(game: str, preset: str | None, options: dict[str, Any], seat: str | None) -> None:
@@ -236,7 +202,7 @@ async def post_challenge(body: NewChallenge, request: Request) -> dict[str, Any]
     account = await require(request)
     own = social(request)
     check_game(body.game, body.preset, body.options, body.seat)
-    time_control(request, body.clock)
+    time_control(body.clock, social(request).limits.min_clock_seconds)
     # Each post is told to every lobby: it counts like a new game from this address.
     services(request).clients.new_game(address(request))
     mine = [

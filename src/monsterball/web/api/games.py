@@ -13,27 +13,17 @@ from pydantic import BaseModel, Field
 from monsterball.core.record import record_to_string
 from monsterball.games import all_games, get_game
 from monsterball.web.api.accounts import seat_account
+from monsterball.web.api.inputs import BotSeats, ClockInput, OptionValue, time_control
 from monsterball.web.api.services import Own, Services, address
 from monsterball.web.hardening.security import MAX_TOKEN, GameId, seat_token
 from monsterball.web.live.game import BOT_LEVELS, MODES, Chair, Rejected
 from monsterball.web.live.room_types import Room
 from monsterball.web.live.rooms import Rooms
-from monsterball.web.live.time_control import BadClock, Clock, TimeControl
+from monsterball.web.live.time_control import Clock
 from monsterball.web.store.games import GameRow
 
 MAX_PLY = 10**9  # far past any game's length; bounds the numbers a client may send
 router = APIRouter()
-
-# seat name -> bot level
-BotSeats = dict[Annotated[str, Field(max_length=8)], Annotated[str, Field(max_length=40)]]
-# option name -> value: options are flags, numbers and words, never nested
-OptionValue = (
-    bool
-    | Annotated[int, Field(ge=-(2**53), le=2**53)]
-    | float
-    | Annotated[str, Field(max_length=400)]
-    | None
-)
 
 
 class NewGame(BaseModel):
@@ -52,10 +42,8 @@ class NewGame(BaseModel):
     # Hot-seat and bot games only: online, the server chooses the dice in secret.
     seed: int | None = Field(default=None, ge=0, lt=2**62)
     # {"kind": "realtime", "minutes": M, "increment": S} or {"kind": "correspondence",
-    # "days": D}; checked by web/live/time_control.py (one-line errors).
-    clock: dict[Annotated[str, Field(max_length=16)], OptionValue] | None = Field(
-        default=None, max_length=4
-    )
+    # "days": D}, then checked against the server's shortest control (web/live/time_control.py).
+    clock: ClockInput | None = None
     rated: bool = False
     # A bots-only room's pace for its watchers (web/live/rooms.py PACES; docs/web.md "Watching
     # bots").
@@ -143,10 +131,7 @@ async def create(body: NewGame, request: Request, own: Own) -> dict[str, Any]:
             "players are named by the server from accounts, never by a request: "
             "leave 'players' out",
         )
-    try:
-        clock = TimeControl.parse(body.clock, min_seconds=own.limits.min_clock_seconds)
-    except BadClock as exc:
-        raise Rejected("bad-request", str(exc)) from None
+    clock = time_control(body.clock, own.limits.min_clock_seconds)
     own.clients.new_game(address(request))
     room = await own.rooms.create(
         clock=clock,

@@ -24,15 +24,14 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from monsterball.games import get_game
 from monsterball.web.api.accounts import require, social
 from monsterball.web.api.challenges import (
-    Clock,
     check_game,
     rating_of,
     rating_value,
     rooms_of,
     start_game,
     store_of,
-    time_control,
 )
+from monsterball.web.api.inputs import ClockInput, time_control
 from monsterball.web.api.services import Social, address, services
 from monsterball.web.store.people import Account, ChallengeRow, aware, now
 
@@ -45,7 +44,7 @@ router = APIRouter()
 class Pairing(BaseModel):
     model_config = ConfigDict(extra="forbid")
     game: str = Field(max_length=40)
-    clock: Clock | None = None
+    clock: ClockInput | None = None
     rated: StrictBool = False
 
 
@@ -144,7 +143,7 @@ async def quick_pair(body: Pairing, request: Request) -> dict[str, Any]:
     account = await require(request)
     own = social(request)
     check_game(body.game, None, {}, None)
-    time_control(request, body.clock)
+    time_control(body.clock, social(request).limits.min_clock_seconds)
     services(request).clients.new_game(address(request))
     game = get_game(body.game).id
     clock = body.clock.model_dump() if body.clock else None
