@@ -189,7 +189,7 @@ class OddsHooks:
 class GameDocs:
     """Where a game's words for players are: ``rules_file`` in docs/rules/ (every rule id,
     status and ruling; None: none shipped), the printed rulebook as players know it, the
-    package holding its ``lessons.json`` (hints, lessons, guide; None: none), the terminal's
+    package holding its ``data/lessons.json`` (hints, lessons, guide; None: none), the terminal's
     board legend and example notation for the help text."""
 
     rules_file: str | None = None

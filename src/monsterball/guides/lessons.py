@@ -1,5 +1,5 @@
 """Teaching material for players: each game's hints, lessons and guide, read from the data file
-``lessons.json`` in the game's package (game knowledge, written as data).
+``data/lessons.json`` in the game's package (game knowledge, written as data).
 
 - **hints**: ``[pattern, text]`` pairs; the first pattern matching an action's notation gives
   its one-line hint (the browser's ``static/hints.js`` applies the same list).
@@ -38,11 +38,11 @@ def taught() -> list[str]:
 
 @cache
 def learning_data(game: str) -> dict[str, Any]:
-    """The game's lessons.json (empty parts when the game has none)."""
+    """The game's data/lessons.json (empty parts when the game has none)."""
     package = get_game(game).docs.lessons_package
     if package is None:
         return {"hints": [], "lessons": [], "guide": []}
-    source = resources.files(package).joinpath("lessons.json")
+    source = resources.files(package).joinpath("data/lessons.json")
     data: dict[str, Any] = json.loads(source.read_text(encoding="utf-8"))
     return data
 

@@ -1,7 +1,7 @@
 """The draft panels the pages draw (``spec.views``): the draft chart, what each team has
 drafted and every drafted player's type (public: both coaches see the draft screen), and
 what a learner drafting now may still afford. What each type is good at is the lessons
-data's words (``good_at`` in this package's lessons.json).
+data's words (``good_at`` in this game's data/lessons.json).
 
 Imports: core and this game's modules.
 """
@@ -22,7 +22,8 @@ from monsterball.games.midway.state import MidwayState
 
 @cache
 def good_at() -> dict[str, str]:
-    data = json.loads(resources.files(__package__).joinpath("lessons.json").read_text("utf-8"))
+    source = resources.files("monsterball.games.midway").joinpath("data/lessons.json")
+    data = json.loads(source.read_text("utf-8"))
     return dict(data.get("good_at", {}))
 
 
