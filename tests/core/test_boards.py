@@ -87,5 +87,5 @@ def test_HM_R50_the_panel_hides_the_count_under_the_contested_count():
                 sampler.choose(state.chance_outcomes()) if actor < 0 else bot.choose(state, actor)
             )
             state.apply(pick)
-        play = dict(map(tuple, state.board(None)["panel"]))["Play"]
+        play = {row[0]: row[1] for row in state.board(None)["panel"]}["Play"]
         assert ("from memory" in play) == hidden

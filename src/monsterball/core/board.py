@@ -47,7 +47,8 @@ class Board(TypedDict):
     pieces: list[Piece]
     ball: dict[str, Any] | None  # {"cell": name, "kind": "disc" | "ball", "held": bool}
     marks: list[Mark]
-    panel: list[list[str]]  # [label, value] rows for the side panel
+    panel: list[list[str]]  # [label, value] or [label, value, hint] rows for the side panel
+    tip: str  # what the side to act needs told in plain words about this position ("": nothing)
     teams: dict[str, str]  # seat name -> which end it attacks ("north" / "south")
 
 
@@ -109,6 +110,7 @@ def board(
     row_labels: dict[int, str] | None = None,
     hash_cols: Sequence[int] = (),
     board_marks: Sequence[Mark] = (),
+    tip: str = "",
 ) -> Board:
     return {
         "grid": grid,
@@ -122,5 +124,6 @@ def board(
         "ball": ball,
         "marks": list(board_marks),
         "panel": [list(row) for row in panel],
+        "tip": tip,
         "teams": {name: ("north" if name == north_team else "south") for name in seat_names},
     }

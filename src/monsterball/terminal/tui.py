@@ -319,7 +319,7 @@ class GameApp(App[None]):
             board.show_text(self.state.render(seat))  # the chart, each team, points left
         else:
             board.show(drawing)
-        panel = [f"[b]{label}[/b]: {value}" for label, value in drawing["panel"]]
+        panel = [f"[b]{label}[/b]: {value}" for label, value, *_hint in drawing["panel"]]
         if self.replay is not None:
             panel.append(f"[b]ply[/b]: {self.ply} of {len(self.replay)}")
         self.query_one("#panel", Static).update("\n".join(panel) or self.state.result_text())

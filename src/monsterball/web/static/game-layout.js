@@ -163,7 +163,7 @@ export function renderGame(page, main, where, act) {
             [
               ["Move", String(viewing ? viewing.data.ply : frame ? frame.step : state.game.ply)],
               ...panelInWords(board, yourTeam(state)),
-            ].map(([k, v]) => el("tr", {}, el("td", {}, k), el("td", {}, v))),
+            ].flatMap(panels.panelRows),
           ),
         ),
         panels.oddsCard(page.odds, state.game.ply, legal, selected, page.settings.odds, toggleOdds),

@@ -183,19 +183,20 @@ export function resultForYou(result, yourTeam) {
  * The board's panel in the player's words: who is on offense ("You (B)", "Team A") and, on a
  * Midway kick return or interception, who carries it back ("You (A) return the ball"), not a
  * bare "Offense B".
- * @param {Board & {panel: [string, string][]}} board
+ * @param {Board & {panel: string[][]}} board
  * @param {string | null} yourTeam
- * @returns {[string, string][]}
+ * @returns {string[][]}
  */
 export function panelInWords(board, yourTeam) {
   const who = (/** @type {string} */ team) =>
     team === yourTeam ? `You (${team})` : `Team ${team}`;
   const carrier = board.pieces.find((p) => p.flags.includes("holder"));
-  /** @type {[string, string][]} */
+  /** @type {string[][]} */
   const rows = [];
-  for (const [key, value] of board.panel) {
+  for (const row of board.panel) {
+    const [key, value] = row;
     if (key !== "Offense" || !/^[A-Z]$/.test(value)) {
-      rows.push([key, value]);
+      rows.push(row); // with its hint, if the game gave one ([label, value, hint])
       continue;
     }
     const carrying = carrier ? String(carrier.team) : null;

@@ -5,6 +5,25 @@ import { die } from "./board.js";
 import { saidFor } from "./hints.js";
 import { el } from "./util.js";
 
+/**
+ * The rows of a board's panel row: label and value, and under them the game's hint for the
+ * label in words when it gave one (["Up Call", "none yet", "An Up Call is …"]): a title
+ * alone is never seen on a phone.
+ * @param {string[]} row
+ */
+export function panelRows([label, value, hint]) {
+  return [
+    el("tr", {}, el("td", {}, label), el("td", {}, value)),
+    hint
+      ? el(
+          "tr",
+          { class: "row-hint" },
+          el("td", { colspan: "2", "data-testid": "panel-hint" }, hint),
+        )
+      : null,
+  ];
+}
+
 export function moveList(entries, current, onPick, game) {
   const list = el(
     "ol",

@@ -1,5 +1,6 @@
 // The replay viewer and the "How to play" pages.
 import { drawBoard, legend } from "./board.js";
+import { panelRows } from "./panels.js";
 import { lastMoveCells } from "./play.js";
 import { remember } from "./seats.js";
 import { api, el, errorPage, svg } from "./util.js";
@@ -248,7 +249,7 @@ export async function replayPage(main, where, gameId) {
             el(
               "table",
               { class: "panel-table", "data-testid": "panel" },
-              data.board.panel.map(([k, v]) => el("tr", {}, el("td", {}, k), el("td", {}, v))),
+              data.board.panel.flatMap(panelRows),
             ),
           ),
           el(

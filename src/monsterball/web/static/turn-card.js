@@ -65,6 +65,11 @@ export function turnCard(page, act, { legal, draft, cellTargets }) {
             : guide(legal, selected, cellTargets),
         )
       : null,
+    // What the game says the side to act must know about this position (a loose disc is
+    // picked up by running onto it), from the game's board hook (issue 33).
+    state.board.tip && !finished && !viewing && !frame
+      ? el("p", { class: "guide tip", "data-testid": "tip" }, state.board.tip)
+      : null,
     view.confirmBar(
       page.confirming,
       () => send(page.confirming, true),

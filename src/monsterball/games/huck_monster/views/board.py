@@ -43,7 +43,7 @@ def board_view(state: GameState, seat: int | None = None) -> b.Board:
     panel = [
         ["Score", f"A {score[0]} - B {score[1]} ({_target(opts)})"],
         ["Offense", view["offense"]],
-        ["Up Call", str(view["up_calls"])],
+        _up_call_row(view["up_calls"]),
     ]
     if view["action"] and opts.contested_count and opts.continues == "one-die":
         # HM-R50: the coach states the count from memory, so the panel does not show it.
@@ -59,8 +59,8 @@ def board_view(state: GameState, seat: int | None = None) -> b.Board:
         panel.append(["Bidding", ", ".join(sorted(bidders))])
     if view["dump_next"]:
         panel.append(["Next throw", "a Dump (pin Dump, HM-R37)"])
-    used = [t for t, on in zip("AB", view["strategy_used"], strict=True) if on]
-    panel.append(["Strategy used", ", ".join(used) or "none"])
+    if opts.strategy_dice and view["up_calls"]:
+        panel.append(_strategy_row(view["strategy_used"]))
     panel.append(["Now", view["step"]])
     disc = view["disc"]
     return b.board(
@@ -75,6 +75,33 @@ def board_view(state: GameState, seat: int | None = None) -> b.Board:
         north_team=north,
         board_marks=marks,
     )
+
+
+UP_CALL_HINT = (
+    "An Up Call is one throw played out: from the throw until the receiver catches the disc "
+    "or the defence turns it over."
+)
+STRATEGY_HINT = (
+    "Each team may roll its strategy die once per Up Call, with its team dice: the offence's "
+    "may double its count, and the defence may answer with its own."
+)  # HM-SD-1
+
+
+def _up_call_row(played: int) -> list[str]:
+    """The Up Call count in words: a bare "0" before the first throw told a newcomer nothing."""
+    return ["Up Call", f"no. {played} of the game" if played else "none yet", UP_CALL_HINT]
+
+
+def _strategy_row(used: list[bool]) -> list[str]:
+    """Who has rolled a strategy die in this Up Call, in words ("Strategy used none" did not)."""
+    rolled = [t for t, on in zip("AB", used, strict=True) if on]
+    if not rolled:
+        words = "neither team has rolled it yet this Up Call"
+    elif len(rolled) == 2:
+        words = "both teams have rolled theirs this Up Call"
+    else:
+        words = f"team {rolled[0]} has rolled its die this Up Call"
+    return ["Strategy die", words, STRATEGY_HINT]
 
 
 def _title(name: str, flags: list[str]) -> str:
