@@ -54,10 +54,5 @@ async def claim(game_id: GameId, body: SeatBody, request: Request, own: Own) -> 
         raise Rejected("refused", f"the win cannot be claimed yet: {why}")
     seat = left_seat(room, told["gone"])
     # Ended off the board as resign and flag are (web/live/room_clocks.py), under the lock.
-    async with room.lock:
-        ended = not room.live.over() and await rooms._end_off_board(
-            room, seat, "abandoned", rooms.now_ms()
-        )
-    if ended:
-        await rooms._ended(room)
+    await rooms.end_abandoned(room, seat)
     return room.live.message_for(chair)

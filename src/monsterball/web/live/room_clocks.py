@@ -124,6 +124,17 @@ class Timekeeping:
             await self._ended(room)
         return ended
 
+    async def end_abandoned(self, room: Room, seat: int) -> bool:
+        """``seat`` left the game and the other side claimed the win (web/api/abandon.py checked
+        the absence): stored, then told. False if the game was over already."""
+        async with room.lock:
+            if room.live.over():
+                return False
+            ended = await self._end_off_board(room, seat, "abandoned", self.now_ms())
+        if ended:
+            await self._ended(room)
+        return ended
+
     async def _end_off_board(
         self, room: Room, loser: int | None, termination: str, now: int
     ) -> bool:
