@@ -7,24 +7,14 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from monsterball.web.api.accounts import seat_account
+from monsterball.web.api.accounts import seat_account, seated_room
 from monsterball.web.api.services import Own
 from monsterball.web.api.ui import SeatBody
 from monsterball.web.hardening.security import GameId
 from monsterball.web.live.abandon import absence, left_seat
 from monsterball.web.live.game import Rejected
-from monsterball.web.live.room_types import Room
-from monsterball.web.live.rooms import Rooms
 
 router = APIRouter()
-
-
-async def seated(
-    rooms: Rooms, game_id: str, token: str | None, request: Request
-) -> tuple[Room, Any]:
-    room = await rooms.get(game_id)
-    account = await seat_account(request, write=True) if not token else None
-    return room, room.live.chair_for(token, account)
 
 
 @router.get("/api/games/{game_id}/abandon")
@@ -40,7 +30,7 @@ async def abandon_state(game_id: GameId, request: Request, own: Own) -> dict[str
 async def claim(game_id: GameId, body: SeatBody, request: Request, own: Own) -> dict[str, Any]:
     """Claim the win: the other side has been gone ABANDON_SECONDS (docs/web.md)."""
     rooms = own.rooms
-    room, chair = await seated(rooms, game_id, body.token, request)
+    room, chair = await seated_room(rooms, game_id, body.token, request)
     if chair is None or chair.kind != "human":
         raise Rejected("spectator", "only a player of this game can claim it")
     if room.live.over():

@@ -18,7 +18,7 @@ import re
 import secrets
 from collections.abc import Callable
 from functools import cache
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -32,6 +32,11 @@ from monsterball.web.api.services import Social, address, services, services_of
 from monsterball.web.hardening.security import MAX_TOKEN, GameId, origin_allowed
 from monsterball.web.live.game import Rejected
 from monsterball.web.store.people import SESSION_DAYS, Account, NameTaken, Session, digest
+
+if TYPE_CHECKING:
+    from monsterball.web.live.game import Chair
+    from monsterball.web.live.room_types import Room
+    from monsterball.web.live.rooms import Rooms
 
 T = TypeVar("T")
 SESSION_COOKIE = "mb_session"
@@ -185,6 +190,16 @@ async def seat_account(connection: Request | WebSocket, *, write: bool = False) 
     """The account whose bound chairs a request without a seat token acts for (app.py)."""
     account = await account_of(connection, write=write)
     return account.id if account else None
+
+
+async def seated_room(
+    rooms: Rooms, game_id: str, token: str | None, request: Request
+) -> tuple[Room, Chair | None]:
+    """The game's room and the asker's chair: the seat token's, else the logged-in account's
+    bound chair (None: a spectator)."""
+    room = await rooms.get(game_id)
+    account = await seat_account(request, write=True) if not token else None
+    return room, room.live.chair_for(token, account)
 
 
 # -- names and passwords -----------------------------------------------------------------

@@ -23,7 +23,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 
-from monsterball.web.api.accounts import seat_account
+from monsterball.web.api.accounts import seat_account, seated_room
 from monsterball.web.api.services import services
 from monsterball.web.api.ui import SeatBody
 from monsterball.web.hardening.security import GameId, seat_token
@@ -155,13 +155,6 @@ def draws_of(request: Request) -> Draws:
     return services(request).part(Draws, lambda: Draws(rooms))
 
 
-async def seated(game_id: str, token: str | None, request: Request) -> tuple[Room, Chair | None]:
-    rooms = services(request).rooms
-    room = await rooms.get(game_id)
-    account = await seat_account(request, write=True) if not token else None
-    return room, room.live.chair_for(token, account)
-
-
 @router.get("/api/games/{game_id}/draw")
 async def draw_state(
     game_id: GameId, request: Request, token: Annotated[str | None, Depends(seat_token)]
@@ -178,7 +171,7 @@ async def draw_state(
 async def offer_draw(game_id: GameId, body: SeatBody, request: Request) -> Any:
     """Offer a draw (202, the offer everyone watching is told of), or accept the other side's
     standing offer (200: the game drawn, the new state)."""
-    room, chair = await seated(game_id, body.token, request)
+    room, chair = await seated_room(services(request).rooms, game_id, body.token, request)
     status, answer = await draws_of(request).offer(room, chair)
     return JSONResponse(answer, status_code=status)
 
@@ -186,11 +179,11 @@ async def offer_draw(game_id: GameId, body: SeatBody, request: Request) -> Any:
 @router.post("/api/games/{game_id}/draw/accept")
 async def accept_draw(game_id: GameId, body: SeatBody, request: Request) -> Any:
     """Agree to the other side's offer: the game ends drawn where it stands."""
-    room, chair = await seated(game_id, body.token, request)
+    room, chair = await seated_room(services(request).rooms, game_id, body.token, request)
     return await draws_of(request).accept(room, chair)
 
 
 @router.post("/api/games/{game_id}/draw/decline")
 async def decline_draw(game_id: GameId, body: SeatBody, request: Request) -> Any:
-    room, chair = await seated(game_id, body.token, request)
+    room, chair = await seated_room(services(request).rooms, game_id, body.token, request)
     return await draws_of(request).decline(room, chair)

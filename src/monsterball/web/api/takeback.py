@@ -8,11 +8,9 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from monsterball.web.api.accounts import seat_account
+from monsterball.web.api.accounts import seated_room
 from monsterball.web.api.services import Own, Services, address
 from monsterball.web.api.ui import SeatBody
-from monsterball.web.live.game import Chair
-from monsterball.web.live.room_types import Room
 from monsterball.web.live.takeback import Takebacks
 
 router = APIRouter()
@@ -20,14 +18,6 @@ router = APIRouter()
 
 def takebacks(own: Services) -> Takebacks:
     return own.part(Takebacks, lambda: Takebacks(own.rooms, own.store))
-
-
-async def seated(
-    own: Services, game_id: str, token: str | None, request: Request
-) -> tuple[Room, Chair | None]:
-    room = await own.rooms.get(game_id)
-    account = await seat_account(request, write=True) if not token else None
-    return room, room.live.chair_for(token, account)
 
 
 def rebuild_for(own: Services, request: Request) -> Any:
@@ -38,7 +28,7 @@ def rebuild_for(own: Services, request: Request) -> Any:
 async def takeback(game_id: str, body: SeatBody, request: Request, own: Own) -> Any:
     """Take back the seat's last move (docs/web.md "Takeback"): at once against bots and
     in hot-seat (200, the new state); with another person, an ask they are told of (202)."""
-    room, chair = await seated(own, game_id, body.token, request)
+    room, chair = await seated_room(own.rooms, game_id, body.token, request)
     status, answer = await takebacks(own).ask(room, chair, rebuild_for(own, request))
     return JSONResponse(answer, status_code=status)
 
@@ -46,11 +36,11 @@ async def takeback(game_id: str, body: SeatBody, request: Request, own: Own) -> 
 @router.post("/api/games/{game_id}/takeback/accept")
 async def takeback_accept(game_id: str, body: SeatBody, request: Request, own: Own) -> Any:
     """Agree to the other player's ask: their last move is taken back."""
-    room, chair = await seated(own, game_id, body.token, request)
+    room, chair = await seated_room(own.rooms, game_id, body.token, request)
     return await takebacks(own).accept(room, chair, rebuild_for(own, request))
 
 
 @router.post("/api/games/{game_id}/takeback/decline")
 async def takeback_decline(game_id: str, body: SeatBody, request: Request, own: Own) -> Any:
-    room, chair = await seated(own, game_id, body.token, request)
+    room, chair = await seated_room(own.rooms, game_id, body.token, request)
     return await takebacks(own).decline(room, chair)

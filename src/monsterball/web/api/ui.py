@@ -22,7 +22,7 @@ from monsterball.bots.heuristic import heuristic_for
 from monsterball.core.game import CHANCE
 from monsterball.games import all_games, get_game
 from monsterball.guides.rulebooks import rules_document
-from monsterball.web.api.accounts import seat_account
+from monsterball.web.api.accounts import seat_account, seated_room
 from monsterball.web.api.services import Own, Services, address, services
 from monsterball.web.hardening.security import MAX_TOKEN, GameId, seat_token
 from monsterball.web.live.game import Rejected
@@ -259,9 +259,7 @@ async def seated_chair(
 ) -> tuple[Room, Any]:
     if own.store.get(game_id) is None:
         raise Rejected("not-found", f"no game '{game_id}'")
-    room = await own.rooms.get(game_id)
-    account = await seat_account(request, write=True) if not token else None
-    return room, room.live.chair_for(token, account)
+    return await seated_room(own.rooms, game_id, token, request)
 
 
 @router.post("/api/games/{game_id}/rematch", status_code=201)
