@@ -250,6 +250,23 @@ def test_workers_stop_when_their_supervisor_is_killed(postgres_url):
             httpx.get(f"{base}/api/catalog", timeout=2)
 
 
+def test_a_worker_whose_graceful_stop_hangs_still_ends():
+    """The SIGTERM can hang behind a bot's search on a loaded machine (a stop seen to take
+    over 30 s in CI); the worker then ends by itself once the grace has run out."""
+    code = (
+        "import signal, time\n"
+        "from monsterball.web.workers import stop_with_supervisor\n"
+        "signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a graceful stop that never ends\n"
+        "stop_with_supervisor(supervisor=-1, every=0.05, grace=0.5)  # -1: never the parent\n"
+        "time.sleep(60)\n"
+    )
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=30)
+    assert done.returncode == 1
+    assert time.monotonic() - started < 30
+    assert b"the graceful stop hung" in done.stderr
+
+
 def test_workers_with_sqlite_are_refused_in_one_line(tmp_path):
     done = subprocess.run(
         [

@@ -12,7 +12,9 @@ from here: the settings come through the environment (``SETTINGS_VARIABLE``).
 uvicorn's workers do not notice their supervisor dying (a SIGKILL, the OOM killer): left
 alone they would go on holding the port and moving bot games, a server nobody runs or can
 stop. Each worker watches its parent and, once it is gone, stops itself the graceful way
-(SIGTERM: what is being stored is stored, the bot pool is closed).
+(SIGTERM: what is being stored is stored, the bot pool is closed). A graceful stop can
+hang behind a bot's long search on a loaded machine, so a worker still there
+``GRACE_SECONDS`` later ends at once: every move is already stored when it is made.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from monsterball.web.hardening.security import RedactTokens
 
 SETTINGS_VARIABLE = "MONSTERBALL_SERVE"  # the environment variable the workers read
 SUPERVISOR_CHECK_SECONDS = 1.0
+GRACE_SECONDS = 10.0  # after the SIGTERM, before the worker ends without ceremony
 # uvicorn imports this by name in each worker ("monsterball.web.workers:LimitedWebSocketProtocol").
 LimitedWebSocketProtocol = message_limited_protocol(MAX_MESSAGE_BYTES)
 
@@ -58,14 +61,19 @@ def app_from_settings() -> FastAPI:
     return create_app(settings["db"], limits=Limits(**limits))
 
 
-def stop_with_supervisor(supervisor: int, every: float = SUPERVISOR_CHECK_SECONDS) -> None:
+def stop_with_supervisor(
+    supervisor: int, every: float = SUPERVISOR_CHECK_SECONDS, grace: float = GRACE_SECONDS
+) -> None:
     """SIGTERM this process once ``supervisor`` is no longer its parent (it died, and the
-    worker was handed to init)."""
+    worker was handed to init); end it outright if it is still running ``grace`` later."""
 
     def watch() -> None:
         while os.getppid() == supervisor:
             time.sleep(every)
         logging.getLogger(__name__).warning("the supervisor is gone: this worker stops")
         os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(grace)
+        logging.getLogger(__name__).warning("the graceful stop hung: this worker ends now")
+        os._exit(1)
 
     threading.Thread(target=watch, name="supervisor-watch", daemon=True).start()
