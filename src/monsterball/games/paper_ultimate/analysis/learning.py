@@ -20,7 +20,8 @@ from monsterball.core.learning import (
     top_field,
 )
 from monsterball.games.paper_ultimate.actions import DECLARE_TURN, END
-from monsterball.games.paper_ultimate.rules.flow import Running, Throwing
+from monsterball.games.paper_ultimate.rules.running import Running
+from monsterball.games.paper_ultimate.rules.throwing import Throwing
 
 
 class PaperFeatures(GameFeatures):

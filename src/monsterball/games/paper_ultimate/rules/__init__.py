@@ -1,1 +1,3 @@
-"""Paper Ultimate's rule steps (the game's flow; one module per rulebook chapter as it grows)."""
+"""Paper Ultimate's rule steps, one module per chapter of the rulebook: ``flow`` (the flow of a
+point, every step kind), ``setting``, ``running``, ``throwing``, ``monster``, ``turn``,
+``scoring``, over ``common``."""

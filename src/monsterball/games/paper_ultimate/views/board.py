@@ -7,7 +7,7 @@ from typing import Any, cast
 from monsterball.core import board as b
 from monsterball.core.game import GameState
 from monsterball.games.paper_ultimate.options import TEAM_NAMES, PaperUltimateOptions
-from monsterball.games.paper_ultimate.rules.flow import Running
+from monsterball.games.paper_ultimate.rules.running import Running
 
 
 def board_view(state: GameState, seat: int | None = None) -> b.Board:
