@@ -34,7 +34,7 @@ Hex distance converts to cube coordinates: ``x = c - (r - (r & 1)) // 2``, ``z =
 from __future__ import annotations
 
 import string
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import combinations
 from typing import Generic, TypeVar
 
@@ -51,6 +51,14 @@ def iter_bits(mask: int) -> Iterator[int]:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
+
+
+def mask_of(cells: Iterable[int]) -> int:
+    """The bitmask of ``cells``; a cell listed twice (a path that comes back) counts once."""
+    mask = 0
+    for cell in cells:
+        mask |= 1 << cell
+    return mask
 
 
 def popcount(mask: int) -> int:

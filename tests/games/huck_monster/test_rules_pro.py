@@ -7,7 +7,9 @@ actions ("3d6=10"), so each test checks the exact outcome the rule demands.
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -35,6 +37,8 @@ from tests.helpers.huck_monster import (
     texts,
     top,
 )
+
+DATA = Path(__file__).parent / "data"  # positions reached in play, as JSON
 
 # -- Pro rules ---------------------------------------------------------------------------------
 
@@ -661,3 +665,21 @@ def test_HM_STAR_4_HM_R43_up_move_any_time_is_offered_again_before_the_catch() -
     plain = lane(layout, all_stars=True)
     play(plain, "3d6=7", "throw A2 d11", "monster stay", "2d6=2", "2d6=2")
     assert isinstance(top(plain), OffenseAction) and top(plain).kind == "catch"  # type: ignore[attr-defined]
+
+
+def test_HM_PIN_5_HM_R41_match_keeps_off_a_path_that_comes_back_on_itself() -> None:
+    # "move each to the closest offensive player" onto an open space, not on the disc's path
+    # ahead (HM-R22: the path ahead must stay open). A hammered throw may come back over a
+    # space: this path (found by the fuzz campaign, midnight-pickup) runs ... b5, b4, b5, and
+    # adding each space's bit twice carried into another space, so A5 was matched onto b5 and
+    # the disc then stopped on him (the position no longer loaded).
+    data = json.loads((DATA / "match_path_comes_back.json").read_text())
+    state = SPEC.from_position(data)
+    assert [state.field.name(c) for c in state.path[-3:]] == ["b5", "b4", "b5"]
+    ahead = {state.field.name(c) for c in state.path}
+    play(state, "pin=pin-match")
+    stands = {name(state, f"A{n}") for n in range(1, 8)}
+    assert not stands & ahead
+    assert name(state, "A5") == "a5"  # beside B7 (a6), off the path (b5 before the fix)
+    play(state, "3d6=12", "2d6=9")
+    assert SPEC.from_position(state.to_position()).to_position() == state.to_position()

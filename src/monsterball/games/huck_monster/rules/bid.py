@@ -8,7 +8,7 @@ from fractions import Fraction
 from monsterball.core.actions import Action, Roll
 from monsterball.core.errors import IllegalActionError
 from monsterball.core.game import AUTO, CHANCE
-from monsterball.core.geometry import iter_bits
+from monsterball.core.geometry import iter_bits, mask_of
 from monsterball.core.procedures import Procedure, Transition, action_cell
 from monsterball.games.huck_monster import events as ev
 from monsterball.games.huck_monster.actions import (
@@ -64,7 +64,7 @@ def _match(state: State) -> None:
     defender, in player order, goes onto the open space beside his man nearest where he stood
     (not on the disc's path ahead); one already beside his man stays."""
     field = state.field
-    ahead = sum(1 << c for c in state.path[state.progress + 1 :])
+    ahead = mask_of(state.path[state.progress + 1 :])
     pairs = sorted(
         (field.distance(state.pos[d], state.pos[a]), d, a)
         for d in state.roster(state.defense)
@@ -167,7 +167,7 @@ class Bid(Procedure[State]):
         return self._monster_moves(state)
 
     def _monster_spots(self, state: State, player: int) -> int:
-        ahead = sum(1 << c for c in state.path[state.progress + 1 :])
+        ahead = mask_of(state.path[state.progress + 1 :])
         return state.move_reach(player, MONSTER_MOVE) & ~ahead
 
     def _monster_movers(self, state: State) -> list[int]:

@@ -8,6 +8,7 @@ from fractions import Fraction
 from monsterball.core.actions import Action, Roll
 from monsterball.core.errors import IllegalActionError
 from monsterball.core.game import CHANCE
+from monsterball.core.geometry import mask_of
 from monsterball.core.procedures import Procedure, Transition, action_cell, wrong_kind
 from monsterball.games.huck_monster import events as ev
 from monsterball.games.huck_monster.actions import (
@@ -126,7 +127,7 @@ class DoubleTeam(Procedure[State]):
         dist = state.field.distance_row(state.disc)
         size = state.field.size
         # (A call after the first Mark's roll comes once the path is known: not onto it.)
-        open_ = state.open_spaces() & ~sum(1 << c for c in state.path[state.progress + 1 :])
+        open_ = state.open_spaces() & ~mask_of(state.path[state.progress + 1 :])
         far = sum(1 << c for c in range(size) if dist[c] >= 2) & open_
         near = state.move_reach(player, 2) & far
         return near or sum(1 << c for c in range(size) if dist[c] == 2) & open_

@@ -9,7 +9,7 @@ from fractions import Fraction
 from monsterball.core.actions import Action, Roll
 from monsterball.core.errors import IllegalActionError
 from monsterball.core.game import AUTO, CHANCE
-from monsterball.core.geometry import iter_bits
+from monsterball.core.geometry import iter_bits, mask_of
 from monsterball.core.procedures import Procedure, Transition, action_cell, wrong_kind
 from monsterball.games.huck_monster import events as ev
 from monsterball.games.huck_monster.actions import (
@@ -542,7 +542,7 @@ class Steer(Procedure[State]):
 
     def next_spaces(self, state: State) -> int:
         path = state.path
-        open_ = state.open_spaces() & ~sum(1 << c for c in path)
+        open_ = state.open_spaces() & ~mask_of(path)
         left = self.count - len(path)
         if left <= 0 or not open_ >> self.final & 1:
             return 0

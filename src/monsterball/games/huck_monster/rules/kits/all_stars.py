@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from monsterball.core.actions import Action
 from monsterball.core.errors import IllegalActionError
+from monsterball.core.geometry import mask_of
 from monsterball.core.procedures import Procedure, Transition, action_cell, wrong_kind
 from monsterball.games.huck_monster import events as ev
 from monsterball.games.huck_monster.actions import (
@@ -30,7 +31,7 @@ class UpMove(Procedure[State]):
         return state.defense
 
     def _spots(self, state: State) -> int:
-        ahead = sum(1 << c for c in state.path[state.progress + 1 :])
+        ahead = mask_of(state.path[state.progress + 1 :])
         distance = all_star_stat("up-move", False)
         return state.move_reach(state.defense * 7, distance) & ~ahead
 
