@@ -7,6 +7,9 @@ checks the exact outcome the rule demands.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from monsterball.core.errors import IllegalActionError
@@ -17,6 +20,7 @@ from monsterball.games.huck_monster.rules.moves import MoveRoll, Moving, TeamMov
 from monsterball.games.huck_monster.rules.point import SetUp
 from monsterball.games.huck_monster.rules.upcall import OffenseAction, UpCall
 from tests.helpers.huck_monster import (
+    SPEC,
     bids,
     kinds,
     lane,
@@ -292,6 +296,23 @@ def test_HM_R9_the_disc_takes_the_path_past_the_fewest_defenders() -> None:
     )
     play(straight, "3d6=10")
     assert "throw A2 e11" not in legal(straight)  # e11 is not on a straight line from e8
+
+
+def test_HM_R9_a_hammered_disc_never_comes_back_over_a_space() -> None:
+    # "subtracting from the Throw count for every new space" (HM-R9): a Hammer lets the disc
+    # pass "over" one defender, not touch his space and return. The fuzz campaign (midnight-
+    # pickup) found the search flying d10 ... b6, b5, b4, b5 to B7 at b5: onto A5 at b4 and
+    # back, so that A5, beside the stop, was silenced. Now the path enters each space once.
+    data = json.loads(
+        (Path(__file__).parent / "data" / "hammer_path_bounces_back.json").read_text()
+    )
+    state = SPEC.from_position(data)
+    events = play(state, "throw B7 b5")
+    path = next(e for e in events if isinstance(e, ev.Thrown)).path
+    assert len(set(path)) == len(path) and path[-1] == "b5"
+    board = state.to_position()["board"]
+    assert board["hammered"] == "A1" and "d11" in path  # over A1 instead, on the way
+    assert board["players"]["A5"] == "b4" and "b4" not in path  # A5 is not flown over
 
 
 # -- end zone, points and the game ---------------------------------------------------------------

@@ -28,7 +28,7 @@ from monsterball.games.huck_monster.views.board import board_view
 from monsterball.games.huck_monster.views.coaching import acting_coach
 from monsterball.games.huck_monster.views.render import render_text
 
-RULES_VERSION = "huck-monster/1.4.1"
+RULES_VERSION = "huck-monster/1.4.2"
 
 
 def _new_state(options: GameOptions) -> GameState:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from monsterball.core.geometry import Grid, iter_bits
+from monsterball.core.geometry import Grid, iter_bits, mask_of
 
 
 def beaten_finals(field: Grid, disc: int, count: int, open_: int, defenders: int) -> int:
@@ -105,7 +105,7 @@ def route(
 ) -> tuple[int, ...] | None:
     """Shortest path start -> final within ``count`` steps whose intermediate spaces are
     in ``inter`` (plus ``via``, which the path must cross, and ``crossable`` defenders,
-    never two in a row)."""
+    never two in a row), entering no space twice."""
     if not crossable and start != final and (via is None or via not in (start, final)):
         # Most routes tried do not exist or are too long: the bitmask BFS distance (the
         # length the path search below would find) rules them out first.
@@ -123,7 +123,13 @@ def route(
     to_via = segment(field, start, via, inter, crossable)
     if to_via is None:
         return None
-    rest = segment(field, via, final, inter, crossable)
+    # HM-R9: the disc never enters a space twice ("subtracting from the Throw count for
+    # every new space"), so a Hammer cannot touch a defender's space and come back to
+    # silence him; the way on from him avoids the spaces already flown over.
+    if final in to_via:
+        return None
+    flown = ~mask_of(to_via)
+    rest = segment(field, via, final, inter & flown, crossable & flown)
     if rest is None or len(to_via) + len(rest) > count:
         return None
     return to_via + rest
