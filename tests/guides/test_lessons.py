@@ -82,6 +82,30 @@ def test_hint_patterns_are_plain_enough_for_javascript(game):
         assert text and "`" not in text and "--" not in text
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_each_click_sentence_is_met_in_play(game):
+    # The game page's guide line (game-state.js guide) says these; a pattern no decision
+    # matches would be dead data, a kind the page does not know would never be shown.
+    spec = get_game(game)
+    clicks = learning_data(game).get("clicks", [])
+    seen: set[str] = set()
+    for n, preset in enumerate((None, *spec.options_type.PRESETS)):
+        seen |= decisions_seen(game, preset, seed=n, plies=300)
+    for pattern, kind, text in clicks:
+        assert kind in ("aim", "ring"), kind
+        assert any(re.search(pattern, a) for a in seen), f"{game}: no decision matches {pattern}"
+        assert text.endswith(".") and ("$piece" in text) == (kind == "aim"), text
+        assert not re.search(r"\(\?P|\(\?<[!=]?[a-z]|\\A|\\Z", pattern), pattern
+
+
+def test_clicks_route_serves_each_games_words(tmp_path):
+    with TestClient(app_at(tmp_path / "g.db")) as client:
+        data = client.get("/api/clicks").json()
+    assert set(data) == set(GAMES)
+    assert [kind for _, kind, _ in data["huck-monster"]] == ["aim"]
+    assert {p for p, _, _ in data["paper-ultimate"]} == {"^pass ", "^monster ", "^take "}
+
+
 def test_hint_for_answers_none_for_an_unknown_action():
     assert hint_for("midway", "xyzzy") is None
     assert "once per Up Call" in (hint_for("huck-monster", "strategy") or "")

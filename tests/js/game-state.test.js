@@ -132,6 +132,32 @@ test("the guide says what to click", () => {
   assert.match(guide([{ a: "end", piece: null, cell: null }], null, new Set()), /“end”/);
 });
 
+test("the guide takes a game's own click words from its data, and names no game itself", () => {
+  const words = {
+    aim: [/^throw /, "Click a green space to throw to $piece: $piece catches there."],
+    ring: [/^pass /, "Click a teammate with a yellow ring to pass to him."],
+  };
+  const clickText = (kind, a) => (words[kind][0].test(a) ? words[kind][1] : null);
+  const aiming = [
+    { a: "throw A4 e9", piece: "A4", cell: "e9" },
+    { a: "A4-e9", piece: "A4", cell: "e9" },
+  ];
+  assert.equal(
+    guide(aiming, "A4", new Set(), clickText),
+    "Click a green space to throw to A4: A4 catches there.",
+  );
+  // Without the game's words (not loaded yet, or another game): the plain sentence.
+  assert.match(guide(aiming, "A4", new Set()), /^Click a green space to move A4 there/);
+  const passes = [
+    { a: "pass A2", piece: "A2", cell: null },
+    { a: "pass A3", piece: "A3", cell: null },
+  ];
+  assert.equal(guide(passes, null, new Set(), clickText), words.ring[1]);
+  // Ringed pieces that do different things get the general sentence.
+  const mixed = [...passes, { a: "take A1", piece: "A1", cell: null }];
+  assert.match(guide(mixed, null, new Set(), clickText), /yellow ring to act with it/);
+});
+
 test("the scoring position: the board before the move, with its catch or run applied", async () => {
   const { scoringBoard } = await import("../../src/monsterball/web/static/game-state.js");
   const before = {

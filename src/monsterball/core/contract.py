@@ -174,10 +174,12 @@ class Calculator:
 @dataclass(frozen=True)
 class OddsHooks:
     """What the pages may show of the odds: the chance of each target of an aimed decision
-    (``targets``), and which decisions' next die is priced outcome by outcome (``priced``:
-    the first word of their notation)."""
+    (``targets``; ``aimed``: the first word of that decision's notation), and which
+    decisions' next die is priced outcome by outcome (``priced``: the first words of their
+    notation)."""
 
     targets: Targets | None = None
+    aimed: str = ""
     priced: tuple[str, ...] = ()
     calculator: Calculator | None = None
 

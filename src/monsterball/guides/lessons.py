@@ -8,6 +8,9 @@
   (``do``), how to make it on the page (``hint``, else the action's hint), what happens next
   without the learner (``then``: dice and the other side, fixed), and what it showed.
 - **guide**: sections of prose, each with diagrams that name a lesson position to draw.
+- **clicks**: ``[pattern, kind, text]``: what the game page's guide line says to click, so the
+  page names no game's words. ``aim``: a piece is selected and one of its actions matches
+  (``$piece`` is the piece); ``ring``: every ringed piece's action matches.
 
 Replaying a lesson runs every step through the engine, so a rules change that breaks a lesson
 raises here (and fails tests/guides/test_lessons.py).
@@ -55,6 +58,11 @@ def _patterns(game: str) -> tuple[tuple[re.Pattern[str], str], ...]:
 def all_hints() -> dict[str, list[list[str]]]:
     """Every game's hint list, as the browser receives it."""
     return {game: learning_data(game)["hints"] for game in taught()}
+
+
+def all_clicks() -> dict[str, list[list[str]]]:
+    """Every game's click sentences for the game page's guide line, as the browser receives them."""
+    return {game: learning_data(game).get("clicks", []) for game in taught()}
 
 
 def hint_for(game: str, notation: str) -> str | None:

@@ -244,9 +244,6 @@ class TerminalGame:
         for piece in self.last_pieces:
             text.highlight_regex(rf"\b{re.escape(piece)}\b", "reverse")
         self.console.print(text)
-        carrier = self.state.view(seat).get("carrier")
-        if isinstance(carrier, str) and carrier:  # Midway's 2-letter cells show 'A*' only
-            typer.echo(f"{carrier[0]}* on the field: {carrier} carries the ball.")
         # What the game's text board draws (its spec's ``docs.legend``; its render says so).
         key = self.spec.docs.legend
         if key and (legend or not self.legend_shown):

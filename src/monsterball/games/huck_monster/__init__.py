@@ -169,6 +169,7 @@ SPEC = GameSpec(
     bot=BOT,
     odds=OddsHooks(
         targets=odds_targets,
+        aimed="throw",
         calculator=Calculator(
             "catch", "Exact probability that a throw is caught against the given bids.", catch_odds
         ),

@@ -22,6 +22,7 @@ from monsterball.games import get_game
 from monsterball.guides.lessons import (
     Lesson,
     LessonError,
+    all_clicks,
     all_hints,
     all_said,
     at_decision,
@@ -169,6 +170,13 @@ async def hints() -> dict[str, Any]:
     """Per game, ``[pattern, hint]`` pairs: an action's hint is the text of the first
     pattern (a regular expression) found in its notation."""
     return all_hints()
+
+
+@router.get("/api/clicks")
+async def clicks() -> dict[str, Any]:
+    """Per game, ``[pattern, kind, text]``: the game page's guide line for a selected
+    piece's aimed action (``aim``, ``$piece`` the piece) or for ringed pieces (``ring``)."""
+    return all_clicks()
 
 
 @router.get("/api/said")

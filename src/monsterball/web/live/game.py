@@ -259,11 +259,11 @@ class LiveGame:
         self._public_view = not self.spec.hidden_information
         # What the page may ask of this game (its spec's hooks, core/contract.py), so the
         # client never names a game: a roster panel, the decisions whose die it prices, the
-        # word for the ball in the legend.
+        # decision whose targets it prices, the word for the ball in the legend.
         self._hooks = {
             "roster": self.spec.views.roster is not None,
             "priced": list(self.spec.odds.priced) if self.spec.odds else [],
-            "odds": bool(self.spec.odds and self.spec.odds.targets),
+            "odds": self.spec.odds.aimed if self.spec.odds and self.spec.odds.targets else "",
             "ball": self.spec.views.ball,
         }
         self.log: list[LogEntry] = []

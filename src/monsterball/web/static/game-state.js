@@ -127,32 +127,30 @@ function choice(options) {
 }
 
 /**
- * What to do next, in words (the first-game guide).
+ * What to do next, in words (the first-game guide). What a click does in a game's own words
+ * ("throw to him", "roll monster defence") comes from its lesson data through ``clickText``
+ * (hints.js clickFor), so this names no game.
  * @param {Legal[]} legal
  * @param {string | null} selected
  * @param {Set<string>} cellTargets
+ * @param {(kind: "aim" | "ring", action: string) => string | null} [clickText]
  */
-export function guide(legal, selected, cellTargets) {
-  if (selected && legal.some((l) => l.piece === selected && l.a.startsWith("throw "))) {
-    return `Click a green space to throw to ${selected}: the disc stops there, next to him. Click ${selected} again to choose another receiver.`;
-  }
+export function guide(legal, selected, cellTargets, clickText = () => null) {
   if (selected) {
+    const aimed = legal
+      .filter((l) => l.piece === selected)
+      .map((l) => clickText("aim", l.a))
+      .find(Boolean);
+    if (aimed) return aimed.replaceAll("$piece", selected);
     return `Click a green space to move ${selected} there, or click ${selected} again to choose another piece.`;
   }
   if (legal.some((l) => l.piece && l.cell)) {
     return "Click one of your pieces with a yellow ring, then one of the green spaces it can reach.";
   }
-  // What a click on a ringed piece does, where the action's first word says it (issue 33).
-  const first = new Set(legal.filter((l) => l.piece).map((l) => l.a.split(" ")[0]));
-  if (first.size === 1 && first.has("pass")) {
-    return "Click a teammate with a yellow ring to throw him the disc (only free teammates in a straight line have one).";
-  }
-  if (first.has("monster")) {
-    return "Click your defender with a yellow ring to roll monster defence (1 or 6 wins the disc), or press “decline” to let the catch stand.";
-  }
-  if (first.size === 1 && first.has("take")) {
-    return "Click the player with a yellow ring who picks up the disc.";
-  }
+  // A click on a ringed piece, where the game says what all of them do (issue 33).
+  const ringed = new Set(legal.filter((l) => l.piece).map((l) => clickText("ring", l.a)));
+  const [said] = ringed;
+  if (ringed.size === 1 && said) return said;
   if (legal.some((l) => l.piece))
     return "Click one of your pieces with a yellow ring to act with it.";
   if (cellTargets.size) return "Click one of the yellow spaces on the board.";

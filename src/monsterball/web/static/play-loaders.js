@@ -49,7 +49,7 @@ export function playLoaders(page, { gameId, token, render }) {
     // What the game offers (its contract's hooks): throw odds, decisions priced, a roster.
     const legal = /** @type {{a: string}[]} */ (message.legal);
     const hooks = message.game.hooks;
-    if (hooks.odds && legal.some((l) => l.a.startsWith("throw ")))
+    if (hooks.odds && legal.some((l) => l.a.split(" ")[0] === hooks.odds))
       load("odds", `/api/games/${gameId}/odds`, message.game.ply);
     if (hooks.priced.length && token && legal.some((l) => hooks.priced.includes(l.a.split(" ")[0])))
       load("outcomes", `/api/games/${gameId}/outcomes`, message.game.ply);

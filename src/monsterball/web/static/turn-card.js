@@ -2,6 +2,7 @@
 // shown), who is at the table, the guide, the action buttons and choices, the typed move,
 // the controls (resign, takeback, abandon, flip, theme) and the settings.
 import { guide } from "./game-state.js";
+import { clickFor } from "./hints.js";
 import * as view from "./game-view.js";
 import { applyTheme } from "./page-controls.js";
 import { el } from "./util.js";
@@ -62,7 +63,7 @@ export function turnCard(page, act, { legal, draft, cellTargets }) {
           { class: "guide", "data-testid": "guide" },
           draft
             ? "Pick a type in the draft table (its cost, size, move and ability are listed), or let “draft best” choose."
-            : guide(legal, selected, cellTargets),
+            : guide(legal, selected, cellTargets, (kind, a) => clickFor(state.game.game, kind, a)),
         )
       : null,
     // What the game says the side to act must know about this position (a loose disc is

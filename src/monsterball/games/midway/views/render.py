@@ -5,7 +5,8 @@ A10), the ball carrier's number is replaced by ``*``; ``()`` is a ball nobody ho
 the line of a punt in the air, ``??`` a mirror-image counter the seat cannot identify,
 ``im`` one of its own images, ``[]`` where an opposing player turned invisible; ``~~`` end
 zones, ``:`` the hash-mark columns. Rows are numbered on the left, yard lines on the right.
-Sizes and speeds are listed under the field.
+A line under the score names the carrier whose ``*`` the field shows (when the seat sees
+him). Sizes and speeds are listed under the field.
 """
 
 from __future__ import annotations
@@ -70,6 +71,9 @@ def render_text(state: MidwayState, seat: int | None) -> str:
         f"down {state.down}   offense {TEAM_NAMES[state.offense]}   "
         f"wind: {TEAM_NAMES[state.north_team]} (defends north)   now: {step}"
     )
+    if state.carrier >= 0 and seen:  # a two-character hex shows 'A*': say whose '*' it is
+        carrier = player_name(state.carrier)
+        lines.append(f"{carrier[0]}* on the field: {carrier} carries the ball.")
     roster = []
     for t in (0, 1):
         names = []
