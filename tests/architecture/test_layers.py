@@ -58,7 +58,7 @@ GAME_LAYERS: dict[str, tuple[tuple[str, str], ...]] = {
         ("views and analysis", r"views(\.coaching)?|analysis(\..+)?"),
     ),
     "midway": (
-        ("data: tables and chart", r"chart|options|actions|events"),
+        ("data: tables and chart", r"chart|options|actions|events(\..+)?"),
         ("kernels", r"_fastmw"),
         ("state and geometry", r"state|moves"),
         ("rule steps", r"rules(\..+)?"),

@@ -13,7 +13,8 @@ import pytest
 from monsterball.core.dice import SeededSampler
 from monsterball.core.game import CHANCE
 from monsterball.games import get_game
-from monsterball.games.midway.events import BlockRolled, CatchTried, TackleRolled
+from monsterball.games.midway.events.ball import CatchTried
+from monsterball.games.midway.events.contact import BlockRolled, TackleRolled
 from monsterball.games.paper_ultimate.events import MonsterRolled
 
 NOTATION = {

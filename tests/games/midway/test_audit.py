@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from monsterball.games.midway.events import EttinAttacked
+from monsterball.games.midway.events.contact import EttinAttacked
 from tests.helpers.midway import SPEC, act, legal, setup, start_phase, texts, top
 
 

@@ -15,7 +15,8 @@ import pytest
 from monsterball.core.dice import SeededSampler
 from monsterball.core.errors import IllegalActionError
 from monsterball.games.midway.actions import parse_player
-from monsterball.games.midway.events import BlockRolled, CatchTried, PassIncomplete
+from monsterball.games.midway.events.ball import CatchTried, PassIncomplete
+from monsterball.games.midway.events.contact import BlockRolled
 from tests.helpers.midway import (
     SPEC,
     act,

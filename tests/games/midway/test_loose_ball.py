@@ -10,7 +10,7 @@ from monsterball.bots.heuristic import HeuristicBot
 from monsterball.bots.protocol import RandomBot, bot_seed, play_game
 from monsterball.core.dice import derive_seed
 from monsterball.core.game import CHANCE
-from monsterball.games.midway.events import RecoveryTried
+from monsterball.games.midway.events.ball import RecoveryTried
 from tests.helpers.midway import SPEC, act, legal, moves_of, setup, start_phase, texts, top
 
 

@@ -29,7 +29,11 @@ from monsterball.core.errors import (
 from monsterball.core.game import CHANCE, GameState
 from monsterball.core.record import Recorder, read_record, replay
 from monsterball.games.midway import MidwayOptions, MidwayState
-from monsterball.games.midway.events import ConversionLinedUp, KickoffLinedUp, ScrimmageLinedUp
+from monsterball.games.midway.events.lineup import (
+    ConversionLinedUp,
+    KickoffLinedUp,
+    ScrimmageLinedUp,
+)
 from tests.helpers.midway import SPEC, act, legal, setup, start_phase, top
 
 PRESETS = sorted(MidwayOptions.PRESETS)

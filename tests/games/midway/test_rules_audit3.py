@@ -14,7 +14,8 @@ import pytest
 
 from monsterball.core.errors import IllegalActionError
 from monsterball.core.game import CHANCE
-from monsterball.games.midway.events import CatchTried, FieldGoalRolled
+from monsterball.games.midway.events.ball import CatchTried
+from monsterball.games.midway.events.scoring import FieldGoalRolled
 from tests.helpers.midway import (
     SPEC,
     act,

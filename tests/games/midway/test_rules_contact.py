@@ -11,7 +11,7 @@ import pytest
 
 from monsterball.core.game import CHANCE
 from monsterball.games.midway import chart
-from monsterball.games.midway.events import BlockRolled
+from monsterball.games.midway.events.contact import BlockRolled
 from monsterball.games.midway.state import FOREVER
 from tests.helpers.midway import (
     act,

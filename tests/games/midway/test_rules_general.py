@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from monsterball.core.errors import IllegalActionError
-from monsterball.games.midway.events import StunnedReturn
+from monsterball.games.midway.events.lineup import StunnedReturn
 from monsterball.games.midway.state import FOREVER
 from tests.helpers import ROOT
 from tests.helpers.midway import (

@@ -15,7 +15,7 @@ import pytest
 from monsterball.core.errors import IllegalActionError, OptionsError
 from monsterball.core.game import CHANCE
 from monsterball.games.midway.chart import default_chart
-from monsterball.games.midway.events import CatchTried, RecoveryTried
+from monsterball.games.midway.events.ball import CatchTried, RecoveryTried
 from tests.helpers.midway import (
     ROSTER,
     SPEC,

@@ -12,7 +12,7 @@ import pytest
 
 from monsterball.core.game import CHANCE
 from monsterball.games.midway import chart
-from monsterball.games.midway.events import CatchTried
+from monsterball.games.midway.events.ball import CatchTried
 from tests.helpers.midway import (
     SPEC,
     act,

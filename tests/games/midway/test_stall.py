@@ -4,7 +4,7 @@ are given explicitly."""
 
 from __future__ import annotations
 
-from monsterball.games.midway.events import TackleRolled
+from monsterball.games.midway.events.contact import TackleRolled
 from tests.helpers.midway import SPEC, act, legal, running, setup, start_phase, texts, top
 
 

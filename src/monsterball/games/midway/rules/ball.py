@@ -14,23 +14,19 @@ from monsterball.games.midway.actions import (
     Name,
     Word,
 )
-from monsterball.games.midway.events import (
+from monsterball.games.midway.events.ball import (
     BallOut,
     CatchTried,
-    KickBlocked,
     KickUncaught,
     LateralDropped,
-    MirrorEnded,
     PassIncomplete,
-    PuntBounced,
-    PuntCarried,
-    Punted,
-    Reappeared,
     RecoveryTried,
     Scattered,
     Scramble,
     Touchback,
 )
+from monsterball.games.midway.events.kicks import KickBlocked, PuntBounced, PuntCarried, Punted
+from monsterball.games.midway.events.magic import MirrorEnded, Reappeared
 from monsterball.games.midway.moves import group_cells, hidden_may_tackle
 from monsterball.games.midway.options import TEAM_NAMES
 from monsterball.games.midway.rules.contact import BlockRoll, DesignateBlock, TackleRound

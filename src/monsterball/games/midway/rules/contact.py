@@ -16,15 +16,14 @@ from monsterball.games.midway.actions import (
     Word,
     player_name,
 )
-from monsterball.games.midway.events import (
+from monsterball.games.midway.events.contact import (
     BlockRolled,
     EttinAttacked,
     EttinTurns,
-    ImageTouched,
-    MirrorEnded,
     SecondBlockOff,
     TackleRolled,
 )
+from monsterball.games.midway.events.magic import ImageTouched, MirrorEnded
 from monsterball.games.midway.moves import (
     block_modifier,
     eligible_tacklers,

@@ -14,10 +14,7 @@ from monsterball.games.midway import chart
 from monsterball.games.midway.actions import (
     DraftPick,
 )
-from monsterball.games.midway.events import (
-    Drafted,
-    RosterComplete,
-)
+from monsterball.games.midway.events.draft import Drafted, RosterComplete
 from monsterball.games.midway.options import TEAM_NAMES
 from monsterball.games.midway.rules.inplay import wrong
 from monsterball.games.midway.rules.kickoff import CoinToss

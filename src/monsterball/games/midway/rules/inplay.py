@@ -15,7 +15,8 @@ from monsterball.games.midway.actions import (
     PER_TEAM,
     WIDTH,
 )
-from monsterball.games.midway.events import MirrorEnded, Reappeared, Touchdown
+from monsterball.games.midway.events.magic import MirrorEnded, Reappeared
+from monsterball.games.midway.events.scoring import Touchdown
 from monsterball.games.midway.state import FOREVER, NOBODY, MidwayState, team_of
 
 State = MidwayState

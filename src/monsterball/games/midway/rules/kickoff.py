@@ -19,21 +19,16 @@ from monsterball.games.midway.actions import (
     Word,
     player_name,
 )
-from monsterball.games.midway.events import (
-    BallOut,
-    EndChosen,
-    FormationSet,
+from monsterball.games.midway.events.ball import BallOut, Touchback
+from monsterball.games.midway.events.draft import EndChosen, TossChosen, TossWon
+from monsterball.games.midway.events.kicks import (
     FreeKickPunted,
     KickedOff,
     KickLanded,
-    KickoffLinedUp,
     OnsideRolled,
     OnsideTried,
-    StunnedReturn,
-    TossChosen,
-    TossWon,
-    Touchback,
 )
+from monsterball.games.midway.events.lineup import FormationSet, KickoffLinedUp, StunnedReturn
 from monsterball.games.midway.moves import hobgoblin_setup_filter
 from monsterball.games.midway.options import TEAM_NAMES
 from monsterball.games.midway.rules.ball import PuntKick

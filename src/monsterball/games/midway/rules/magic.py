@@ -11,7 +11,7 @@ from monsterball.core.procedures import Transition
 from monsterball.games.midway.actions import (
     AtHex,
 )
-from monsterball.games.midway.events import (
+from monsterball.games.midway.events.magic import (
     CountersStand,
     ImagePlaced,
     MirrorRolled,

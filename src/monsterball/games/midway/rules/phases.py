@@ -22,24 +22,19 @@ from monsterball.games.midway.actions import (
     Word,
     player_name,
 )
-from monsterball.games.midway.events import (
+from monsterball.games.midway.events.ball import HandedOff, PassThrown, SteppedOut, Touchback
+from monsterball.games.midway.events.magic import (
     BoltStruck,
     Changed,
     CountersShifted,
     FormTaken,
-    HandedOff,
     ImageLeft,
     ImageTouched,
     MirrorEnded,
-    Moved,
-    PassThrown,
-    PhaseEnded,
-    PlayStalled,
     Reappeared,
     SpellCast,
-    SteppedOut,
-    Touchback,
 )
+from monsterball.games.midway.events.moving import Moved, PhaseEnded, PlayStalled
 from monsterball.games.midway.moves import (
     ball_team,
     contact_targets,

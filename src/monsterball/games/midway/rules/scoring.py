@@ -12,7 +12,7 @@ from monsterball.games.midway import chart
 from monsterball.games.midway.actions import (
     Name,
 )
-from monsterball.games.midway.events import (
+from monsterball.games.midway.events.scoring import (
     ExtraPointRolled,
     FieldGoalRolled,
     KickBlockTried,

@@ -15,7 +15,7 @@ from monsterball.games.midway.actions import (
     Snap,
     Word,
 )
-from monsterball.games.midway.events import (
+from monsterball.games.midway.events.lineup import (
     ConversionLinedUp,
     FieldGoalCalled,
     ScrimmageLinedUp,

@@ -11,13 +11,13 @@ from monsterball.core.procedures import Procedure, Transition
 from monsterball.games.midway.actions import (
     Name,
 )
-from monsterball.games.midway.events import (
+from monsterball.games.midway.events.ball import Touchback
+from monsterball.games.midway.events.scoring import (
     ConversionFailed,
     ExtraPointRolled,
     FinalWhistle,
     Forfeited,
     Scored,
-    Touchback,
     TurnoverOnDowns,
 )
 from monsterball.games.midway.options import TEAM_NAMES
