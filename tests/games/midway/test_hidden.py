@@ -428,3 +428,12 @@ def test_MW_R19_a_kickoff_struck_dead_is_kicked_again():
     act(state, "end", "cast B2 bolt ball")
     assert state.kind == "kickoff" and state.offense == 0 and state.plays == 4  # a new play
     assert state.field.name(state.ball) == "g10"
+
+
+def test_MW_MAGIC_2_the_board_names_the_carrier_only_to_seats_that_see_him() -> None:
+    # The text board shows the carrier's hex as 'A*' and names him under the score; while
+    # mirror image hides which counter is real, B and spectators are told nothing of him.
+    state = mirror_play()
+    lines = {seat: state.render(seat).splitlines() for seat in (0, 1, None)}
+    assert "A* on the field: A1 carries the ball." in lines[0]
+    assert not any("carries the ball" in line for line in lines[1] + lines[None])
