@@ -17,10 +17,14 @@ from monsterball.web.live import fair_dice
 from monsterball.web.live.game import LiveGame, Rejected
 from monsterball.web.store.games import GameRow, Store, StoredMove
 
-__all__ = ["CHECKPOINT_EVERY", "HISTORIES_KEPT", "Histories", "Replay", "replayed"]
+__all__ = ["CHECKPOINT_EVERY", "EXTEND_FREE", "HISTORIES_KEPT", "Histories", "Replay", "replayed"]
 
 CHECKPOINT_EVERY = 64
 HISTORIES_KEPT = 32  # replays kept in memory (a long game's is a few hundred kB)
+# A kept replay extended by at most this many new moves costs the asker nothing from its
+# rebuild allowance: a small part of a long game's build, and a game's extensions together
+# apply each of its moves once. A longer one is charged as a build (it may cost as much).
+EXTEND_FREE = CHECKPOINT_EVERY
 
 
 @dataclass
@@ -69,17 +73,24 @@ class Replay:
         return recorder.record
 
 
-def replayed(row: GameRow, moves: Sequence[StoredMove]) -> Replay:
-    """The game of ``row`` with ``moves`` (all of its stored moves) replayed."""
-    live = LiveGame.start(row)
-    checkpoints = []
-    for i, move in enumerate(moves):
-        if i % CHECKPOINT_EVERY == 0:
-            checkpoints.append(live.state.clone())
+def replayed(row: GameRow, moves: Sequence[StoredMove], since: Replay | None = None) -> Replay:
+    """The game of ``row`` with ``moves`` replayed: all of its stored moves, or those after the
+    ones ``since`` holds (it is left as it is: another request may be reading it)."""
+    if since is None:
+        live = LiveGame.start(row)
+        checkpoints, actions = [live.state.clone()], []
+    else:
+        # The game as LiveGame.start(row) and the moves so far would make it, from the newer
+        # row (its status, ending, clock): the same state, log and checkpoints.
+        live = LiveGame(row, since.live.state.clone(), fair_dice.dice_sampler(row))
+        live.log = list(since.live.log)
+        checkpoints, actions = list(since.checkpoints), list(since.actions)
+    for move in moves:
         live.commit(live.spec.parse_action(move.action))
-    if len(moves) % CHECKPOINT_EVERY == 0:
-        checkpoints.append(live.state.clone())
-    return Replay(live, checkpoints, [m.action for m in moves])
+        actions.append(move.action)
+        if len(actions) % CHECKPOINT_EVERY == 0:
+            checkpoints.append(live.state.clone())
+    return Replay(live, checkpoints, actions)
 
 
 class Histories:
@@ -87,14 +98,15 @@ class Histories:
 
     def __init__(self, store: Store, counts: Counter[str]):
         self.store = store
-        self.counts = counts  # the rooms' counters (/api/server): histories_built
+        self.counts = counts  # the rooms' (/api/server): histories_built, histories_extended
         self.kept: OrderedDict[tuple[str, int], Replay] = OrderedDict()
 
     async def get(self, game_id: str, before_building: Callable[[], None] | None = None) -> Replay:
         """The game's stored moves replayed, with checkpoints. Kept for the last few games
         asked for, keyed by their move count, so stepping through a replay does not replay
-        the whole game at every step, and a game still being played is rebuilt as it grows.
-        ``before_building``: called when it must be built (the asker's limit:
+        the whole game at every step; a game still being played is extended as it grows
+        (only its new moves are read and applied). ``before_building``: called when it must
+        be built, or extended by more than EXTEND_FREE moves (the asker's limit:
         web/hardening/limits.py)."""
         row = await anyio.to_thread.run_sync(self.store.get, game_id)
         if row is None:
@@ -104,15 +116,37 @@ class Histories:
         if cached is not None:
             self.kept.move_to_end(key)
             return cached
-        if before_building is not None:
-            before_building()
-        self.counts["histories_built"] += 1
-        moves = await anyio.to_thread.run_sync(self.store.moves, game_id)
-        replay = await anyio.to_thread.run_sync(replayed, row, moves)
-        self.kept[key] = replay
+        replay = await self._extended(row, before_building)
+        if replay is None:
+            if before_building is not None:
+                before_building()
+            self.counts["histories_built"] += 1
+            moves = await anyio.to_thread.run_sync(self.store.moves, game_id)
+            replay = await anyio.to_thread.run_sync(replayed, row, moves)
+        self.forget(game_id)  # its replays at fewer moves: nobody asks for them again
+        # Keyed by the moves it holds (the row's count, unless a move was stored meanwhile).
+        self.kept[(game_id, len(replay.actions))] = replay
         while len(self.kept) > HISTORIES_KEPT:
             self.kept.popitem(last=False)
         return replay
+
+    async def _extended(
+        self, row: GameRow, before_building: Callable[[], None] | None
+    ) -> Replay | None:
+        """The game's replay kept at fewer moves, extended by the moves stored since (None:
+        none is kept, or the store's moves do not follow it: it must be built)."""
+        kept = [r for (g, n), r in self.kept.items() if g == row.id and n < row.plies]
+        if not kept:
+            return None
+        since = max(kept, key=lambda r: len(r.actions))
+        done = len(since.actions)
+        if row.plies - done > EXTEND_FREE and before_building is not None:
+            before_building()
+        moves = await anyio.to_thread.run_sync(self.store.moves, row.id, done)
+        if [m.ply for m in moves] != list(range(done + 1, row.plies + 1)):
+            return None  # a move stored meanwhile (or taken back): built from the store
+        self.counts["histories_extended"] += 1
+        return await anyio.to_thread.run_sync(replayed, row, moves, since)
 
     def forget(self, game_id: str) -> None:
         """Drop the game's replays (a move was taken back: web/live/takeback.py)."""
