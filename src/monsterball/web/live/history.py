@@ -140,11 +140,11 @@ class Histories:
             return None
         since = max(kept, key=lambda r: len(r.actions))
         done = len(since.actions)
-        if row.plies - done > EXTEND_FREE and before_building is not None:
-            before_building()
         moves = await anyio.to_thread.run_sync(self.store.moves, row.id, done)
         if [m.ply for m in moves] != list(range(done + 1, row.plies + 1)):
             return None  # a move stored meanwhile (or taken back): built from the store
+        if len(moves) > EXTEND_FREE and before_building is not None:
+            before_building()  # charged once: it is not built after this
         self.counts["histories_extended"] += 1
         return await anyio.to_thread.run_sync(replayed, row, moves, since)
 
