@@ -314,7 +314,7 @@ def test_replay_steps_through_the_game_and_forks_a_new_one(client):
     assert three["step"] == 3 and len(three["log"]) == 3
     late = client.get(f"/api/games/{gid}/replay", params={"step": 100}).json()
     assert late["ply"] == 100
-    histories = services_of(client.app).rooms._histories
+    histories = services_of(client.app).rooms.histories.kept
     assert list(histories) == [(gid, whole["steps"])]  # built once, reused for every step
     fork = client.post(f"/api/games/{gid}/fork", json={"ply": 100, "mode": "hotseat"})
     assert fork.status_code == 201, fork.text

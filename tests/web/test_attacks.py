@@ -28,7 +28,7 @@ from monsterball.settings import Limits
 from monsterball.web.api import accounts, services
 from monsterball.web.api.services import services_of
 from monsterball.web.app import create_app
-from monsterball.web.live import rooms as rooms_module
+from monsterball.web.live import history as history_module
 from monsterball.web.live.bot_pool import Decision, FairSlots, ThinkingPool
 from monsterball.web.live.game import Rejected
 from monsterball.web.store.games import CorruptStore, Store
@@ -590,7 +590,7 @@ def test_older_records_keep_verifying_with_the_old_dice(tmp_path):
 
 @pytest.mark.slow
 def test_cycling_replays_of_many_finished_games_is_limited_per_address(tmp_path, monkeypatch):
-    monkeypatch.setattr(rooms_module, "HISTORIES_KEPT", 1)  # every other game: a rebuild
+    monkeypatch.setattr(history_module, "HISTORIES_KEPT", 1)  # every other game: a rebuild
     test_app = app_at(tmp_path / "g.db")
     bots = {"mode": "bot", "bots": {"A": "easy", "B": "easy"}, "preset": "quick"}
     with TestClient(test_app) as client:

@@ -26,8 +26,9 @@ from monsterball.web.api.accounts import seat_account, seated_room
 from monsterball.web.api.services import Own, Services, address, services
 from monsterball.web.hardening.security import MAX_TOKEN, GameId, seat_token
 from monsterball.web.live.game import Rejected
+from monsterball.web.live.history import Replay
 from monsterball.web.live.rematch import Rematches
-from monsterball.web.live.rooms import Replay, Room
+from monsterball.web.live.rooms import Room
 
 STATIC = resources.files("monsterball.web") / "static"
 

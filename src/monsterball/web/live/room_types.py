@@ -116,3 +116,7 @@ class Room:
             ],
             "watch": f"/play/{live.id}",
         }
+
+
+class StaleRace(Exception):
+    """Another server stored the game's next move first (the room has caught up)."""

@@ -5,8 +5,10 @@ if it is wrong), store the move, apply it, then tell every watcher (on SQLite, w
 is free, the loop applies the move and stores it with no await between: the same to anyone
 watching, ``_apply_and_store_now``). Dice (and ``easy`` bots,
 one random draw each) that follow a move are made the same way at once; a bot that thinks
-is asked in the worker pool (:mod:`monsterball.web.live.bot_pool`) by a task of the room's own, so
-no request waits for it, and a restarted server starts those tasks again (``resume``).
+is asked in the worker pool (:mod:`monsterball.web.live.bot_pool`) by a task of the room's own
+(web/live/room_bots.py), so no request waits for it, and a restarted server starts those tasks
+again (``resume``). Contributed dice wait for the players' nonces (web/live/room_dice.py);
+replays of stored games are kept apart (web/live/history.py).
 
 A game with a clock (web/live/time_control.py) has a timer task of the room's own, asleep until the
 running side's flag: then the game ends as that side's loss, moves or no moves, watchers or
@@ -25,9 +27,8 @@ import hashlib
 import logging
 import secrets
 import time
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import anyio
@@ -35,17 +36,10 @@ from sqlalchemy.engine import Connection
 
 from monsterball.core.errors import MonsterballError
 from monsterball.core.game import CHANCE, GameState
-from monsterball.core.record import GameRecord, Recorder
+from monsterball.core.record import GameRecord
 from monsterball.games import get_game
 from monsterball.web.live import fair_dice
-from monsterball.web.live.bot_pool import (
-    Decision,
-    OverBudget,
-    ThinkingPool,
-    check_level,
-    fallback_move,
-    thinks_inline,
-)
+from monsterball.web.live.bot_pool import OverBudget, ThinkingPool, check_level
 from monsterball.web.live.game import (
     LOG_TAIL,
     MODES,
@@ -55,23 +49,22 @@ from monsterball.web.live.game import (
     make_chairs,
     wall_ms,
 )
+from monsterball.web.live.history import Histories, Replay
+from monsterball.web.live.room_bots import BotThinking, thinks_in_pool
 from monsterball.web.live.room_clocks import Timekeeping, clock_after, rated_players
-from monsterball.web.live.room_types import Room, Send, Shared, Watcher
+from monsterball.web.live.room_dice import ContributedDice
+from monsterball.web.live.room_types import Room, Send, Shared, StaleRace, Watcher
 from monsterball.web.live.time_control import Clock, TimeControl
 from monsterball.web.store.games import (
     GameRow,
     StaleMove,
     Store,
     StoredMove,
-    add_nonce,
-    settle_nonces,
 )
 
-__all__ = ["Replay", "Room", "Rooms", "Send", "Shared", "StaleRace", "Watcher"]
+__all__ = ["Room", "Rooms", "Send", "Shared", "Watcher"]
 
 
-CHECKPOINT_EVERY = 64
-HISTORIES_KEPT = 32  # replays kept in memory (a long game's is a few hundred kB)
 # Automatic moves (dice, bots) stored per transaction: at most this many, or this long.
 AUTO_BATCH = 256
 AUTO_SECONDS = 0.05  # computed on the event loop: other rooms wait at most about this long
@@ -89,16 +82,7 @@ def new_secret_seed() -> int:
     return secrets.randbits(SECRET_SEED_BITS)
 
 
-@dataclass
-class Replay:
-    """A game's history for the replay viewer: the state every CHECKPOINT_EVERY moves."""
-
-    live: LiveGame
-    checkpoints: list[GameState]
-    actions: list[str]
-
-
-class Rooms(Timekeeping):
+class Rooms(Timekeeping, ContributedDice, BotThinking):
     def __init__(
         self,
         store: Store,
@@ -123,7 +107,7 @@ class Rooms(Timekeeping):
         self.counts: Counter[str] = Counter()  # stale races, reloads, evictions (/api/server)
         self.rooms: dict[str, Room] = {}
         self._loading = asyncio.Lock()
-        self._histories: OrderedDict[tuple[str, int], Replay] = OrderedDict()
+        self.histories = Histories(store, self.counts)  # replays kept (web/live/history.py)
         self._new_seed = new_seed
         self.rooms_per_address = rooms_per_address
         self._created_by: dict[str, set[str]] = {}  # address -> rooms it created (live ones)
@@ -527,7 +511,7 @@ class Rooms(Timekeeping):
                         and time.monotonic() - started < AUTO_SECONDS
                     ):
                         who = live.automatic()
-                        if who is None or _thinks(who):
+                        if who is None or thinks_in_pool(who):
                             break
                         if who == "chance" and await self._waits_for_nonces(room):
                             break
@@ -572,7 +556,7 @@ class Rooms(Timekeeping):
             if not mine:
                 return
             who = live.automatic()
-            if _thinks(who):
+            if thinks_in_pool(who):
                 self._start_thinking(room)
                 return
             if not batch or who is None:
@@ -615,126 +599,11 @@ class Rooms(Timekeeping):
     def taken_back(self, room: Room) -> None:
         """The room was rebuilt without its last move (web/live/takeback.py): its replays kept in
         memory are dropped, a bot thinking about the old position stops, the clock is set."""
-        for key in [k for k in self._histories if k[0] == room.live.id]:
-            del self._histories[key]
+        self.histories.forget(room.live.id)
         if room.thinking is not None and not room.thinking.done():
             room.thinking.cancel()
         room.thinking = None
         self._arm(room)
-
-    # -- contributed dice (web/live/fair_dice.py) ------------------------------------------------
-
-    async def _waits_for_nonces(self, room: Room) -> bool:
-        """The first die is due and waits for nonces: the room moves on when the last comes
-        or the wait ends, whichever is first. The wait is the store's, as are the nonces, so
-        any server (a restarted one, or the next lease holder) keeps them."""
-        live = room.live
-        if not fair_dice.open_for_nonces(live):
-            return False
-        asked = fair_dice.contributors(live.row)
-        now = wall_ms()
-        nonces, until = await anyio.to_thread.run_sync(
-            settle_nonces, self.store, live.id, asked, now, round(1000 * self.nonce_seconds)
-        )
-        self._take_nonces(live, nonces, until)
-        if until is None:
-            return False
-        task = asyncio.create_task(self._after_nonce_wait(room, (until - now) / 1000))
-        self._dice_waits.add(task)
-        task.add_done_callback(self._dice_waits.discard)
-        return True
-
-    async def _after_nonce_wait(self, room: Room, seconds: float) -> None:
-        await asyncio.sleep(seconds + 0.01)
-        if self.rooms.get(room.live.id) is room and not room.live.dice_started:
-            await self.advance(room)
-
-    @staticmethod
-    def _take_nonces(live: LiveGame, nonces: dict[str, str], until: int | None) -> bool:
-        """The nonces as the store has them (before the first die): True if they changed."""
-        live.row.dice_until = until
-        if live.dice_started or nonces == (live.row.dice_nonces or {}):
-            return False
-        live.row.dice_nonces = nonces
-        live.sampler = fair_dice.dice_sampler(live.row)
-        live.forget_views()
-        return True
-
-    async def contribute(self, room: Room, chair: Chair | None, nonce: object) -> str | None:
-        """Take a chair's nonce for the dice; why not (None: taken). The last one rolls: here,
-        or on the server holding the game's lease, told on the bus (web/cluster/site.py)."""
-        async with room.lock:
-            live = room.live
-            why = fair_dice.refusal(live, chair, nonce)
-            if why is not None or chair is None or not isinstance(nonce, str):
-                return why
-            why, nonces = await anyio.to_thread.run_sync(
-                add_nonce, self.store, live.id, fair_dice.contributors(live.row), chair.name, nonce
-            )
-            changed = self._take_nonces(live, nonces, live.row.dice_until)
-        if changed:
-            await self.broadcast(room)
-        if why is not None:
-            return why
-        if self.cluster is not None:
-            await self.cluster.tell_nonces(live.id, live.moves_made)
-        if not fair_dice.open_for_nonces(live):
-            await self.advance(room)
-        return None
-
-    async def refresh_nonces(self, room: Room) -> None:
-        """Another server took a nonce of this game: show it, and roll if this server holds
-        the lease and the nonces are all in."""
-        async with room.lock:
-            live = room.live
-            row = await anyio.to_thread.run_sync(self.store.get, live.id)
-            changed = row is not None and self._take_nonces(
-                live, row.dice_nonces or {}, row.dice_until
-            )
-        if changed:
-            await self.broadcast(room)
-            if not fair_dice.open_for_nonces(live):
-                await self.advance(room)
-
-    def _start_thinking(self, room: Room) -> None:
-        if room.thinking is None or room.thinking.done():
-            room.thinking = asyncio.create_task(self._think(room))
-
-    async def _think(self, room: Room) -> None:
-        """Ask the pool for the room's bot moves while a thinking bot is to act."""
-        live = room.live
-        try:
-            while True:
-                if room.pace:
-                    await asyncio.sleep(room.pace)  # a paced bots-only room
-                who = live.automatic()
-                if not isinstance(who, Chair) or not _thinks(who):
-                    return
-                if not await self._may_move(room):
-                    return  # another server's bot turn
-                ply, seed = live.state.ply, live.bot_seed()
-                decision = Decision(
-                    live.spec.id, live.state.to_position(), who.seat, who.bot or "easy", seed
-                )
-                notation = await self.pool.choose(decision, live.row.owner or live.id)
-                try:
-                    async with room.lock:
-                        if (
-                            self.rooms.get(live.id) is not room
-                            or room.live is not live
-                            or live.state.ply != ply
-                            or live.over()  # resigned while the bot thought
-                        ):
-                            return  # the room was rebuilt or moved on meanwhile
-                        action = self._bot_action(live, notation, seed)
-                        await self._store_and_apply(room, action)
-                except StaleRace:
-                    await self.broadcast(room)
-                    return
-                await self.advance(room, unseen=True)
-        except Exception:
-            log.exception("game %s: a bot could not move", live.id)
-            self._drop(live.id)
 
     def background(self) -> list[asyncio.Task[None]]:
         """The tasks moving games on by themselves (bots thinking, clocks, resumes), to stop
@@ -763,17 +632,6 @@ class Rooms(Timekeeping):
         task = asyncio.get_running_loop().create_task(again())
         self._retries.add(task)
         task.add_done_callback(self._retries.discard)
-
-    @staticmethod
-    def _bot_action(live: LiveGame, notation: str | None, seed: int) -> Any:
-        if notation is not None:
-            try:
-                action = live.spec.parse_action(notation)
-                live.state.check(action, seat=live.state.current_player())
-                return action
-            except MonsterballError:
-                log.error("game %s: a bot chose %r, which is not legal", live.id, notation)
-        return fallback_move(live.state, seed)
 
     # -- watching ------------------------------------------------------------------------
 
@@ -832,82 +690,21 @@ class Rooms(Timekeeping):
             except Exception:  # a closed socket: its handler will unwatch it
                 room.watchers.discard(watcher)
 
-    # -- history -------------------------------------------------------------------------
+    # -- history (web/live/history.py) ---------------------------------------------------
 
     async def history(
         self, game_id: str, before_building: Callable[[], None] | None = None
     ) -> Replay:
-        """The game's stored moves replayed, with checkpoints. Kept for the last few games
-        asked for, keyed by their move count, so stepping through a replay does not replay
-        the whole game at every step, and a game still being played is rebuilt as it grows.
-        ``before_building``: called when it must be built (the asker's limit:
-        web/hardening/limits.py)."""
-        row = await anyio.to_thread.run_sync(self.store.get, game_id)
-        if row is None:
-            raise Rejected("not-found", f"no game '{game_id}'")
-        key = (game_id, row.plies)
-        cached = self._histories.get(key)
-        if cached is not None:
-            self._histories.move_to_end(key)
-            return cached
-        if before_building is not None:
-            before_building()
-        self.counts["histories_built"] += 1
-        moves = await anyio.to_thread.run_sync(self.store.moves, game_id)
-
-        def build() -> Replay:
-            live = LiveGame.start(row)
-            checkpoints = []
-            for i, move in enumerate(moves):
-                if i % CHECKPOINT_EVERY == 0:
-                    checkpoints.append(live.state.clone())
-                live.commit(live.spec.parse_action(move.action))
-            if len(moves) % CHECKPOINT_EVERY == 0:
-                checkpoints.append(live.state.clone())
-            return Replay(live, checkpoints, [m.action for m in moves])
-
-        replay = await anyio.to_thread.run_sync(build)
-        self._histories[key] = replay
-        while len(self._histories) > HISTORIES_KEPT:
-            self._histories.popitem(last=False)
-        return replay
+        """The game's stored moves replayed (``Histories.get``)."""
+        return await self.histories.get(game_id, before_building)
 
     def replay_state(self, replay: Replay, step: int) -> GameState:
         """The state after ``step`` of the game's moves (0: its start)."""
-        step = max(0, min(step, len(replay.actions)))
-        base = step // CHECKPOINT_EVERY
-        state = replay.checkpoints[base].clone()
-        for text in replay.actions[base * CHECKPOINT_EVERY : step]:
-            state.apply_unchecked(state.spec.parse_action(text))
-        return state
+        return replay.state_at(step)
 
     def record(self, replay: Replay, row: GameRow) -> GameRecord:
         """The game's record, as `monsterball play --save` would have written it."""
-        live = replay.live
-        kinds: dict[str, str] = {}
-        for chair in live.chairs:
-            who = (chair.bot or "bot") if chair.kind == "bot" else "human"
-            name = live.spec.seat_name(chair.seat)
-            kinds[name] = who if name not in kinds else f"{kinds[name]}, {who}"
-        # The seed is only in the end line, so a record of a game in progress never holds it.
-        recorder = Recorder(
-            replay.checkpoints[0].clone(),
-            seed=None,
-            committed_seed=row.game_seed,
-            players=kinds,
-            dice=row.dice,
-            dice_nonces=dict(fair_dice.contributions(row)),
-        )
-        for text in replay.actions:
-            recorder.apply(live.spec.parse_action(text), checked=False)
-        if recorder.state.is_terminal():
-            recorder.finish()
-        elif live.ending is not None and "loser" not in live.ending:  # agreed: format 3
-            recorder.agree_draw()
-        elif live.ending is not None:  # lost on time, resigned: a format 2 end line
-            loser = live.spec.seat_names.index(live.ending["loser"])
-            recorder.forfeit(loser, live.ending["termination"])
-        return recorder.record
+        return replay.record(row)
 
 
 def owner_key(address: str | None) -> str | None:
@@ -915,12 +712,3 @@ def owner_key(address: str | None) -> str | None:
     if address is None:
         return None
     return "address:" + hashlib.sha256(address.encode()).hexdigest()[:16]
-
-
-class StaleRace(Exception):
-    """Another server stored the game's next move first (the room has caught up)."""
-
-
-def _thinks(who: str | Chair | None) -> bool:
-    """``who`` is a bot that thinks in the pool (not the dice, a human or an ``easy`` bot)."""
-    return isinstance(who, Chair) and not thinks_inline(who.bot or "easy")
