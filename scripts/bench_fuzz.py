@@ -1,5 +1,6 @@
-"""Checked-play speed of scripts/fuzz.py against the code at another git revision, harness
-and engine both (the checks call the engine's positions, pictures and records): the old tree
+"""Checked-play speed of the fuzz harness (monsterball.lab.fuzz, run as scripts/fuzz.py)
+against the code at another git revision, harness and engine both (the checks call the
+engine's positions, pictures and records): the old tree
 is unpacked with ``git archive`` (the compiled kernels, which git does not hold, copied
 from this tree), and each round runs one process on the old tree and one on this one, in
 alternating order, on the same games (same seeds, so the same actions are checked), timed
@@ -38,15 +39,18 @@ SEED = 50
 def worker(root: Path, actions: int, presets: list[str]) -> None:
     """In a process whose path starts with ``root``/src: play ``actions`` checked actions of
     each preset, print {preset: CPU seconds} as JSON."""
-    sys.path.insert(0, str(root / "scripts"))
-    import fuzz  # the tree's own harness, chosen at run time
+    try:  # the tree's own harness, chosen at run time (its src/ leads the path)
+        from monsterball.lab.fuzz.play import Job, fuzz_one
+    except ImportError:  # a tree from before the harness moved into the package
+        sys.path.insert(0, str(root / "scripts"))
+        from fuzz import Job, fuzz_one
 
     spent: dict[str, float] = {}
     for name in presets:
         game, preset = name.split("/")
-        fuzz.fuzz_one(fuzz.Job(game, preset, 1, 10, 1e9, 0, 0))  # tables built, untimed
+        fuzz_one(Job(game, preset, 1, 10, 1e9, 0, 0))  # tables built, untimed
         start = time.process_time()
-        tally = fuzz.fuzz_one(fuzz.Job(game, preset, SEED, actions, float("inf"), 0, 0))
+        tally = fuzz_one(Job(game, preset, SEED, actions, float("inf"), 0, 0))
         spent[name] = time.process_time() - start
         if tally.failures or tally.actions != actions:
             raise SystemExit(f"{name}: {tally.actions} actions, {tally.failures}")

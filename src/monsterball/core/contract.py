@@ -1,5 +1,6 @@
 """What the layers above ask of a game, beyond its rules: the typed hooks a :class:`GameSpec`
-declares (``spec.bot``, ``spec.odds``, ``spec.docs``, ``spec.views``, ``spec.rl``).
+declares (``spec.bot``, ``spec.odds``, ``spec.docs``, ``spec.views``, ``spec.rl``,
+``spec.checks``).
 
 A game fills in only what it has; every hook has a default that works for a game without it
 (the generic score evaluation, no odds pages, no rules document ...). The layers above read
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol
@@ -241,6 +242,29 @@ class RLHooks:
 
     features: Callable[[GameSpec, GameOptions], Any] | None = None
     max_decisions: int = 10_000
+
+
+# -- checks of the fuzz harness --------------------------------------------------------------
+
+
+class Twins(Protocol):
+    def __call__(
+        self, state: GameState, rng: random.Random, /
+    ) -> Iterator[tuple[str, GameState, int]]:
+        """States one seat cannot tell from ``state`` (a secret moved elsewhere, consistent
+        with all it sees): for each, (what was changed, the twin, that seat)."""
+
+
+@dataclass(frozen=True)
+class CheckHooks:
+    """What the fuzz harness (``monsterball.lab.fuzz``) checks of a game after every action
+    of random play, beyond what it checks of every game. ``twins``: for a game with hidden
+    information, each twin must look the same as the state to the seat it names and to
+    spectators (view and picture) and, when that seat is to act, offer it the same legal
+    actions; ``label`` heads the count of twins compared in the harness's report."""
+
+    twins: Twins | None = None
+    label: str = "hidden-information twins compared"
 
 
 NO_DOCS = GameDocs()

@@ -28,6 +28,7 @@ from monsterball.core.contract import (
     NO_DOCS,
     NO_VIEWS,
     BotHooks,
+    CheckHooks,
     GameDocs,
     OddsHooks,
     RLHooks,
@@ -378,6 +379,8 @@ class GameSpec:
     docs: GameDocs = NO_DOCS
     views: ViewHooks = NO_VIEWS
     rl: RLHooks | None = None
+    # Extra invariants the fuzz harness checks after every action (None: the common ones).
+    checks: CheckHooks | None = None
     # The game's compiled kernel modules and whether each runs (``monsterball.kernels()``).
     kernels: Mapping[str, bool] = field(default_factory=dict)
 

@@ -9,16 +9,15 @@ checks the move it picks, not only that it is not 'end'.
 
 from __future__ import annotations
 
-import sys
-
 import pytest
 
 from monsterball.bots.heuristic import HeuristicBot
+from monsterball.bots.protocol import bot_seed
 from monsterball.games.midway.actions import Move
+from monsterball.games.midway.analysis.idle import measure
 from monsterball.games.midway.rules.phases import Phase
 from monsterball.games.midway.rules.settle import AfterConversion
 from monsterball.games.midway.state import MidwayState, team_of
-from tests.helpers import ROOT
 from tests.helpers.midway import SPEC, act, cell, game, play_out_conversion, setup, start_phase
 
 SEEDS = range(4)
@@ -177,21 +176,21 @@ def test_a_decided_game_still_moves() -> None:
     assert state.row(state.ball) < before, played  # B attacks south
 
 
-sys.path.insert(0, str(ROOT / "scripts"))
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("plan_tries", [0, 16])
 def test_idle_phases_are_rare_in_onside_games(plan_tries: int) -> None:
-    """scripts/midway_idle.py over 6 seeded `match` games with forced onside kicks: at most
-    1 in 50 movement phases ended idle while a move gained ground (before: 16 of 274; with
-    every fix but the one for a smothered loose ball: 12 of 352). Also with the phase
+    """The idle count of scripts/midway_idle.py (games.midway.analysis.idle) over 6 seeded
+    `match` games with forced onside kicks: at most 1 in 50 movement phases ended idle while
+    a move gained ground (before: 16 of 274; with every fix but the one for a smothered
+    loose ball: 12 of 352). Also with the phase
     planner (16 play-outs): 28 of 383 before the pass fix (see
     test_a_receiver_goes_where_the_pass_comes_down); after it 13 of 500 counted the old
     way, every one a defense idle under a pass nobody could catch, which no longer counts."""
-    from midway_idle import measure
 
-    counts = measure(6, "match", 0, plan_tries=plan_tries)
+    def bots(g: int) -> list[HeuristicBot]:
+        return [HeuristicBot(bot_seed(g, s), plan_tries=plan_tries) for s in range(2)]
+
+    counts = measure(SPEC, 6, "match", 0, bots)
     assert counts["phases"] > 100
     assert counts["idle_with_gain"] * 50 <= counts["phases"], counts
 

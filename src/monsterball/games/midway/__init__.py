@@ -16,6 +16,7 @@ from monsterball.core.options import GameOptions
 from monsterball.core.procedures import stack_kinds
 from monsterball.games.midway.actions import action_table, parse_decision
 from monsterball.games.midway.analysis.heuristic import BOT
+from monsterball.games.midway.analysis.twins import CHECKS
 from monsterball.games.midway.options import MidwayOptions
 from monsterball.games.midway.rules.flow import ALL_STEPS, first_steps
 from monsterball.games.midway.state import FAST, MidwayState, Wiring, bind
@@ -150,6 +151,8 @@ SPEC = GameSpec(
     views=ViewHooks(roster=roster, draft_help=draft_help),
     kernels={f"{__name__}._fastmw": FAST},
     rl=RL,
+    # The fuzz harness's hidden-information twins (the caster swapped, the invisible moved).
+    checks=CHECKS,
 )
 bind(SPEC, Wiring(first_steps, render_text, check_board, check_stack))
 

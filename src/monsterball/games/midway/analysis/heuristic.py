@@ -90,7 +90,9 @@ SAFETY_RISK = (0.8, 0.4, 0.1)  # with a free defender next to him, within 6 hexe
 ON_BALL = 2
 
 
-def _progress(state: MidwayState, cell: int, team: int) -> float:
+def field_progress(state: MidwayState, cell: int, team: int) -> float:
+    """How far ``cell`` is toward the end zone ``team`` attacks: 0 on the field's row farthest
+    from it, 1 on the nearest."""
     row = state.row(cell)
     last = LENGTH - 1
     return row / last if state.forward(team) > 0 else (last - row) / last
@@ -112,7 +114,7 @@ def _chase(state: MidwayState, cell: int, team: int) -> float:
 
 def _field_value(state: MidwayState, team: int, cell: int, down: int) -> float:
     """What holding the ball at ``cell`` before ``down`` is worth to ``team``."""
-    return -0.3 + FIELD * _progress(state, cell, team) + DOWN * (4 - min(down, 4))
+    return -0.3 + FIELD * field_progress(state, cell, team) + DOWN * (4 - min(down, 4))
 
 
 def _free(state: MidwayState, p: int) -> bool:
@@ -442,7 +444,7 @@ def _return_formation(state: MidwayState, legal: Sequence[Action]) -> Action | N
 def _kick_it(state: MidwayState, seat: int) -> bool:
     """Fourth down out of reach of a score: punt."""
     spot = state.spot if state.spot >= 0 else state.ball
-    return state.down >= 4 and spot >= 0 and _progress(state, spot, seat) < PUNT_BELOW
+    return state.down >= 4 and spot >= 0 and field_progress(state, spot, seat) < PUNT_BELOW
 
 
 def _snap(state: MidwayState, seat: int, legal: Sequence[Action]) -> Action | None:
@@ -490,7 +492,7 @@ def policy(
         punts = [a for a in legal if isinstance(a, Punt)]
         if punts:
             f = state.field
-            return max(punts, key=lambda a: _progress(state, f.parse_cell(a.cell), seat))
+            return max(punts, key=lambda a: field_progress(state, f.parse_cell(a.cell), seat))
     return None
 
 
@@ -599,7 +601,7 @@ def candidates(
         elif isinstance(a, Throw):
             aims.append((_throw_score(state, seat, f.parse_cell(a.cell)), a))
         elif isinstance(a, Punt):
-            aims.append((_progress(state, f.parse_cell(a.cell), seat), a))
+            aims.append((field_progress(state, f.parse_cell(a.cell), seat), a))
         else:
             rest.append(a)
     closing = sorted(chase.values(), key=lambda t: t[0])
@@ -650,7 +652,7 @@ def _throw_score(state: MidwayState, seat: int, target: int) -> float:
     theirs = min(
         (dist[state.pos[p]] for p in team_players(1 - seat) if _free(state, p)), default=99
     )
-    return _progress(state, target, seat) + (0.1 if theirs > 2 else 0.0)
+    return field_progress(state, target, seat) + (0.1 if theirs > 2 else 0.0)
 
 
 def plan(

@@ -1,6 +1,6 @@
-"""The invariants scripts/fuzz.py checks after every action of random legal play (see its
-docstring), and the small helpers its mutation fuzzers share with them. A broken invariant
-raises Found, naming its kind."""
+"""The invariants the fuzz harness checks after every action of random legal play (the list
+is in the package's docstring), and the small helpers its mutation fuzzers share with them. A
+broken invariant raises Found, naming its kind."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import json
 import math
 import random
 from collections import Counter
-from collections.abc import Iterator
 from fractions import Fraction
 from itertools import compress
 from typing import Any
@@ -240,38 +239,24 @@ def check_state(
     return actions, outcomes
 
 
-def midway_twins(state: Any, rng: random.Random) -> Iterator[tuple[str, Any, int]]:
-    """States the other seat cannot tell from ``state``: (what changed, twin, that seat)."""
-    if state.caster >= 0 and state.images:
-        twin = state.clone()
-        real, image = twin.pos[twin.caster], twin.images[rng.randrange(len(twin.images))]
-        twin.pos[twin.caster] = image
-        twin.images = sorted([real, *(c for c in twin.images if c != image)])
-        if twin.carrier == twin.caster:
-            twin.ball = image
-        yield "caster", twin, 1 - state.caster // 10
-    if state.invisible >= 0:
-        taken = {c for c in state.pos if c >= 0} | set(state.images) | {state.ball}
-        free = [c for c in range(state.field.size) if c not in taken]
-        if free:
-            twin = state.clone()
-            twin.pos[twin.invisible] = cell = rng.choice(free)
-            if twin.carrier == twin.invisible:
-                twin.ball = cell
-            yield "invisible", twin, 1 - state.invisible // 10
-
-
 HIDDEN_CHECKS: Counter[str] = Counter()  # twins compared in this process, by what moved
 
 
-def check_hidden(state: Any, rng: random.Random, legal: list[Action] | None = None) -> None:
-    """``legal``: state.legal_actions() if already listed. The state's own view, picture
-    and notations are worked out once, however many twins are compared with them."""
-    mine: dict[int | None, tuple[str, str]] = {}
-    for what, twin, opp in midway_twins(state, rng):
+def check_hidden(
+    spec: GameSpec, state: GameState, rng: random.Random, legal: list[Action] | None = None
+) -> None:
+    """The game's hidden-information twins (``spec.checks.twins``) look and play as the state
+    does to the seat each names and to spectators. ``legal``: state.legal_actions() if
+    already listed. The state's own view, picture and notations are worked out once,
+    however many twins are compared with them."""
+    hooks = spec.checks
+    if hooks is None or hooks.twins is None:
+        return
+    mine: dict[int | None, tuple[bytes, str]] = {}
+    for what, twin, opp in hooks.twins(state, rng):
         HIDDEN_CHECKS[what] += 1
         for seat in (opp, None):
-            who = "spectators" if seat is None else f"seat {'AB'[seat]}"
+            who = "spectators" if seat is None else f"seat {spec.seat_name(seat)}"
             if seat not in mine:
                 mine[seat] = (canonical(state.view(seat)), state.render(seat))
             view, picture = mine[seat]

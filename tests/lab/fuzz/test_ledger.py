@@ -1,24 +1,18 @@
-"""The fuzz campaign's ledger (scripts/fuzz_ledger.py, fuzz.py --ledger): chunks add up,
-a seed is never counted twice for a game x preset, and totals under different rules
-versions are kept apart."""
+"""The fuzz campaign's ledger (monsterball.lab.fuzz.ledger): chunks add up, a seed is never
+counted twice for a game x preset, totals under different rules versions are kept apart, and
+the campaign's own ledger still reads."""
 
 from __future__ import annotations
 
 import json
-import sys
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from monsterball.games import get_game
+from monsterball.lab.fuzz import ledger
+from monsterball.lab.fuzz.play import Tally
 from tests.helpers import ROOT
-
-sys.path.insert(0, str(ROOT / "scripts"))
-import fuzz_ledger as ledger  # a sibling of scripts/fuzz.py, not a package
-
-from tests.scripts.test_fuzz import FUZZ  # the harness, loaded once for both test files
 
 
 def chunk(game: str, preset: str, seed: int, actions: int, rules: str, **more: Any) -> Any:
@@ -107,7 +101,7 @@ def test_time_to_go_uses_the_rate_of_the_newest_harness(tmp_path: Path) -> None:
     assert by_name[("| h", "a")].endswith(f"| 900,000 | {900_000 / 1_000 / 3600:.2f} |")
     assert "newest harness in the ledger (version 2)" in text
     assert ledger.harness(chunk("g", "a", 1, 1, "g/1")) == 1
-    assert ledger.entry(FUZZ.Tally("g", "a"), 1, "abc", "g/1", 0)["harness"] == ledger.HARNESS
+    assert ledger.entry(Tally("g", "a"), 1, "abc", "g/1", 0)["harness"] == ledger.HARNESS
 
 
 def test_a_ledger_that_is_not_one_is_refused(tmp_path: Path) -> None:
@@ -120,64 +114,12 @@ def test_a_ledger_that_is_not_one_is_refused(tmp_path: Path) -> None:
         ledger.load(path)
 
 
-def test_fuzz_adds_chunks_to_the_ledger_and_refuses_a_used_seed(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    path = tmp_path / "ledger.json"
-    run = ["--game", "paper-ultimate", "--preset", "small", "--ledger", str(path)]
-    small = ["--actions", "20", "--mutations", "1"]
-    assert FUZZ.main([*run, *small, "--seed", "next", "--chunks", "2"]) == 0
-    entries = ledger.load(path)["chunks"]
-    assert [e["seed"] for e in entries] == [100, 101]
-    spec = get_game("paper-ultimate")
-    for entry in entries:
-        assert entry["actions"] == 20 and entry["games"] >= 1
-        assert entry["rules_version"] == spec.rules_version
-        assert sum(entry["mutations"].values()) == 4 and entry["failures"] == {}
-        assert entry["commit"]
-    before = path.read_bytes()
-    assert FUZZ.main([*run, *small, "--seed", "101"]) == 2
-    assert "seed 101 is already in" in capsys.readouterr().err
-    assert path.read_bytes() == before
-    assert FUZZ.main([*run, "--report"]) == 0
-    out = capsys.readouterr().out
-    assert f"| paper-ultimate | small | {spec.rules_version} | 40 |" in out
-    # --skip-done leaves out what is at the goal.
-    data = ledger.load(path)
-    data["chunks"][0]["actions"] = ledger.GOAL
-    path.write_text(ledger.dumps(data))
-    assert FUZZ.main([*run, *small, "--seed", "next", "--skip-done"]) == 0
-    assert "every game x preset is at the goal" in capsys.readouterr().err
-    assert len(ledger.load(path)["chunks"]) == 2
-
-
-def test_the_stop_file_stops_a_campaign_between_chunks(tmp_path: Path) -> None:
-    path, stop = tmp_path / "ledger.json", tmp_path / "stop"
-    stop.touch()
-    args = ["--game", "paper-ultimate", "--preset", "small", "--ledger", str(path)]
-    assert FUZZ.main([*args, "--seed", "next", "--chunks", "5", "--stop-file", str(stop)]) == 0
-    assert not path.exists()
-    assert Counter(FUZZ.pairs_for(FUZZ.argparse.Namespace(game="midway", preset=None))) == {
-        ("midway", p): 1 for p in get_game("midway").options_type.PRESETS
-    }
-
-
-def test_a_failure_is_added_with_its_reproducer_and_stops_the_campaign(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    spec = get_game("paper-ultimate")
-    kind = type(spec.new_game(spec.options("small")))
-    honest = kind._copy_board
-
-    def careless(self: Any, other: Any) -> None:
-        honest(self, other)
-        other.throws = self.throws + 1  # every clone differs: a "clone" failure each game
-
-    monkeypatch.setattr(kind, "_copy_board", careless)
-    path = tmp_path / "ledger.json"
-    args = ["--game", "paper-ultimate", "--preset", "small", "--ledger", str(path)]
-    run = ["--actions", "3", "--mutations", "0", "--seed", "next", "--chunks", "4"]
-    assert FUZZ.main([*args, *run]) == 1
-    (entry,) = ledger.load(path)["chunks"]  # stopped after the first chunk
-    assert entry["failures"] == {"clone": entry["games"]} and entry["games"] >= 1
-    assert entry["reproducers"][0].startswith("python scripts/fuzz.py --repro clone:")
+def test_the_campaigns_ledger_reads_and_no_entry_is_newer_than_the_harness() -> None:
+    """The campaign (scripts/ledgers/fuzz.json) is continued and merged across versions of
+    the code: its format reads, and the harness version entries record is never ahead of
+    the one the code writes (a change that bumps HARNESS must keep reading the old ones)."""
+    data = ledger.load(ROOT / "scripts" / "ledgers" / "fuzz.json")
+    assert data["format"] == ledger.FORMAT and data["chunks"]
+    assert max(ledger.harness(e) for e in data["chunks"]) <= ledger.HARNESS
+    text = ledger.report(data, {e["game"]: e["rules_version"] for e in data["chunks"]})
+    assert text.startswith("| game | preset | rules version |")

@@ -21,7 +21,10 @@ import time
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from monsterball.lab.fuzz.play import Tally
 
 FORMAT = 1
 GOAL = 1_000_000  # checked actions per game x preset (issue 13)
@@ -295,8 +298,8 @@ def report(
     return "\n".join(out)
 
 
-def entry(tally: Any, seed: int, commit: str, rules: str, window: int) -> dict[str, Any]:
-    """A ledger entry from a finished fuzz.Tally."""
+def entry(tally: Tally, seed: int, commit: str, rules: str, window: int) -> dict[str, Any]:
+    """A ledger entry from a finished Tally."""
     real = [f for f in tally.failures if not f.known]
     return {
         "game": tally.game,
