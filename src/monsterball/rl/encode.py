@@ -268,6 +268,11 @@ class LegalMasks:
                 mask[[self.table._by_action[a] for a in missing]] = 1
         return mask
 
+    def number(self, action: Any) -> int:
+        """An action's table number: by identity, else by equality (KeyError outside)."""
+        n = self._by_id.get(id(action))
+        return self.table._by_action[action] if n is None else n
+
 
 def legal_numbers(mask: np.ndarray) -> list[int]:
     """The set positions of a 0/1 int8 mask, ascending (read as bools: numpy's nonzero is

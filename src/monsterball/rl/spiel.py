@@ -291,8 +291,10 @@ class MonsterballState(pyspiel.State):  # type: ignore[misc]
         return legal_numbers(mask)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        by_action = self.ctx.table._by_action
-        return sorted((by_action[a], float(p)) for a, p in self.inner.chance_outcomes())
+        # By identity, and a Fraction's float as one division (float() goes through numbers.py).
+        number = self.ctx.encoder.masks.number
+        outcomes = self.inner.chance_outcomes()
+        return sorted([(number(a), p.numerator / p.denominator) for a, p in outcomes])
 
     def _apply_action(self, action: int) -> None:
         chosen = self.ctx.table.decode(int(action))
