@@ -55,12 +55,11 @@ class MidwayFeatures(GameFeatures):
         cells = self.cells
         self._rows: list[tuple[tuple[int, int, int, int, int, int], ...]] = []
         for seat in (0, 1):
-            rows = []
+            rows: list[tuple[int, int, int, int, int, int]] = []
             for p, (piece, ident) in enumerate(self._pairs[seat]):
-                own = p // 10 == seat
-                side = "own" if own else "opp"
-                offsets = (IX[f"{side}_size"], IX[f"{side}_move"], IX[f"{side}_out"])
-                rows.append((p, piece, ident, *(plane * cells for plane in offsets)))
+                side = "own" if p // 10 == seat else "opp"
+                size, move, out = (IX[f"{side}_{k}"] * cells for k in ("size", "move", "out"))
+                rows.append((p, piece, ident, size, move, out))
             self._rows.append(tuple(rows))
         self.names = (
             "down",
