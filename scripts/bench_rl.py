@@ -60,6 +60,13 @@ def engine_rate(game: str, preset: str | None, seconds: float) -> float:
     return decisions / (time.perf_counter() - start)
 
 
+def legal_of(mask: np.ndarray) -> np.ndarray:
+    """The legal numbers of an int8 0/1 mask, read as bools: numpy's nonzero is several
+    times faster on bool (on a 25,000-action mask: 16 us against 146 us), a learner's
+    cost, not the env's."""
+    return np.flatnonzero(mask.view(np.bool_))
+
+
 def _timed(seconds: float, step: Callable[[], int]) -> float:
     decisions = 0
     start = time.perf_counter()
@@ -80,7 +87,7 @@ def aec_rate(game: str, preset: str | None, obs: str, seconds: float) -> float:
         if term or trunc:
             env.reset()
             return 0
-        legal = np.flatnonzero(observation["action_mask"])
+        legal = legal_of(observation["action_mask"])
         env.step(int(legal[rng.integers(len(legal))]))
         return 1
 
@@ -96,7 +103,7 @@ def gym_rate(game: str, preset: str | None, obs: str, seconds: float) -> float:
     box = [observation]
 
     def step() -> int:
-        legal = np.flatnonzero(box[0]["action_mask"])
+        legal = legal_of(box[0]["action_mask"])
         core = env.core
         plies, dice = core.state.ply, core.dice_rolled
         box[0], _, term, trunc, _ = env.step(int(legal[rng.integers(len(legal))]))

@@ -11,8 +11,8 @@ import pytest
 from monsterball.core import learning
 from monsterball.core.game import CHANCE
 from monsterball.core.learning import Marks, bits_into, numbers_into
-from monsterball.games import get_game
-from monsterball.rl.encode import encoder_for
+from monsterball.games import all_games, get_game
+from monsterball.rl.encode import encoder_for, legal_numbers
 
 CASES = [("paper-ultimate", "small"), ("paper-ultimate", None), ("huck-monster", "small")]
 CASES += [("midway", "short")]
@@ -79,6 +79,36 @@ def test_the_games_own_masks_are_the_legal_lists_numbered(game, preset) -> None:
         np.testing.assert_array_equal(mask, want)
     if game == "paper-ultimate":
         assert own > 200  # its running and throwing steps: nearly every decision
+
+
+EVERY_PRESET = [
+    (spec.id, preset) for spec in all_games() for preset in (None, *spec.options_type.PRESETS)
+]
+
+
+@pytest.mark.parametrize(("game", "preset"), EVERY_PRESET)
+def test_the_env_masks_are_the_legal_lists_numbered_under_every_preset(game, preset) -> None:
+    """The mask every env reads (``encode.LegalMasks``: the game's own where it writes one,
+    Huck + Monster's team moves among them) is the legal list numbered, at every decision of
+    random play under every preset; and ``legal_numbers`` reads it back in order."""
+    spec = get_game(game)
+    opts = spec.options(preset)
+    masks = encoder_for(spec, opts).masks
+    table = spec.action_table(opts)
+    rng = np.random.default_rng(7)
+    state, decisions, own = spec.new_game(opts), 0, 0
+    while decisions < 400:
+        if state.is_terminal():
+            state = spec.new_game(opts)
+        legal = state.legal_actions()
+        if state.current_player() != CHANCE:
+            decisions += 1
+            own += masks.features.legal_mask(state, np.zeros(len(table), np.int8))
+            want = sorted(table.encode(a) for a in legal)
+            assert legal_numbers(masks.of(state)) == want, (state.ply, type(state.stack[-1]))
+        state.apply(legal[int(rng.integers(len(legal)))])
+    if game != "midway":
+        assert own > 30  # the game's own masks answered for many of the decisions
 
 
 def test_bits_and_numbers_into_a_mask_agree_with_numpy(numpy_composer) -> None:

@@ -20,10 +20,10 @@ from pettingzoo import AECEnv
 
 from monsterball.core.dice import SeededSampler
 from monsterball.core.game import CHANCE, GameState
-from monsterball.core.learning import SPATIAL, numbers_into
+from monsterball.core.learning import SPATIAL
 from monsterball.games import get_game
 from monsterball.rl import ids
-from monsterball.rl.encode import ENCODER_VERSION, encoder_for
+from monsterball.rl.encode import ENCODER_VERSION, encoder_for, legal_numbers
 
 DEFAULT = "default"  # max_steps: the game's default cut
 
@@ -79,9 +79,6 @@ class Core:
         self.table = self.spec.action_table(self.options)
         self.encoder = encoder_for(self.spec, self.options)
         self.num_actions = len(self.table)
-        # Legal actions are the table's own objects: numbered by identity (an int's hash),
-        # the table's dict (the action's hash) when one is not.
-        self._by_id = {id(a): i for i, a in enumerate(self.table.actions)}
         self._key: tuple[Any, int] = (None, -1)
         self._actor = -1  # the seat the cached mask is for (-1: none)
         self._mask = np.zeros(self.num_actions, np.int8)
@@ -125,19 +122,17 @@ class Core:
         if key[0] is not state or key[1] != state.ply:
             self._key = (state, state.ply)
             self._obs = {}
-            mask = self._mask = np.zeros(self.num_actions, np.int8)
             actor = -1 if state.is_terminal() else state.current_player()
             self._actor = actor if actor >= 0 else -1
-            if self._actor >= 0 and not self.encoder.game.legal_mask(state, mask):
-                missing = numbers_into(mask, state.legal_actions(), self._by_id)
-                if missing:  # an equal action that is not the table's own object
-                    mask[[self.table._by_action[a] for a in missing]] = 1
+            if self._actor >= 0:
+                self._mask = self.encoder.masks.of(state)
+            else:
+                self._mask = np.zeros(self.num_actions, np.int8)
 
     def legal_numbers(self) -> list[int]:
         """The numbers of the legal actions of the seat to act, ascending (empty at the end)."""
         self._fresh()
-        numbers: list[int] = np.flatnonzero(self._mask).tolist()
-        return numbers
+        return legal_numbers(self._mask)
 
     def mask(self, seat: int) -> np.ndarray:
         """The seat's legal actions as an int8 mask (all zeros when it is not to act); a new
@@ -194,6 +189,28 @@ class Core:
         if cached is None:
             cached = self._obs[seat] = self._encode(seat)
         return cached
+
+    def observe_into(self, seat: int, out: dict[str, np.ndarray], row: int) -> None:
+        """The seat's observation written into row ``row`` of the batched arrays ``out``
+        (the vector env's), without arrays of its own."""
+        self._fresh()
+        cached = self._obs.get(seat)
+        if cached is not None:
+            for key, value in cached.items():
+                out[key][row] = value
+            return
+        enc, state = self.encoder, self.state
+        if seat == self._actor:
+            out["action_mask"][row] = self._mask
+        else:
+            out["action_mask"][row] = 0
+        if self.observation == "compact":
+            out["planes"][row] = enc.compact_from(enc.board_values(state, seat))
+            out["scalars"][row] = enc.scalar_list(state, seat)
+        else:
+            planes = out["observation"][row]
+            assert planes.flags.c_contiguous  # so the reshape is a view, written in place
+            enc.encode_into(state, seat, planes.reshape(len(enc.planes), enc.cells))
 
     def _encode(self, seat: int) -> dict[str, np.ndarray]:
         enc, state = self.encoder, self.state

@@ -42,6 +42,7 @@ from monsterball.core.learning import (
     Marks,
     compose_board,
     compose_full,
+    numbers_into,
 )
 from monsterball.core.options import GameOptions
 from monsterball.rl.features import game_features
@@ -100,6 +101,7 @@ class Encoder:
             if name.endswith(("_size", "_move")):
                 self.compact_high[i] = 255
         self._templates: dict[tuple[int, int], np.ndarray] = {}
+        self.masks = LegalMasks(spec.action_table(options), self.game)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Rebuilt from the spec's id and the options: no tables or templates in a pickle.
@@ -241,6 +243,42 @@ class Encoder:
     def _cell(self, name: str) -> tuple[int, int]:
         col, row = self.grid.coords(self.grid.parse_cell(name))
         return row, col
+
+
+class LegalMasks:
+    """The legal actions of the seat to act as an int8 mask over the game's action table:
+    written by the game straight from its state where it can (``GameFeatures.legal_mask``),
+    else the legal list numbered. One per encoder (so per game and options), shared."""
+
+    def __init__(self, table: Any, features: Any):
+        self.table = table
+        self.size = len(table)
+        self.features = features
+        # Legal actions are the table's own objects: numbered by identity (an int's hash),
+        # the table's dict (the action's hash) when one is not.
+        self._by_id = {id(a): i for i, a in enumerate(table.actions)}
+
+    def of(self, state: GameState) -> np.ndarray:
+        """A new zeroed mask with the legal actions set (np.zeros is a calloc: cheaper than
+        clearing a kept buffer)."""
+        mask = np.zeros(self.size, np.int8)
+        if not self.features.legal_mask(state, mask):
+            missing = numbers_into(mask, state.legal_actions(), self._by_id)
+            if missing:  # an equal action that is not the table's own object
+                mask[[self.table._by_action[a] for a in missing]] = 1
+        return mask
+
+    def number(self, action: Any) -> int:
+        """An action's table number: by identity, else by equality (KeyError outside)."""
+        n = self._by_id.get(id(action))
+        return self.table._by_action[action] if n is None else n
+
+
+def legal_numbers(mask: np.ndarray) -> list[int]:
+    """The set positions of a 0/1 int8 mask, ascending (read as bools: numpy's nonzero is
+    about 9x faster on bool than on int8, 16 us against 146 us on 25,000 actions)."""
+    numbers: list[int] = np.flatnonzero(mask.view(np.bool_)).tolist()
+    return numbers
 
 
 def _score_pair(score: Any) -> tuple[int, int]:

@@ -115,6 +115,11 @@ class MonsterballGym(gymnasium.Env):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        self._start(seed)
+        return self._obs()
+
+    def _start(self, seed: int | None) -> None:
+        """``reset`` without the observation (the vector env writes it into its batch)."""
         super().reset(seed=seed)
         if seed is not None:
             self._episodes = 0
@@ -127,24 +132,30 @@ class MonsterballGym(gymnasium.Env):
         self.steps = 0
         self._opponent_moves()
         self._lead = self._score_lead()
-        return self._obs()
 
     def _score_lead(self) -> int:
         score: Any = getattr(self.core.state, "score", (0, 0))
         return int(score[self.seat] - score[1 - self.seat])
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        reward, terminated, truncated, extra = self._advance(action)
+        obs, info = self._obs()
+        if "illegal_action" in extra:
+            # The position did not move: new arrays, not the ones the last call returned.
+            obs = {key: value.copy() for key, value in obs.items()}
+            info["action_mask"] = obs["action_mask"]
+        info.update(extra)
+        return obs, reward, terminated, truncated, info
+
+    def _advance(self, action: Any) -> tuple[float, bool, bool, dict[str, Any]]:
+        """``step`` without the observation: reward, terminated, truncated and the info
+        beyond the mask and the seat (``illegal_action``, ``result``)."""
         try:
             chosen = self.core.decode(action, self.seat)
         except ValueError as exc:
             if self.illegal_action == "raise":
                 raise
-            obs, info = self._obs()
-            # The position did not move: new arrays, not the ones the last call returned.
-            obs = {key: value.copy() for key, value in obs.items()}
-            info["action_mask"] = obs["action_mask"]
-            info["illegal_action"] = str(exc)
-            return obs, -1.0, True, False, info
+            return -1.0, True, False, {"illegal_action": str(exc)}
         self.core.state.apply_unchecked(chosen)
         self.core.roll_dice()
         self.steps += 1
@@ -158,10 +169,9 @@ class MonsterballGym(gymnasium.Env):
             reward += self.reward_points * (lead - self._lead)
             self._lead = lead
         truncated = not terminated and self.max_steps is not None and self.steps >= self.max_steps
-        obs, info = self._obs()
         if terminated:
-            info["result"] = float(state.returns()[mover])  # the game's, without reward_points
-        return obs, reward, terminated, truncated, info
+            return reward, True, False, {"result": float(state.returns()[mover])}  # no points
+        return reward, False, truncated, {}
 
     def render(self) -> Any:
         if self.render_mode == "ansi":

@@ -36,11 +36,10 @@ import pyspiel
 
 from monsterball.core.actions import Action
 from monsterball.core.game import CHANCE, GameSpec, GameState
-from monsterball.core.learning import numbers_into
 from monsterball.core.options import GameOptions
 from monsterball.games import all_games, get_game
 from monsterball.rl import ids
-from monsterball.rl.encode import Encoder, encoder_for
+from monsterball.rl.encode import Encoder, encoder_for, legal_numbers
 
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
@@ -138,20 +137,11 @@ class Context:
         else:
             self.tensor_size = int(np.prod(enc.shape))
 
-        # Legal actions are the table's own objects: numbered by identity (an int's hash).
-        self._by_id = {id(a): i for i, a in enumerate(self.table.actions)}
         self._tensor_of: tuple[Any, int, int, np.ndarray] | None = None
 
-    def legal_numbers(self, state: GameState) -> list[int]:
-        """The legal decisions' numbers, ascending: from the game's own mask where it has
-        one (``GameFeatures.legal_mask``), else the legal list numbered."""
-        mask = np.zeros(len(self.table), np.int8)
-        if not self.encoder.game.legal_mask(state, mask):
-            missing = numbers_into(mask, state.legal_actions(), self._by_id)
-            if missing:  # an equal action that is not the table's own object
-                mask[[self.table._by_action[a] for a in missing]] = 1
-        numbers: list[int] = np.flatnonzero(mask).tolist()
-        return numbers
+    def legal_mask(self, state: GameState) -> np.ndarray:
+        """The legal decisions as an int8 mask (``encode.LegalMasks``)."""
+        return self.encoder.masks.of(state)
 
     def __deepcopy__(self, memo: Any) -> Context:
         return self
@@ -244,9 +234,9 @@ class Play:
         self.inner = inner
         self.plies = plies
         self.seen = seen if seen is not None else []  # (actor, action) of every ply, in order
-        # (ply, legal numbers) of the last legal_actions(): an action among them is applied
+        # (ply, legal mask) of the last legal_actions(): an action it allows is applied
         # without listing the legal actions again.
-        self.legal: tuple[int, frozenset[int]] = (-1, frozenset())
+        self.legal: tuple[int, np.ndarray | None] = (-1, None)
 
     def __deepcopy__(self, memo: Any) -> Play:
         return Play(self.inner.clone(), self.plies, list(self.seen))
@@ -296,20 +286,22 @@ class MonsterballState(pyspiel.State):  # type: ignore[misc]
         return not play.inner.stack or play.plies >= self.ctx.max_length
 
     def _legal_actions(self, player: int) -> list[int]:
-        numbers = self.ctx.legal_numbers(self.inner)
-        self.play.legal = (self.inner.ply, frozenset(numbers))
-        return numbers
+        mask = self.ctx.legal_mask(self.inner)
+        self.play.legal = (self.inner.ply, mask)
+        return legal_numbers(mask)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        by_action = self.ctx.table._by_action
-        return sorted((by_action[a], float(p)) for a, p in self.inner.chance_outcomes())
+        # By identity, and a Fraction's float as one division (float() goes through numbers.py).
+        number = self.ctx.encoder.masks.number
+        outcomes = self.inner.chance_outcomes()
+        return sorted([(number(a), p.numerator / p.denominator) for a, p in outcomes])
 
     def _apply_action(self, action: int) -> None:
         chosen = self.ctx.table.decode(int(action))
         inner = self.inner
         actor = inner.current_player()
         ply, legal = self.play.legal
-        if ply == inner.ply and actor != CHANCE and int(action) in legal:
+        if ply == inner.ply and actor != CHANCE and legal is not None and legal[int(action)]:
             inner.apply_unchecked(chosen)
         else:
             inner.apply(chosen)  # checked: raises, naming the problem, for an illegal one

@@ -49,32 +49,28 @@ class _Games:
     def reset(self, seeds: list[int | None], out: dict[str, np.ndarray]) -> list[int]:
         seats = []
         for i, (env, seed) in enumerate(zip(self.envs, seeds, strict=True)):
-            obs, info = env.reset(seed=seed)
+            env._start(seed)
             self.pending[i] = False
-            _write(out, i, obs)
-            seats.append(info["seat"])
+            env.core.observe_into(env.seat, out, i)
+            seats.append(env.seat)
         return seats
 
     def step(self, actions: list[int], out: dict[str, np.ndarray]) -> list[_Result]:
         results = []
+        nan = float("nan")
         for i, (env, action) in enumerate(zip(self.envs, actions, strict=True)):
             if self.pending[i]:
-                obs, info = env.reset()
-                reward, terminated, truncated = 0.0, False, False
-                info["result"] = float("nan")
+                env._start(None)
+                reward, terminated, truncated, result = 0.0, False, False, nan
                 self.pending[i] = False
             else:
-                obs, reward, terminated, truncated, info = env.step(action)
+                reward, terminated, truncated, extra = env._advance(action)
+                result = extra.get("result", nan)
                 self.pending[i] = terminated or truncated
-            _write(out, i, obs)
-            result = info.get("result", float("nan"))
-            results.append((reward, terminated, truncated, info["seat"], result))
+            # Written straight into the batch's row: no arrays of the game's own.
+            env.core.observe_into(env.seat, out, i)
+            results.append((reward, terminated, truncated, env.seat, result))
         return results
-
-
-def _write(out: dict[str, np.ndarray], row: int, obs: dict[str, np.ndarray]) -> None:
-    for key, value in obs.items():
-        out[key][row] = value
 
 
 def _worker(
@@ -265,7 +261,17 @@ class MonsterballVectorEnv(gymnasium.vector.VectorEnv):
 
 
 def random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One uniformly random legal action per row of ``masks``."""
-    noise = rng.random(masks.shape) * masks
-    chosen: np.ndarray = noise.argmax(axis=1)
+    """One uniformly random legal action per row of ``masks`` (0 for a row with none): the
+    rows' set positions found at once, one uniform draw per row (not one per action: a
+    16-row batch of a 25,000-action table is 400,000 draws)."""
+    flags = masks.view(np.bool_) if masks.dtype.itemsize == 1 else masks.astype(bool)
+    flat = np.flatnonzero(flags)  # far cheaper than np.nonzero's row and column arrays
+    n, width = masks.shape
+    firsts = np.arange(n + 1) * width
+    bounds = np.searchsorted(flat, firsts)  # each row's stretch of ``flat``
+    starts, counts = bounds[:-1], np.diff(bounds)
+    picks = starts + (rng.random(n) * counts).astype(np.int64)
+    live = counts > 0
+    chosen: np.ndarray = np.zeros(n, np.int64)
+    chosen[live] = flat[picks[live]] - firsts[:-1][live]
     return chosen

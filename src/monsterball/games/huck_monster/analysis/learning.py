@@ -1,6 +1,8 @@
 """Huck + Monster for the learning environments (``SPEC.rl``, core/learning.py): its planes
 (the pull lines and Stealth Spaces in the static template, cones as a bitmask plane, the
-disc's remaining path) and its scalars."""
+disc's remaining path), its scalars, and the legal-action mask of its team moves (most of
+its decisions, hundreds of moves each) written from each player's destination cells (the
+table numbers a move ``MoveTo(p, cell)`` as ``move + p * cells + cell``)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,18 @@ from typing import Any
 import numpy as np
 
 from monsterball.core.game import GameState
-from monsterball.core.learning import IX, GameFeatures, Marks, bits, popcount, ratio, top_field
+from monsterball.core.learning import (
+    IX,
+    GameFeatures,
+    Marks,
+    bits,
+    bits_into,
+    popcount,
+    ratio,
+    top_field,
+)
+from monsterball.games.huck_monster.actions import END, catalogue
+from monsterball.games.huck_monster.rules.moves import Moving
 
 # -- Huck + Monster ---------------------------------------------------------------------------
 
@@ -52,8 +65,28 @@ class HuckFeatures(GameFeatures):
     )
     team_size = 7
 
+    def __init__(self, spec: Any, options: Any):
+        super().__init__(spec, options)
+        cat = catalogue(options.grid, options.width, options.length)
+        number = cat.table._by_action
+        self.move_base = number[cat.move[0][0]]
+        self.move_row = len(cat.move[0])  # the field's cells
+        self.end = number[END]
+
     def points_to_win(self) -> int:
         return int(getattr(self.opts, "points_to_win", 7))
+
+    def legal_mask(self, state: Any, out: np.ndarray) -> bool:
+        top = state.stack[-1]
+        if type(top) is not Moving:
+            return False
+        moves, end = top.move_masks(state)
+        base, row = self.move_base, self.move_row
+        for p, mask in moves:
+            bits_into(out, base + p * row, mask)
+        if end:
+            out[self.end] = 1
+        return True
 
     def static(self, state: Any, seat: int, out: np.ndarray) -> None:
         super().static(state, seat, out)

@@ -233,6 +233,35 @@ class Moving(Procedure[State]):
                 return moves
         return self.legal_actions_py(state)
 
+    def move_masks(self, state: State) -> tuple[list[tuple[int, int]], bool]:
+        """:meth:`legal_actions` as masks: (player, destination cells) for each player with a
+        move, in player order, and whether ``end`` is legal (the learning env's action mask,
+        written from these without listing the moves; tests/games/huck_monster hold the
+        two equal)."""
+        rule = self._restriction(state)
+        if rule is None:
+            allowed, why = self._allowed(state)
+            return list(allowed.items()), not self._end_refused(state, allowed, why)
+        forbid, exempt = rule  # as field.team_moves, in legal_actions
+        lo = self.team * PLAYERS_PER_TEAM
+        star = lo if self.free and state.options.all_stars else NOBODY
+        open_, reachable = state.open_spaces(), state.field.reachable
+        pos, holder, left = state.pos, state.holder, self.left
+        out = []
+        for p in range(lo, lo + PLAYERS_PER_TEAM):
+            start = pos[p]
+            if p == holder or start < 0:
+                continue
+            budget = left + self.free if p == star else left
+            if budget <= 0:
+                continue
+            mask = reachable(start, budget, open_)
+            if p != exempt:
+                mask &= ~forbid
+            if mask:
+                out.append((p, mask))
+        return out, not (out and left and state.options.full_moves)  # HM-R5
+
     def legal_actions_py(self, state: State) -> list[Action]:
         """:meth:`legal_actions` from ``_allowed``: the reference, and every rare case."""
         allowed, why = self._allowed(state)  # once: it is most of the cost

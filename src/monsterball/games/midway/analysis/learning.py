@@ -50,6 +50,17 @@ class MidwayFeatures(GameFeatures):
         self.plays = max(1, int(self.opts.plays))
         self._size_mv: dict[tuple[str, int], tuple[int, int]] = {}
         self._drafts: dict[Any, list[float]] = {}  # draft scalars by (seat, rosters, spells)
+        # Per seat, per player: the flat offsets of his piece, identity, size, move and out
+        # planes (the marks' loop reads them, not the plane names).
+        cells = self.cells
+        self._rows: list[tuple[tuple[int, int, int, int, int, int], ...]] = []
+        for seat in (0, 1):
+            rows: list[tuple[int, int, int, int, int, int]] = []
+            for p, (piece, ident) in enumerate(self._pairs[seat]):
+                side = "own" if p // 10 == seat else "opp"
+                size, move, out = (IX[f"{side}_{k}"] * cells for k in ("size", "move", "out"))
+                rows.append((p, piece, ident, size, move, out))
+            self._rows.append(tuple(rows))
         self.names = (
             "down",
             "plays",
@@ -88,31 +99,28 @@ class MidwayFeatures(GameFeatures):
     def marks(self, state: Any, seat: int, out: Marks) -> None:
         cells = self.cells
         hidden = self._hidden(state, seat)
-        roster, pos = state.roster, state.pos
+        roster, pos, form, were = state.roster, state.pos, state.form, state.were
+        out_through, play_no, carrier = state.out_through, state.play_no, state.carrier
         at = out.ones  # board indices set to 1
         valued, values = out.at, out.values  # sizes and movement allowances
-        pairs = self._pairs[seat]
-        for p in range(20):
+        size_mv_of = self._size_mv
+        held = IX["ball_held"] * cells
+        for p, piece, ident, size_at, move_at, out_at in self._rows[seat]:
             c = pos[p]
             if c < 0 or not roster[p] or p in hidden:
                 continue
-            own = p // 10 == seat
-            piece, ident = pairs[p]
-            at.append(piece + c)
-            at.append(ident + c)
-            key = (state.form[p] or roster[p], state.were >> p & 1)
-            size_mv = self._size_mv.get(key)
+            key = (form[p] or roster[p], were >> p & 1)
+            size_mv = size_mv_of.get(key)
             if size_mv is None:  # MidwayState.mtype depends on the type and were form only
                 kind = state.mtype(p)
-                size_mv = self._size_mv[key] = (_SIZE_CODE.get(kind.size, 0), kind.mv)
-            valued.append((IX["own_size"] if own else IX["opp_size"]) * cells + c)
-            values.append(size_mv[0])
-            valued.append((IX["own_move"] if own else IX["opp_move"]) * cells + c)
-            values.append(size_mv[1])
-            if not state.available(p):
-                at.append((IX["own_out"] if own else IX["opp_out"]) * cells + c)
-            if p == state.carrier:
-                at.append(IX["ball_held"] * cells + c)
+                size_mv = size_mv_of[key] = (_SIZE_CODE.get(kind.size, 0), kind.mv)
+            at += (piece + c, ident + c)
+            valued += (size_at + c, move_at + c)
+            values += size_mv
+            if out_through[p] >= play_no:  # not MidwayState.available (on the roster)
+                at.append(out_at + c)
+            if p == carrier:
+                at.append(held + c)
         if state.ball >= 0 and state.carrier not in hidden:
             at.append(IX["ball"] * cells + state.ball)
         if state.caster >= 0:
