@@ -14,8 +14,8 @@ from monsterball.web.api.services import services_of
 from monsterball.web.app import create_app
 from monsterball.web.store.ratings import settle
 from tests.helpers.web import CHEAP_HASHING, NO_CLIENT_LIMITS
-from tests.web.test_accounts import one_line_error, sign_up
-from tests.web.test_clocks import FakeTime
+from tests.web.api.test_accounts import one_line_error, sign_up
+from tests.web.live.test_clocks import FakeTime
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 GAME = "paper-ultimate"
