@@ -74,7 +74,7 @@ def browser():
 
 def new_page(browser, errors: list[str], *, steps: bool = False):
     """A page of its own context. A reply is shown at once unless ``steps`` (the game page's
-    "show a reply step by step", tests/web/test_steps_browser.py): tests that play many
+    "show a reply step by step", tests/web/static/test_steps_browser.py): tests that play many
     moves against a bot need not wait for each reply's steps."""
     context = browser.new_context(viewport={"width": 1300, "height": 950})
     if not steps:

@@ -1,6 +1,6 @@
 """The OpenAPI schema as the API answers (docs/web.md, "API"): every error status the API
 may give with its body, `400` where FastAPI would say `422` (the API answers 400), and the
-text and NDJSON endpoints declared as such. Checked by schemathesis (tests/web/test_schema.py).
+text and NDJSON endpoints declared as such. Checked by schemathesis (tests/web/api/test_schema.py).
 """
 
 from __future__ import annotations

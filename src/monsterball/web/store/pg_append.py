@@ -15,7 +15,7 @@ skipped, and the answer has no row (StaleMove). Two servers racing for one move 
 the game's row; the second re-checks ``plies`` after the first commits and matches nothing
 (PostgreSQL's READ COMMITTED re-check of an updated row). Values are converted by the
 dialect's own type processors, so rows read the same through SQLAlchemy as the Core path's
-(tests/web/test_pg_append.py).
+(tests/web/store/test_pg_append.py).
 """
 
 from __future__ import annotations

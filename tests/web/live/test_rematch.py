@@ -16,8 +16,8 @@ from monsterball.web.api import services
 from monsterball.web.api.services import services_of
 from monsterball.web.app import create_app
 from tests.helpers.web import CHEAP_HASHING, NO_CLIENT_LIMITS
-from tests.web.test_accounts import sign_up
-from tests.web.test_clocks import FakeTime
+from tests.web.api.test_accounts import sign_up
+from tests.web.live.test_clocks import FakeTime
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 GAME = "paper-ultimate"

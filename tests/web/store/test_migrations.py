@@ -276,7 +276,7 @@ def test_db_commands_show_and_upgrade_and_write_nothing_when_the_models_match(
 
 def documented_recipe() -> list[str]:
     text_ = (ROOT / "docs" / "web.md").read_text("utf-8")
-    block = text_.split("# run by tests/web/test_migrations.py", 1)[1].split("```", 1)[0]
+    block = text_.split("# run by tests/web/store/test_migrations.py", 1)[1].split("```", 1)[0]
     return [line.strip() for line in block.splitlines()[1:] if line.strip()]
 
 

@@ -1,5 +1,5 @@
 """Real-browser tests (issue 7): Playwright drives Debian's Chromium against a live server.
-(A hot-seat game by clicking and the Midway draft are in test_web_ui_browser.py.)
+(A hot-seat game by clicking and the Midway draft are in tests/web/static/test_ui_browser.py.)
 
 Each test plays by clicking as a person would and saves a screenshot under
 build/screenshots/ (fixtures and helpers: browser_helpers.py).

@@ -34,8 +34,8 @@ from monsterball.web.live.game import Rejected
 from monsterball.web.store.games import CorruptStore, Store
 from tests.helpers import ROOT
 from tests.helpers.web import CHEAP_HASHING, NO_CLIENT_LIMITS, app_at, first_move, free_port, server
-from tests.web.test_accounts import PASSWORD, one_line_error, sign_up
-from tests.web.test_chat import admin, challenge_game
+from tests.web.api.test_accounts import PASSWORD, one_line_error, sign_up
+from tests.web.api.test_chat import admin, challenge_game
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

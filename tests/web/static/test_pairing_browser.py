@@ -15,7 +15,7 @@ from monsterball.web.store.games import Store
 from monsterball.web.store.people import People
 from monsterball.web.store.ratings import rating_of, settle
 from tests.helpers.browser import new_page, shot, thread_server
-from tests.web.test_accounts_browser import sign_up
+from tests.web.static.test_accounts_browser import sign_up
 
 pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 pytest.importorskip("playwright.sync_api")

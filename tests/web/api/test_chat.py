@@ -16,7 +16,7 @@ from monsterball.web.api import services
 from monsterball.web.api.services import services_of
 from monsterball.web.app import create_app
 from tests.helpers.web import CHEAP_HASHING, NO_CLIENT_LIMITS, app_at
-from tests.web.test_accounts import PASSWORD, one_line_error, sign_up
+from tests.web.api.test_accounts import PASSWORD, one_line_error, sign_up
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 MARKUP = '<script>alert("x")</script><b onclick="boom()">bold</b> &amp; <img src=x onerror=1>'

@@ -13,7 +13,7 @@ import time
 import pytest
 
 from tests.helpers.browser import new_page, play_one_turn, shot
-from tests.web.test_accounts_browser import sign_up
+from tests.web.static.test_accounts_browser import sign_up
 
 pytestmark = [
     pytest.mark.browser,

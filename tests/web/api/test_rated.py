@@ -14,8 +14,8 @@ from monsterball.web.api.services import services_of
 from monsterball.web.app import create_app
 from monsterball.web.store.ratings import settle
 from tests.helpers.web import CHEAP_HASHING, NO_CLIENT_LIMITS
-from tests.web.test_accounts import one_line_error, sign_up
-from tests.web.test_clocks import FakeTime
+from tests.web.api.test_accounts import one_line_error, sign_up
+from tests.web.live.test_clocks import FakeTime
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 GAME = "paper-ultimate"
@@ -174,7 +174,7 @@ def test_a_rematch_seats_both_accounts_swapped_unrated_with_the_same_clock(alice
     with bob.websocket_connect("/ws-lobby") as lobby:
         assert lobby.receive_json() == {"type": "challenges"}
         asked = alice.post(f"/api/games/{gid}/rematch", json={})  # by the session, no token
-        assert asked.status_code == 202, asked.text  # an offer (tests/web/test_rematch.py)
+        assert asked.status_code == 202, asked.text  # an offer (tests/web/live/test_rematch.py)
         assert lobby.receive_json()["type"] == "rematch-offer"
         again = bob.post(f"/api/games/{gid}/rematch", json={})  # accepted
         assert again.status_code == 201, again.text

@@ -3,7 +3,7 @@
 bot leases, notifications), refuse a stale or doubled move with nothing of that game changed
 and the other games of its group stored, and two servers racing for one move store it once.
 
-On a throw-away PostgreSQL cluster (the fixture of tests/web/test_postgres.py)."""
+On a throw-away PostgreSQL cluster (tests/conftest.py's `postgres_url`)."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ import pytest
 
 from monsterball.core.game import CHANCE
 from tests.helpers.browser import new_page, play_clicks, shot, start_from_lobby
-from tests.web.test_shared_views import new_live
+from tests.web.live.test_shared_views import new_live
 
 pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 pytest.importorskip("playwright.sync_api")

@@ -9,8 +9,8 @@ import pytest
 
 from monsterball.core.record import read_record, replay
 from monsterball.web.api.services import services_of
-from tests.web.test_api import client, create, tokens  # noqa: F401  (the fixture)
-from tests.web.test_takeback import act, state
+from tests.web.api.test_api import client, create, tokens  # noqa: F401  (the fixture)
+from tests.web.live.test_takeback import act, state
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

@@ -17,8 +17,8 @@ from monsterball.web.app import create_app
 from monsterball.web.store import people
 from monsterball.web.store.ratings import settle
 from tests.helpers.web import CHEAP_HASHING, NO_CLIENT_LIMITS
-from tests.web.test_accounts import sign_up
-from tests.web.test_rated import GAME, TWO_MINUTES, another, key
+from tests.web.api.test_accounts import sign_up
+from tests.web.api.test_rated import GAME, TWO_MINUTES, another, key
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 BODY = {"game": GAME, "clock": TWO_MINUTES, "rated": True}

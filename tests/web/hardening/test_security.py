@@ -256,7 +256,7 @@ def test_seat_links_carry_the_token_in_the_fragment_and_old_links_are_sent_there
     rematch = client.post(
         f"/api/games/{gid}/rematch", json={"token": created["chairs"][0]["token"]}
     )
-    assert rematch.status_code == 202  # an offer to B (tests/web/test_rematch.py)
+    assert rematch.status_code == 202  # an offer to B (tests/web/live/test_rematch.py)
     rematch = client.post(
         f"/api/games/{gid}/rematch", json={"token": created["chairs"][1]["token"]}
     )

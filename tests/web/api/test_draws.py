@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from monsterball.core.record import read_record, replay
 from monsterball.web.api import services
 from tests.helpers.web import app_at
-from tests.web.test_takeback import act, state
+from tests.web.live.test_takeback import act, state
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -108,7 +108,7 @@ def test_no_draw_where_the_game_always_has_a_winner_nor_in_hot_seat_or_against_b
 
 def test_a_rated_game_drawn_by_agreement_settles_both_ratings_as_a_draw(tmp_path, monkeypatch):
     from tests.helpers.web import CHEAP_HASHING
-    from tests.web.test_accounts import sign_up
+    from tests.web.api.test_accounts import sign_up
 
     monkeypatch.setattr(services, "HASH_PARAMS", CHEAP_HASHING)
     app = app_at(tmp_path / "games.db")

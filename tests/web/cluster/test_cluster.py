@@ -5,7 +5,7 @@ dice (issue 31): a seat's nonce reaches the dice whichever server its socket is 
 die's wait is one for every server, and a nonce outlives its server's SIGKILL.
 
 Each test runs real server processes (tests/helpers/web.py) on a throw-away PostgreSQL cluster
-(the fixture of tests/web/test_postgres.py). Leases last 2 s here, so a killed server's games
+(tests/conftest.py's `postgres_url`). Leases last 2 s here, so a killed server's games
 are taken over quickly."""
 
 from __future__ import annotations

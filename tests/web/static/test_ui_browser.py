@@ -58,7 +58,8 @@ def test_lobby_summaries_presets_and_empty_tables(browser, base_url):
     page.select_option("[data-testid=mode]", "bot")
     assert page.locator("[data-testid=bot-fields]").is_visible()
     shot(page, "lobby")
-    page.click("[data-testid=rules-detail]")  # the player's guide: tests/web/test_learn_browser.py
+    # the player's guide (tests/web/static/test_learn_browser.py)
+    page.click("[data-testid=rules-detail]")
     page.wait_for_selector("[data-testid=rules] table.rules")
     assert page.locator("tr#PU-SET-1, tr[id^=PU-]").count() > 5  # rules by id, in order
     shot(page, "rules-paper-ultimate")

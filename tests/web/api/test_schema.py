@@ -19,6 +19,9 @@ from schemathesis.checks import (
 from monsterball.web.api import services
 from tests.helpers.web import CHEAP_HASHING, app_at
 
+# schemathesis's pytest plugin, loaded only where it is used
+# (pyproject.toml: no plugin is autoloaded).
+pytest_plugins = ["schemathesis.pytest.plugin"]
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 

@@ -16,8 +16,8 @@ from monsterball.core.game import CHANCE
 from monsterball.web.live import delta
 from monsterball.web.live.game import LiveGame
 from tests.helpers.web import app_at
-from tests.web.test_hidden import GROUP, after_choice, live_before_the_secret_choice
-from tests.web.test_shared_views import new_live
+from tests.web.live.test_hidden import GROUP, after_choice, live_before_the_secret_choice
+from tests.web.live.test_shared_views import new_live
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

@@ -11,7 +11,7 @@ from monsterball.core.record import read_record
 from monsterball.web.api import services
 from monsterball.web.api.services import services_of
 from tests.helpers.web import CHEAP_HASHING, app_at
-from tests.web.test_accounts import one_line_error, sign_up
+from tests.web.api.test_accounts import one_line_error, sign_up
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

@@ -14,7 +14,7 @@ from monsterball.core.game import CHANCE
 from monsterball.core.registry import get_game
 from monsterball.web.live.game import LiveGame
 from monsterball.web.store.games import GameRow
-from tests.web.test_hidden import GROUP, after_choice, live_before_the_secret_choice
+from tests.web.live.test_hidden import GROUP, after_choice, live_before_the_secret_choice
 
 CHAIRS = [
     {"name": "A", "seat": 0, "kind": "human", "bot": None, "token_hash": "a"},

@@ -1,0 +1,1 @@
+"""Hardening: limits, security headers, the red team's attacks, the collector (web/hardening/)."""

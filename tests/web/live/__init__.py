@@ -1,0 +1,1 @@
+"""Live rooms: games in play, clocks, dice, bots, takeback, rematch (web/live/)."""

@@ -1,0 +1,1 @@
+"""The browser client (web/static/) in a real Chromium (marker `browser`)."""

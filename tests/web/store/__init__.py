@@ -1,0 +1,1 @@
+"""The game store on SQLite and PostgreSQL, and its migrations (web/store/)."""
