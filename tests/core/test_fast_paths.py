@@ -368,9 +368,13 @@ def test_throw_route_shortcuts_find_the_same_paths() -> None:
             first = _tuple_segment(field, start, final, inter)
             expected = first if first is not None and len(first) <= count else None
         else:
-            a, b = (
-                _tuple_segment(field, start, via, inter),
-                _tuple_segment(field, via, final, inter),
+            # HM-R9 (1.4.2): the way on from ``via`` enters no space already flown over.
+            a = _tuple_segment(field, start, via, inter)
+            flown = sum(1 << c for c in set(a or ()))
+            b = (
+                None
+                if a is None or final in a
+                else _tuple_segment(field, via, final, inter & ~flown)
             )
             expected = None if a is None or b is None or len(a) + len(b) > count else a + b
         assert route(field, start, final, inter, count, via) == expected
