@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from monsterball.core.dice import SeededSampler
 from monsterball.core.errors import (
     IllegalActionError,
     NotationError,
@@ -277,3 +279,21 @@ def test_HM_R22_a_monster_on_a_space_the_disc_has_passed_round_trips() -> None:
     ahead["board"]["progress"] = 0
     with pytest.raises(PositionError, match="path ahead crosses a player"):
         SPEC.from_position(ahead)
+
+
+def test_a_player_off_the_field_cannot_move() -> None:
+    # HM-R5 moves the players on the field; Cone Push fields one a side, so "A2-e6" names a
+    # player who is not there: refused by name, where the reach search used to crash on his
+    # off-field space (-1) with a ValueError (the mutation fuzzer found it, issue 34).
+    state = SPEC.new_game(SPEC.options("cone-push"))
+    sampler, rng = SeededSampler(0), random.Random(0)
+    while type(state.stack[-1]).__name__ != "Moving":
+        if state.is_chance():
+            state.apply(sampler.choose(state.chance_outcomes()))
+        else:
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+    before = json.dumps(state.to_position(), sort_keys=True)
+    with pytest.raises(IllegalActionError, match=r"^A2 is not on the field$"):
+        state.apply(SPEC.parse_action("A2-e6"))
+    assert json.dumps(state.to_position(), sort_keys=True) == before

@@ -5,6 +5,7 @@ game's own error (or give something that plays without any other exception)."""
 from __future__ import annotations
 
 import contextlib
+import copy
 import json
 import random
 from collections.abc import Callable, Iterator
@@ -64,14 +65,27 @@ def mutate_text(rng: random.Random, text: str) -> str:
     return "".join(chars)
 
 
-def paths(value: Any, prefix: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
-    yield prefix
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from paths(item, (*prefix, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from paths(item, (*prefix, index))
+def paths(value: Any) -> Iterator[tuple[Any, ...]]:
+    """Every place in a JSON value, depth first (an explicit stack: mutated data may nest
+    deeper than Python's recursion limit)."""
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(value, ())]
+    while stack:
+        item, prefix = stack.pop()
+        yield prefix
+        if isinstance(item, dict):
+            children = list(item.items())
+        elif isinstance(item, list):
+            children = list(enumerate(item))
+        else:
+            continue
+        stack.extend((child, (*prefix, key)) for key, child in reversed(children))
+
+
+def junk(rng: random.Random) -> Any:
+    """A fresh copy of one JUNK value: inserting the shared list or dict itself let a later
+    append grow it, and the growth leaked into every later case (and could nest it in
+    itself)."""
+    return copy.deepcopy(rng.choice(JUNK))
 
 
 def mutate_json(rng: random.Random, data: Any) -> Any:
@@ -86,7 +100,7 @@ def mutate_json(rng: random.Random, data: Any) -> Any:
         key, old = where[-1], parent[where[-1]]
         op = rng.randrange(5)
         if op == 0:
-            parent[key] = rng.choice(JUNK)
+            parent[key] = junk(rng)
         elif op == 1 and isinstance(old, int) and not isinstance(old, bool):
             parent[key] = old + rng.choice([-1, 1, -100, 100, 1000])
         elif op == 2 and isinstance(old, str):
@@ -96,7 +110,7 @@ def mutate_json(rng: random.Random, data: Any) -> Any:
         elif op == 4 and isinstance(parent, list):
             parent.append(json.loads(json.dumps(old)))
         else:
-            parent[key] = rng.choice(JUNK)
+            parent[key] = junk(rng)
     return data
 
 

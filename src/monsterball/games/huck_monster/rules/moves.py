@@ -300,6 +300,8 @@ class Moving(Procedure[State]):
             raise IllegalActionError(f"{name} is not on team {TEAM_NAMES[self.team]}")
         if action.player == state.holder:
             raise IllegalActionError(f"{name} is in possession of the disc and cannot move")
+        if state.pos[action.player] < 0:  # a preset that fields fewer players (cone push)
+            raise IllegalActionError(f"{name} is not on the field")
         cell = action_cell(state.field, action.cell)
         budget = self._budget(state, action.player)
         if not state.move_reach(action.player, budget) >> cell & 1:
