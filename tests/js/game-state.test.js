@@ -25,7 +25,14 @@ const piece = (id, cell, team = 0) => ({
   flags: [],
 });
 const board = (pieces) => ({ cols: 8, rows: 20, pieces, ball: null, panel: [] });
-const entry = (ply, action, events = [], by = "A") => ({ ply, by, action, events });
+const entry = (ply, action, events = [], by = "A", banner = "", scored_at = null) => ({
+  ply,
+  by,
+  action,
+  events,
+  banner,
+  scored_at,
+});
 
 test("a click on a stack whose pieces can each act asks which one", () => {
   const pieces = [piece("A1", "f2"), piece("A2", "f2"), piece("B3", "f2", 1)];
@@ -95,21 +102,18 @@ test("the move list grows by the new entries and asks for all of them after a ga
   assert.equal(mergeMoves([], [entry(40, "x")]).reload, true);
 });
 
-test("banners name the most important thing that happened", () => {
-  assert.equal(
-    bannerText([entry(3, "x", ["Stall: ten seconds (count 10); turnover."])]),
-    "Turnover",
-  );
-  assert.equal(bannerText([entry(3, "x", ["Touchdown team A: A 7 - B 0."])]), "Touchdown!");
-  assert.equal(bannerText([entry(3, "x", ["Safety! A 0 - B 2."])]), "Safety!");
-  assert.equal(bannerText([entry(3, "x", ["Point team A (A3)! A 1 - B 0."])]), "Point!");
-  assert.equal(bannerText([entry(3, "x", ["A3 runs to e7."])]), null);
-  const scored = [
-    entry(3, "a", []),
-    entry(4, "b", ["Point for team B! A 0 - B 1."]),
-    entry(5, "c"),
-  ];
-  assert.equal(scoringEntry(scored)?.ply, 4);
+test("banners: a score's before anything else, else the first entry's that has one", () => {
+  const turnover = entry(3, "x", ["Stall: ten seconds (count 10); turnover."], "A", "Turnover");
+  const plain = entry(4, "y", ["A3 runs to e7."]);
+  const events = ["B2 intercepts.", "Callahan! B2 intercepts in his own end zone."];
+  const point = entry(5, "z", events, "B", "Point!", 1);
+  assert.equal(bannerText([plain]), null);
+  assert.equal(bannerText([plain, turnover]), "Turnover");
+  assert.equal(bannerText([turnover, point]), "Point!");
+  // The server names the banner (Event.headline); the sentences are never parsed for one.
+  assert.equal(bannerText([entry(6, "x", ["Touchdown team A: A 7 - B 0."])]), null);
+  assert.equal(scoringEntry([plain, point, turnover])?.ply, 5);
+  assert.equal(scoringEntry([plain, turnover]), null);
 });
 
 test("results in the player's words", () => {
@@ -166,9 +170,19 @@ test("the scoring position: the board before the move, with its catch or run app
   };
   const caught = scoringBoard(
     before,
-    entry(401, "pass A2", [
-      "A1 throws d9 -> d1; A2 catches. Point for team A! A 1 - B 1. New point: team B sets up first.",
-    ]),
+    entry(
+      401,
+      "pass A2",
+      [
+        "A1 throws d9 -> d1.",
+        "A2 catches at d1.",
+        "Point for team A! A 1 - B 1.",
+        "New point: team B pulls from d5.", // after the score: not where the disc is
+      ],
+      "A",
+      "Point!",
+      2,
+    ),
   );
   assert.deepEqual(caught.ball, { cell: "d1", held: true });
   assert.deepEqual(
@@ -177,7 +191,14 @@ test("the scoring position: the board before the move, with its catch or run app
   );
   const ran = scoringBoard(
     before,
-    entry(7, "A1-d13", ["A1 runs d9 -> d13. Touchdown team A: A 6 - B 0."]),
+    entry(
+      7,
+      "A1-d13",
+      ["A1 runs d9 -> d13.", "Touchdown team A: A 6 - B 0."],
+      "A",
+      "Touchdown!",
+      1,
+    ),
   );
   assert.equal(ran.pieces[0].cell, "d13");
 });

@@ -12,7 +12,14 @@ import {
   stepQueue,
 } from "../../src/monsterball/web/static/steps.js";
 
-const entry = (ply, by, action, events = []) => ({ ply, by, action, events });
+const entry = (ply, by, action, events = [], banner = "", scored_at = null) => ({
+  ply,
+  by,
+  action,
+  events,
+  banner,
+  scored_at,
+});
 const board = (tag) => ({ cols: 8, rows: 20, pieces: [], ball: null, panel: [["tag", tag]] });
 
 // A Huck + Monster throw answered at once: the catch die, the bot's strategy die, the turnover
@@ -21,7 +28,7 @@ const reply = [
   entry(28, "A", "throw A1 c3", ["The disc flies toward A1 at c3 (f1 g1 g2 c3)."]),
   entry(29, "dice", "3d6=9", ["Team A rolls 9 for the catch."]),
   entry(30, "B", "strategy", []),
-  entry(31, "dice", "strategy=double", ["The defence doubles: turnover!"]),
+  entry(31, "dice", "strategy=double", ["The defence doubles: turnover!"], "Turnover"),
   entry(32, "dice", "3d6=11", ["Team B rolls 11 to move."]),
 ];
 
@@ -49,7 +56,7 @@ test("a step that tells a turnover stays longer than a plain one", () => {
 
 test("without pacing only a score is held, the last move too", () => {
   assert.deepEqual(planSteps(reply, false), []);
-  const scored = [entry(7, "A", "A2-e19", ["A2 runs in: Point for team A! A 1 - B 0."])];
+  const scored = [entry(7, "A", "A2-e19", ["Point for team A! A 1 - B 0."], "Point!", 0)];
   assert.deepEqual(planSteps(scored, false), [
     { entry: scored[0], step: 7, kind: "score", ms: HOLD_MS },
   ]);
@@ -90,7 +97,7 @@ test("a score's frame is the board it was made from with the run applied", async
     pieces: [{ id: "A2", cell: "e17", team: 0, label: "2", title: "A2", size: 1, flags: [] }],
     ball: { cell: "e17", held: true },
   };
-  const plans = planSteps([entry(7, "A", "A2-e19", ["Point for team A!"])], false);
+  const plans = planSteps([entry(7, "A", "A2-e19", ["Point for team A!"], "Point!", 0)], false);
   const asked = [];
   const frames = framesFor(plans, (step) => {
     asked.push(step);

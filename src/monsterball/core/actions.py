@@ -120,6 +120,16 @@ class Event:
         ('ball carrier tackled'): events that end a die roll override it."""
         return self.describe().rstrip(".")
 
+    def headline(self) -> str:
+        """A word or two a UI shows over the board for this event ("Point!", "Turnover"), or
+        "" for the many events that need none."""
+        return ""
+
+    def is_score(self) -> bool:
+        """Whether this event scores in play, so that a UI holds the position it was scored
+        from before the next line-up (a touchdown, not the extra point kicked after it)."""
+        return False
+
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"event": type(self).__name__}
         for f in dataclasses.fields(self):

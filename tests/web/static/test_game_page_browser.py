@@ -337,7 +337,7 @@ def test_a_point_gets_a_banner_and_its_position_is_held_before_the_line_up(brows
     # Held: the field shows the position at the scoring move (the replay's), though the
     # server has already lined the next point up.
     moves = httpx.get(f"{base_url}/api/games/{gid}/moves").json()["moves"]
-    step = max(i for i, m in enumerate(moves, 1) if any("Point for" in e for e in m["events"]))
+    step = max(i for i, m in enumerate(moves, 1) if m["scored_at"] is not None)
     # (The scoring move also lines the next point up: at its own step the field is empty.)
     before = httpx.get(f"{base_url}/api/games/{gid}/replay?step={step - 1}").json()["board"]
     cells = sorted(p["cell"] for p in before["pieces"])

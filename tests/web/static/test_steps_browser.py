@@ -346,14 +346,16 @@ def test_midway_counters_say_their_type_readably_at_360_px(browser, base_url, ca
     total = len(httpx.get(f"{base_url}/api/games/{gid}/moves").json()["moves"])
     page.locator("[data-testid=move]").nth(total // 2).locator("button").click()
     page.wait_for_selector("svg.board .piece text.kind")
-    counters = page.evaluate(
-        "() => [...document.querySelectorAll('svg.board .piece')].map((p) => ({id: p.dataset.piece,"
-        " kind: p.dataset.kind, code: p.querySelector('text.kind')?.textContent,"
+    # Counters and legend read in one go: one render's (two reads could straddle a redraw).
+    counters, legend = page.evaluate(
+        "() => [[...document.querySelectorAll('svg.board .piece')].map((p) => ({"
+        " id: p.dataset.piece, kind: p.dataset.kind,"
+        " code: p.querySelector('text.kind')?.textContent,"
         " number: p.querySelector('text.num')?.textContent,"
-        " height: p.querySelector('text.kind')?.getBoundingClientRect().height}))"
+        " height: p.querySelector('text.kind')?.getBoundingClientRect().height})),"
+        " document.querySelector('[data-testid=kinds-legend]').innerText]"
     )
     assert counters
-    legend = page.inner_text("[data-testid=kinds-legend]")
     for c in counters:
         assert c["kind"] == roster[c["id"]], c
         assert c["code"] and len(c["code"]) == 2 and c["number"] == c["id"][1:], c

@@ -188,6 +188,9 @@ class Stalled(Event):
     def describe(self) -> str:
         return f"Stall: {self.reason} (count {self.count}); turnover."
 
+    def headline(self) -> str:
+        return "Turnover"
+
 
 @dataclass(frozen=True, slots=True)
 class FellShort(Event):
@@ -195,6 +198,9 @@ class FellShort(Event):
 
     def describe(self) -> str:
         return f"The halved count runs out: the disc falls at {self.cell}; turnover."
+
+    def headline(self) -> str:
+        return "Turnover"
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,6 +270,12 @@ class TurnedOver(Event):
         who = f": {player_name(self.player)} has it" if self.player >= 0 else ""
         return f"{self.kind.capitalize()} turnover: {_team(self.team)} takes the disc{who}."
 
+    def headline(self) -> str:
+        return "Turnover"
+
+
+END_ZONE_TURNOVER = "End-zone turnover"  # the DiscMoved reason of HM-R15
+
 
 @dataclass(frozen=True, slots=True)
 class DiscMoved(Event):
@@ -278,6 +290,9 @@ class DiscMoved(Event):
             f"to {self.cell}."
         )
 
+    def headline(self) -> str:
+        return "Turnover" if self.reason == END_ZONE_TURNOVER else ""
+
 
 @dataclass(frozen=True, slots=True)
 class Scored(Event):
@@ -288,6 +303,12 @@ class Scored(Event):
     def describe(self) -> str:
         a, b = self.score
         return f"Point for {_team(self.team)} ({player_name(self.player)} scores)! A {a} - B {b}."
+
+    def headline(self) -> str:
+        return "Point!"
+
+    def is_score(self) -> bool:
+        return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,6 +325,12 @@ class CallahanScored(Event):
 
     def describe(self) -> str:
         return f"Callahan! {player_name(self.player)} intercepts in his own end zone."
+
+    def headline(self) -> str:
+        return "Point!"
+
+    def is_score(self) -> bool:
+        return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -402,3 +429,9 @@ class ConesScored(Event):
         a, b = self.score
         n = "a cone" if self.cones == 1 else f"{self.cones} cones"
         return f"{_Team(self.team)} pushes {n} into the end zone! A {a} - B {b}."
+
+    def headline(self) -> str:
+        return "Point!"
+
+    def is_score(self) -> bool:
+        return True

@@ -150,6 +150,9 @@ class Turnover(Event):
             "takes it."
         )
 
+    def headline(self) -> str:
+        return "Turnover"
+
 
 @dataclass(frozen=True, slots=True)
 class PointScored(Event):
@@ -159,6 +162,12 @@ class PointScored(Event):
 
     def describe(self) -> str:
         return f"Point for team {TEAM_NAMES[self.team]}! A {self.score_a} - B {self.score_b}."
+
+    def headline(self) -> str:
+        return "Point!"
+
+    def is_score(self) -> bool:
+        return True
 
 
 @dataclass(frozen=True, slots=True)

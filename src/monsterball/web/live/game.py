@@ -18,7 +18,7 @@ from typing import Any, cast
 
 from monsterball.bots.protocol import Bot
 from monsterball.bots.registry import DIFFICULTIES, bot_for_difficulty, make_bot
-from monsterball.core.actions import Action
+from monsterball.core.actions import Action, Event
 from monsterball.core.board import Board
 from monsterball.core.dice import HmacSampler, SeededSampler, derive_seed, seed_commitment
 from monsterball.core.errors import MonsterballError
@@ -152,6 +152,8 @@ class LogEntry:
     notation: str
     public: str
     events: list[str] = field(default_factory=list)
+    banner: str = ""  # the headline of the action: its score's, else its first event's
+    scored_at: int | None = None  # the index in events of the score it made, if it scored
     _views: dict[bool, dict[str, Any]] | None = field(default=None, repr=False, compare=False)
 
     def for_seat(self, seat: int | None) -> dict[str, Any]:
@@ -161,6 +163,8 @@ class LogEntry:
             "by": self.by,
             "action": self.notation if own else self.public,
             "events": self.events,
+            "banner": self.banner,
+            "scored_at": self.scored_at,
         }
 
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -177,6 +181,18 @@ class LogEntry:
             if self.notation == self.public:
                 views[not own] = made
         return made
+
+
+def log_entry(
+    ply: int, seat: int, by: str, notation: str, public: str, events: Sequence[Event]
+) -> LogEntry:
+    """The log's line for one action: its events told, and the banner and score a UI marks
+    it with, taken from the events themselves (the client parses none of the sentences)."""
+    scored_at = next((i for i, e in enumerate(events) if e.is_score()), None)
+    headlines = [e.headline() for e in events]
+    banner = headlines[scored_at] if scored_at is not None else next(filter(None, headlines), "")
+    told = [e.describe() for e in events]
+    return LogEntry(ply, seat, by, notation, public, told, banner, scored_at)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -437,11 +453,7 @@ class LiveGame:
         public = action.public_text()
         events = self.state.apply_unchecked(action)
         self.forget_views()
-        self.log.append(
-            LogEntry(
-                self.state.ply, actor, by, action.notation(), public, [e.describe() for e in events]
-            )
-        )
+        self.log.append(log_entry(self.state.ply, actor, by, action.notation(), public, events))
         if self.log_limit is not None and len(self.log) > 2 * self.log_limit:
             del self.log[: -self.log_limit]
 

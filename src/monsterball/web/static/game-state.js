@@ -8,7 +8,8 @@
  *   size: number, flags: string[]}} Piece
  * @typedef {{cols: number, rows: number, pieces: Piece[], ball: {cell: string, held: boolean,
  *   kind?: string} | null, panel: [string, string][]}} Board
- * @typedef {{ply: number, by: string, action: string, events: string[]}} Entry
+ * @typedef {{ply: number, by: string, action: string, events: string[], banner: string,
+ *   scored_at: number | null}} Entry
  * @typedef {{kind: "send", action: string} | {kind: "choose", options: Legal[]}
  *   | {kind: "select", piece: string | null} | {kind: "stack", pieces: Piece[]}
  *   | {kind: "none"}} Click
@@ -209,35 +210,27 @@ export function panelInWords(board, yourTeam) {
   return rows;
 }
 
-const BANNERS = /** @type {[RegExp, string][]} */ ([
-  [/\bTouchdown\b/, "Touchdown!"],
-  [/\bSafety!/, "Safety!"],
-  [/^Field goal:/, "Field goal!"],
-  [/^Point\b|\bPoint for team\b|^Callahan!|into the end zone!/, "Point!"],
-  [/\bturnover\b/i, "Turnover"],
-]);
-
 /**
- * The banner for what the new log entries tell, most important first (null: none).
+ * The banner for what the new log entries tell (null: none): a score's before anything else,
+ * else the first entry's that has one. The server names each entry's banner from its events
+ * (``Event.headline``), so no sentence is parsed here.
  * @param {Entry[]} entries the entries this update brought
  * @returns {string | null}
  */
 export function bannerText(entries) {
-  const words = entries.flatMap((e) => e.events);
-  for (const [pattern, text] of BANNERS) if (words.some((w) => pattern.test(w))) return text;
-  return null;
+  const scored = entries.find((e) => e.scored_at !== null && e.banner);
+  const first = scored || entries.find((e) => e.banner);
+  return first ? first.banner : null;
 }
 
 /**
- * The entry whose events scored, among those this update brought: the position after it is
- * held on screen before the next line-up is shown.
+ * The entry that scored, among those this update brought (the last, if several): the
+ * position after it is held on screen before the next line-up is shown.
  * @param {Entry[]} entries
  * @returns {Entry | null}
  */
 export function scoringEntry(entries) {
-  const scored = entries.filter((e) =>
-    e.events.some((w) => BANNERS.slice(0, 4).some(([p]) => p.test(w))),
-  );
+  const scored = entries.filter((e) => e.scored_at !== null);
   return scored.length ? scored[scored.length - 1] : null;
 }
 
@@ -250,9 +243,8 @@ export function scoringEntry(entries) {
  * @returns {Board}
  */
 export function scoringBoard(before, entry) {
-  const words = entry.events.join(" ");
-  const until = words.search(/Point\b|Touchdown|Field goal:|Safety!|Callahan!|into the end zone!/);
-  const cells = (until >= 0 ? words.slice(0, until) : words).match(CELLS) || [];
+  const told = entry.scored_at === null ? entry.events : entry.events.slice(0, entry.scored_at);
+  const cells = told.join(" ").match(CELLS) || [];
   const run = /^([A-Z]\d+)-([a-z]\d{1,2})$/.exec(entry.action);
   const pieces = before.pieces.map((p) => (run && p.id === run[1] ? { ...p, cell: run[2] } : p));
   const landed = cells.length ? cells[cells.length - 1] : run ? run[2] : null;

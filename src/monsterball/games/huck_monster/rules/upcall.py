@@ -416,7 +416,7 @@ def _end_zone_turnover(state: State, taker: int, zone: int) -> None:
             if (spot, disc_spot) != (home, disc):
                 state.emit(
                     ev.DiscMoved(
-                        field.name(disc_spot), taker, field.name(spot), "End-zone turnover"
+                        field.name(disc_spot), taker, field.name(spot), ev.END_ZONE_TURNOVER
                     )
                 )
             return

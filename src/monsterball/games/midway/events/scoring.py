@@ -19,6 +19,12 @@ class Touchdown(Event):
     def describe(self) -> str:
         return f"Touchdown! {player_name(self.player)} scores for {TEAM_NAMES[self.team]}."
 
+    def headline(self) -> str:
+        return "Touchdown!"
+
+    def is_score(self) -> bool:
+        return True
+
 
 @dataclass(frozen=True, slots=True)
 class FieldGoalRolled(Event):
@@ -85,6 +91,9 @@ _SCORED = {
     "conversion": "Two-point conversion good: 2 points for team {team}. {score}.",
     "safety": "Safety! 2 points for team {team}. {score}.",
 }
+# The scores a banner announces and a UI holds the position of: those scored in play, not
+# the extra point or conversion kicked or run after a touchdown.
+_HEADLINES = {"touchdown": "Touchdown!", "field-goal": "Field goal!", "safety": "Safety!"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +104,12 @@ class Scored(Event):
 
     def describe(self) -> str:
         return _SCORED[self.how].format(team=TEAM_NAMES[self.team], score=score_text(self.score))
+
+    def headline(self) -> str:
+        return _HEADLINES.get(self.how, "")
+
+    def is_score(self) -> bool:
+        return self.how in _HEADLINES
 
 
 @dataclass(frozen=True, slots=True)
