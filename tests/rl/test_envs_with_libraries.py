@@ -22,7 +22,6 @@ pytest.importorskip("gymnasium")
 
 import gymnasium
 from gymnasium.utils.env_checker import check_env
-from pettingzoo.test import api_test
 
 import monsterball.rl as rl
 from monsterball.core.game import CHANCE
@@ -147,6 +146,8 @@ def test_no_counter_plane_saturates_over_the_strength_ledger(game):
 
 @pytest.mark.parametrize(("game", "preset"), [("paper-ultimate", "small"), *CASES[2:]])
 def test_compact_encoding_passes_the_checkers(game, preset):
+    from pettingzoo.test import api_test  # 0.2 s to import: when the test runs, not at collection
+
     api_test(rl.env(game, preset, max_steps=150, observation="compact"), num_cycles=150)
     check_env(rl.gym_env(game, preset, max_steps=150, observation="compact"))
 
