@@ -5,6 +5,7 @@ the campaign's own ledger still reads."""
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -123,3 +124,24 @@ def test_the_campaigns_ledger_reads_and_no_entry_is_newer_than_the_harness() -> 
     assert max(ledger.harness(e) for e in data["chunks"]) <= ledger.HARNESS
     text = ledger.report(data, {e["game"]: e["rules_version"] for e in data["chunks"]})
     assert text.startswith("| game | preset | rules version |")
+
+
+def test_the_commit_is_dirty_for_code_changes_not_for_the_ledgers(tmp_path: Path) -> None:
+    # A campaign writes scripts/ledgers/fuzz.json after each chunk: that must not mark the
+    # next chunk's code as changed (every chunk after the first read "+dirty").
+    def git(*args: str) -> None:
+        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
+
+    (tmp_path / "src").mkdir()
+    (tmp_path / "scripts" / "ledgers").mkdir(parents=True)
+    (tmp_path / "src" / "rules.py").write_text("A = 1\n")
+    (tmp_path / "scripts" / "ledgers" / "fuzz.json").write_text("{}\n")
+    git("init", "-q")
+    git("add", ".")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "start")
+    clean = ledger.code_version(tmp_path)
+    assert len(clean) == 12 and "+" not in clean
+    (tmp_path / "scripts" / "ledgers" / "fuzz.json").write_text('{"chunks": []}\n')
+    assert ledger.code_version(tmp_path) == clean
+    (tmp_path / "src" / "rules.py").write_text("A = 2\n")
+    assert ledger.code_version(tmp_path) == clean + "+dirty"

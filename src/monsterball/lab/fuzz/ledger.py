@@ -41,7 +41,8 @@ class LedgerError(Exception):
 
 
 def code_version(root: Path) -> str:
-    """The git commit of ``root``, with ``+dirty`` if src/ or scripts/ have changes."""
+    """The git commit of ``root``, with ``+dirty`` if src/ or scripts/ have changes (the
+    ledgers under scripts/ledgers/ aside: a campaign writes them as it goes)."""
     try:
         commit = subprocess.run(
             ["git", "rev-parse", "--short=12", "HEAD"],
@@ -51,7 +52,7 @@ def code_version(root: Path) -> str:
             check=True,
         ).stdout.strip()
         dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--", "src", "scripts"],
+            ["git", "status", "--porcelain", "--", "src", "scripts", ":(exclude)scripts/ledgers"],
             cwd=root,
             capture_output=True,
             text=True,
