@@ -5,7 +5,6 @@ game's own error (or give something that plays without any other exception)."""
 from __future__ import annotations
 
 import contextlib
-import copy
 import json
 import random
 from collections.abc import Callable, Iterator
@@ -85,7 +84,7 @@ def junk(rng: random.Random) -> Any:
     """A fresh copy of one JUNK value: inserting the shared list or dict itself let a later
     append grow it, and the growth leaked into every later case (and could nest it in
     itself)."""
-    return copy.deepcopy(rng.choice(JUNK))
+    return json.loads(json.dumps(rng.choice(JUNK)))  # copied as the module copies JSON
 
 
 def mutate_json(rng: random.Random, data: Any) -> Any:
