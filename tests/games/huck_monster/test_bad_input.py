@@ -282,7 +282,7 @@ def test_HM_R22_a_monster_on_a_space_the_disc_has_passed_round_trips() -> None:
 
 
 def test_a_player_off_the_field_cannot_move() -> None:
-    # HM-R5 moves the players on the field; Cone Push fields one a side, so "A2-e6" names a
+    # HM-MOVE-2 moves the players on the field; Cone Push fields one a side, so "A2-e6" names a
     # player who is not there: refused by name, where the reach search used to crash on his
     # off-field space (-1) with a ValueError (the mutation fuzzer found it, issue 34).
     state = SPEC.new_game(SPEC.options("cone-push"))
